@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# Install every language server the lspq test suite needs.
+#
+#   bash scripts/install-servers.sh      # then: source scripts/env.sh
+#
+# Installs into <repo>/.tools (gitignored) where possible:
+#   .tools/bin/gopls                        go install (pinned)
+#   .tools/node_modules/.bin/pyright-langserver, typescript-language-server,
+#   .tools/node_modules/typescript (5.x, ships lib/tsserver.js)   npm (pinned)
+#   .tools/bin/clangd -> Debian's clangd    apt-get install clangd
+#   .tools/bin/rust-analyzer -> rustup's    rustup component add rust-analyzer rust-src
+#
+# Idempotent: each step checks what is already there and skips itself, so a
+# second run takes a second or two. Any server that cannot be installed makes
+# the script exit non-zero with a message naming it.
+set -euo pipefail
+
+# ---- pinned versions --------------------------------------------------------
+GOPLS_VERSION=v0.23.0            # v0.24.0 needs go >= 1.27; v0.23.0 needs go >= 1.26.0
+PYRIGHT_VERSION=1.1.414
+TSLS_VERSION=5.3.0               # v6 needs Node >= 22; v5 runs on Node >= 20
+TYPESCRIPT_VERSION=5.9.3         # 5.x ships lib/tsserver.js (typescript 7 does not)
+CLANGD_APT_PACKAGE=clangd        # Debian 12: clangd 14
+RUST_TOOLCHAIN=stable
+
+ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools"
+BIN="$TOOLS/bin"
+NODE_BIN="$TOOLS/node_modules/.bin"
+
+# ---- helpers ----------------------------------------------------------------
+CURRENT_STEP="setup"
+log() { printf '[install-servers] %s\n' "$*" >&2; }
+die() {
+  printf '[install-servers] ERROR (%s): %s\n' "$CURRENT_STEP" "$*" >&2
+  exit 1
+}
+on_exit() {
+  local rc=$?
+  if [ "$rc" -ne 0 ]; then
+    printf '[install-servers] FAILED while installing: %s (exit %s)\n' "$CURRENT_STEP" "$rc" >&2
+  fi
+}
+trap on_exit EXIT
+need() { command -v "$1" >/dev/null 2>&1 || die "required command '$1' not found on PATH${2:+ ($2)}"; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else die "need root (or sudo) to run: $*"
+  fi
+}
+
+mkdir -p "$BIN"
+START=$SECONDS
+
+# ---- gopls ------------------------------------------------------------------
+CURRENT_STEP="gopls $GOPLS_VERSION"
+gopls_version() { # first line of `gopls version`, e.g. "golang.org/x/tools/gopls v0.23.0"
+  local out
+  [ -x "$BIN/gopls" ] && out="$("$BIN/gopls" version 2>/dev/null)" && printf '%s\n' "${out%%$'\n'*}"
+  return 0
+}
+if [ "$(gopls_version)" = "golang.org/x/tools/gopls ${GOPLS_VERSION}" ]; then
+  log "gopls $GOPLS_VERSION already installed"
+else
+  need go "Go 1.26+ is required to build gopls $GOPLS_VERSION"
+  log "installing gopls $GOPLS_VERSION (go install; takes ~1-2 min the first time)"
+  # Build outside the repo so no go.mod / go.work interferes; GOTOOLCHAIN=local
+  # stops the go command from trying to download another toolchain.
+  (cd "${TMPDIR:-/tmp}" && GOBIN="$BIN" GOTOOLCHAIN=local GOFLAGS=-mod=mod GOWORK=off \
+     go install "golang.org/x/tools/gopls@${GOPLS_VERSION}") \
+    || die "go install golang.org/x/tools/gopls@${GOPLS_VERSION} failed"
+  "$BIN/gopls" version >/dev/null 2>&1 || die "$BIN/gopls was built but does not run"
+fi
+
+# ---- npm servers: pyright, typescript-language-server, typescript -----------
+CURRENT_STEP="npm packages (pyright $PYRIGHT_VERSION, typescript-language-server $TSLS_VERSION, typescript $TYPESCRIPT_VERSION)"
+npm_version() { # prints the installed version of package $1 in .tools, or nothing
+  local pj="$TOOLS/node_modules/$1/package.json"
+  if [ -f "$pj" ]; then node -p "require(process.argv[1]).version" "$pj" 2>/dev/null || true; fi
+}
+if [ "$(npm_version pyright)" = "$PYRIGHT_VERSION" ] \
+   && [ "$(npm_version typescript-language-server)" = "$TSLS_VERSION" ] \
+   && [ "$(npm_version typescript)" = "$TYPESCRIPT_VERSION" ] \
+   && [ -x "$NODE_BIN/pyright-langserver" ] && [ -x "$NODE_BIN/typescript-language-server" ] \
+   && [ -f "$TOOLS/node_modules/typescript/lib/tsserver.js" ]; then
+  log "npm servers already installed"
+else
+  need node; need npm
+  log "installing npm servers into .tools"
+  # A package.json in .tools keeps npm from walking up to the repo's own one.
+  [ -f "$TOOLS/package.json" ] || printf '{ "name": "lspq-tools", "private": true }\n' > "$TOOLS/package.json"
+  npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error \
+    "pyright@${PYRIGHT_VERSION}" \
+    "typescript-language-server@${TSLS_VERSION}" \
+    "typescript@${TYPESCRIPT_VERSION}" \
+    || die "npm install of pyright/typescript-language-server/typescript into $TOOLS failed"
+  [ -x "$NODE_BIN/pyright-langserver" ] || die "pyright-langserver missing after npm install"
+  [ -x "$NODE_BIN/typescript-language-server" ] || die "typescript-language-server missing after npm install"
+  [ -f "$TOOLS/node_modules/typescript/lib/tsserver.js" ] || die "typescript/lib/tsserver.js missing after npm install"
+fi
+
+# ---- clangd -----------------------------------------------------------------
+CURRENT_STEP="clangd (apt package $CLANGD_APT_PACKAGE)"
+find_clangd() { # the real clangd binary outside .tools, or nothing
+  local c
+  # /usr/bin/clangd first (Debian's default), else the newest /usr/bin/clangd-N.
+  for c in /usr/bin/clangd $(printf '%s\n' /usr/bin/clangd-[0-9]* | sort -t- -k2 -n -r); do
+    [ -x "$c" ] && { readlink -f "$c"; return 0; }
+  done
+  return 0
+}
+CLANGD_REAL="$(find_clangd)"
+if [ -z "$CLANGD_REAL" ]; then
+  need apt-get "clangd comes from Debian's packages"
+  log "installing clangd with apt-get (after apt-get update)"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq \
+    || die "apt-get update failed"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$CLANGD_APT_PACKAGE" >/dev/null \
+    || die "apt-get install $CLANGD_APT_PACKAGE failed"
+  CLANGD_REAL="$(find_clangd)"
+  [ -n "$CLANGD_REAL" ] || die "apt-get installed $CLANGD_APT_PACKAGE but no clangd binary was found in /usr/bin"
+fi
+if [ "$(readlink "$BIN/clangd" 2>/dev/null || true)" != "$CLANGD_REAL" ]; then
+  ln -sfn "$CLANGD_REAL" "$BIN/clangd"
+fi
+"$BIN/clangd" --version >/dev/null 2>&1 || die "$BIN/clangd -> $CLANGD_REAL does not run"
+log "clangd: $BIN/clangd -> $CLANGD_REAL"
+
+# ---- rust-analyzer ----------------------------------------------------------
+CURRENT_STEP="rust-analyzer (rustup component, toolchain $RUST_TOOLCHAIN)"
+need rustup "rust-analyzer is installed as a rustup component"
+ra_real() { # path of the real rust-analyzer binary (not the rustup proxy), or nothing
+  local p
+  p="$(rustup which --toolchain "$RUST_TOOLCHAIN" rust-analyzer 2>/dev/null)" || return 0
+  [ -x "$p" ] && "$p" --version >/dev/null 2>&1 && printf '%s\n' "$p"
+  return 0
+}
+ra_src_ok() {
+  [ -d "$(rustc +"$RUST_TOOLCHAIN" --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ]
+}
+RA_REAL="$(ra_real)"
+if [ -z "$RA_REAL" ] || ! ra_src_ok; then
+  log "installing rust-analyzer + rust-src with rustup (toolchain $RUST_TOOLCHAIN)"
+  rustup component add --toolchain "$RUST_TOOLCHAIN" rust-analyzer rust-src \
+    || die "'rustup component add rust-analyzer rust-src' failed (rustup's download host unreachable?). Rust tests need rust-analyzer; without it they cannot run."
+  RA_REAL="$(ra_real)"
+  [ -n "$RA_REAL" ] || die "rustup reports rust-analyzer installed but '$(rustup which --toolchain "$RUST_TOOLCHAIN" rust-analyzer 2>&1)' does not run"
+  ra_src_ok || die "rust-src component missing after rustup component add"
+fi
+# Link the real binary, not the rustup proxy, so a rust-toolchain file in a
+# fixture can't make the proxy pick a toolchain without the component.
+if [ "$(readlink "$BIN/rust-analyzer" 2>/dev/null || true)" != "$RA_REAL" ]; then
+  ln -sfn "$RA_REAL" "$BIN/rust-analyzer"
+fi
+log "rust-analyzer: $BIN/rust-analyzer -> $RA_REAL"
+
+# ---- final check ------------------------------------------------------------
+CURRENT_STEP="final check"
+export PATH="$BIN:$NODE_BIN:$PATH"
+check() { # name, command...
+  local name=$1 out; shift
+  out="$("$@" 2>&1)" || die "$name does not run: $* (output: $out)"
+  out="${out%%$'\n'*}"
+  [ -n "$out" ] || die "$name printed no version: $*"
+  printf '  %-28s %s\n' "$name" "$out" >&2
+}
+log "installed servers ($(( SECONDS - START ))s):"
+check gopls                      gopls version
+check pyright-langserver         pyright --version
+check typescript-language-server typescript-language-server --version
+check "typescript (tsserver)"    node -p "'typescript ' + require('$TOOLS/node_modules/typescript/package.json').version + ' ' + require.resolve('$TOOLS/node_modules/typescript/lib/tsserver.js')"
+check clangd                     clangd --version
+check rust-analyzer              rust-analyzer --version
+log "done; put them on PATH with: source scripts/env.sh"

@@ -1,0 +1,31 @@
+/** A query request to its handler: the request-in, answer-out core, shared by the daemon and --no-daemon. */
+import type { QueryRequest } from '../protocol/messages';
+import { calls } from './handlers/calls';
+import type { HandlerContext } from './handlers/context';
+import { diag } from './handlers/diag';
+import { hover } from './handlers/hover';
+import { locations } from './handlers/locations';
+import { servers } from './handlers/servers';
+import { documentSymbols, workspaceSymbols } from './handlers/symbols';
+
+export async function dispatch(req: QueryRequest, ctx: HandlerContext): Promise<unknown> {
+  switch (req.op) {
+    case 'def':
+    case 'typedef':
+    case 'impls':
+    case 'refs':
+      return locations(req, ctx);
+    case 'hover':
+      return hover(req, ctx);
+    case 'symbols':
+      return documentSymbols(req, ctx);
+    case 'wsymbols':
+      return workspaceSymbols(req, ctx);
+    case 'calls':
+      return calls(req, ctx);
+    case 'diag':
+      return diag(req, ctx);
+    case 'servers':
+      return servers(req, ctx);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * What every handler needs: the server for a file (first installed, first
+ * that supports the request), an open and current document, the readiness
+ * wait, and one deadline for the whole question.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import { LspqError } from '../../errors';
+import type { LspClient } from '../../lsp/client';
+import type { ServerPool, Session } from '../../lsp/manager';
+import { loadServers } from '../../lsp/servers/config';
+import { findRoot, locateBinary } from '../../lsp/servers/locate';
+import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
+import type { CallerContext } from '../../protocol/messages';
+
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+export interface HandlerContext {
+  pool: ServerPool;
+  signal?: AbortSignal;
+  log: (line: string) => void;
+}
+
+/** One deadline for the whole question: server start, readiness and the request share it. */
+export class Deadline {
+  private readonly end: number;
+  constructor(readonly totalMs: number) {
+    this.end = Date.now() + totalMs;
+  }
+  get remaining(): number {
+    return Math.max(1, this.end - Date.now());
+  }
+}
+
+export function deadlineFor(req: CallerContext): Deadline {
+  return new Deadline(req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+}
+
+export function assertFile(path: string): void {
+  let ok = false;
+  try {
+    ok = statSync(path).isFile();
+  } catch {}
+  if (!ok) {
+    const why = existsSync(path) ? 'is not a regular file' : 'does not exist';
+    throw new LspqError('file_not_found', `${path} ${why}; check the path (relative paths are from the current directory)`);
+  }
+}
+
+export interface Candidate {
+  spec: ServerSpec;
+  binary: string;
+  root: string;
+}
+
+/** The installed servers for a file, in order; errors say what to install or which extensions work. */
+export function candidatesFor(path: string, req: CallerContext): Candidate[] {
+  const specs = loadServers(dirname(path), req.env);
+  let matching = serversForFile(specs, path);
+  if (req.server) {
+    const chosen = specs.find((s) => s.id === req.server);
+    if (!chosen) throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
+    matching = [chosen];
+  }
+  if (matching.length === 0) {
+    throw new LspqError('no_server', `no language server is configured for ${path}; known extensions: ${knownExtensions(specs).join(' ')} (add one in .lsp.json)`);
+  }
+  const found: Candidate[] = [];
+  for (const spec of matching) {
+    const root = req.root ?? findRoot(spec, path);
+    const binary = locateBinary(spec, root, req.env);
+    if (binary) found.push({ spec, binary, root });
+  }
+  if (found.length === 0) {
+    const first = matching[0]!;
+    const others = matching.slice(1).map((s) => s.id);
+    throw new LspqError(
+      'server_not_installed',
+      `${first.id} is not installed (needed for ${path}); install it: ${first.install}${others.length ? ` (or one of: ${others.join(', ')})` : ''}`,
+    );
+  }
+  return found;
+}
+
+export async function acquire(ctx: HandlerContext, candidate: Candidate, req: CallerContext): Promise<Session> {
+  return ctx.pool.acquire({ spec: candidate.spec, binary: candidate.binary, root: candidate.root, env: req.env });
+}
+
+/**
+ * The first installed server for `path` that offers `capability`. Servers
+ * that lack it are a different answer from a failure: if none has it, say so.
+ */
+export async function sessionFor(
+  ctx: HandlerContext,
+  req: CallerContext,
+  path: string,
+  capability: keyof ServerCapabilities,
+  what: string,
+): Promise<Session> {
+  const tried: string[] = [];
+  for (const candidate of candidatesFor(path, req)) {
+    const session = await acquire(ctx, candidate, req);
+    if (session.client.capabilities[capability]) return session;
+    tried.push(candidate.spec.id);
+  }
+  throw new LspqError('unsupported', `${tried.join(', ')} cannot answer ${what} (the server does not offer it); try another server with --server`);
+}
+
+/** Brings every open document of the session up to date with the disk, then waits for readiness. */
+export async function prepare(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
+  await session.docs.refreshAll();
+  await waitReady(session.client, ctx, deadline);
+}
+
+export async function waitReady(client: LspClient, ctx: HandlerContext, deadline: Deadline): Promise<void> {
+  await client.waitFor(() => client.ready, deadline.remaining, 'loading the project', ctx.signal);
+}
+
+/** Runs `fn` with the session marked busy, so idle shutdown and eviction leave it alone. */
+export async function using<T>(session: Session, fn: () => Promise<T>): Promise<T> {
+  session.inFlight++;
+  session.lastUsed = Date.now();
+  try {
+    return await fn();
+  } finally {
+    session.inFlight--;
+    session.lastUsed = Date.now();
+  }
+}

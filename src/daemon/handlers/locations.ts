@@ -1,0 +1,55 @@
+/** def, typedef, impls, refs: one positional request, answered as locations. */
+import {
+  DefinitionRequest,
+  ImplementationRequest,
+  ReferencesRequest,
+  TypeDefinitionRequest,
+  type ServerCapabilities,
+} from 'vscode-languageserver-protocol';
+import { flattenLocations, sortLocations, TextSource, toLocation } from '../../lsp/convert';
+import type { LocationOp, LocationsResult, QueryRequest } from '../../protocol/messages';
+import { deadlineFor, using, type HandlerContext } from './context';
+import { openTarget } from './target';
+
+const CAPABILITY: Record<LocationOp, keyof ServerCapabilities> = {
+  def: 'definitionProvider',
+  typedef: 'typeDefinitionProvider',
+  impls: 'implementationProvider',
+  refs: 'referencesProvider',
+};
+
+const WHAT: Record<LocationOp, string> = {
+  def: 'definitions',
+  typedef: 'type definitions',
+  impls: 'implementations',
+  refs: 'references',
+};
+
+export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, ctx: HandlerContext): Promise<LocationsResult> {
+  const deadline = deadlineFor(req);
+  const { session, target, uri, position } = await openTarget(req.target, req, ctx, deadline, CAPABILITY[req.op], WHAT[req.op]);
+  return using(session, async () => {
+    const client = session.client;
+    const options = { timeoutMs: deadline.remaining, signal: ctx.signal };
+    const params = { textDocument: { uri }, position };
+    const raw =
+      req.op === 'def'
+        ? await client.request(DefinitionRequest.type, params, options)
+        : req.op === 'typedef'
+          ? await client.request(TypeDefinitionRequest.type, params, options)
+          : req.op === 'impls'
+            ? await client.request(ImplementationRequest.type, params, options)
+            : await client.request(ReferencesRequest.type, { ...params, context: { includeDeclaration: req.includeDeclaration ?? false } }, options);
+    const texts = new TextSource((p) => session.docs.text(p));
+    const all = sortLocations(flattenLocations(raw).map((l) => toLocation(l.uri, l.range, texts, client.encoding)));
+    return {
+      op: req.op,
+      target,
+      server: client.spec.id,
+      root: client.root,
+      locations: all.slice(0, req.limit),
+      total: all.length,
+      truncated: all.length > req.limit,
+    };
+  });
+}

@@ -1,0 +1,45 @@
+/** servers: every known server, whether it is found, its version, and the roots it runs for. */
+import { spawnSync } from 'node:child_process';
+import { statSync } from 'node:fs';
+import { loadServers } from '../../lsp/servers/config';
+import { locateBinary } from '../../lsp/servers/locate';
+import type { CallerContext, ServerInfo, ServersResult } from '../../protocol/messages';
+import type { HandlerContext } from './context';
+
+const VERSION_TIMEOUT_MS = 5_000;
+const versionCache = new Map<string, string | undefined>();
+
+/** A binary's own version line, remembered per binary and modification time. */
+function versionOf(binary: string, args: string[], env: Record<string, string>): string | undefined {
+  let mtime = 0;
+  try {
+    mtime = statSync(binary).mtimeMs;
+  } catch {}
+  const key = `${binary}\0${mtime}`;
+  if (versionCache.has(key)) return versionCache.get(key);
+  const run = spawnSync(binary, args, { env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const text = `${run.stdout ?? ''}\n${run.stderr ?? ''}`;
+  const line = text.split('\n').find((l) => /\d+\.\d+/.test(l))?.trim();
+  versionCache.set(key, line);
+  return line;
+}
+
+export async function servers(req: CallerContext, ctx: HandlerContext): Promise<ServersResult> {
+  const specs = loadServers(req.root ?? req.cwd, req.env);
+  const held = ctx.pool.list();
+  const result: ServerInfo[] = specs.map((spec) => {
+    const binary = locateBinary(spec, req.root ?? req.cwd, req.env);
+    const roots = held.filter((s) => s.client.spec.id === spec.id).map((s) => s.client.root);
+    return {
+      id: spec.id,
+      name: spec.name,
+      languages: [...new Set(Object.values(spec.languages))],
+      found: binary !== undefined,
+      ...(binary ? { command: binary } : {}),
+      ...(binary ? { version: versionOf(binary, spec.versionArgs, req.env) } : {}),
+      install: spec.install,
+      roots: [...new Set(roots)],
+    };
+  });
+  return { servers: result };
+}

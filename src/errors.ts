@@ -1,0 +1,78 @@
+/**
+ * lspq's one error type. Every failure a user can see is an LspqError with a
+ * stable code (for `--json`), the exit code of the contract, and a message
+ * that already says what to do. Only main.ts turns it into an exit.
+ */
+export type ExitCode = 0 | 1 | 2 | 3 | 4;
+
+export type ErrorCode =
+  | 'usage'
+  | 'file_not_found'
+  | 'bad_position'
+  | 'name_not_on_line'
+  | 'symbol_not_found'
+  | 'ambiguous_symbol'
+  | 'no_server'
+  | 'server_not_installed'
+  | 'server_failed'
+  | 'server_crashed'
+  | 'server_broken'
+  | 'timeout'
+  | 'unsupported'
+  | 'incomplete'
+  | 'refused'
+  | 'git_failed'
+  | 'daemon'
+  | 'internal';
+
+const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
+  usage: 2,
+  file_not_found: 2,
+  bad_position: 2,
+  name_not_on_line: 2,
+  symbol_not_found: 2,
+  ambiguous_symbol: 2,
+  no_server: 3,
+  server_not_installed: 3,
+  server_failed: 3,
+  server_crashed: 3,
+  server_broken: 3,
+  timeout: 3,
+  unsupported: 3,
+  incomplete: 3,
+  refused: 4,
+  git_failed: 1,
+  daemon: 3,
+  internal: 3,
+};
+
+export class LspqError extends Error {
+  readonly exit: ExitCode;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LspqError';
+    this.exit = EXIT_BY_CODE[code];
+  }
+}
+
+/** The plain-object form that crosses the daemon socket. */
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+}
+
+export function toErrorPayload(err: unknown): ErrorPayload {
+  if (err instanceof LspqError) return { code: err.code, message: err.message };
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: 'internal', message: `internal error: ${message} (please report it with the command you ran)` };
+}
+
+export function fromErrorPayload(payload: ErrorPayload): LspqError {
+  const code = payload.code in EXIT_BY_CODE ? payload.code : 'internal';
+  return new LspqError(code, payload.message);
+}
+
+export const usage = (message: string) => new LspqError('usage', message);

@@ -1,0 +1,48 @@
+/**
+ * What lspq tells servers it can do. Honest: each capability here is one
+ * lspq handles, because servers change behaviour on them (pyright stops
+ * pushing diagnostics once pull is advertised).
+ */
+import type { ClientCapabilities, SymbolKind } from 'vscode-languageserver-protocol';
+
+const ALL_SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
+
+export function clientCapabilities(): ClientCapabilities {
+  return {
+    general: {
+      // Preference order; the server picks, and lspq converts with whatever it picked.
+      positionEncodings: ['utf-8', 'utf-32', 'utf-16'],
+    },
+    window: {
+      workDoneProgress: true,
+      showMessage: { messageActionItem: { additionalPropertiesSupport: false } },
+      showDocument: { support: false },
+    },
+    workspace: {
+      workspaceFolders: true,
+      configuration: true,
+      applyEdit: false,
+      workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+      didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
+      symbol: { symbolKind: { valueSet: ALL_SYMBOL_KINDS } },
+      diagnostics: { refreshSupport: true },
+    },
+    textDocument: {
+      synchronization: { dynamicRegistration: false, didSave: true, willSave: false, willSaveWaitUntil: false },
+      definition: { linkSupport: true },
+      typeDefinition: { linkSupport: true },
+      implementation: { linkSupport: true },
+      declaration: { linkSupport: true },
+      references: {},
+      hover: { contentFormat: ['markdown', 'plaintext'] },
+      documentSymbol: { hierarchicalDocumentSymbolSupport: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS } },
+      callHierarchy: {},
+      publishDiagnostics: { versionSupport: true, relatedInformation: false, codeDescriptionSupport: true },
+      diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
+    },
+    experimental: {
+      // rust-analyzer reports readiness (quiescent) only when asked for it.
+      serverStatusNotification: true,
+    },
+  };
+}

@@ -1,0 +1,382 @@
+/**
+ * One running language server: process, JSON-RPC connection, the answers to
+ * what the server asks, progress and readiness, and a bounded request call.
+ * The framing is vscode-languageserver-protocol's; nothing here prints.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  ApplyWorkspaceEditRequest,
+  CancellationTokenSource,
+  CodeLensRefreshRequest,
+  ConfigurationRequest,
+  createMessageConnection,
+  DiagnosticRefreshRequest,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  InlayHintRefreshRequest,
+  LogMessageNotification,
+  NotificationType,
+  PublishDiagnosticsNotification,
+  RegistrationRequest,
+  SemanticTokensRefreshRequest,
+  ShowDocumentRequest,
+  ShowMessageRequest,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  UnregistrationRequest,
+  WorkDoneProgressCreateRequest,
+  WorkspaceFoldersRequest,
+  type Diagnostic,
+  type MessageConnection,
+  type ProgressToken,
+  type Registration,
+  type RequestType,
+  type RequestType0,
+  type ServerCapabilities,
+  type WorkDoneProgressBegin,
+  type WorkDoneProgressEnd,
+  type WorkDoneProgressReport,
+} from 'vscode-languageserver-protocol/node';
+import { LspqError } from '../errors';
+import { clientCapabilities } from './capabilities';
+import { negotiatedEncoding, type PositionEncoding } from './position';
+import type { ServerSpec } from './servers/registry';
+import { pathToUri } from './uri';
+
+export const INITIALIZE_TIMEOUT_MS = 60_000;
+export const SHUTDOWN_TIMEOUT_MS = 2_000;
+export const KILL_GRACE_MS = 1_000;
+const STDERR_TAIL_BYTES = 4_096;
+
+type RequestParamOf<P> = P extends null ? P | undefined : P;
+type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
+const ProgressNotification = new NotificationType<{ token: ProgressToken; value: ProgressValue }>('$/progress');
+/** rust-analyzer's readiness signal (experimental.serverStatusNotification). */
+const ServerStatusNotification = new NotificationType<{ health: string; quiescent: boolean; message?: string }>(
+  'experimental/serverStatus',
+);
+
+export interface PublishedDiagnostics {
+  version: number | undefined;
+  diagnostics: Diagnostic[];
+  /** Increments with every publish, so a waiter can tell a new wave from an old one. */
+  sequence: number;
+}
+
+export interface StartOptions {
+  spec: ServerSpec;
+  binary: string;
+  root: string;
+  env: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+export interface RequestOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export class LspClient {
+  readonly spec: ServerSpec;
+  readonly root: string;
+  readonly startedAt = Date.now();
+  capabilities: ServerCapabilities = {};
+  encoding: PositionEncoding = 'utf-16';
+  requestsAnswered = 0;
+  /** Set once the process has exited; every later call fails fast. */
+  exit: { code: number | null; signal: string | null } | undefined;
+  readonly registrations = new Map<string, Registration>();
+  readonly diagnostics = new Map<string, PublishedDiagnostics>();
+  private readonly activeProgress = new Map<ProgressToken, string>();
+  private quiescent = false;
+  /** Counts workspace/diagnostic/refresh requests: pulled results older than the last one are stale. */
+  refreshRequested = 0;
+  private publishSequence = 0;
+  private stderrTail = '';
+  private readonly listeners = new Set<() => void>();
+  private readonly exited: Promise<never>;
+  private readonly connection: MessageConnection;
+
+  private constructor(
+    private readonly proc: ChildProcess,
+    options: StartOptions,
+  ) {
+    this.spec = options.spec;
+    this.root = options.root;
+    const log = options.log ?? (() => {});
+    this.exited = new Promise<never>((_, reject) => {
+      proc.once('exit', (code, signal) => {
+        this.exit = { code, signal };
+        log(`${this.spec.id} (${this.root}) exited code=${code} signal=${signal}`);
+        reject(this.crashError());
+        this.notify();
+      });
+    });
+    this.exited.catch(() => {});
+    proc.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
+    });
+    this.connection = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    this.answerServerRequests(log);
+    this.connection.listen();
+  }
+
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
+  get stderr(): string {
+    return this.stderrTail;
+  }
+
+  get alive(): boolean {
+    return this.exit === undefined;
+  }
+
+  static async start(options: StartOptions): Promise<LspClient> {
+    const { spec, binary, root, env } = options;
+    let proc: ChildProcess;
+    try {
+      // Its own process group, so shutdown can kill helpers the server spawned.
+      proc = spawn(binary, spec.args, { cwd: root, env: { ...env, ...spec.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    } catch (err) {
+      throw new LspqError('server_failed', `could not start ${spec.id} (${binary}): ${(err as Error).message}`);
+    }
+    await new Promise<void>((resolve, reject) => {
+      proc.once('spawn', resolve);
+      proc.once('error', (err) => reject(new LspqError('server_failed', `could not start ${spec.id} (${binary}): ${err.message}; ${spec.install}`)));
+    });
+    const client = new LspClient(proc, options);
+    try {
+      await client.initialize();
+    } catch (err) {
+      await client.shutdown();
+      throw err;
+    }
+    return client;
+  }
+
+  private async initialize(): Promise<void> {
+    const rootUri = pathToUri(this.root);
+    const result = await this.request(
+      InitializeRequest.type,
+      {
+        processId: process.pid,
+        clientInfo: { name: 'lspq', version: '0.1.0' },
+        rootUri,
+        rootPath: this.root,
+        workspaceFolders: [{ uri: rootUri, name: this.root.slice(this.root.lastIndexOf('/') + 1) || '/' }],
+        capabilities: clientCapabilities(),
+        initializationOptions: this.spec.initializationOptions,
+      },
+      { timeoutMs: INITIALIZE_TIMEOUT_MS },
+    );
+    this.capabilities = result.capabilities;
+    this.encoding = negotiatedEncoding(result.capabilities.positionEncoding);
+    await this.connection.sendNotification(InitializedNotification.type, {});
+  }
+
+  private answerServerRequests(log: (line: string) => void): void {
+    const c = this.connection;
+    c.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => this.setting(item.section)));
+    c.onRequest(RegistrationRequest.type, (params) => {
+      for (const r of params.registrations) this.registrations.set(r.id, r);
+      this.notify();
+    });
+    c.onRequest(UnregistrationRequest.type, (params) => {
+      for (const u of params.unregisterations) this.registrations.delete(u.id);
+    });
+    c.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+    c.onRequest(WorkspaceFoldersRequest.type, () => [{ uri: pathToUri(this.root), name: this.root }]);
+    c.onRequest(ShowMessageRequest.type, () => null);
+    c.onRequest(ShowDocumentRequest.type, () => ({ success: false }));
+    // Edits arrive this way only for commands lspq runs; none are run yet.
+    c.onRequest(ApplyWorkspaceEditRequest.type, () => ({ applied: false, failureReason: 'lspq does not apply server-initiated edits here' }));
+    c.onRequest(DiagnosticRefreshRequest.type, () => {
+      this.refreshRequested++;
+      this.notify();
+    });
+    c.onRequest(SemanticTokensRefreshRequest.type, () => undefined);
+    c.onRequest(InlayHintRefreshRequest.type, () => undefined);
+    c.onRequest(CodeLensRefreshRequest.type, () => undefined);
+    c.onNotification(ProgressNotification, ({ token, value }) => {
+      if (value.kind === 'begin') this.activeProgress.set(token, value.title);
+      else if (value.kind === 'end') this.activeProgress.delete(token);
+      this.notify();
+    });
+    c.onNotification(ServerStatusNotification, (status) => {
+      this.quiescent = status.quiescent;
+      this.notify();
+    });
+    c.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      this.diagnostics.set(params.uri, {
+        version: params.version,
+        diagnostics: params.diagnostics,
+        sequence: ++this.publishSequence,
+      });
+      this.notify();
+    });
+    c.onNotification(LogMessageNotification.type, (params) => log(`${this.spec.id}: ${params.message}`));
+    c.onError(([err]) => log(`${this.spec.id} connection error: ${err.message}`));
+  }
+
+  /** The answer to one workspace/configuration item: the section's settings, or null. */
+  private setting(section: string | undefined): unknown {
+    const settings = this.spec.settings ?? {};
+    if (!section) return settings;
+    if (section in settings) return settings[section];
+    let node: unknown = settings;
+    for (const part of section.split('.')) {
+      if (typeof node !== 'object' || node === null || !(part in node)) return null;
+      node = (node as Record<string, unknown>)[part];
+    }
+    return node ?? null;
+  }
+
+  /** Wakes every waiter; they re-check their own condition. */
+  private notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** Resolves once `condition()` holds, re-checked on every server event; rejects at the deadline or on exit. */
+  waitFor(condition: () => boolean, timeoutMs: number, what: string, signal?: AbortSignal): Promise<void> {
+    if (condition()) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const done = (err?: Error) => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+        signal?.removeEventListener('abort', onAbort);
+        if (err) reject(err);
+        else resolve();
+      };
+      const check = () => {
+        if (!this.alive) done(this.crashError());
+        else if (condition()) done();
+      };
+      const onAbort = () => done(new LspqError('timeout', 'cancelled'));
+      const timer = setTimeout(
+        () => done(new LspqError('timeout', `${this.spec.id} did not finish ${what} within ${Math.round(timeoutMs / 1000)}s; retry with a larger --timeout`)),
+        timeoutMs,
+      );
+      this.listeners.add(check);
+      signal?.addEventListener('abort', onAbort);
+    });
+  }
+
+  get busy(): boolean {
+    return this.activeProgress.size > 0;
+  }
+
+  get progressTitles(): string[] {
+    return [...this.activeProgress.values()];
+  }
+
+  /** True once the server says its answers are complete (see lsp-facts: readiness). */
+  get ready(): boolean {
+    switch (this.spec.readiness) {
+      case 'immediate':
+        return true;
+      case 'progress':
+        return !this.busy;
+      case 'quiescent':
+        return this.quiescent;
+    }
+  }
+
+  /** Subscribes to server events (progress, diagnostics, registrations, exit). */
+  onEvent(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async request<P, R, E>(type: RequestType<P, R, E>, params: P, options: RequestOptions): Promise<R>;
+  async request<R, E>(type: RequestType0<R, E>, params: undefined, options: RequestOptions): Promise<R>;
+  async request<P, R, E>(type: RequestType<P, R, E> | RequestType0<R, E>, params: P, options: RequestOptions): Promise<R> {
+    if (!this.alive) throw this.crashError();
+    const source = new CancellationTokenSource();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort: (() => void) | undefined;
+    const bounded = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        source.cancel(); // sends $/cancelRequest
+        reject(
+          new LspqError(
+            'timeout',
+            `${this.spec.id} did not answer ${type.method} within ${Math.round(options.timeoutMs / 1000)}s; retry with a larger --timeout, or see 'lspq daemon logs'`,
+          ),
+        );
+      }, options.timeoutMs);
+      onAbort = () => {
+        source.cancel();
+        reject(new LspqError('timeout', `${type.method} was cancelled`));
+      };
+      options.signal?.addEventListener('abort', onAbort);
+    });
+    const sent =
+      params === undefined
+        ? this.connection.sendRequest(type as RequestType0<R, E>, source.token)
+        : this.connection.sendRequest(type as RequestType<P, R, E>, params as never, source.token);
+    sent.catch(() => {});
+    try {
+      const result = await Promise.race([sent, bounded, this.exited]);
+      this.requestsAnswered++;
+      return result;
+    } catch (err) {
+      if (err instanceof LspqError) throw err;
+      throw new LspqError('server_failed', `${this.spec.id} failed ${type.method}: ${(err as Error).message}`);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+      source.dispose();
+    }
+  }
+
+  async sendNotification<P>(type: NotificationType<P>, params: P): Promise<void> {
+    if (!this.alive) throw this.crashError();
+    await this.connection.sendNotification(type, params as RequestParamOf<P>);
+  }
+
+  crashError(): LspqError {
+    const how = this.exit ? (this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`) : 'stopped';
+    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
+    return new LspqError(
+      'server_crashed',
+      `${this.spec.id} ${how} (root ${this.root})${tail ? `; its stderr ended with: ${tail}` : ''}; the next command starts it again`,
+    );
+  }
+
+  /** shutdown, exit, then the process group is killed; resolves once the process is gone. */
+  async shutdown(): Promise<void> {
+    if (this.alive) {
+      try {
+        await this.request(ShutdownRequest.type, undefined, { timeoutMs: SHUTDOWN_TIMEOUT_MS });
+        await this.connection.sendNotification(ExitNotification.type);
+      } catch {
+        // Unresponsive or already gone: the kill below settles it.
+      }
+    }
+    await this.killGroup();
+    this.connection.dispose();
+  }
+
+  private async killGroup(): Promise<void> {
+    const pid = this.proc.pid;
+    if (pid === undefined) return;
+    const gone = this.alive ? new Promise<void>((resolve) => this.proc.once('exit', () => resolve())) : Promise.resolve();
+    const signal = (sig: NodeJS.Signals) => {
+      try {
+        process.kill(-pid, sig);
+      } catch {
+        // The group is already empty.
+      }
+    };
+    const graceful = await Promise.race([gone.then(() => true), Bun.sleep(KILL_GRACE_MS / 2).then(() => false)]);
+    if (!graceful) signal('SIGTERM');
+    const terminated = await Promise.race([gone.then(() => true), Bun.sleep(KILL_GRACE_MS).then(() => false)]);
+    // Helpers the server started (tsserver, cargo check) share its group.
+    signal(terminated ? 'SIGTERM' : 'SIGKILL');
+    await gone;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * LSP answers normalized at the boundary: Location | LocationLink, the three
+ * hover forms, symbol kinds and server positions all become lspq's own
+ * types with absolute paths and 1-based code-point positions.
+ */
+import { readFileSync } from 'node:fs';
+import type {
+  Hover,
+  Location as LspLocation,
+  LocationLink,
+  MarkedString,
+  MarkupContent,
+  Position,
+  Range,
+  SymbolKind,
+} from 'vscode-languageserver-protocol';
+import type { Location, Span } from '../protocol/messages';
+import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
+import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
+import { uriToPath } from './uri';
+
+
+export function symbolKindName(kind: SymbolKind): string {
+  return SYMBOL_KINDS[kind - 1] ?? 'unknown';
+}
+
+/**
+ * Lines of files, read once per request. Open documents come from what the
+ * server was sent (the same as the disk after sync); others from the disk.
+ */
+export class TextSource {
+  private readonly cache = new Map<string, string[] | null>();
+
+  constructor(private readonly openText: (path: string) => string | undefined = () => undefined) {}
+
+  lines(path: string): string[] | null {
+    let lines = this.cache.get(path);
+    if (lines === undefined) {
+      const text = this.openText(path) ?? readOrNull(path);
+      lines = text === null ? null : splitLines(text);
+      this.cache.set(path, lines);
+    }
+    return lines;
+  }
+
+  line(path: string, index: number): string {
+    return this.lines(path)?.[index] ?? '';
+  }
+}
+
+function readOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** A server position to a 1-based line and code-point column. */
+export function fromServerPosition(lineText: string, position: Position, encoding: PositionEncoding): { line: number; column: number } {
+  return { line: position.line + 1, column: fromServerCharacter(lineText, position.character, encoding) + 1 };
+}
+
+export function toSpan(path: string | undefined, range: Range, texts: TextSource, encoding: PositionEncoding): Span {
+  const startText = path ? texts.line(path, range.start.line) : '';
+  const endText = path ? texts.line(path, range.end.line) : '';
+  // Without the text (a non-file URI) the server's units are the best there is.
+  const start = path ? fromServerPosition(startText, range.start, encoding) : { line: range.start.line + 1, column: range.start.character + 1 };
+  const end = path ? fromServerPosition(endText, range.end, encoding) : { line: range.end.line + 1, column: range.end.character + 1 };
+  return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
+}
+
+export function toLocation(uri: string, range: Range, texts: TextSource, encoding: PositionEncoding): Location {
+  const path = uriToPath(uri);
+  return {
+    path: path ?? uri,
+    ...toSpan(path, range, texts, encoding),
+    preview: path ? texts.line(path, range.start.line).trim() : '',
+  };
+}
+
+/** Definition-like answers in all their forms, as (uri, range) pairs; links use their selection range. */
+export function flattenLocations(result: LspLocation | LspLocation[] | LocationLink[] | null | undefined): { uri: string; range: Range }[] {
+  if (!result) return [];
+  const list: (LspLocation | LocationLink)[] = Array.isArray(result) ? result : [result];
+  return list.map((item) => ('targetUri' in item ? { uri: item.targetUri, range: item.targetSelectionRange } : { uri: item.uri, range: item.range }));
+}
+
+/** Sorted by path, line, column, with exact duplicates removed (servers repeat them across projects). */
+export function sortLocations(locations: Location[]): Location[] {
+  const seen = new Set<string>();
+  return locations
+    .filter((l) => {
+      const key = `${l.path}:${l.line}:${l.column}:${l.endLine}:${l.endColumn}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
+}
+
+function markedStringText(s: MarkedString): string {
+  return typeof s === 'string' ? s : `\`\`\`${s.language}\n${s.value}\n\`\`\``;
+}
+
+/** The three hover forms (MarkupContent, MarkedString, MarkedString[]) as one text. */
+export function hoverText(contents: Hover['contents'] | MarkupContent | MarkedString | MarkedString[]): string {
+  if (Array.isArray(contents)) return contents.map(markedStringText).filter((s) => s.trim() !== '').join('\n\n').trim();
+  if (typeof contents === 'string') return contents.trim();
+  if ('kind' in contents) return contents.value.trim();
+  return markedStringText(contents).trim();
+}

@@ -1,0 +1,154 @@
+/**
+ * The pool of running servers, keyed by (server, root, the environment that
+ * matters to it). Concurrent callers share one start in progress; a server
+ * that crashes too often is left off for its root; idle servers stop.
+ */
+import { LspqError } from '../errors';
+import { LspClient } from './client';
+import { Documents } from './documents';
+import type { ServerSpec } from './servers/registry';
+
+export const SERVER_IDLE_MS = 10 * 60_000;
+export const MAX_SERVERS = 8;
+/** vscode-languageclient's budget, tightened per the contract: 3 crashes in 3 minutes. */
+export const CRASH_LIMIT = 3;
+export const CRASH_WINDOW_MS = 3 * 60_000;
+
+export interface Session {
+  key: string;
+  client: LspClient;
+  docs: Documents;
+  lastUsed: number;
+  /** Requests in flight; an idle sweep never stops a busy server. */
+  inFlight: number;
+}
+
+export interface PoolOptions {
+  idleMs?: number;
+  maxServers?: number;
+  log?: (line: string) => void;
+}
+
+export interface AcquireOptions {
+  spec: ServerSpec;
+  binary: string;
+  root: string;
+  env: Record<string, string>;
+}
+
+export function poolKey(spec: ServerSpec, root: string, env: Record<string, string>): string {
+  const relevant = spec.envKeys.map((k) => `${k}=${env[k] ?? ''}`).join('\0');
+  return `${spec.id}\0${root}\0${relevant}`;
+}
+
+export class ServerPool {
+  private readonly sessions = new Map<string, Session>();
+  private readonly starting = new Map<string, Promise<Session>>();
+  private readonly crashes = new Map<string, number[]>();
+  private readonly broken = new Set<string>();
+  private readonly idleMs: number;
+  private readonly maxServers: number;
+  private readonly log: (line: string) => void;
+  private readonly sweeper: ReturnType<typeof setInterval>;
+
+  constructor(options: PoolOptions = {}) {
+    this.idleMs = options.idleMs ?? SERVER_IDLE_MS;
+    this.maxServers = options.maxServers ?? MAX_SERVERS;
+    this.log = options.log ?? (() => {});
+    this.sweeper = setInterval(() => void this.stopIdle(), Math.min(this.idleMs, 30_000));
+    this.sweeper.unref?.();
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  list(): Session[] {
+    return [...this.sessions.values()];
+  }
+
+  brokenList(): { id: string; root: string }[] {
+    return [...this.broken].map((k) => {
+      const [id = '', root = ''] = k.split('\0');
+      return { id, root };
+    });
+  }
+
+  async acquire(options: AcquireOptions): Promise<Session> {
+    const { spec, root } = options;
+    const brokenKey = `${spec.id}\0${root}`;
+    if (this.broken.has(brokenKey)) {
+      throw new LspqError(
+        'server_broken',
+        `${spec.id} crashed ${CRASH_LIMIT} times in ${CRASH_WINDOW_MS / 60_000} minutes for ${root} and is left off; fix the cause (see 'lspq daemon logs') and run 'lspq daemon restart'`,
+      );
+    }
+    const key = poolKey(spec, root, options.env);
+    const existing = this.sessions.get(key);
+    if (existing?.client.alive) {
+      existing.lastUsed = Date.now();
+      return existing;
+    }
+    const pending = this.starting.get(key);
+    if (pending) return pending;
+    const start = this.start(key, options).finally(() => this.starting.delete(key));
+    this.starting.set(key, start);
+    return start;
+  }
+
+  private async start(key: string, options: AcquireOptions): Promise<Session> {
+    await this.makeRoom();
+    this.log(`starting ${options.spec.id} (${options.binary}) for ${options.root}`);
+    const client = await LspClient.start({ ...options, log: this.log });
+    const session: Session = { key, client, docs: new Documents(client), lastUsed: Date.now(), inFlight: 0 };
+    this.sessions.set(key, session);
+    client.onEvent(() => {
+      if (client.alive || this.sessions.get(key) !== session) return;
+      this.sessions.delete(key);
+      this.recordCrash(options.spec.id, options.root);
+    });
+    return session;
+  }
+
+  private recordCrash(id: string, root: string): void {
+    const brokenKey = `${id}\0${root}`;
+    const now = Date.now();
+    const recent = (this.crashes.get(brokenKey) ?? []).filter((t) => now - t < CRASH_WINDOW_MS);
+    recent.push(now);
+    this.crashes.set(brokenKey, recent);
+    this.log(`${id} crashed for ${root} (${recent.length} in the window)`);
+    if (recent.length >= CRASH_LIMIT) this.broken.add(brokenKey);
+  }
+
+  /** Least recently used idle server goes when the pool is full. */
+  private async makeRoom(): Promise<void> {
+    while (this.sessions.size >= this.maxServers) {
+      const idle = this.list()
+        .filter((s) => s.inFlight === 0)
+        .sort((a, b) => a.lastUsed - b.lastUsed)[0];
+      if (!idle) return;
+      this.log(`pool full: stopping ${idle.client.spec.id} (${idle.client.root})`);
+      await this.stop(idle);
+    }
+  }
+
+  private async stop(session: Session): Promise<void> {
+    this.sessions.delete(session.key);
+    await session.client.shutdown();
+  }
+
+  async stopIdle(now = Date.now()): Promise<void> {
+    for (const session of this.list()) {
+      if (session.inFlight === 0 && now - session.lastUsed >= this.idleMs) {
+        this.log(`idle: stopping ${session.client.spec.id} (${session.client.root})`);
+        await this.stop(session);
+      }
+    }
+  }
+
+  async shutdownAll(): Promise<void> {
+    clearInterval(this.sweeper);
+    const starting = [...this.starting.values()].map((p) => p.then((s) => this.stop(s), () => {}));
+    await Promise.all([...this.list().map((s) => this.stop(s)), ...starting]);
+  }
+}

@@ -1,0 +1,198 @@
+/**
+ * The servers lspq knows, as data. Order matters: for a file, the first
+ * server whose binary is found answers (diag asks them all).
+ */
+export type Readiness =
+  /** Answers are right as soon as the server answers (it queues requests itself). */
+  | 'immediate'
+  /** Wait until the work-done progress the server started has ended. */
+  | 'progress'
+  /** rust-analyzer: wait for experimental/serverStatus quiescent. */
+  | 'quiescent';
+
+export interface ServerSpec {
+  id: string;
+  name: string;
+  /** Binary name looked up in the project's node_modules/.bin and PATH, unless `locate` says otherwise. */
+  command: string;
+  args: string[];
+  /** File extension (with dot) or exact file name → LSP language id. */
+  languages: Record<string, string>;
+  /** Groups of root markers, tried in order: the first group found above the file wins. */
+  rootMarkers: string[][];
+  /** Rust: the top-most Cargo.toml that declares [workspace]. */
+  rootRule?: 'cargo-workspace';
+  install: string;
+  /** A special binary lookup (TypeScript 7 ships its server inside a platform package). */
+  locate?: 'typescript-native';
+  initializationOptions?: unknown;
+  /** Answers to workspace/configuration, by section. */
+  settings?: Record<string, unknown>;
+  env?: Record<string, string>;
+  /** Environment variables that change the server's answers: part of the pool key. */
+  envKeys: string[];
+  readiness: Readiness;
+  versionArgs: string[];
+}
+
+const JS_TS: Record<string, string> = {
+  '.ts': 'typescript',
+  '.tsx': 'typescriptreact',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.js': 'javascript',
+  '.jsx': 'javascriptreact',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+};
+const JS_ROOTS = [['tsconfig.json', 'jsconfig.json', 'package.json']];
+const NODE_ENV = ['PATH', 'NODE_PATH', 'NODE_OPTIONS'];
+const PYTHON = { '.py': 'python', '.pyi': 'python' };
+const PY_ROOTS = [['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Pipfile']];
+const PY_ENV = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH'];
+
+export const BUILTIN_SERVERS: ServerSpec[] = [
+  {
+    id: 'typescript',
+    name: 'TypeScript 7 native (tsc --lsp)',
+    command: 'tsc',
+    args: ['--lsp', '--stdio'],
+    languages: JS_TS,
+    rootMarkers: JS_ROOTS,
+    install: 'npm install -D typescript@7 (in the project) or npm install -g typescript@7',
+    locate: 'typescript-native',
+    envKeys: NODE_ENV,
+    readiness: 'immediate',
+    versionArgs: ['--version'],
+  },
+  {
+    id: 'typescript-language-server',
+    name: 'typescript-language-server (tsserver of TypeScript 5/6)',
+    command: 'typescript-language-server',
+    args: ['--stdio'],
+    languages: JS_TS,
+    rootMarkers: JS_ROOTS,
+    install: 'npm install -g typescript-language-server typescript@5',
+    // The syntax-only server answers while the project loads, with wrong
+    // answers (a def on the import line); route everything to the semantic one.
+    initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+    envKeys: NODE_ENV,
+    readiness: 'immediate',
+    versionArgs: ['--version'],
+  },
+  {
+    id: 'pyright',
+    name: 'Pyright',
+    command: 'pyright-langserver',
+    args: ['--stdio'],
+    languages: PYTHON,
+    rootMarkers: PY_ROOTS,
+    install: 'npm install -g pyright (or pip install pyright)',
+    settings: { python: {}, 'python.analysis': { diagnosticMode: 'openFilesOnly' } },
+    envKeys: PY_ENV,
+    readiness: 'immediate',
+    versionArgs: ['--version'],
+  },
+  {
+    id: 'basedpyright',
+    name: 'basedpyright',
+    command: 'basedpyright-langserver',
+    args: ['--stdio'],
+    languages: PYTHON,
+    rootMarkers: PY_ROOTS,
+    install: 'pip install basedpyright',
+    settings: { python: {}, 'basedpyright.analysis': { diagnosticMode: 'openFilesOnly' } },
+    envKeys: PY_ENV,
+    readiness: 'immediate',
+    versionArgs: ['--version'],
+  },
+  {
+    id: 'pylsp',
+    name: 'python-lsp-server',
+    command: 'pylsp',
+    args: [],
+    languages: PYTHON,
+    rootMarkers: PY_ROOTS,
+    install: "pip install 'python-lsp-server[all]'",
+    envKeys: PY_ENV,
+    readiness: 'immediate',
+    versionArgs: ['--version'],
+  },
+  {
+    id: 'gopls',
+    name: 'gopls',
+    command: 'gopls',
+    args: [],
+    languages: { '.go': 'go', 'go.mod': 'go.mod', 'go.work': 'go.work' },
+    rootMarkers: [['go.work'], ['go.mod']],
+    install: 'go install golang.org/x/tools/gopls@latest',
+    envKeys: ['PATH', 'GOFLAGS', 'GOWORK', 'GOPATH', 'GOROOT', 'GOOS', 'GOARCH', 'GOTOOLCHAIN', 'GOPROXY', 'CGO_ENABLED'],
+    readiness: 'immediate',
+    versionArgs: ['version'],
+  },
+  {
+    id: 'rust-analyzer',
+    name: 'rust-analyzer',
+    command: 'rust-analyzer',
+    args: [],
+    languages: { '.rs': 'rust' },
+    rootMarkers: [['Cargo.toml', 'rust-project.json']],
+    rootRule: 'cargo-workspace',
+    install: 'rustup component add rust-analyzer',
+    envKeys: ['PATH', 'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'CARGO_TARGET_DIR', 'RUSTFLAGS'],
+    readiness: 'quiescent',
+    versionArgs: ['--version'],
+  },
+  {
+    id: 'clangd',
+    name: 'clangd',
+    command: 'clangd',
+    args: ['--background-index', '--log=error'],
+    languages: {
+      '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp',
+      '.m': 'objective-c', '.mm': 'objective-cpp',
+    },
+    rootMarkers: [['compile_commands.json', 'compile_flags.txt', '.clangd']],
+    install: 'apt-get install clangd (or brew install llvm)',
+    envKeys: ['PATH', 'CPATH', 'C_INCLUDE_PATH', 'CPLUS_INCLUDE_PATH'],
+    readiness: 'progress',
+    versionArgs: ['--version'],
+  },
+  simple('elixir-ls', 'ElixirLS', 'elixir-ls', [], { '.ex': 'elixir', '.exs': 'elixir', '.heex': 'phoenix-heex' }, [['mix.exs']], 'install elixir-ls and put elixir-ls on PATH'),
+  simple('jdtls', 'Eclipse JDT LS', 'jdtls', [], { '.java': 'java' }, [['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle']], 'install jdtls (for example brew install jdtls)'),
+  simple('ruby-lsp', 'Ruby LSP', 'ruby-lsp', [], { '.rb': 'ruby', '.rake': 'ruby', Gemfile: 'ruby' }, [['Gemfile', '.ruby-version']], 'gem install ruby-lsp'),
+  simple('lua-language-server', 'lua-language-server', 'lua-language-server', [], { '.lua': 'lua' }, [['.luarc.json', '.luarc.jsonc', '.stylua.toml']], 'install lua-language-server (for example brew install lua-language-server)'),
+  simple('bash-language-server', 'bash-language-server', 'bash-language-server', ['start'], { '.sh': 'shellscript', '.bash': 'shellscript' }, [], 'npm install -g bash-language-server'),
+  simple('yaml-language-server', 'yaml-language-server', 'yaml-language-server', ['--stdio'], { '.yaml': 'yaml', '.yml': 'yaml' }, [], 'npm install -g yaml-language-server'),
+  simple('vscode-json-language-server', 'JSON (vscode-langservers-extracted)', 'vscode-json-language-server', ['--stdio'], { '.json': 'json', '.jsonc': 'jsonc' }, [], 'npm install -g vscode-langservers-extracted'),
+  simple('vscode-css-language-server', 'CSS (vscode-langservers-extracted)', 'vscode-css-language-server', ['--stdio'], { '.css': 'css', '.scss': 'scss', '.less': 'less' }, [], 'npm install -g vscode-langservers-extracted'),
+  simple('vscode-html-language-server', 'HTML (vscode-langservers-extracted)', 'vscode-html-language-server', ['--stdio'], { '.html': 'html', '.htm': 'html' }, [], 'npm install -g vscode-langservers-extracted'),
+];
+
+function simple(
+  id: string,
+  name: string,
+  command: string,
+  args: string[],
+  languages: Record<string, string>,
+  rootMarkers: string[][],
+  install: string,
+): ServerSpec {
+  return { id, name, command, args, languages, rootMarkers, install, envKeys: ['PATH'], readiness: 'immediate', versionArgs: ['--version'] };
+}
+
+/** The language id a server gives a file, by exact file name first, then by extension. */
+export function languageIdFor(spec: ServerSpec, path: string): string | undefined {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  if (spec.languages[base]) return spec.languages[base];
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? spec.languages[base.slice(dot)] : undefined;
+}
+
+export function serversForFile(specs: ServerSpec[], path: string): ServerSpec[] {
+  return specs.filter((s) => languageIdFor(s, path) !== undefined);
+}
+
+export function knownExtensions(specs: ServerSpec[]): string[] {
+  return [...new Set(specs.flatMap((s) => Object.keys(s.languages)))].sort();
+}

@@ -1,0 +1,85 @@
+/**
+ * lspq's entry: picks the subcommand, runs it, prints what it returns, and
+ * is the only place that turns errors into exit codes.
+ */
+import { LspqError, toErrorPayload, type ExitCode } from './errors';
+import { BUILD } from './build-info';
+
+const argv = process.argv.slice(2);
+
+async function write(fd: 1 | 2, text: string): Promise<void> {
+  if (text) await Bun.write(fd === 1 ? Bun.stdout : Bun.stderr, text);
+}
+
+function wantsJson(): boolean {
+  if (argv.includes('--no-json')) return false;
+  return argv.includes('--json') || process.env.LSPQ_JSON === '1';
+}
+
+async function fail(err: unknown): Promise<ExitCode> {
+  const payload = toErrorPayload(err);
+  const exit = err instanceof LspqError ? err.exit : 3;
+  if (wantsJson()) await write(1, `${JSON.stringify({ error: payload })}\n`);
+  await write(2, `lspq: ${payload.message}\n`);
+  return exit;
+}
+
+async function topUsage(): Promise<string> {
+  const { COMMANDS } = await import('./cli/index');
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.describe}`);
+  return [
+    `lspq ${BUILD.version}: ask language servers about your code from the shell`,
+    '',
+    'Usage: lspq COMMAND [ARGS] [--json] [--root DIR] [--server ID] [--timeout S] [--limit N] [--no-daemon]',
+    '',
+    'Commands:',
+    ...rows,
+    '',
+    'Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), or --symbol NAME.',
+    "Run 'lspq COMMAND --help' for a command's flags.",
+    '',
+  ].join('\n');
+}
+
+async function run(): Promise<ExitCode> {
+  const [name, ...rest] = argv;
+  if (name === '__daemon') {
+    const { runDaemon } = await import('./daemon/main');
+    return runDaemon();
+  }
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    await write(1, await topUsage());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    await write(1, `lspq ${BUILD.version} (${BUILD.id})\n`);
+    return 0;
+  }
+  const { COMMANDS, PASSTHROUGH } = await import('./cli/index');
+  const entry = COMMANDS[name];
+  if (!entry) throw new LspqError('usage', `unknown command '${name}'; run 'lspq --help' for the list`);
+  const command = await entry.load();
+  const citty = await import('citty');
+  if (!PASSTHROUGH.has(name) && (rest.includes('--help') || rest.includes('-h'))) {
+    await write(1, `${await citty.renderUsage(command)}\n`);
+    return 0;
+  }
+  if (!PASSTHROUGH.has(name)) {
+    const { checkFlags } = await import('./cli/_flags');
+    checkFlags(name, rest, command);
+  }
+  const { result } = await citty.runCommand(command, { rawArgs: rest });
+  const out = result as { stdout: string; stderr?: string; exit: ExitCode };
+  await write(1, out.stdout);
+  if (out.stderr) await write(2, `lspq: ${out.stderr}\n`);
+  return out.exit;
+}
+
+let code: ExitCode;
+try {
+  code = await run();
+} catch (err) {
+  // citty's own usage errors (missing positional) are bad input too.
+  code = await fail(err instanceof Error && err.name === 'CLIError' ? new LspqError('usage', `${err.message}; see --help`) : err);
+}
+process.exit(code);

@@ -1,0 +1,45 @@
+/** calls: the target, then one line per caller (←) or callee (→), indented by depth. */
+import type { CallItem, CallNode, CallsResult } from '../protocol/messages';
+import { displayPath } from './paths';
+import { locationPrefix, truncationNote, type RenderOptions } from './style';
+import type { Rendered } from './types';
+
+function itemJson(item: CallItem, cwd: string): CallItem {
+  return { ...item, path: displayPath(item.path, cwd) };
+}
+
+function nodeJson(node: CallNode, cwd: string): object {
+  return { item: itemJson(node.item, cwd), ranges: node.ranges, calls: node.calls.map((c) => nodeJson(c, cwd)) };
+}
+
+export function callsJson(r: CallsResult, cwd: string): object {
+  return {
+    item: itemJson(r.item, cwd),
+    direction: r.direction,
+    server: r.server,
+    root: r.root,
+    calls: r.calls.map((c) => nodeJson(c, cwd)),
+    total: r.total,
+    truncated: r.truncated,
+  };
+}
+
+export function renderCalls(r: CallsResult, o: RenderOptions): Rendered {
+  const arrow = r.direction === 'incoming' ? '←' : '→';
+  const line = (item: CallItem, depth: number, prefix: string) =>
+    `${locationPrefix(o, displayPath(item.path, o.cwd), item.line, item.column)} ${'  '.repeat(depth)}${prefix}${o.colors.dim(item.kind)} ${o.colors.bold(item.name)}`;
+  const lines = [line(r.item, 0, '')];
+  let shown = 0;
+  const walk = (nodes: CallNode[], depth: number) => {
+    for (const n of nodes) {
+      shown++;
+      lines.push(line(n.item, depth, `${arrow} `));
+      walk(n.calls, depth + 1);
+    }
+  };
+  walk(r.calls, 1);
+  return {
+    stdout: `${lines.join('\n')}\n`,
+    stderr: r.truncated ? truncationNote(shown, r.total, 'calls') : undefined,
+  };
+}

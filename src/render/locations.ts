@@ -1,0 +1,32 @@
+/** def, typedef, impls, refs: one `path:line:col: preview` line per location. */
+import type { Location, LocationsResult, ResolvedTarget } from '../protocol/messages';
+import { displayPath } from './paths';
+import { locationPrefix, truncationNote, type RenderOptions } from './style';
+import type { Rendered } from './types';
+
+export function locationJson(l: Location, cwd: string): Location {
+  return { ...l, path: displayPath(l.path, cwd) };
+}
+
+export function targetJson(t: ResolvedTarget, cwd: string): ResolvedTarget {
+  return { ...t, path: displayPath(t.path, cwd) };
+}
+
+export function locationsJson(r: LocationsResult, cwd: string): object {
+  return {
+    target: targetJson(r.target, cwd),
+    server: r.server,
+    root: r.root,
+    locations: r.locations.map((l) => locationJson(l, cwd)),
+    total: r.total,
+    truncated: r.truncated,
+  };
+}
+
+export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered {
+  const lines = r.locations.map((l) => `${locationPrefix(o, displayPath(l.path, o.cwd), l.line, l.column)} ${l.preview}`);
+  return {
+    stdout: lines.length ? `${lines.join('\n')}\n` : '',
+    stderr: r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
+  };
+}

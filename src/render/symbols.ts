@@ -1,0 +1,52 @@
+/** symbols: a tree of `path:line:col: kind name` lines, indented after the location. */
+import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from '../protocol/messages';
+import { displayPath } from './paths';
+import { locationPrefix, truncationNote, type RenderOptions } from './style';
+import type { Rendered } from './types';
+
+export function symbolsJson(r: SymbolsResult, cwd: string): object {
+  return { path: displayPath(r.path, cwd), server: r.server, root: r.root, symbols: r.symbols, total: r.total, truncated: r.truncated };
+}
+
+export function renderSymbols(r: SymbolsResult, o: RenderOptions): Rendered {
+  const path = displayPath(r.path, o.cwd);
+  const lines: string[] = [];
+  const walk = (list: DocumentSymbol[], depth: number) => {
+    for (const s of list) {
+      const detail = s.detail ? ` ${o.colors.dim(s.detail)}` : '';
+      lines.push(`${locationPrefix(o, path, s.line, s.column)} ${'  '.repeat(depth)}${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${detail}`);
+      walk(s.children, depth + 1);
+    }
+  };
+  walk(r.symbols, 0);
+  return {
+    stdout: lines.length ? `${lines.join('\n')}\n` : '',
+    stderr: r.truncated ? truncationNote(countTree(r.symbols), r.total, 'symbols') : undefined,
+  };
+}
+
+function countTree(list: DocumentSymbol[]): number {
+  return list.reduce((n, s) => n + 1 + countTree(s.children), 0);
+}
+
+export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): object {
+  return {
+    query: r.query,
+    server: r.server,
+    root: r.root,
+    symbols: r.symbols.map((s) => ({ ...s, path: displayPath(s.path, cwd) })),
+    total: r.total,
+    truncated: r.truncated,
+  };
+}
+
+export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptions): Rendered {
+  const lines = r.symbols.map((s) => {
+    const container = s.container ? ` ${o.colors.dim(`(${s.container})`)}` : '';
+    return `${locationPrefix(o, displayPath(s.path, o.cwd), s.line, s.column)} ${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${container}`;
+  });
+  return {
+    stdout: lines.length ? `${lines.join('\n')}\n` : '',
+    stderr: r.truncated ? truncationNote(r.symbols.length, r.total, 'symbols') : undefined,
+  };
+}

@@ -1,0 +1,5 @@
+/** What a renderer hands back: text for stdout and an optional note for stderr. */
+export interface Rendered {
+  stdout: string;
+  stderr?: string;
+}
