@@ -75,11 +75,8 @@ async function run(): Promise<ExitCode> {
   return out.exit;
 }
 
-let code: ExitCode;
-try {
-  code = await run();
-} catch (err) {
+// No top-level await: the binary is compiled to bytecode as CommonJS for a faster start.
+void run()
   // citty's own usage errors (missing positional) are bad input too.
-  code = await fail(err instanceof Error && err.name === 'CLIError' ? new LspqError('usage', `${err.message}; see --help`) : err);
-}
-process.exit(code);
+  .catch((err: unknown) => fail(err instanceof Error && err.name === 'CLIError' ? new LspqError('usage', `${err.message}; see --help`) : err))
+  .then((code) => process.exit(code));

@@ -1,6 +1,156 @@
-import type { QueryRequest } from '../protocol/messages';
+/**
+ * The command's side of the socket: one JSON line out, one back. Starts the
+ * daemon when none answers, replaces one from another build, and retries a
+ * question once if the daemon died under it. Kept free of the LSP library:
+ * this is the path every command pays for.
+ */
+import { BUILD } from '../build-info';
+import { fromErrorPayload, LspqError } from '../errors';
+import { PROTOCOL_VERSION, type ControlRequest, type Envelope, type QueryRequest, type Reply } from '../protocol/messages';
+import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
 
-export async function askDaemon(request: QueryRequest): Promise<unknown> {
-  const { answerHere } = await import('../daemon/in-process');
-  return answerHere(request);
+export const DAEMON_START_TIMEOUT_MS = 10_000;
+const POLL_MS = 15;
+
+class ConnectFailed extends Error {}
+class ConnectionLost extends Error {}
+
+/** One request on a fresh connection; rejects with ConnectFailed when nobody listens. */
+function roundTrip(path: string, envelope: Envelope): Promise<Reply> {
+  const payload = Buffer.from(`${JSON.stringify(envelope)}\n`);
+  return new Promise<Reply>((resolve, reject) => {
+    let buffer = '';
+    let settled = false;
+    let offset = 0;
+    const settle = (fn: () => void) => {
+      if (!settled) {
+        settled = true;
+        fn();
+      }
+    };
+    const flush = (socket: { write(data: Uint8Array): number }) => {
+      // Bun may take only part of a large write; the rest goes on 'drain'.
+      while (offset < payload.length) {
+        const n = socket.write(payload.subarray(offset));
+        if (n <= 0) return;
+        offset += n;
+      }
+    };
+    Bun.connect({
+      unix: path,
+      socket: {
+        open: (socket) => flush(socket),
+        drain: (socket) => flush(socket),
+        data: (socket, chunk) => {
+          buffer += chunk.toString();
+          const end = buffer.indexOf('\n');
+          if (end < 0) return;
+          settle(() => {
+            try {
+              resolve(JSON.parse(buffer.slice(0, end)) as Reply);
+            } catch {
+              reject(new ConnectionLost('unreadable reply'));
+            }
+          });
+          socket.end();
+        },
+        close: () => settle(() => reject(new ConnectionLost('closed'))),
+        error: (_socket, err) => settle(() => reject(new ConnectionLost(err.message))),
+        connectError: (_socket, err) => settle(() => reject(new ConnectFailed(err.message))),
+      },
+    }).catch((err: Error) => settle(() => reject(new ConnectFailed(err.message))));
+  });
+}
+
+function envelope(request: QueryRequest | ControlRequest): Envelope {
+  return { protocol: PROTOCOL_VERSION, build: BUILD.id, request };
+}
+
+/** The command that starts the daemon: this same binary (or script) with `__daemon`. */
+function daemonArgv(): string[] {
+  const main = Bun.main;
+  return main.startsWith('/$bunfs/') ? [process.execPath, '__daemon'] : [process.execPath, main, '__daemon'];
+}
+
+async function spawnDaemon(path: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const [cmd, ...args] = daemonArgv();
+  // Detached into its own session: it outlives this command, not the user's terminal signals.
+  const child = spawn(cmd!, args, { detached: true, stdio: 'ignore', env: { ...process.env, LSPQ_SOCKET: path } });
+  child.unref();
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await Bun.sleep(POLL_MS);
+  }
+  return false;
+}
+
+async function answers(path: string): Promise<boolean> {
+  try {
+    const reply = await roundTrip(path, envelope({ op: 'ping' }));
+    return reply.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a daemon and waits until it answers. Several commands may race here; the daemon's lock lets one win. */
+export async function startDaemon(path: string): Promise<void> {
+  await spawnDaemon(path);
+  if (!(await waitUntil(() => answers(path), DAEMON_START_TIMEOUT_MS))) {
+    throw new LspqError(
+      'daemon',
+      `the daemon did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s; see ${stateFile(path, 'daemon.log')}, or use --no-daemon`,
+    );
+  }
+}
+
+/** Asks a daemon to stop and waits until its socket is gone. True if one was running. */
+export async function stopDaemon(path: string): Promise<boolean> {
+  try {
+    await roundTrip(path, envelope({ op: 'stop' }));
+  } catch (err) {
+    if (err instanceof ConnectFailed) return false;
+  }
+  const { existsSync } = await import('node:fs');
+  await waitUntil(async () => !existsSync(path), DAEMON_START_TIMEOUT_MS);
+  return true;
+}
+
+/** Sends a request, starting or replacing the daemon as needed. */
+export async function askDaemon(request: QueryRequest | ControlRequest, options: { start?: boolean } = {}): Promise<unknown> {
+  const path = socketPath(process.env);
+  ensureSocketDir(path);
+  const start = options.start ?? true;
+  let lostOnce = false;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    let reply: Reply;
+    try {
+      reply = await roundTrip(path, envelope(request));
+    } catch (err) {
+      if (err instanceof ConnectFailed) {
+        if (!start) return undefined;
+        await startDaemon(path);
+        continue;
+      }
+      // The daemon died under the question: ask a fresh one, once.
+      if (lostOnce || request.op === 'stop') throw new LspqError('daemon', `the daemon stopped while answering (${(err as Error).message}); run the command again, or see 'lspq daemon logs'`);
+      lostOnce = true;
+      continue;
+    }
+    if (reply.ok) return reply.result;
+    if ('mismatch' in reply) {
+      // A daemon from another build: replace it, never talk across builds.
+      await stopDaemon(path);
+      if (!start) return undefined;
+      await startDaemon(path);
+      continue;
+    }
+    throw fromErrorPayload(reply.error);
+  }
+  throw new LspqError('daemon', `could not reach a daemon at ${path}; run 'lspq daemon restart' or use --no-daemon`);
 }

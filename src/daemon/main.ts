@@ -1,5 +1,83 @@
+/**
+ * The daemon's life: take the lock, listen, answer, stop idle servers, exit
+ * when idle, and on any way out stop every server it started.
+ */
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { ExitCode } from '../errors';
+import { SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
+import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
+import { fileLogger } from './log';
+import { releaseLock, takeLock } from './lock';
+import { reapOrphans, recordServers } from './orphans';
+import { listen } from './server';
+import { Watchers } from './watch';
+
+export const DAEMON_IDLE_MS = 30 * 60_000;
+const HOUSEKEEPING_MS = 5_000;
+
+function seconds(env: string | undefined, fallbackMs: number): number {
+  const n = Number(env);
+  return env !== undefined && Number.isFinite(n) && n > 0 ? n * 1000 : fallbackMs;
+}
 
 export async function runDaemon(): Promise<ExitCode> {
-  return 3;
+  const socket = socketPath(process.env);
+  ensureSocketDir(socket);
+  const lock = stateFile(socket, 'daemon.lock');
+  const log = fileLogger(stateFile(socket, 'daemon.log'));
+  if (!takeLock(lock)) return 0; // another daemon won the race; the caller will talk to it
+  reapOrphans(stateFile(socket, 'servers.json'), log);
+  if (existsSync(socket)) unlinkSync(socket); // ours by the lock: a leftover of a dead daemon
+
+  const idleMs = seconds(process.env.LSPQ_DAEMON_IDLE_SECONDS, DAEMON_IDLE_MS);
+  const pool = new ServerPool({ idleMs: seconds(process.env.LSPQ_SERVER_IDLE_SECONDS, SERVER_IDLE_MS), log });
+  const watchers = new Watchers(log);
+  let stopping = false;
+  let lastActivity = Date.now();
+
+  const stop = async (why: string): Promise<never> => {
+    if (stopping) return new Promise<never>(() => {});
+    stopping = true;
+    log(`stopping: ${why}`);
+    server.close();
+    watchers.close();
+    await pool.shutdownAll();
+    recordServers(stateFile(socket, 'servers.json'), []);
+    try {
+      unlinkSync(socket);
+    } catch {}
+    releaseLock(lock);
+    log('stopped');
+    process.exit(0);
+  };
+
+  const server = listen({
+    socket,
+    pool,
+    watchers,
+    log,
+    startedAt: Date.now(),
+    onActivity: () => {
+      lastActivity = Date.now();
+    },
+    onServersChanged: () => recordServers(stateFile(socket, 'servers.json'), pool.list()),
+    stop: () => void stop('asked to stop'),
+  });
+  writeFileSync(stateFile(socket, 'daemon.pid'), String(process.pid), { mode: 0o600 });
+  log(`listening on ${socket} (pid ${process.pid})`);
+
+  for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void stop(sig));
+  const housekeeping = setInterval(() => {
+    recordServers(stateFile(socket, 'servers.json'), pool.list());
+    // A daemon that lost its lock (a racing start took over a stale one) steps aside.
+    let holder = '';
+    try {
+      holder = readFileSync(lock, 'utf8').trim();
+    } catch {}
+    if (holder !== String(process.pid)) void stop('lock taken by another daemon');
+    else if (server.inFlight === 0 && Date.now() - lastActivity >= idleMs) void stop('idle');
+  }, Math.min(HOUSEKEEPING_MS, idleMs));
+  housekeeping.unref?.();
+  await new Promise<never>(() => {});
+  return 0;
 }

@@ -16,6 +16,7 @@ import {
   InitializeRequest,
   InlayHintRefreshRequest,
   LogMessageNotification,
+  MessageType,
   NotificationType,
   PublishDiagnosticsNotification,
   RegistrationRequest,
@@ -218,7 +219,10 @@ export class LspClient {
       });
       this.notify();
     });
-    c.onNotification(LogMessageNotification.type, (params) => log(`${this.spec.id}: ${params.message}`));
+    // Errors and warnings only: servers chatter at info level on every change.
+    c.onNotification(LogMessageNotification.type, (params) => {
+      if (params.type <= MessageType.Warning) log(`${this.spec.id}: ${params.message.trim()}`);
+    });
     c.onError(([err]) => log(`${this.spec.id} connection error: ${err.message}`));
   }
 

@@ -20,6 +20,8 @@ export interface HandlerContext {
   pool: ServerPool;
   signal?: AbortSignal;
   log: (line: string) => void;
+  /** The daemon tells the server of files changed on disk before each request. */
+  beforeRequest?: (session: Session) => Promise<void>;
 }
 
 /** One deadline for the whole question: server start, readiness and the request share it. */
@@ -109,6 +111,7 @@ export async function sessionFor(
 
 /** Brings every open document of the session up to date with the disk, then waits for readiness. */
 export async function prepare(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
+  await ctx.beforeRequest?.(session);
   await session.docs.refreshAll();
   await waitReady(session.client, ctx, deadline);
 }

@@ -1,0 +1,163 @@
+/**
+ * The socket: one JSON line in, one JSON line out per connection. A
+ * connection that closes early (the command was killed) cancels its request.
+ */
+import type { Socket } from 'bun';
+import { BUILD } from '../build-info';
+import { toErrorPayload } from '../errors';
+import type { ServerPool } from '../lsp/manager';
+import { PROTOCOL_VERSION, type DaemonStatus, type Envelope, type Reply } from '../protocol/messages';
+import { dispatch } from './dispatch';
+import type { Watchers } from './watch';
+
+export interface ListenOptions {
+  socket: string;
+  pool: ServerPool;
+  watchers: Watchers;
+  log: (line: string) => void;
+  startedAt: number;
+  onActivity: () => void;
+  onServersChanged: () => void;
+  stop: () => void;
+}
+
+interface Connection {
+  buffer: string;
+  abort: AbortController;
+  out: Buffer | undefined;
+  handled: boolean;
+}
+
+export interface DaemonServer {
+  close(): void;
+  readonly inFlight: number;
+}
+
+function memoryOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const status = require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8') as string;
+    const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
+    return kb ? Number(kb) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+function status(o: ListenOptions): DaemonStatus {
+  const now = Date.now();
+  return {
+    pid: process.pid,
+    build: BUILD.id,
+    socket: o.socket,
+    uptimeSeconds: Math.round((now - o.startedAt) / 1000),
+    memoryBytes: process.memoryUsage().rss,
+    servers: o.pool.list().map((s) => ({
+      id: s.client.spec.id,
+      root: s.client.root,
+      pid: s.client.pid,
+      uptimeSeconds: Math.round((now - s.client.startedAt) / 1000),
+      memoryBytes: memoryOf(s.client.pid),
+      requests: s.client.requestsAnswered,
+      state: s.inFlight > 0 ? 'busy' : s.client.busy ? `loading (${s.client.progressTitles.join(', ')})` : 'idle',
+    })),
+    broken: o.pool.brokenList(),
+  };
+}
+
+export function listen(o: ListenOptions): DaemonServer {
+  let inFlight = 0;
+
+  const send = (socket: Socket<Connection>, reply: Reply) => {
+    socket.data.out = Buffer.from(`${JSON.stringify(reply)}\n`);
+    flush(socket);
+  };
+  // Bun may accept only part of a large write: the rest waits for 'drain'.
+  const flush = (socket: Socket<Connection>) => {
+    const out = socket.data.out;
+    if (!out) return;
+    const n = socket.write(out);
+    if (n >= out.length) {
+      socket.data.out = undefined;
+      socket.end();
+    } else if (n > 0) socket.data.out = out.subarray(n);
+  };
+
+  const handle = async (socket: Socket<Connection>, line: string) => {
+    let envelope: Envelope;
+    try {
+      envelope = JSON.parse(line) as Envelope;
+    } catch {
+      return send(socket, { ok: false, error: { code: 'daemon', message: 'the daemon got an unreadable request' } });
+    }
+    const request = envelope.request;
+    // Control requests work across builds, so a command can stop a daemon it cannot talk to.
+    if (request.op === 'ping') return send(socket, { ok: true, result: { pid: process.pid, build: BUILD.id } });
+    if (request.op === 'stop') {
+      send(socket, { ok: true, result: { stopped: true } });
+      return o.stop();
+    }
+    if (envelope.protocol !== PROTOCOL_VERSION || envelope.build !== BUILD.id) {
+      return send(socket, { ok: false, mismatch: { build: BUILD.id, protocol: PROTOCOL_VERSION } });
+    }
+    o.onActivity();
+    if (request.op === 'status') return send(socket, { ok: true, result: status(o) });
+    inFlight++;
+    const before = o.pool.size;
+    const started = performance.now();
+    try {
+      // Let file events already queued by the kernel arrive before syncing.
+      await new Promise((r) => setImmediate(r));
+      const result = await dispatch(request, {
+        pool: o.pool,
+        signal: socket.data.abort.signal,
+        log: o.log,
+        beforeRequest: (session) => o.watchers.flush(session),
+      });
+      send(socket, { ok: true, result });
+      o.log(`${request.op} answered in ${(performance.now() - started).toFixed(1)} ms`);
+    } catch (err) {
+      const error = toErrorPayload(err);
+      if (error.code === 'internal') o.log(`internal error for ${request.op}: ${(err as Error).stack ?? error.message}`);
+      if (!socket.data.abort.signal.aborted) send(socket, { ok: false, error });
+    } finally {
+      inFlight--;
+      o.onActivity();
+      if (o.pool.size !== before) o.onServersChanged();
+    }
+  };
+
+  const server = Bun.listen<Connection>({
+    unix: o.socket,
+    socket: {
+      open(socket) {
+        socket.data = { buffer: '', abort: new AbortController(), out: undefined, handled: false };
+      },
+      data(socket, chunk) {
+        if (socket.data.handled) return;
+        socket.data.buffer += chunk.toString();
+        const end = socket.data.buffer.indexOf('\n');
+        if (end < 0) return;
+        socket.data.handled = true;
+        void handle(socket, socket.data.buffer.slice(0, end));
+      },
+      drain(socket) {
+        flush(socket);
+      },
+      close(socket) {
+        // The command went away (Ctrl-C, killed): cancel what it asked.
+        socket.data.abort.abort();
+      },
+      error(socket, err) {
+        o.log(`socket error: ${err.message}`);
+        socket.data.abort.abort();
+      },
+    },
+  });
+  return {
+    close: () => server.stop(true),
+    get inFlight() {
+      return inFlight;
+    },
+  };
+}
