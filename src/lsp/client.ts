@@ -11,6 +11,8 @@ import {
   ConfigurationRequest,
   createMessageConnection,
   DiagnosticRefreshRequest,
+  ErrorCodes,
+  ResponseError,
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
@@ -26,6 +28,7 @@ import {
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
+  Trace,
   UnregistrationRequest,
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
@@ -92,6 +95,7 @@ export class LspClient {
   readonly diagnostics = new Map<string, PublishedDiagnostics>();
   private readonly activeProgress = new Map<ProgressToken, string>();
   private quiescent = false;
+  private readyLogSeen = false;
   /** Counts workspace/diagnostic/refresh requests: pulled results older than the last one are stale. */
   refreshRequested = 0;
   private publishSequence = 0;
@@ -121,6 +125,8 @@ export class LspClient {
     });
     this.connection = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
     this.answerServerRequests(log);
+    // LSPQ_TRACE_LSP=1 logs every message, for diagnosing a server's behaviour.
+    if (options.env.LSPQ_TRACE_LSP) void this.connection.trace(Trace.Verbose, { log: (m: string, data?: string) => log(`${this.spec.id} trace: ${m}${data ? ` ${data.replace(/\s+/g, " ").slice(0, 300)}` : ""}`) });
     this.connection.listen();
   }
 
@@ -222,6 +228,10 @@ export class LspClient {
     // Errors and warnings only: servers chatter at info level on every change.
     c.onNotification(LogMessageNotification.type, (params) => {
       if (params.type <= MessageType.Warning) log(`${this.spec.id}: ${params.message.trim()}`);
+      if (this.spec.readyLog?.test(params.message)) {
+        this.readyLogSeen = true;
+        this.notify();
+      }
     });
     c.onError(([err]) => log(`${this.spec.id} connection error: ${err.message}`));
   }
@@ -278,14 +288,18 @@ export class LspClient {
   }
 
   /** True once the server says its answers are complete (see lsp-facts: readiness). */
-  get ready(): boolean {
+  isReady(openUris: string[]): boolean {
     switch (this.spec.readiness) {
       case 'immediate':
         return true;
       case 'progress':
         return !this.busy;
+      case 'indexed':
+        return !this.busy && openUris.every((uri) => this.diagnostics.has(uri));
       case 'quiescent':
         return this.quiescent;
+      case 'enumerated':
+        return this.readyLogSeen;
     }
   }
 
@@ -329,6 +343,9 @@ export class LspClient {
       return result;
     } catch (err) {
       if (err instanceof LspqError) throw err;
+      if (err instanceof ResponseError && err.code === ErrorCodes.MethodNotFound) {
+        throw new LspqError('unsupported', `${this.spec.id} does not support ${type.method}; try another server with --server`);
+      }
       throw new LspqError('server_failed', `${this.spec.id} failed ${type.method}: ${(err as Error).message}`);
     } finally {
       clearTimeout(timer);

@@ -7,7 +7,6 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
-import type { LspClient } from '../../lsp/client';
 import type { ServerPool, Session } from '../../lsp/manager';
 import { loadServers } from '../../lsp/servers/config';
 import { findRoot, locateBinary } from '../../lsp/servers/locate';
@@ -113,11 +112,9 @@ export async function sessionFor(
 export async function prepare(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
   await ctx.beforeRequest?.(session);
   await session.docs.refreshAll();
-  await waitReady(session.client, ctx, deadline);
-}
-
-export async function waitReady(client: LspClient, ctx: HandlerContext, deadline: Deadline): Promise<void> {
-  await client.waitFor(() => client.ready, deadline.remaining, 'loading the project', ctx.signal);
+  const client = session.client;
+  const uris = session.docs.paths.map((p) => session.docs.uri(p));
+  await client.waitFor(() => client.isReady(uris), deadline.remaining, 'loading the project', ctx.signal);
 }
 
 /** Runs `fn` with the session marked busy, so idle shutdown and eviction leave it alone. */

@@ -41,7 +41,14 @@ export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, 
             ? await client.request(ImplementationRequest.type, params, options)
             : await client.request(ReferencesRequest.type, { ...params, context: { includeDeclaration: req.includeDeclaration ?? false } }, options);
     const texts = new TextSource((p) => session.docs.text(p));
-    const all = sortLocations(flattenLocations(raw).map((l) => toLocation(l.uri, l.range, texts, client.encoding)));
+    const found = flattenLocations(raw).map((l) => toLocation(l.uri, l.range, texts, client.encoding));
+    // The symbol search already found a definition; clangd answers def on a
+    // definition with its declaration, so keep the definition in the answer.
+    if (req.op === 'def' && req.target.kind === 'symbol' && !found.some((l) => l.path === target.path && l.line === target.line)) {
+      const line = texts.line(target.path, target.line - 1);
+      found.push({ path: target.path, line: target.line, column: target.column, endLine: target.line, endColumn: target.column + (target.symbol?.split('.').pop()?.length ?? 0), preview: line.trim() });
+    }
+    const all = sortLocations(found);
     return {
       op: req.op,
       target,

@@ -10,15 +10,17 @@ import type { DocumentSymbol, QueryRequest, SymbolsResult, WorkspaceSymbol, Work
 import { assertFile, deadlineFor, prepare, sessionFor, using, type HandlerContext } from './context';
 import { searchWorkspace, toWorkspaceSymbol, workspaceSessions } from './symbol-search';
 
+const byPosition = (a: DocumentSymbol, b: DocumentSymbol) => a.line - b.line || a.column - b.column;
+
 function fromHierarchy(path: string, symbols: LspDocumentSymbol[], texts: TextSource, encoding: PositionEncoding): DocumentSymbol[] {
-  return symbols.map((s) => ({
+  return symbols.map((s): DocumentSymbol => ({
     name: s.name,
     kind: symbolKindName(s.kind),
     ...(s.detail ? { detail: s.detail } : {}),
     // The name's position, so any line can be fed back as a target.
     ...toSpan(path, s.selectionRange, texts, encoding),
     children: fromHierarchy(path, s.children ?? [], texts, encoding),
-  }));
+  })).sort(byPosition);
 }
 
 /** Flat SymbolInformation (older servers) nested by range containment. */

@@ -7,6 +7,19 @@ export type Readiness =
   | 'immediate'
   /** Wait until the work-done progress the server started has ended. */
   | 'progress'
+  /**
+   * clangd: wait until every open file has been parsed (its first diagnostics
+   * arrived, by which time the compilation database is loaded and background
+   * indexing has begun) and the indexing progress has ended. Before that it
+   * answers a definition with the header's declaration.
+   */
+  | 'indexed'
+  /**
+   * pyright: wait for its log line saying the workspace's files are
+   * enumerated. Until then a references search covers only open files and
+   * comes back empty, though its own progress has already ended.
+   */
+  | 'enumerated'
   /** rust-analyzer: wait for experimental/serverStatus quiescent. */
   | 'quiescent';
 
@@ -32,6 +45,8 @@ export interface ServerSpec {
   /** Environment variables that change the server's answers: part of the pool key. */
   envKeys: string[];
   readiness: Readiness;
+  /** With readiness 'enumerated': the server's log line that says it is ready. */
+  readyLog?: RegExp;
   versionArgs: string[];
 }
 
@@ -50,6 +65,7 @@ const NODE_ENV = ['PATH', 'NODE_PATH', 'NODE_OPTIONS'];
 const PYTHON = { '.py': 'python', '.pyi': 'python' };
 const PY_ROOTS = [['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Pipfile']];
 const PY_ENV = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH'];
+const PYRIGHT_ENUMERATED = /^(Found \d+ source files?|No source files found)/;
 
 export const BUILTIN_SERVERS: ServerSpec[] = [
   {
@@ -90,7 +106,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     install: 'npm install -g pyright (or pip install pyright)',
     settings: { python: {}, 'python.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
-    readiness: 'immediate',
+    readiness: 'enumerated',
+    readyLog: PYRIGHT_ENUMERATED,
     versionArgs: ['--version'],
   },
   {
@@ -103,7 +120,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     install: 'pip install basedpyright',
     settings: { python: {}, 'basedpyright.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
-    readiness: 'immediate',
+    readiness: 'enumerated',
+    readyLog: PYRIGHT_ENUMERATED,
     versionArgs: ['--version'],
   },
   {
@@ -155,7 +173,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     rootMarkers: [['compile_commands.json', 'compile_flags.txt', '.clangd']],
     install: 'apt-get install clangd (or brew install llvm)',
     envKeys: ['PATH', 'CPATH', 'C_INCLUDE_PATH', 'CPLUS_INCLUDE_PATH'],
-    readiness: 'progress',
+    readiness: 'indexed',
     versionArgs: ['--version'],
   },
   simple('elixir-ls', 'ElixirLS', 'elixir-ls', [], { '.ex': 'elixir', '.exs': 'elixir', '.heex': 'phoenix-heex' }, [['mix.exs']], 'install elixir-ls and put elixir-ls on PATH'),

@@ -1,0 +1,91 @@
+import { describe, expect, test } from 'bun:test';
+import type { CallsResult, LocationsResult, SymbolsResult } from '../../src/protocol/messages';
+import { renderCalls } from '../../src/render/calls';
+import { locationsJson, renderLocations } from '../../src/render/locations';
+import { displayPath } from '../../src/render/paths';
+import { renderOptions } from '../../src/render/style';
+import { renderSymbols } from '../../src/render/symbols';
+
+const o = renderOptions('/p', false);
+
+const result: LocationsResult = {
+  op: 'refs',
+  target: { path: '/p/a.ts', line: 1, column: 2, symbol: 'x' },
+  server: 'typescript',
+  root: '/p',
+  locations: [
+    { path: '/p/src/a.ts', line: 3, column: 7, endLine: 3, endColumn: 8, preview: 'const x = 1;' },
+    { path: '/usr/lib/x.d.ts', line: 10, column: 1, endLine: 10, endColumn: 2, preview: 'declare x' },
+  ],
+  total: 5,
+  truncated: true,
+};
+
+describe('render', () => {
+  test('paths are relative under the cwd, absolute elsewhere, URIs as they are', () => {
+    expect(displayPath('/p/src/a.ts', '/p')).toBe('src/a.ts');
+    expect(displayPath('/q/a.ts', '/p')).toBe('/q/a.ts');
+    expect(displayPath('jdt://contents/x', '/p')).toBe('jdt://contents/x');
+  });
+
+  test('locations print as path:line:col: preview, truncation on stderr', () => {
+    const r = renderLocations(result, o);
+    expect(r.stdout).toBe('src/a.ts:3:7: const x = 1;\n/usr/lib/x.d.ts:10:1: declare x\n');
+    expect(r.stderr).toBe('3 more locations not shown (5 in all); raise --limit to see them');
+  });
+
+  test('locations JSON has the contract fields', () => {
+    expect(locationsJson(result, '/p')).toEqual({
+      target: { path: 'a.ts', line: 1, column: 2, symbol: 'x' },
+      server: 'typescript',
+      root: '/p',
+      locations: [
+        { path: 'src/a.ts', line: 3, column: 7, endLine: 3, endColumn: 8, preview: 'const x = 1;' },
+        { path: '/usr/lib/x.d.ts', line: 10, column: 1, endLine: 10, endColumn: 2, preview: 'declare x' },
+      ],
+      total: 5,
+      truncated: true,
+    });
+  });
+
+  test('no colour codes without a terminal', () => {
+    expect(renderLocations(result, o).stdout).not.toContain('\u001b[');
+    expect(renderLocations(result, renderOptions('/p', true)).stdout).toContain('\u001b[');
+  });
+
+  test('symbols as an indented tree after the location', () => {
+    const symbols: SymbolsResult = {
+      path: '/p/a.ts',
+      server: 's',
+      root: '/p',
+      total: 2,
+      truncated: false,
+      symbols: [
+        {
+          name: 'A', kind: 'class', line: 1, column: 14, endLine: 1, endColumn: 15,
+          children: [{ name: 'm', kind: 'method', detail: '(): void', line: 2, column: 3, endLine: 2, endColumn: 4, children: [] }],
+        },
+      ],
+    };
+    expect(renderSymbols(symbols, o).stdout).toBe('a.ts:1:14: class A\na.ts:2:3:   method m (): void\n');
+  });
+
+  test('calls: target first, then arrows by depth', () => {
+    const calls: CallsResult = {
+      item: { name: 'f', kind: 'function', path: '/p/a.go', line: 5, column: 6 },
+      direction: 'incoming',
+      server: 'gopls',
+      root: '/p',
+      total: 2,
+      truncated: false,
+      calls: [
+        {
+          item: { name: 'g', kind: 'function', path: '/p/b.go', line: 9, column: 6 },
+          ranges: [{ line: 10, column: 2, endLine: 10, endColumn: 3 }],
+          calls: [{ item: { name: 'main', kind: 'function', path: '/p/main.go', line: 3, column: 6 }, ranges: [], calls: [] }],
+        },
+      ],
+    };
+    expect(renderCalls(calls, o).stdout).toBe('a.go:5:6: function f\nb.go:9:6:   ← function g\nmain.go:3:6:     ← function main\n');
+  });
+});
