@@ -109,15 +109,32 @@ export async function startDaemon(path: string): Promise<void> {
   }
 }
 
-/** Asks a daemon to stop and waits until its socket is gone. True if one was running. */
-export async function stopDaemon(path: string): Promise<boolean> {
+/** Gone, or a zombie nobody has reaped yet: either way it runs nothing. */
+function processGone(pid: number): boolean {
   try {
-    await roundTrip(path, envelope({ op: 'stop' }));
+    process.kill(pid, 0);
+  } catch {
+    return true;
+  }
+  try {
+    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string;
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** Asks a daemon to stop and waits until it has exited (its servers stop first). True if one was running. */
+export async function stopDaemon(path: string): Promise<boolean> {
+  let pid: number | undefined;
+  try {
+    const reply = await roundTrip(path, envelope({ op: 'stop' }));
+    if (reply.ok) pid = (reply.result as { pid?: number }).pid;
   } catch (err) {
     if (err instanceof ConnectFailed) return false;
   }
   const { existsSync } = await import('node:fs');
-  await waitUntil(async () => !existsSync(path), DAEMON_START_TIMEOUT_MS);
+  await waitUntil(async () => !existsSync(path) && (pid === undefined || processGone(pid)), DAEMON_START_TIMEOUT_MS);
   return true;
 }
 

@@ -94,7 +94,7 @@ export function listen(o: ListenOptions): DaemonServer {
     // Control requests work across builds, so a command can stop a daemon it cannot talk to.
     if (request.op === 'ping') return send(socket, { ok: true, result: { pid: process.pid, build: BUILD.id } });
     if (request.op === 'stop') {
-      send(socket, { ok: true, result: { stopped: true } });
+      send(socket, { ok: true, result: { stopped: true, pid: process.pid } });
       return o.stop();
     }
     if (envelope.protocol !== PROTOCOL_VERSION || envelope.build !== BUILD.id) {

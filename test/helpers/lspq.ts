@@ -1,0 +1,89 @@
+/**
+ * Runs lspq as a user would: a separate process, its own daemon socket per
+ * test file, language servers from .tools/ (scripts/install-servers.sh).
+ * LSPQ_TEST_BIN=dist/lspq runs the compiled binary instead of the source.
+ */
+import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const REPO = join(import.meta.dir, '..', '..');
+export const FIXTURES = join(REPO, 'test', 'fixtures');
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+  exit: number;
+}
+
+export function toolsPath(): string {
+  return [join(REPO, '.tools', 'bin'), join(REPO, '.tools', 'node_modules', '.bin'), process.env.PATH ?? ''].join(':');
+}
+
+export function lspqArgv(): string[] {
+  const bin = process.env.LSPQ_TEST_BIN;
+  return bin ? [bin.startsWith('/') ? bin : join(REPO, bin)] : [process.execPath, join(REPO, 'src', 'main.ts')];
+}
+
+export class Lspq {
+  readonly dir = mkdtempSync(join(tmpdir(), 'lspq-test-'));
+  readonly socket = join(this.dir, 'run', 'daemon.sock');
+
+  env(extra: Record<string, string> = {}): Record<string, string> {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('LSPQ_')) env[k] = v;
+    return { ...env, PATH: toolsPath(), LSPQ_SOCKET: this.socket, NO_COLOR: '1', XDG_CONFIG_HOME: join(this.dir, 'config'), ...extra };
+  }
+
+  async run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
+    const proc = Bun.spawn([...lspqArgv(), ...args], {
+      cwd: options.cwd ?? REPO,
+      env: this.env(options.env),
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    return { stdout, stderr, exit };
+  }
+
+  async json<T = Record<string, unknown>>(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<T> {
+    const r = await this.run([...args, '--json'], options);
+    try {
+      return JSON.parse(r.stdout) as T;
+    } catch {
+      throw new Error(`not JSON (exit ${r.exit}): ${r.stdout}\n${r.stderr}`);
+    }
+  }
+
+  /** Stops the daemon and checks that nothing it started is still alive. */
+  async stop(): Promise<number[]> {
+    let pids: number[] = [];
+    if (existsSync(this.socket)) {
+      const status = await this.json<{ running: boolean; pid?: number; servers?: { pid: number }[] }>(['daemon', 'status']);
+      pids = [...(status.pid ? [status.pid] : []), ...(status.servers ?? []).map((s) => s.pid)];
+      await this.run(['daemon', 'stop']);
+    }
+    const alive = pids.filter(isAlive);
+    rmSync(this.dir, { recursive: true, force: true });
+    return alive;
+  }
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string;
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+/** clangd needs absolute paths in compile_commands.json: written for wherever the checkout is. */
+export function prepareCFixture(): void {
+  const dir = join(FIXTURES, 'c-shapes');
+  const files = ['main.c', 'circle.c', 'square.c', 'geometry.c'];
+  const db = files.map((file) => ({ directory: dir, file, arguments: ['cc', '-std=c11', '-Wall', '-c', file] }));
+  writeFileSync(join(dir, 'compile_commands.json'), `${JSON.stringify(db, null, 1)}\n`);
+}
