@@ -9,6 +9,7 @@
 #   .tools/node_modules/typescript (5.x, ships lib/tsserver.js)   npm (pinned)
 #   .tools/bin/clangd -> Debian's clangd    apt-get install clangd
 #   .tools/bin/rust-analyzer -> rustup's    rustup component add rust-analyzer rust-src
+#                                           (fallback: cargo +nightly install ra_ap_rust-analyzer)
 #
 # Idempotent: each step checks what is already there and skips itself, so a
 # second run takes a second or two. Any server that cannot be installed makes
@@ -129,25 +130,52 @@ fi
 log "clangd: $BIN/clangd -> $CLANGD_REAL"
 
 # ---- rust-analyzer ----------------------------------------------------------
+# Preferred: the rustup component (prebuilt, ~10 s). Fallback when rustup
+# cannot download it: build ra_ap_rust-analyzer (the rust-analyzer crate that
+# is published on crates.io, with a `rust-analyzer` binary) into .tools; it
+# needs the nightly toolchain (0.0.349 uses a feature not yet stable in rustc
+# 1.95) and ~8-12 minutes on 2 cores.
 CURRENT_STEP="rust-analyzer (rustup component, toolchain $RUST_TOOLCHAIN)"
 need rustup "rust-analyzer is installed as a rustup component"
+RA_CRATE_VERSION=0.0.349
+RA_BUILT="$TOOLS/rust-analyzer/bin/rust-analyzer"
+runs() { [ -x "$1" ] && "$1" --version >/dev/null 2>&1; }
 ra_real() { # path of the real rust-analyzer binary (not the rustup proxy), or nothing
   local p
   p="$(rustup which --toolchain "$RUST_TOOLCHAIN" rust-analyzer 2>/dev/null)" || return 0
-  [ -x "$p" ] && "$p" --version >/dev/null 2>&1 && printf '%s\n' "$p"
+  if runs "$p"; then printf '%s\n' "$p"; fi
   return 0
 }
 ra_src_ok() {
   [ -d "$(rustc +"$RUST_TOOLCHAIN" --print sysroot 2>/dev/null)/lib/rustlib/src/rust/library" ]
 }
+ra_build_from_crates_io() {
+  CURRENT_STEP="rust-analyzer (cargo install ra_ap_rust-analyzer@$RA_CRATE_VERSION, nightly)"
+  rustc +nightly --version >/dev/null 2>&1 \
+    || die "rustup could not install rust-analyzer and no nightly toolchain is installed to build ra_ap_rust-analyzer@$RA_CRATE_VERSION from crates.io. Rust tests cannot run without rust-analyzer."
+  log "building rust-analyzer from crates.io (ra_ap_rust-analyzer $RA_CRATE_VERSION, nightly); this takes ~8-12 min"
+  CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$TOOLS/rust-analyzer-build}" \
+    cargo +nightly install --locked --quiet ra_ap_rust-analyzer --version "$RA_CRATE_VERSION" --root "$TOOLS/rust-analyzer" \
+    || die "cargo +nightly install ra_ap_rust-analyzer@$RA_CRATE_VERSION failed. Rust tests cannot run without rust-analyzer."
+  rm -rf "$TOOLS/rust-analyzer-build"
+  runs "$RA_BUILT" || die "$RA_BUILT was built but does not run"
+}
 RA_REAL="$(ra_real)"
-if [ -z "$RA_REAL" ] || ! ra_src_ok; then
+if [ -n "$RA_REAL" ] && ra_src_ok; then
+  :
+elif runs "$RA_BUILT"; then
+  RA_REAL="$RA_BUILT"    # built from crates.io by an earlier run
+else
   log "installing rust-analyzer + rust-src with rustup (toolchain $RUST_TOOLCHAIN)"
-  rustup component add --toolchain "$RUST_TOOLCHAIN" rust-analyzer rust-src \
-    || die "'rustup component add rust-analyzer rust-src' failed (rustup's download host unreachable?). Rust tests need rust-analyzer; without it they cannot run."
-  RA_REAL="$(ra_real)"
-  [ -n "$RA_REAL" ] || die "rustup reports rust-analyzer installed but '$(rustup which --toolchain "$RUST_TOOLCHAIN" rust-analyzer 2>&1)' does not run"
-  ra_src_ok || die "rust-src component missing after rustup component add"
+  if rustup component add --toolchain "$RUST_TOOLCHAIN" rust-analyzer rust-src; then
+    RA_REAL="$(ra_real)"
+    [ -n "$RA_REAL" ] || die "rustup reports rust-analyzer installed but '$(rustup which --toolchain "$RUST_TOOLCHAIN" rust-analyzer 2>&1)' does not run"
+    ra_src_ok || die "rust-src component missing after rustup component add"
+  else
+    log "WARNING: 'rustup component add rust-analyzer rust-src' failed (rustup's download host unreachable?)"
+    ra_build_from_crates_io
+    RA_REAL="$RA_BUILT"
+  fi
 fi
 # Link the real binary, not the rustup proxy, so a rust-toolchain file in a
 # fixture can't make the proxy pick a toolchain without the component.
