@@ -34,13 +34,15 @@ export function wantsColor(env: Record<string, string | undefined>): boolean {
   return require('node:tty').isatty(1) as boolean;
 }
 
-export async function ask(request: QueryRequest, daemon: boolean): Promise<unknown> {
+export type OnProgress = (p: { done: number; total: number; what: string }) => void;
+
+export async function ask(request: QueryRequest, daemon: boolean, onProgress?: OnProgress): Promise<unknown> {
   if (daemon) {
     const { askDaemon } = await import('./daemon-client');
-    return askDaemon(request);
+    return askDaemon(request, { onProgress });
   }
   const { answerHere } = await import('../daemon/in-process');
-  return answerHere(request);
+  return answerHere(request, onProgress);
 }
 
 export async function runQuery<R>(query: Query, args: Record<string, unknown>, presenter: Presenter<R>, context?: CallerContext): Promise<CommandOutput> {

@@ -6,7 +6,7 @@
  */
 import { BUILD } from '../build-info';
 import { fromErrorPayload, LspqError } from '../errors';
-import { PROTOCOL_VERSION, type ControlRequest, type Envelope, type QueryRequest, type Reply } from '../protocol/messages';
+import { PROTOCOL_VERSION, type ControlRequest, type Envelope, type ProgressLine, type QueryRequest, type Reply } from '../protocol/messages';
 import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
 
 export const DAEMON_START_TIMEOUT_MS = 10_000;
@@ -16,7 +16,7 @@ class ConnectFailed extends Error {}
 class ConnectionLost extends Error {}
 
 /** One request on a fresh connection; rejects with ConnectFailed when nobody listens. */
-function roundTrip(path: string, envelope: Envelope): Promise<Reply> {
+function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLine['progress']) => void): Promise<Reply> {
   const payload = Buffer.from(`${JSON.stringify(envelope)}\n`);
   return new Promise<Reply>((resolve, reject) => {
     let buffer = '';
@@ -43,16 +43,25 @@ function roundTrip(path: string, envelope: Envelope): Promise<Reply> {
         drain: (socket) => flush(socket),
         data: (socket, chunk) => {
           buffer += chunk.toString();
-          const end = buffer.indexOf('\n');
-          if (end < 0) return;
-          settle(() => {
+          for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+            const line = buffer.slice(0, end);
+            buffer = buffer.slice(end + 1);
+            let message: Reply | ProgressLine;
             try {
-              resolve(JSON.parse(buffer.slice(0, end)) as Reply);
+              message = JSON.parse(line) as Reply | ProgressLine;
             } catch {
-              reject(new ConnectionLost('unreadable reply'));
+              settle(() => reject(new ConnectionLost('unreadable reply')));
+              socket.end();
+              return;
             }
-          });
-          socket.end();
+            if ('progress' in message) {
+              onProgress?.(message.progress);
+              continue;
+            }
+            settle(() => resolve(message as Reply));
+            socket.end();
+            return;
+          }
         },
         close: () => settle(() => reject(new ConnectionLost('closed'))),
         error: (_socket, err) => settle(() => reject(new ConnectionLost(err.message))),
@@ -139,7 +148,10 @@ export async function stopDaemon(path: string): Promise<boolean> {
 }
 
 /** Sends a request, starting or replacing the daemon as needed. */
-export async function askDaemon(request: QueryRequest | ControlRequest, options: { start?: boolean } = {}): Promise<unknown> {
+export async function askDaemon(
+  request: QueryRequest | ControlRequest,
+  options: { start?: boolean; onProgress?: (p: ProgressLine['progress']) => void } = {},
+): Promise<unknown> {
   const path = socketPath(process.env);
   ensureSocketDir(path);
   const start = options.start ?? true;
@@ -147,7 +159,7 @@ export async function askDaemon(request: QueryRequest | ControlRequest, options:
   for (let attempt = 0; attempt < 4; attempt++) {
     let reply: Reply;
     try {
-      reply = await roundTrip(path, envelope(request));
+      reply = await roundTrip(path, envelope(request), options.onProgress);
     } catch (err) {
       if (err instanceof ConnectFailed) {
         if (!start) return undefined;

@@ -6,7 +6,7 @@ import { ServerPool } from '../lsp/manager';
 import type { QueryRequest } from '../protocol/messages';
 import { dispatch } from './dispatch';
 
-export async function answerHere(request: QueryRequest): Promise<unknown> {
+export async function answerHere(request: QueryRequest, onProgress?: (p: { done: number; total: number; what: string }) => void): Promise<unknown> {
   const pool = new ServerPool({ log: process.env.LSPQ_DEBUG ? (l) => console.error(`lspq: ${l}`) : undefined });
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -16,7 +16,7 @@ export async function answerHere(request: QueryRequest): Promise<unknown> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    return await dispatch(request, { pool, signal: abort.signal, log: () => {} });
+    return await dispatch(request, { pool, signal: abort.signal, log: () => {}, progress: (done, total, what) => onProgress?.({ done, total, what }) });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -113,6 +113,10 @@ export function listen(o: ListenOptions): DaemonServer {
         signal: socket.data.abort.signal,
         log: o.log,
         beforeRequest: (session) => o.watchers.flush(session),
+        progress: (done, total, what) => {
+          // Best effort: a progress line the socket cannot take now is simply skipped.
+          if (!socket.data.out) socket.write(`${JSON.stringify({ progress: { done, total, what } })}\n`);
+        },
       });
       send(socket, { ok: true, result });
       o.log(`${request.op} answered in ${(performance.now() - started).toFixed(1)} ms`);

@@ -255,11 +255,14 @@ export class LspClient {
   }
 
   /** Resolves once `condition()` holds, re-checked on every server event; rejects at the deadline or on exit. */
-  waitFor(condition: () => boolean, timeoutMs: number, what: string, signal?: AbortSignal): Promise<void> {
+  waitFor(condition: () => boolean, timeoutMs: number, what: string, signal?: AbortSignal, recheckMs?: number): Promise<void> {
     if (condition()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
+      // Conditions about quiet time need a clock tick as well as server events.
+      const ticker = recheckMs ? setInterval(() => check(), recheckMs) : undefined;
       const done = (err?: Error) => {
         clearTimeout(timer);
+        if (ticker) clearInterval(ticker);
         this.listeners.delete(check);
         signal?.removeEventListener('abort', onAbort);
         if (err) reject(err);

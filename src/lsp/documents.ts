@@ -113,6 +113,17 @@ export class Documents {
     return 'changed';
   }
 
+  /** Sends the same text again as a new version: servers that push diagnostics then push a fresh wave. */
+  async resend(path: string): Promise<void> {
+    const doc = this.open.get(path);
+    if (!doc) return;
+    doc.version++;
+    await this.client.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri: doc.uri, version: doc.version },
+      contentChanges: [{ text: doc.text }],
+    });
+  }
+
   async close(path: string): Promise<void> {
     const doc = this.open.get(path);
     if (!doc) return;

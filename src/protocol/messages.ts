@@ -43,6 +43,11 @@ export interface Envelope {
   request: QueryRequest | ControlRequest;
 }
 
+/** Lines the daemon may send before the reply, for long answers. */
+export interface ProgressLine {
+  progress: { done: number; total: number; what: string };
+}
+
 /** One line of JSON from the daemon back. */
 export type Reply =
   | { ok: true; result: unknown }

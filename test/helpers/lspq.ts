@@ -87,3 +87,19 @@ export function prepareCFixture(): void {
   const db = files.map((file) => ({ directory: dir, file, arguments: ['cc', '-std=c11', '-Wall', '-c', file] }));
   writeFileSync(join(dir, 'compile_commands.json'), `${JSON.stringify(db, null, 1)}\n`);
 }
+
+/** A scratch copy of a fixture inside the repository (so the repository's TypeScript 7 is found), removed by the caller. */
+export function copyFixture(name: string): string {
+  const { cpSync, mkdirSync } = require('node:fs') as typeof import('node:fs');
+  const base = join(REPO, 'test', '.scratch');
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, `${name}-`));
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+export function git(cwd: string, ...args: string[]): string {
+  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, stdin: 'ignore' });
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
+  return r.stdout.toString();
+}

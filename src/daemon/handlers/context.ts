@@ -21,6 +21,8 @@ export interface HandlerContext {
   log: (line: string) => void;
   /** The daemon tells the server of files changed on disk before each request. */
   beforeRequest?: (session: Session) => Promise<void>;
+  /** Long answers (diag --all) report how far they are; the command shows it on a terminal. */
+  progress?: (done: number, total: number, what: string) => void;
 }
 
 /** One deadline for the whole question: server start, readiness and the request share it. */

@@ -1,8 +1,160 @@
-/** diag: delivered in its own issue; until then it says so instead of reporting "clean". */
+/**
+ * diag: complete diagnostics for files, merged across the servers of each
+ * file (one per family: pyright and ruff both answer, pyright and
+ * basedpyright are alternatives), de-duplicated and labelled by source.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { WorkspaceDiagnosticRequest, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
-import type { DiagResult, QueryRequest } from '../../protocol/messages';
-import type { HandlerContext } from './context';
+import { TextSource, toSpan } from '../../lsp/convert';
+import { completeDiagnostics } from '../../lsp/diagnostics';
+import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
+import type { Session } from '../../lsp/manager';
+import { projectFiles } from '../../lsp/project-files';
+import { languageIdFor } from '../../lsp/servers/registry';
+import { uriToPath } from '../../lsp/uri';
+import type { DiagResult, Diagnostic, QueryRequest, Severity } from '../../protocol/messages';
+import { acquire, assertFile, candidatesFor, deadlineFor, prepare, using, type Deadline, type HandlerContext } from './context';
+import { workspaceSessions } from './symbol-search';
 
-export async function diag(_req: Extract<QueryRequest, { op: 'diag' }>, _ctx: HandlerContext): Promise<DiagResult> {
-  throw new LspqError('unsupported', 'diag is not implemented yet');
+type DiagRequest = Extract<QueryRequest, { op: 'diag' }>;
+
+const SEVERITIES: Severity[] = ['error', 'warning', 'info', 'hint'];
+const BATCH = Math.floor(MAX_OPEN_DOCUMENTS / 2);
+
+interface Collected {
+  diagnostics: Diagnostic[];
+  incomplete: Set<string>;
+  files: Set<string>;
+}
+
+function severityOf(d: LspDiagnostic): Severity {
+  return SEVERITIES[(d.severity ?? 1) - 1] ?? 'error';
+}
+
+function convert(session: Session, path: string, items: LspDiagnostic[], texts: TextSource): Diagnostic[] {
+  return items.map((d) => ({
+    path,
+    ...toSpan(path, d.range, texts, session.client.encoding),
+    severity: severityOf(d),
+    message: typeof d.message === 'string' ? d.message : d.message.value,
+    source: d.source ?? session.client.spec.id,
+    ...(d.code !== undefined ? { code: d.code } : {}),
+  }));
+}
+
+/** Opens a batch, waits for its complete diagnostics, closes what was opened only for this. */
+async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolean, ctx: HandlerContext, deadline: Deadline, out: Collected): Promise<void> {
+  await using(session, async () => {
+    const openedHere = paths.filter((p) => !session.docs.isOpen(p));
+    try {
+      for (const p of paths) await session.docs.sync(p);
+      await prepare(session, ctx, deadline);
+      const found = await completeDiagnostics(session, paths, { deadline: () => deadline.remaining, signal: ctx.signal });
+      const texts = new TextSource((p) => session.docs.text(p));
+      for (const [path, items] of found) out.diagnostics.push(...convert(session, path, items, texts));
+    } catch (err) {
+      if (!(err instanceof LspqError) || err.code !== 'timeout' || ctx.signal?.aborted) throw err;
+      ctx.log(`${session.client.spec.id}: diagnostics incomplete: ${err.message}`);
+      paths.forEach((p) => out.incomplete.add(p));
+    } finally {
+      // Files named on the command line stay open (the next diag is faster); --all's batches do not.
+      if (!keepOpen) for (const p of openedHere) await session.docs.close(p);
+    }
+  });
+}
+
+/** Every file of the server's languages under its root: git's view (honours .gitignore), else a walk. */
+function workspaceFilesFor(session: Session): string[] {
+  const root = session.client.root;
+  const git = spawnSync('git', ['-c', 'core.fsmonitor=', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const listed = git.status === 0 ? git.stdout.split('\0').filter(Boolean).map((f) => join(root, f)) : projectFiles(session.client.spec, root, 20_000);
+  return listed.filter((p) => languageIdFor(session.client.spec, p) !== undefined && !p.includes('/node_modules/'));
+}
+
+async function workspacePull(session: Session, deadline: Deadline, ctx: HandlerContext, out: Collected): Promise<boolean> {
+  const provider = session.client.capabilities.diagnosticProvider;
+  if (!provider || !provider.workspaceDiagnostics) return false;
+  const report = await session.client.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, { timeoutMs: deadline.remaining, signal: ctx.signal });
+  const texts = new TextSource();
+  for (const item of report.items) {
+    const path = uriToPath(item.uri);
+    if (!path || item.kind !== 'full') continue;
+    out.files.add(path);
+    out.diagnostics.push(...convert(session, path, item.items, texts));
+  }
+  return true;
+}
+
+/** Merges what several servers said: the same message at the same place once. */
+export function mergeDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Map<string, Diagnostic>();
+  for (const d of list) {
+    const key = `${d.path}\0${d.line}:${d.column}-${d.endLine}:${d.endColumn}\0${d.severity}\0${d.message}`;
+    if (!seen.has(key)) seen.set(key, d);
+  }
+  return [...seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
+}
+
+export function atLeast(severity: Severity, threshold: Severity): boolean {
+  return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
+}
+
+export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
+  const deadline = deadlineFor(req);
+  const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set() };
+  const work = new Map<Session, string[]>();
+  if (req.all) {
+    for (const session of await workspaceSessions(req, ctx)) {
+      if (await using(session, () => workspacePull(session, deadline, ctx, out))) continue;
+      work.set(session, workspaceFilesFor(session));
+    }
+  } else {
+    for (const path of req.files) {
+      assertFile(path);
+      let candidates;
+      // Staged or changed files no server handles (README.md) are not an error; named ones are.
+      try {
+        candidates = candidatesFor(path, req);
+      } catch (err) {
+        if ((req.staged || req.changed) && err instanceof LspqError && err.code === 'no_server') continue;
+        throw err;
+      }
+      const families = new Set<string>();
+      for (const candidate of candidates) {
+        const family = candidate.spec.family ?? candidate.spec.id;
+        if (families.has(family)) continue;
+        families.add(family);
+        const session = await acquire(ctx, candidate, req);
+        work.set(session, [...(work.get(session) ?? []), path]);
+      }
+    }
+  }
+  const total = [...work.values()].reduce((n, files) => n + files.length, 0);
+  let done = 0;
+  for (const [session, files] of work) {
+    files.forEach((f) => out.files.add(f));
+    for (let i = 0; i < files.length; i += BATCH) {
+      const batch = files.slice(i, i + BATCH);
+      await diagnoseBatch(session, batch, !req.all, ctx, deadline, out);
+      done += batch.length;
+      ctx.progress?.(done, total, `${session.client.spec.id}: ${done}/${total} files`);
+    }
+  }
+  const merged = mergeDiagnostics(out.diagnostics).filter((d) => !req.severity || atLeast(d.severity, req.severity));
+  const summary: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
+  for (const d of merged) summary[d.severity]++;
+  return {
+    diagnostics: merged.slice(0, req.limit),
+    summary,
+    files: [...out.files].sort(),
+    total: merged.length,
+    truncated: merged.length > req.limit,
+    incomplete: [...out.incomplete].sort(),
+  };
 }

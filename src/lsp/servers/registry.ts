@@ -26,6 +26,8 @@ export type Readiness =
 export interface ServerSpec {
   id: string;
   name: string;
+  /** Servers of one family are alternatives (diag asks only the first found); others complement each other. */
+  family?: string;
   /** Binary name looked up in the project's node_modules/.bin and PATH, unless `locate` says otherwise. */
   command: string;
   args: string[];
@@ -71,6 +73,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
   {
     id: 'typescript',
     name: 'TypeScript 7 native (tsc --lsp)',
+    family: 'typescript',
     command: 'tsc',
     args: ['--lsp', '--stdio'],
     languages: JS_TS,
@@ -84,6 +87,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
   {
     id: 'typescript-language-server',
     name: 'typescript-language-server (tsserver of TypeScript 5/6)',
+    family: 'typescript',
     command: 'typescript-language-server',
     args: ['--stdio'],
     languages: JS_TS,
@@ -98,6 +102,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
   },
   {
     id: 'pyright',
+    family: 'python-types',
     name: 'Pyright',
     command: 'pyright-langserver',
     args: ['--stdio'],
@@ -112,6 +117,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
   },
   {
     id: 'basedpyright',
+    family: 'python-types',
     name: 'basedpyright',
     command: 'basedpyright-langserver',
     args: ['--stdio'],
@@ -126,6 +132,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
   },
   {
     id: 'pylsp',
+    family: 'python-types',
     name: 'python-lsp-server',
     command: 'pylsp',
     args: [],

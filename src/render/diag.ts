@@ -1,0 +1,38 @@
+/** diag: compiler-style lines, sorted by path and line, and a summary. */
+import type { DiagResult, Severity } from '../protocol/messages';
+import { displayPath } from './paths';
+import { locationPrefix, type RenderOptions } from './style';
+import type { Rendered } from './types';
+
+export function diagJson(r: DiagResult, cwd: string): object {
+  return {
+    diagnostics: r.diagnostics.map((d) => ({ ...d, path: displayPath(d.path, cwd) })),
+    summary: r.summary,
+    files: r.files.map((f) => displayPath(f, cwd)),
+    total: r.total,
+    truncated: r.truncated,
+    incomplete: r.incomplete.map((f) => displayPath(f, cwd)),
+  };
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+export function summaryLine(r: DiagResult): string {
+  const counts = (['error', 'warning', 'info', 'hint'] as Severity[]).filter((s) => r.summary[s] > 0).map((s) => plural(r.summary[s], s));
+  const where = plural(r.files.length, 'file');
+  return counts.length ? `${counts.join(', ')} in ${where}` : `no problems in ${where}`;
+}
+
+export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {
+  const c = o.colors;
+  const paint: Record<Severity, (s: string) => string> = { error: c.red, warning: c.yellow, info: c.blue, hint: c.dim };
+  const lines = r.diagnostics.map((d) => {
+    const tag = [d.source, d.code].filter((x) => x !== undefined && x !== '').join(' ');
+    // One line per diagnostic: continuation lines (pyright indents them with no-break spaces) fold into one.
+    const message = d.message.replace(/\s*\n\s*/g, ' ');
+    return `${locationPrefix(o, displayPath(d.path, o.cwd), d.line, d.column)} ${paint[d.severity](`${d.severity}:`)} ${message}${tag ? c.dim(` [${tag}]`) : ''}`;
+  });
+  const notes = [summaryLine(r)];
+  if (r.truncated) notes.push(`${r.total - r.diagnostics.length} more diagnostics not shown; raise --limit to see them`);
+  return { stdout: lines.length ? `${lines.join('\n')}\n` : '', stderr: notes.join('\nlspq: ') };
+}

@@ -1,0 +1,195 @@
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyFixture, FIXTURES, git, Lspq } from '../helpers/lspq';
+
+const lspq = new Lspq();
+const scratch: string[] = [];
+
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+function lines(...l: string[]): string {
+  return l.map((x) => `${x}\n`).join('');
+}
+
+describe('diag on known errors and warnings, one language each', () => {
+  const cases = [
+    {
+      lang: 'TypeScript 7 (pull)',
+      file: 'ts-diag/src/broken.ts',
+      stdout: lines(
+        "ts-diag/src/broken.ts:1:14: error: Type 'string' is not assignable to type 'number'. [ts 2322]",
+        "ts-diag/src/broken.ts:4:24: error: Cannot find name 'missing'. [ts 2304]",
+      ),
+      summary: '2 errors in 1 file',
+    },
+    {
+      lang: 'pyright (pull)',
+      file: 'py-diag/broken.py',
+      stdout: lines(
+        'py-diag/broken.py:1:14: error: Type "Literal[\'three\']" is not assignable to declared type "int" "Literal[\'three\']" is not assignable to "int" [Pyright reportAssignmentType]',
+        'py-diag/broken.py:5:24: error: "missing" is not defined [Pyright reportUndefinedVariable]',
+        'py-diag/broken.py:8:1: warning: Expression value is unused [Pyright reportUnusedExpression]',
+      ),
+      summary: '2 errors, 1 warning in 1 file',
+    },
+    {
+      lang: 'gopls (diagnose_files barrier)',
+      file: 'go-diag/broken.go',
+      stdout: lines(
+        'go-diag/broken.go:5:17: error: cannot use "three" (untyped string constant) as int value in variable declaration [compiler IncompatibleAssign]',
+        'go-diag/broken.go:9:21: error: undefined: missing [compiler UndeclaredName]',
+      ),
+      summary: '2 errors in 1 file',
+    },
+    {
+      lang: 'gopls analyzers (warnings)',
+      file: 'go-diag/vet/vet.go',
+      stdout: lines('go-diag/vet/vet.go:6:14: warning: fmt.Printf format %d has arg name of wrong type string [printf default]'),
+      summary: '1 warning in 1 file',
+      exit: 0,
+    },
+    {
+      lang: 'clangd (versioned push)',
+      file: 'c-diag/broken.c',
+      stdout: lines(
+        "c-diag/broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]",
+        "c-diag/broken.c:8:6: warning: Unused variable 'unused' [clang -Wunused-variable]",
+      ),
+      summary: '1 error, 1 warning in 1 file',
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.lang}: cold, exact lines, columns and severities`, async () => {
+      const r = await lspq.run(['diag', c.file, '--no-daemon'], { cwd: FIXTURES });
+      expect(r.stdout).toBe(c.stdout);
+      expect(r.stderr).toBe(`lspq: ${c.summary}\n`);
+      expect(r.exit).toBe(c.exit ?? 1);
+    });
+    test(`${c.lang}: warm through the daemon, twice`, async () => {
+      for (let i = 0; i < 2; i++) {
+        const r = await lspq.run(['diag', c.file], { cwd: FIXTURES });
+        expect(r.stdout).toBe(c.stdout);
+        expect(r.exit).toBe(c.exit ?? 1);
+      }
+    });
+  }
+
+  test.each(['ts-diag/src/clean.ts', 'py-diag/clean.py', 'go-diag/clean.go', 'c-diag/clean.c'])('%s: no errors, exit 0', async (file) => {
+    const r = await lspq.run(['diag', file], { cwd: FIXTURES });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('lspq: no problems in 1 file\n');
+    expect(r.exit).toBe(0);
+  });
+});
+
+describe('filters, JSON and exit codes', () => {
+  test('--json has the contract shape', async () => {
+    const r = await lspq.json(['diag', 'c-diag/broken.c', 'go-diag/clean.go'], { cwd: FIXTURES });
+    expect(r).toEqual({
+      diagnostics: [
+        { path: 'c-diag/broken.c', line: 3, column: 9, endLine: 3, endColumn: 16, severity: 'error', message: "Use of undeclared identifier 'missing'", source: 'clang', code: 'undeclared_var_use' },
+        { path: 'c-diag/broken.c', line: 8, column: 6, endLine: 8, endColumn: 12, severity: 'warning', message: "Unused variable 'unused'", source: 'clang', code: '-Wunused-variable' },
+      ],
+      summary: { error: 1, warning: 1, info: 0, hint: 0 },
+      files: ['c-diag/broken.c', 'go-diag/clean.go'],
+      total: 2,
+      truncated: false,
+      incomplete: [],
+    });
+  });
+
+  test('--severity error hides warnings', async () => {
+    const r = await lspq.run(['diag', 'c-diag/broken.c', '--severity', 'error'], { cwd: FIXTURES });
+    expect(r.stdout).toBe(lines("c-diag/broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]"));
+  });
+
+  test('--fail-on warning fails on a warning; the default does not', async () => {
+    expect((await lspq.run(['diag', 'go-diag/vet/vet.go', '--fail-on', 'warning'], { cwd: FIXTURES })).exit).toBe(1);
+    expect((await lspq.run(['diag', 'go-diag/vet/vet.go'], { cwd: FIXTURES })).exit).toBe(0);
+  });
+
+  test('--limit cuts and says so', async () => {
+    const r = await lspq.json(['diag', 'py-diag/broken.py', '--limit', '1'], { cwd: FIXTURES });
+    expect(r).toMatchObject({ total: 3, truncated: true, summary: { error: 2, warning: 1, info: 0, hint: 0 } });
+    expect((r.diagnostics as unknown[]).length).toBe(1);
+  });
+
+  test('a bad --fail-on is bad input', async () => {
+    const r = await lspq.run(['diag', 'c-diag/clean.c', '--fail-on', 'fatal'], { cwd: FIXTURES });
+    expect(r.exit).toBe(2);
+    expect(r.stderr).toBe("lspq: --fail-on takes one of error, warning, info, hint, not 'fatal'\n");
+  });
+
+  test('a file no server handles, named, is exit 3 with the known extensions', async () => {
+    const r = await lspq.run(['diag', 'ts-diag/package.json'], { cwd: FIXTURES, env: { PATH: '/usr/bin:/bin' } });
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toContain('vscode-json-language-server is not installed');
+  });
+});
+
+describe('edit, then diag, with the daemon warm', () => {
+  const edits = [
+    { fixture: 'ts-diag', file: 'src/broken.ts', fixed: "export const count: number = 3;\n\nexport function size(text: string): number {\n  return text.length + undefinedName;\n}\n", newError: /src\/broken\.ts:4:24: error: Cannot find name 'undefinedName'\./ },
+    { fixture: 'py-diag', file: 'broken.py', fixed: 'count: int = 3\n\n\ndef size(text: str) -> int:\n    return len(text) + undefined_name\n', newError: /broken\.py:5:24: error: "undefined_name" is not defined/ },
+    { fixture: 'go-diag', file: 'broken.go', fixed: 'package diag\n\nvar count int = 3\n\nfunc Size(text string) int {\n\treturn len(text) + undefinedName\n}\n', newError: /broken\.go:6:21: error: undefined: undefinedName/ },
+    { fixture: 'c-diag', file: 'broken.c', fixed: 'int size(const char *text)\n{\n\treturn undefined_name + 1;\n}\n', newError: /broken\.c:3:9: error: Use of undeclared identifier 'undefined_name'/ },
+  ];
+  for (const e of edits) {
+    test(`${e.fixture}: the fixed error is gone, the new one is found`, async () => {
+      const dir = copyFixture(e.fixture);
+      scratch.push(dir);
+      const first = await lspq.run(['diag', e.file], { cwd: dir });
+      expect(first.exit).toBe(1);
+      expect(first.stdout).not.toMatch(e.newError);
+      writeFileSync(join(dir, e.file), e.fixed);
+      const second = await lspq.run(['diag', e.file], { cwd: dir });
+      expect(second.stdout).toMatch(e.newError);
+      expect(second.stdout.trim().split('\n')).toHaveLength(1);
+      expect(second.exit).toBe(1);
+    });
+  }
+});
+
+describe('--staged and the changed files', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = copyFixture('py-diag');
+    scratch.push(repo);
+    git(repo, 'init', '-q');
+    git(repo, 'add', 'clean.py', 'pyproject.toml');
+    git(repo, 'commit', '-q', '-m', 'init');
+  });
+
+  test('--staged checks exactly the staged files', async () => {
+    writeFileSync(join(repo, 'clean.py'), 'def twice(n: int) -> int:\n    return n * "2"\n');
+    git(repo, 'add', 'clean.py');
+    const r = await lspq.json(['diag', '--staged'], { cwd: repo });
+    expect(r.files).toEqual(['clean.py']);
+    expect(r.summary).toEqual({ error: 1, warning: 0, info: 0, hint: 0 });
+  });
+
+  test('no files in a git repository takes the changed and untracked files', async () => {
+    const r = await lspq.json(['diag'], { cwd: repo });
+    expect(r.files).toEqual(['broken.py', 'clean.py']);
+    expect(r.summary).toEqual({ error: 3, warning: 1, info: 0, hint: 0 });
+  });
+
+  test('--staged with nothing staged reports nothing and exits 0', async () => {
+    git(repo, 'commit', '-q', '-m', 'x');
+    const r = await lspq.run(['diag', '--staged'], { cwd: repo });
+    expect(r.exit).toBe(0);
+    expect(r.stderr).toBe('lspq: no problems in 0 files\n');
+  });
+});
+
+describe('--all', () => {
+  test('every source file of the workspace, honouring .gitignore', async () => {
+    const r = await lspq.json(['diag', '--all'], { cwd: join(FIXTURES, 'c-diag') });
+    expect(r.files).toEqual(['broken.c', 'clean.c']);
+    expect(r.summary).toEqual({ error: 1, warning: 1, info: 0, hint: 0 });
+  });
+});
