@@ -10,6 +10,20 @@ const REFS_SHAPE = [
   'src/square.ts:3:32: export class Square implements Shape {',
   '',
 ].join('\n');
+// tsserver also counts the import specifiers as references.
+const REFS_SHAPE_TSSERVER = [
+  "src/circle.ts:1:15: import type { Shape } from './shape';",
+  'src/circle.ts:3:32: export class Circle implements Shape {',
+  "src/geometry.ts:1:15: import type { Shape, Unit } from './shape';",
+  'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {',
+  'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {',
+  'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {',
+  "src/main.ts:4:15: import type { Shape } from './shape';",
+  'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];',
+  "src/square.ts:1:15: import type { Shape, Unit } from './shape';",
+  'src/square.ts:3:32: export class Square implements Shape {',
+  '',
+].join('\n');
 const IMPLS = 'src/circle.ts:6:3: area(): number {\nsrc/square.ts:7:3: area(): number {\n';
 
 // TypeScript 7's native server (tsc --lsp), found in the repository's node_modules.
@@ -32,7 +46,7 @@ navSuite('ts-shapes', [
 // typescript-language-server on TypeScript 5's tsserver, from .tools.
 navSuite('ts-shapes', [
   { name: 'tsserver: def cold (the syntax server would answer with the import line)', args: ['def', 'src/main.ts:7:totalArea', '--server', 'typescript-language-server'], stdout: DEF, cold: true },
-  { name: 'tsserver: refs', args: ['refs', 'src/shape.ts:2:Shape', '--server', 'typescript-language-server'], stdout: REFS_SHAPE },
+  { name: 'tsserver: refs', args: ['refs', 'src/shape.ts:2:Shape', '--server', 'typescript-language-server'], stdout: REFS_SHAPE_TSSERVER },
   { name: 'tsserver: impls', args: ['impls', 'src/shape.ts:4:area', '--server', 'typescript-language-server'], stdout: IMPLS },
 ]);
 

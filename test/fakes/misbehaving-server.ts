@@ -1,0 +1,47 @@
+/**
+ * A tiny language server that misbehaves on purpose, for the daemon's crash,
+ * cancel and timeout tests. Real framing (vscode-languageserver-protocol);
+ * the behaviour comes from its arguments:
+ *   --crash-on-definition   writes "boom" to stderr and exits 3 on textDocument/definition
+ *   --hang-on-definition    never answers textDocument/definition; on $/cancelRequest
+ *                           writes the file named by --cancel-marker
+ * Anything else about definitions answers line 1 of the file itself.
+ */
+import { appendFileSync } from 'node:fs';
+import {
+  CancellationToken,
+  createMessageConnection,
+  DefinitionRequest,
+  InitializeRequest,
+  ShutdownRequest,
+  ExitNotification,
+  StreamMessageReader,
+  StreamMessageWriter,
+  TextDocumentSyncKind,
+} from 'vscode-languageserver-protocol/node';
+
+const args = process.argv.slice(2);
+const marker = args[args.indexOf('--cancel-marker') + 1];
+const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+
+connection.onRequest(InitializeRequest.type, () => ({
+  capabilities: { definitionProvider: true, textDocumentSync: TextDocumentSyncKind.Full },
+}));
+connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) => {
+  if (args.includes('--crash-on-definition')) {
+    process.stderr.write('boom: the fake server crashed on purpose\n');
+    process.exit(3);
+  }
+  if (args.includes('--hang-on-definition')) {
+    return new Promise(() => {
+      token.onCancellationRequested(() => {
+        if (marker) appendFileSync(marker, 'cancelled\n');
+      });
+    });
+  }
+  return { uri: params.textDocument.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } };
+});
+connection.onRequest(ShutdownRequest.type, () => undefined);
+connection.onNotification(ExitNotification.type, () => process.exit(0));
+connection.onClose(() => process.exit(0));
+connection.listen();
