@@ -7,6 +7,7 @@
 import { BUILD } from '../build-info';
 import { fromErrorPayload, LspqError } from '../errors';
 import { PROTOCOL_VERSION, type ControlRequest, type Envelope, type ProgressLine, type QueryRequest, type Reply } from '../protocol/messages';
+import { processRuns } from '../protocol/process';
 import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
 
 export const DAEMON_START_TIMEOUT_MS = 10_000;
@@ -118,21 +119,6 @@ export async function startDaemon(path: string): Promise<void> {
   }
 }
 
-/** Gone, or a zombie nobody has reaped yet: either way it runs nothing. */
-function processGone(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return true;
-  }
-  try {
-    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string;
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true;
-  }
-}
-
 /** Asks a daemon to stop and waits until it has exited (its servers stop first). True if one was running. */
 export async function stopDaemon(path: string): Promise<boolean> {
   let pid: number | undefined;
@@ -143,7 +129,7 @@ export async function stopDaemon(path: string): Promise<boolean> {
     if (err instanceof ConnectFailed) return false;
   }
   const { existsSync } = await import('node:fs');
-  await waitUntil(async () => !existsSync(path) && (pid === undefined || processGone(pid)), DAEMON_START_TIMEOUT_MS);
+  await waitUntil(async () => !existsSync(path) && (pid === undefined || !processRuns(pid)), DAEMON_START_TIMEOUT_MS);
   return true;
 }
 

@@ -2,16 +2,9 @@
  * One daemon per socket: the lock file holds the live daemon's pid. A lock
  * whose pid is gone (a daemon killed with SIGKILL) is stale and taken over.
  */
-import { openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { processRuns } from '../protocol/process';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** True if this process now holds the lock. */
 export function takeLock(path: string): boolean {
@@ -29,7 +22,7 @@ export function takeLock(path: string): boolean {
       holder = Number(readFileSync(path, 'utf8').trim());
     } catch {}
     // An empty lock is one being written right now: the writer wins.
-    if (!Number.isFinite(holder) || holder <= 0 || alive(holder)) return false;
+    if (!Number.isFinite(holder) || holder <= 0 || processRuns(holder)) return false;
     try {
       unlinkSync(path);
     } catch {}

@@ -53,6 +53,7 @@ export const INITIALIZE_TIMEOUT_MS = 60_000;
 export const SHUTDOWN_TIMEOUT_MS = 2_000;
 export const KILL_GRACE_MS = 1_000;
 const STDERR_TAIL_BYTES = 4_096;
+const STDERR_DRAIN_MS = 200;
 
 type RequestParamOf<P> = P extends null ? P | undefined : P;
 type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
@@ -61,6 +62,8 @@ const ProgressNotification = new NotificationType<{ token: ProgressToken; value:
 const ServerStatusNotification = new NotificationType<{ health: string; quiescent: boolean; message?: string }>(
   'experimental/serverStatus',
 );
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
 
 export interface PublishedDiagnostics {
   version: number | undefined;
@@ -79,6 +82,8 @@ export interface StartOptions {
 
 export interface RequestOptions {
   timeoutMs: number;
+  /** The whole time the user allowed (--timeout), named when it runs out. */
+  budgetMs?: number;
   signal?: AbortSignal;
 }
 
@@ -111,12 +116,16 @@ export class LspClient {
     this.spec = options.spec;
     this.root = options.root;
     const log = options.log ?? (() => {});
+    const stderrDone = new Promise<void>((resolve) => proc.stderr?.once('end', resolve) ?? resolve());
     this.exited = new Promise<never>((_, reject) => {
       proc.once('exit', (code, signal) => {
         this.exit = { code, signal };
         log(`${this.spec.id} (${this.root}) exited code=${code} signal=${signal}`);
-        reject(this.crashError());
-        this.notify();
+        // Its last words on stderr are the useful part of the error; give them a moment to arrive.
+        void Promise.race([stderrDone, Bun.sleep(STDERR_DRAIN_MS)]).then(() => {
+          reject(this.crashError());
+          this.notify();
+        });
       });
     });
     this.exited.catch(() => {});
@@ -274,7 +283,7 @@ export class LspClient {
       };
       const onAbort = () => done(new LspqError('timeout', 'cancelled'));
       const timer = setTimeout(
-        () => done(new LspqError('timeout', `${this.spec.id} did not finish ${what} within ${Math.round(timeoutMs / 1000)}s; retry with a larger --timeout`)),
+        () => done(new LspqError('timeout', `${this.spec.id} did not finish ${what} in time; retry with a larger --timeout`)),
         timeoutMs,
       );
       this.listeners.add(check);
@@ -325,7 +334,7 @@ export class LspClient {
         reject(
           new LspqError(
             'timeout',
-            `${this.spec.id} did not answer ${type.method} within ${Math.round(options.timeoutMs / 1000)}s; retry with a larger --timeout, or see 'lspq daemon logs'`,
+            `${this.spec.id} did not answer ${type.method} within ${seconds(options.budgetMs ?? options.timeoutMs)}; retry with a larger --timeout, or see 'lspq daemon logs'`,
           ),
         );
       }, options.timeoutMs);

@@ -19,6 +19,7 @@ const GOPLS_DIAGNOSE = 'gopls.diagnose_files';
 
 export interface DiagnosticsOptions {
   deadline: () => number;
+  budgetMs?: number;
   signal?: AbortSignal;
 }
 
@@ -43,7 +44,7 @@ async function pull(session: Session, uri: string, o: DiagnosticsOptions): Promi
   const report = await session.client.request(
     DocumentDiagnosticRequest.type,
     { textDocument: { uri }, ...(previous ? { previousResultId: previous.resultId } : {}) },
-    { timeoutMs: o.deadline(), signal: o.signal },
+    { timeoutMs: o.deadline(), budgetMs: o.budgetMs, signal: o.signal },
   );
   if (report.kind === DocumentDiagnosticReportKind.Unchanged) {
     if (previous) return previous.items;
@@ -58,7 +59,7 @@ async function goplsBarrier(session: Session, uris: string[], o: DiagnosticsOpti
   await session.client.request(
     ExecuteCommandRequest.type,
     { command: GOPLS_DIAGNOSE, arguments: [{ Files: uris }] },
-    { timeoutMs: o.deadline(), signal: o.signal },
+    { timeoutMs: o.deadline(), budgetMs: o.budgetMs, signal: o.signal },
   );
 }
 

@@ -18,15 +18,15 @@ import {
   StreamMessageReader,
   StreamMessageWriter,
   TextDocumentSyncKind,
+  type InitializeResult,
 } from 'vscode-languageserver-protocol/node';
 
 const args = process.argv.slice(2);
 const marker = args[args.indexOf('--cancel-marker') + 1];
 const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 
-connection.onRequest(InitializeRequest.type, () => ({
-  capabilities: { definitionProvider: true, textDocumentSync: TextDocumentSyncKind.Full },
-}));
+const initialized: InitializeResult = { capabilities: { definitionProvider: true, textDocumentSync: TextDocumentSyncKind.Full } };
+connection.onRequest(InitializeRequest.type, () => initialized);
 connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) => {
   if (args.includes('--crash-on-definition')) {
     process.stderr.write('boom: the fake server crashed on purpose\n');

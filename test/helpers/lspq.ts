@@ -6,6 +6,9 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { processRuns } from '../../src/protocol/process';
+
+export const isAlive = processRuns;
 
 export const REPO = join(import.meta.dir, '..', '..');
 export const FIXTURES = join(REPO, 'test', 'fixtures');
@@ -67,16 +70,6 @@ export class Lspq {
     const alive = pids.filter(isAlive);
     rmSync(this.dir, { recursive: true, force: true });
     return alive;
-  }
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    const stat = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8') as string;
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
   }
 }
 

@@ -36,7 +36,7 @@ export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<Cal
   const { session, uri, position } = await openTarget(req.target, req, ctx, deadline, 'callHierarchyProvider', 'the call hierarchy');
   return using(session, async () => {
     const client = session.client;
-    const options = () => ({ timeoutMs: deadline.remaining, signal: ctx.signal });
+    const options = () => (deadline.options(ctx.signal));
     const prepared = await client.request(CallHierarchyPrepareRequest.type, { textDocument: { uri }, position }, options());
     const root = prepared?.[0];
     if (!root) throw new LspqError('bad_position', 'there is no function or method at the target; point at its name');
@@ -67,7 +67,7 @@ async function expand(
   level: number,
 ): Promise<CallNode[]> {
   const client = session.client;
-  const options = { timeoutMs: deadline.remaining, signal: ctx.signal };
+  const options = deadline.options(ctx.signal);
   const edges: { item: CallHierarchyItem; ranges: Range[]; rangesUri: string }[] =
     req.direction === 'incoming'
       ? ((await client.request(CallHierarchyIncomingCallsRequest.type, { item }, options)) ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri }))

@@ -7,6 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
+import type { RequestOptions } from '../../lsp/client';
 import type { ServerPool, Session } from '../../lsp/manager';
 import { loadServers } from '../../lsp/servers/config';
 import { findRoot, locateBinary } from '../../lsp/servers/locate';
@@ -33,6 +34,10 @@ export class Deadline {
   }
   get remaining(): number {
     return Math.max(1, this.end - Date.now());
+  }
+  /** Request options: what is left of the budget, and the whole budget for the message if it runs out. */
+  options(signal?: AbortSignal): RequestOptions {
+    return { timeoutMs: this.remaining, budgetMs: this.totalMs, signal };
   }
 }
 

@@ -51,7 +51,7 @@ async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolea
     try {
       for (const p of paths) await session.docs.sync(p);
       await prepare(session, ctx, deadline);
-      const found = await completeDiagnostics(session, paths, { deadline: () => deadline.remaining, signal: ctx.signal });
+      const found = await completeDiagnostics(session, paths, { deadline: () => deadline.remaining, budgetMs: deadline.totalMs, signal: ctx.signal });
       const texts = new TextSource((p) => session.docs.text(p));
       for (const [path, items] of found) out.diagnostics.push(...convert(session, path, items, texts));
     } catch (err) {
@@ -80,7 +80,7 @@ function workspaceFilesFor(session: Session): string[] {
 async function workspacePull(session: Session, deadline: Deadline, ctx: HandlerContext, out: Collected): Promise<boolean> {
   const provider = session.client.capabilities.diagnosticProvider;
   if (!provider || !provider.workspaceDiagnostics) return false;
-  const report = await session.client.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, { timeoutMs: deadline.remaining, signal: ctx.signal });
+  const report = await session.client.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, deadline.options(ctx.signal));
   const texts = new TextSource();
   for (const item of report.items) {
     const path = uriToPath(item.uri);

@@ -30,7 +30,7 @@ export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, 
   const { session, target, uri, position } = await openTarget(req.target, req, ctx, deadline, CAPABILITY[req.op], WHAT[req.op]);
   return using(session, async () => {
     const client = session.client;
-    const options = { timeoutMs: deadline.remaining, signal: ctx.signal };
+    const options = deadline.options(ctx.signal);
     const params = { textDocument: { uri }, position };
     const raw =
       req.op === 'def'

@@ -82,7 +82,7 @@ export async function searchWorkspace(
   return using(session, async () => {
     await ensureProjectOpen(session);
     await prepare(session, ctx, deadline);
-    const result = await session.client.request(WorkspaceSymbolRequest.type, { query }, { timeoutMs: deadline.remaining, signal: ctx.signal });
+    const result = await session.client.request(WorkspaceSymbolRequest.type, { query }, deadline.options(ctx.signal));
     return result ?? [];
   });
 }

@@ -79,7 +79,7 @@ export async function documentSymbols(req: Extract<QueryRequest, { op: 'symbols'
     await prepare(session, ctx, deadline);
     const client = session.client;
     const uri = session.docs.uri(req.path);
-    const raw = await client.request(DocumentSymbolRequest.type, { textDocument: { uri } }, { timeoutMs: deadline.remaining, signal: ctx.signal });
+    const raw = await client.request(DocumentSymbolRequest.type, { textDocument: { uri } }, deadline.options(ctx.signal));
     const texts = new TextSource((p) => session.docs.text(p));
     const list = raw ?? [];
     const tree =
