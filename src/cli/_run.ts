@@ -38,10 +38,10 @@ export type OnProgress = (p: { done: number; total: number; what: string }) => v
 
 export async function ask(request: QueryRequest, daemon: boolean, onProgress?: OnProgress): Promise<unknown> {
   if (daemon) {
-    const { askDaemon } = await import('./daemon-client');
+    const { askDaemon } = require('./daemon-client') as typeof import('./daemon-client');
     return askDaemon(request, { onProgress });
   }
-  const { answerHere } = await import('../daemon/in-process');
+  const { answerHere } = require('../daemon/in-process') as typeof import('../daemon/in-process');
   return answerHere(request, onProgress);
 }
 

@@ -19,7 +19,7 @@ export default defineCommand({
   run: async ({ args }): Promise<CommandOutput> => {
     const action = (args.action ?? 'status') as string;
     if (!(ACTIONS as readonly string[]).includes(action)) throw usage(`unknown daemon action '${action}'; use one of: ${ACTIONS.join(', ')}`);
-    const { askDaemon, startDaemon, stopDaemon } = await import('./daemon-client');
+    const { askDaemon, startDaemon, stopDaemon } = require('./daemon-client') as typeof import('./daemon-client');
     const path = socketPath(process.env);
     if (action === 'logs') {
       const file = stateFile(path, 'daemon.log');
