@@ -22,6 +22,7 @@ PYRIGHT_VERSION=1.1.414
 TSLS_VERSION=5.3.0               # v6 needs Node >= 22; v5 runs on Node >= 20
 TYPESCRIPT_VERSION=5.9.3         # 5.x ships lib/tsserver.js (typescript 7 does not)
 CLANGD_APT_PACKAGE=clangd        # Debian 12: clangd 14
+RUFF_VERSION=0.17.6              # `ruff server`: a second Python server, for merged diagnostics
 RUST_TOOLCHAIN=stable
 
 ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -100,6 +101,18 @@ else
   [ -x "$NODE_BIN/pyright-langserver" ] || die "pyright-langserver missing after npm install"
   [ -x "$NODE_BIN/typescript-language-server" ] || die "typescript-language-server missing after npm install"
   [ -f "$TOOLS/node_modules/typescript/lib/tsserver.js" ] || die "typescript/lib/tsserver.js missing after npm install"
+fi
+
+# ---- ruff (PyPI, in its own venv) ------------------------------------------------
+CURRENT_STEP="ruff $RUFF_VERSION"
+if [ -x "$BIN/ruff" ] && [ "$("$BIN/ruff" --version 2>/dev/null)" = "ruff $RUFF_VERSION" ]; then
+  log "ruff $RUFF_VERSION already installed"
+else
+  need python3 "ruff comes from PyPI"
+  log "installing ruff $RUFF_VERSION into .tools/venv"
+  python3 -m venv "$TOOLS/venv" || die "python3 -m venv failed"
+  "$TOOLS/venv/bin/pip" install -q "ruff==$RUFF_VERSION" || die "pip install ruff==$RUFF_VERSION failed"
+  ln -sfn "$TOOLS/venv/bin/ruff" "$BIN/ruff"
 fi
 
 # ---- clangd -----------------------------------------------------------------
@@ -201,4 +214,5 @@ check typescript-language-server typescript-language-server --version
 check "typescript (tsserver)"    node -p "'typescript ' + require('$TOOLS/node_modules/typescript/package.json').version + ' ' + require.resolve('$TOOLS/node_modules/typescript/lib/tsserver.js')"
 check clangd                     clangd --version
 check rust-analyzer              rust-analyzer --version
+check ruff                       ruff --version
 log "done; put them on PATH with: source scripts/env.sh"

@@ -28,10 +28,19 @@ export function processEnv(): Record<string, string> {
   return env;
 }
 
+/** Whether a file descriptor is a terminal. /proc first: loading node:tty costs over a millisecond. */
+export function isTerminal(fd: 1 | 2): boolean {
+  try {
+    const target = (require('node:fs') as typeof import('node:fs')).readlinkSync(`/proc/self/fd/${fd}`);
+    return target.startsWith('/dev/pts/') || target.startsWith('/dev/tty') || target === '/dev/console';
+  } catch {
+    return (require('node:tty') as typeof import('node:tty')).isatty(fd);
+  }
+}
+
 export function wantsColor(env: Record<string, string | undefined>): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  // Lazy: touching the tty module only when output could be coloured at all.
-  return require('node:tty').isatty(1) as boolean;
+  return isTerminal(1);
 }
 
 export type OnProgress = (p: { done: number; total: number; what: string }) => void;

@@ -1,11 +1,11 @@
 import { defineCommand } from 'citty';
 import { isAbsolute, resolve } from 'node:path';
-import { LspqError, usage } from '../errors';
+import { usage } from '../errors';
 import type { DiagResult, Severity } from '../protocol/messages';
 import { diagJson, renderDiag } from '../render/diag';
 import { changedFiles, stagedFiles } from './_git-files';
 import { callerContext, jsonWanted, serverArgs, useDaemon } from './_shared';
-import { ask, present, processEnv, type CommandOutput } from './_run';
+import { ask, isTerminal, present, processEnv, type CommandOutput } from './_run';
 
 const SEVERITIES = ['error', 'warning', 'info', 'hint'];
 
@@ -17,7 +17,7 @@ function severity(value: unknown, flag: string): Severity | undefined {
 
 /** A spinner-free progress line on a terminal's stderr, rewritten in place. */
 function progressPrinter(): ((p: { done: number; total: number; what: string }) => void) | undefined {
-  if (!require('node:tty').isatty(2)) return undefined;
+  if (!isTerminal(2)) return undefined;
   return (p) => void Bun.write(Bun.stderr, `\r\u001b[2Klspq: diagnosing ${p.what}`);
 }
 

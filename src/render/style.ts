@@ -1,15 +1,27 @@
-/** Colour on a terminal only, and never with NO_COLOR set. */
-import { createColors } from 'picocolors';
+/**
+ * Colour on a terminal only, and never with NO_COLOR set. picocolors is
+ * loaded only when colour is on: loading it reads process.stdout, which
+ * costs milliseconds in a compiled binary, on every piped command.
+ */
+import type { Colors as Palette } from 'picocolors/types';
 
-export type Colors = ReturnType<typeof createColors>;
+export type Colors = Palette;
 
 export interface RenderOptions {
   cwd: string;
   colors: Colors;
 }
 
+const plain = (s: string | number | null | undefined) => String(s);
+
+/** Every colour function as the identity, for output that is not a terminal. */
+const NO_COLORS = new Proxy({} as Colors, {
+  get: (_target, key) => (key === 'isColorSupported' ? false : plain),
+});
+
 export function renderOptions(cwd: string, color: boolean): RenderOptions {
-  return { cwd, colors: createColors(color) };
+  const colors = color ? (require('picocolors') as typeof import('picocolors')).createColors(true) : NO_COLORS;
+  return { cwd, colors };
 }
 
 /** `path:line:col:` in the grep/compiler convention, coloured like ripgrep. */

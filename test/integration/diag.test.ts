@@ -27,14 +27,16 @@ describe('diag on known errors and warnings, one language each', () => {
       summary: '2 errors in 1 file',
     },
     {
-      lang: 'pyright (pull)',
+      lang: 'pyright (pull) and ruff (a second server), merged and labelled',
       file: 'py-diag/broken.py',
       stdout: lines(
         'py-diag/broken.py:1:14: error: Type "Literal[\'three\']" is not assignable to declared type "int" "Literal[\'three\']" is not assignable to "int" [Pyright reportAssignmentType]',
         'py-diag/broken.py:5:24: error: "missing" is not defined [Pyright reportUndefinedVariable]',
+        'py-diag/broken.py:5:24: error: Undefined name `missing` [Ruff F821]',
         'py-diag/broken.py:8:1: warning: Expression value is unused [Pyright reportUnusedExpression]',
+        'py-diag/broken.py:8:1: warning: Pointless comparison. Did you mean to assign a value? Otherwise, prepend `assert` or remove it. [Ruff B015]',
       ),
-      summary: '2 errors, 1 warning in 1 file',
+      summary: '3 errors, 2 warnings in 1 file',
     },
     {
       lang: 'gopls (diagnose_files barrier)',
@@ -114,7 +116,7 @@ describe('filters, JSON and exit codes', () => {
 
   test('--limit cuts and says so', async () => {
     const r = await lspq.json(['diag', 'py-diag/broken.py', '--limit', '1'], { cwd: FIXTURES });
-    expect(r).toMatchObject({ total: 3, truncated: true, summary: { error: 2, warning: 1, info: 0, hint: 0 } });
+    expect(r).toMatchObject({ total: 5, truncated: true, summary: { error: 3, warning: 2, info: 0, hint: 0 } });
     expect((r.diagnostics as unknown[]).length).toBe(1);
   });
 

@@ -1,0 +1,53 @@
+/** Timing helpers shared by the benchmarks: whole commands, statistics, the environment. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { REPO } from './projects';
+
+export const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+export const LSPQ = join(REPO, 'dist', 'lspq');
+
+export function toolsEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('LSPQ_')) env[k] = v;
+  env.PATH = [join(REPO, '.tools', 'bin'), join(REPO, '.tools', 'node_modules', '.bin'), env.PATH ?? ''].join(':');
+  env.NO_COLOR = '1';
+  return { ...env, ...extra };
+}
+
+/** A private daemon socket for the benchmark run. */
+export const benchEnv = toolsEnv({ LSPQ_SOCKET: join(mkdtempSync(join(tmpdir(), 'lspq-bench-')), 'daemon.sock') });
+
+export interface Timed {
+  ms: number;
+  stdout: string;
+  exit: number;
+}
+
+export async function timeCommand(argv: string[], cwd: string, env = benchEnv): Promise<Timed> {
+  const start = performance.now();
+  const proc = Bun.spawn(argv, { cwd, env, stdin: 'ignore', stdout: 'pipe', stderr: 'ignore' });
+  const stdout = await new Response(proc.stdout).text();
+  const exit = await proc.exited;
+  return { ms: performance.now() - start, stdout, exit };
+}
+
+export async function repeat(n: number, fn: () => Promise<number>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push(await fn());
+  return out;
+}
+
+export function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))] ?? NaN;
+}
+
+export const median = (xs: number[]) => quantile(xs, 0.5);
+export const p90 = (xs: number[]) => quantile(xs, 0.9);
+export const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
+
+export function table(head: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}

@@ -1,0 +1,180 @@
+/**
+ * The navigation benchmark, side by side in one run on real projects:
+ * warm lspq against the same request sent straight to the same server by
+ * this benchmark's own client, cold against warm, start-up against a
+ * compiled hello-world, and on Go, lspq against gopls's own command line.
+ * Prints markdown; `bun bench/run.ts > bench/results.md`.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  DefinitionRequest,
+  DocumentSymbolRequest,
+  HoverRequest,
+  ReferencesRequest,
+} from 'vscode-languageserver-protocol';
+import { LspClient } from '../src/lsp/client';
+import { Documents } from '../src/lsp/documents';
+import { toServerCharacter } from '../src/lsp/position';
+import { locateBinary } from '../src/lsp/servers/locate';
+import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
+import { fmt, LSPQ, median, p90, repeat, RUNS, table, timeCommand, toolsEnv } from './harness';
+import { position, projects, WORK, type Project } from './projects';
+
+const OPS = ['def', 'refs', 'hover', 'symbols'] as const;
+type Op = (typeof OPS)[number];
+const COLD_RUNS = 3;
+const READY_TIMEOUT_MS = 300_000;
+
+interface ServerSide {
+  coldMs: number;
+  times: Record<Op, number[]>;
+}
+
+/** The server driven directly: start, open, ready, then each request timed alone. */
+async function rawServer(project: Project): Promise<ServerSide> {
+  const env = toolsEnv();
+  const spec = BUILTIN_SERVERS.find((s) => s.id === project.server)!;
+  const binary = locateBinary(spec, project.root, env);
+  if (!binary) throw new Error(`${spec.id} not found: run scripts/install-servers.sh`);
+  const pos = position(project, project.target);
+  const start = performance.now();
+  const client = await LspClient.start({ spec, binary, root: project.root, env });
+  const docs = new Documents(client);
+  const text = await docs.sync(pos.path);
+  const symbolsPath = join(project.root, project.symbolsFile);
+  await docs.sync(symbolsPath);
+  const uris = [docs.uri(pos.path), docs.uri(symbolsPath)];
+  await client.waitFor(() => client.isReady(uris), READY_TIMEOUT_MS, 'loading');
+  const line = text.split('\n')[pos.line - 1]!;
+  const textDocument = { uri: docs.uri(pos.path) };
+  const position_ = { line: pos.line - 1, character: toServerCharacter(line, pos.column - 1, client.encoding) };
+  const options = { timeoutMs: READY_TIMEOUT_MS };
+  const first = await client.request(DefinitionRequest.type, { textDocument, position: position_ }, options);
+  const coldMs = performance.now() - start;
+  if (!first || (Array.isArray(first) && first.length === 0)) throw new Error(`${spec.id}: no definition for the benchmark target`);
+  const send: Record<Op, () => Promise<unknown>> = {
+    def: () => client.request(DefinitionRequest.type, { textDocument, position: position_ }, options),
+    refs: () => client.request(ReferencesRequest.type, { textDocument, position: position_, context: { includeDeclaration: false } }, options),
+    hover: () => client.request(HoverRequest.type, { textDocument, position: position_ }, options),
+    symbols: () => client.request(DocumentSymbolRequest.type, { textDocument: { uri: docs.uri(symbolsPath) } }, options),
+  };
+  const times = {} as Record<Op, number[]>;
+  for (const op of OPS) {
+    await send[op]();
+    times[op] = await repeat(RUNS, async () => {
+      const t = performance.now();
+      await send[op]();
+      return performance.now() - t;
+    });
+  }
+  await client.shutdown();
+  return { coldMs, times };
+}
+
+function lspqArgs(project: Project, op: Op): string[] {
+  const pos = position(project, project.target);
+  return op === 'symbols' ? ['symbols', project.symbolsFile] : [op, `${project.target.file}:${pos.line}:${pos.column}`];
+}
+
+async function lspqCold(project: Project): Promise<number[]> {
+  return repeat(COLD_RUNS, async () => {
+    await timeCommand([LSPQ, 'daemon', 'stop'], project.root);
+    const r = await timeCommand([LSPQ, ...lspqArgs(project, 'def')], project.root);
+    if (r.exit !== 0) throw new Error(`cold lspq def failed in ${project.root}`);
+    return r.ms;
+  });
+}
+
+async function lspqWarm(project: Project, op: Op): Promise<number[]> {
+  const argv = [LSPQ, ...lspqArgs(project, op)];
+  await timeCommand(argv, project.root);
+  return repeat(RUNS, async () => (await timeCommand(argv, project.root)).ms);
+}
+
+async function startup(): Promise<string> {
+  const hello = join(WORK, 'hello');
+  writeFileSync(`${hello}.ts`, "console.log('hello');\n");
+  Bun.spawnSync([process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=cjs', `${hello}.ts`, '--outfile', hello]);
+  const h = await repeat(RUNS * 2, async () => (await timeCommand([hello], WORK)).ms);
+  const l = await repeat(RUNS * 2, async () => (await timeCommand([LSPQ, '--version'], WORK)).ms);
+  return table(
+    ['process', 'median ms', 'p90 ms'],
+    [
+      ['compiled Bun hello-world', fmt(median(h)), fmt(p90(h))],
+      ['`lspq --version`', fmt(median(l)), fmt(p90(l))],
+      ['ratio', `**${(median(l) / median(h)).toFixed(2)}x**`, ''],
+    ],
+  );
+}
+
+function goplsDaemons(): Set<string> {
+  const out = Bun.spawnSync(['pgrep', '-f', 'gopls.*-listen']).stdout.toString();
+  return new Set(out.split('\n').filter(Boolean));
+}
+
+async function goplsComparison(project: Project, warmDef: number[]): Promise<string> {
+  const pos = position(project, project.target);
+  const where = `${project.target.file}:${pos.line}:${pos.column}`;
+  const gopls = join(WORK, '..', '..', '.tools', 'bin', 'gopls');
+  const env = toolsEnv();
+  const before = goplsDaemons();
+  const oneShot = await repeat(5, async () => (await timeCommand([gopls, 'definition', where], project.root, env)).ms);
+  await timeCommand([gopls, '-remote=auto', 'definition', where], project.root, env);
+  const remote = await repeat(5, async () => (await timeCommand([gopls, '-remote=auto', 'definition', where], project.root, env)).ms);
+  // gopls -remote=auto leaves its own daemon behind; stop the one this run started.
+  for (const pid of goplsDaemons()) if (!before.has(pid)) process.kill(Number(pid), 'SIGTERM');
+  const w = median(warmDef);
+  return table(
+    ['command', 'median ms', 'lspq warm is'],
+    [
+      ['`lspq def` (warm daemon)', fmt(w), ''],
+      ['`gopls definition` (one-shot)', fmt(median(oneShot)), `**${(median(oneShot) / w).toFixed(0)}x faster**`],
+      ['`gopls -remote=auto definition` (gopls daemon)', fmt(median(remote)), `**${(median(remote) / w).toFixed(0)}x faster**`],
+    ],
+  );
+}
+
+async function daemonMemory(): Promise<string> {
+  await timeCommand([LSPQ, 'daemon', 'restart'], WORK);
+  const status = JSON.parse((await timeCommand([LSPQ, 'daemon', 'status', '--json'], WORK)).stdout) as { memoryBytes: number; servers: unknown[] };
+  return `Daemon memory with no server running: **${(status.memoryBytes / 1_048_576).toFixed(0)} MB** RSS (${status.servers.length} servers).`;
+}
+
+async function main(): Promise<void> {
+  const sections: string[] = [`Runs per figure: ${RUNS} (cold: ${COLD_RUNS}). Machine: ${navigator.hardwareConcurrency} cores. All times are wall-clock milliseconds of whole processes for lspq, and of the request alone for the server.`];
+  const list = projects();
+  sections.push('### Start-up\n', await startup());
+  const rows: (string | number)[][] = [];
+  const coldRows: (string | number)[][] = [];
+  let goSection = '';
+  for (const project of list) {
+    const raw = await rawServer(project);
+    const cold = await lspqCold(project);
+    const warm = {} as Record<Op, number[]>;
+    for (const op of OPS) warm[op] = await lspqWarm(project, op);
+    for (const op of OPS) {
+      const over = median(warm[op]) - median(raw.times[op]);
+      const overP90 = p90(warm[op]) - p90(raw.times[op]);
+      rows.push([project.lang, op, fmt(median(raw.times[op])), fmt(median(warm[op])), fmt(p90(warm[op])), `+${fmt(over)}`, `+${fmt(overP90)}`]);
+    }
+    coldRows.push([project.lang, fmt(raw.coldMs), fmt(median(cold)), `+${fmt(median(cold) - raw.coldMs)}`, fmt(median(warm.def)), `**${(median(cold) / median(warm.def)).toFixed(0)}x**`]);
+    if (project.server === 'gopls') goSection = await goplsComparison(project, warm.def);
+    await timeCommand([LSPQ, 'daemon', 'stop'], project.root);
+  }
+  sections.push(
+    '### Warm: lspq against the server itself\n',
+    table(['project', 'query', 'server median', 'lspq median', 'lspq p90', 'lspq over server (median)', 'over (p90)'], rows),
+  );
+  sections.push(
+    '### Cold against warm\n',
+    table(['project', 'server cold to a correct def', 'lspq cold def (daemon + server start)', 'lspq over server', 'lspq warm def', 'cold / warm'], coldRows),
+  );
+  sections.push('### lspq against gopls\'s own command line (cobra)\n', goSection);
+  sections.push('### Daemon\n', await daemonMemory());
+  await timeCommand([LSPQ, 'daemon', 'stop'], WORK);
+  console.log(sections.join('\n\n'));
+  rmSync(join(WORK, 'hello.ts'), { force: true });
+}
+
+await main();

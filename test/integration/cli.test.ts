@@ -1,0 +1,145 @@
+import { afterAll, describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { FIXTURES, Lspq } from '../helpers/lspq';
+
+const lspq = new Lspq();
+const go = join(FIXTURES, 'go-shapes');
+const ts = join(FIXTURES, 'ts-shapes');
+
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+});
+
+describe('bad input: one line, the fix, exit 2, no stack trace', () => {
+  test.each([
+    [['nope'], "lspq: unknown command 'nope'; run 'lspq --help' for the list\n"],
+    [['def', 'main.go:7:TotalArea', '--bogus'], "lspq: unknown flag '--bogus' for 'lspq def'; see 'lspq def --help'\n"],
+    [['def', 'main.go'], "lspq: 'main.go' is not a target: write FILE:LINE:COL or FILE:LINE:NAME (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME\n"],
+    [['def'], 'lspq: missing TARGET: write FILE:LINE:COL or FILE:LINE:NAME, or use --symbol NAME\n'],
+    [['def', 'main.go:0:1'], "lspq: the line in 'main.go:0:1' must be 1 or more (lines and columns count from 1)\n"],
+    [['def', 'main.go:99:1'], 'lspq: line 99 is outside main.go, which has 8 lines\n'],
+    [['def', 'main.go:7:200'], 'lspq: column 200 is past the end of line 7 of main.go (61 characters)\n'],
+    [['def', 'main.go:7:Nowhere'], `lspq: 'Nowhere' is not on line 7 of main.go: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))\n`],
+    [['def', 'main.go:7:TotalArea', '--nth', '2'], "lspq: line 7 of main.go has 1 occurrence(s) of 'TotalArea', not 2; lower --nth\n"],
+    [['def', 'missing.go:1:1'], `lspq: ${go}/missing.go does not exist; check the path (relative paths are from the current directory)\n`],
+    [['def', 'main.go:7:TotalArea', '--limit', '0'], "lspq: --limit takes a whole number of 1 or more, not '0'\n"],
+    [['def', 'main.go:7:TotalArea', '--timeout', 'soon'], "lspq: --timeout takes seconds greater than 0, not 'soon'\n"],
+    [['symbols', 'main.go', '--kind', 'gizmo'], expect.stringContaining("lspq: unknown symbol kind 'gizmo'; kinds are: file, module")],
+    [['def', '--symbol', 'NoSuchThing'], "lspq: no symbol named 'NoSuchThing' in the workspace; 'lspq symbols -w NoSuchThing' lists similar names\n"],
+  ] as const)('%p', async (args, stderr) => {
+    const r = await lspq.run([...args], { cwd: go });
+    expect(r.stderr).toEqual(stderr);
+    expect(r.stdout).toBe('');
+    expect(r.exit).toBe(2);
+  });
+
+  test('with --json the error is also a JSON document on stdout', async () => {
+    const r = await lspq.run(['def', 'main.go:99:1', '--json'], { cwd: go });
+    expect(JSON.parse(r.stdout)).toEqual({ error: { code: 'bad_position', message: 'line 99 is outside main.go, which has 8 lines' } });
+    expect(r.exit).toBe(2);
+  });
+});
+
+describe('no server: exit 3 with what to do', () => {
+  test('an extension no server handles', async () => {
+    const r = await lspq.run(['hover', `${FIXTURES}/c-shapes/compile_flags.txt:1:1`]);
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toStartWith(`lspq: no language server is configured for ${FIXTURES}/c-shapes/compile_flags.txt; known extensions: `);
+    expect(r.stderr).toContain(' .go ');
+  });
+
+  test('a server that is not installed names its install command', async () => {
+    const r = await lspq.run(['def', 'main.go:7:TotalArea', '--no-daemon'], { cwd: go, env: { PATH: '/usr/bin:/bin' } });
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toBe(`lspq: gopls is not installed (needed for ${go}/main.go); install it: go install golang.org/x/tools/gopls@latest\n`);
+  });
+});
+
+describe('answers and their shapes', () => {
+  test('--nth picks the K-th occurrence on the line', async () => {
+    const r = await lspq.run(['def', 'main.go:7:名前', '--nth', '2'], { cwd: go });
+    expect(r.stdout).toBe('main.go:7:2: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))\n');
+  });
+
+  test('def --json: the contract fields, plus root', async () => {
+    expect(await lspq.json(['def', 'main.go:7:TotalArea'], { cwd: go })).toEqual({
+      target: { path: 'main.go', line: 7, column: 32, symbol: 'TotalArea' },
+      server: 'gopls',
+      root: go,
+      locations: [{ path: 'geometry.go', line: 17, column: 6, endLine: 17, endColumn: 15, preview: 'func TotalArea(shapes []Shape, unit Unit) string {' }],
+      total: 1,
+      truncated: false,
+    });
+  });
+
+  test('--limit cuts locations and says how many were left out', async () => {
+    const json = await lspq.json(['refs', 'shape.go:4:Shape', '--limit', '2'], { cwd: go });
+    expect(json).toMatchObject({ total: 4, truncated: true });
+    expect((json.locations as unknown[]).length).toBe(2);
+    const human = await lspq.run(['refs', 'shape.go:4:Shape', '--limit', '2'], { cwd: go });
+    expect(human.stdout.split('\n').filter(Boolean)).toHaveLength(2);
+    expect(human.stderr).toBe('lspq: 2 more locations not shown (4 in all); raise --limit to see them\n');
+  });
+
+  test('LSPQ_JSON=1 makes JSON the default', async () => {
+    const r = await lspq.run(['typedef', 'main.go:6:shapes'], { cwd: go, env: { LSPQ_JSON: '1' } });
+    expect(JSON.parse(r.stdout).locations[0].path).toBe('shape.go');
+  });
+
+  test('hover --json', async () => {
+    expect(await lspq.json(['hover', 'geometry.go:9:sumAreas'], { cwd: go })).toEqual({
+      target: { path: 'geometry.go', line: 9, column: 6, symbol: 'sumAreas' },
+      server: 'gopls',
+      root: go,
+      contents: '```go\nfunc sumAreas(shapes []Shape) float64\n```',
+      range: { line: 9, column: 6, endLine: 9, endColumn: 14 },
+    });
+  });
+
+  test('symbols --json: a tree with names positioned on the name', async () => {
+    const r = await lspq.json<{ symbols: { name: string; kind: string; line: number; column: number; children: { name: string }[] }[] }>(['symbols', 'src/square.ts', '--kind', 'class,method'], { cwd: ts });
+    expect(r.symbols.map((s) => [s.name, s.kind, s.line, s.column, s.children.map((c) => c.name)])).toEqual([['Square', 'class', 3, 14, ['area']]]);
+  });
+
+  test('symbols -w --json', async () => {
+    expect(await lspq.json(['symbols', '-w', 'TotalArea'], { cwd: go })).toMatchObject({
+      query: 'TotalArea',
+      server: 'gopls',
+      symbols: [{ name: 'TotalArea', kind: 'function', path: 'geometry.go', line: 17, column: 6 }],
+    });
+  });
+
+  test('calls --json: items, ranges and nested calls', async () => {
+    const r = await lspq.json(['calls', 'geometry.go:5:areaOf', '--depth', '2'], { cwd: go });
+    expect(r).toMatchObject({
+      item: { name: 'areaOf', kind: 'function', path: 'geometry.go', line: 5, column: 6 },
+      direction: 'incoming',
+      calls: [
+        {
+          item: { name: 'sumAreas', path: 'geometry.go', line: 9, column: 6 },
+          ranges: [{ line: 12, column: 10, endLine: 12, endColumn: 16 }],
+          calls: [{ item: { name: 'TotalArea', path: 'geometry.go', line: 17, column: 6 }, calls: [] }],
+        },
+      ],
+    });
+  });
+
+  test('nothing found is exit 1, not an error', async () => {
+    const r = await lspq.run(['refs', 'main.go:5:main'], { cwd: go });
+    expect(r.stdout).toBe('');
+    expect(r.exit).toBe(1);
+  });
+
+  test('servers lists found ones with a version and missing ones with the install command', async () => {
+    const r = await lspq.json<{ servers: { id: string; found: boolean; version?: string; install: string }[] }>(['servers']);
+    const byId = new Map(r.servers.map((s) => [s.id, s]));
+    expect(byId.get('gopls')).toMatchObject({ found: true, version: expect.stringContaining('v0.') });
+    expect(byId.get('clangd')).toMatchObject({ found: true, version: expect.stringContaining('clangd version') });
+    expect(byId.get('jdtls')).toMatchObject({ found: false, install: 'install jdtls (for example brew install jdtls)' });
+  });
+
+  test('no colour when stdout is not a terminal', async () => {
+    const r = await lspq.run(['def', 'main.go:7:TotalArea'], { cwd: go, env: { NO_COLOR: '' } });
+    expect(r.stdout).not.toContain('\u001b[');
+  });
+});
