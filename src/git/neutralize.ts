@@ -15,7 +15,17 @@ export interface Neutralized {
 }
 
 const TRUSTED_SCOPES = new Set(['system', 'global', 'command']);
-const trusted = (e: ConfigEntry): boolean => TRUSTED_SCOPES.has(e.scope);
+/** The user's own configuration, as opposed to the repository's (local, worktree). */
+export const trusted = (e: ConfigEntry): boolean => TRUSTED_SCOPES.has(e.scope);
+
+/**
+ * remote.<name>.uploadpack set by the repository. The first value wins for
+ * this key, so configuration cannot override it: fetch gets --upload-pack
+ * instead, and what cannot take that option is refused.
+ */
+export function repositoryUploadPack(entries: readonly ConfigEntry[]): string | undefined {
+  return entries.find((e) => /^remote\..+\.uploadpack$/.test(e.key) && !trusted(e))?.key;
+}
 
 /** ssh that fails instead of asking for a password or a host key. */
 export const BATCH_SSH = 'ssh -o BatchMode=yes';
@@ -30,7 +40,6 @@ const PROGRAM_KEYS: Array<[RegExp, string]> = [
   [/^core\.askpass$/, ''],
   // Only ever run for alternates; `true` just advertises no extra tips.
   [/^core\.alternaterefscommand$/, 'true'],
-  [/^remote\..+\.uploadpack$/, 'git-upload-pack'],
   [/^filter\..+\.(clean|smudge|process)$/, ''],
 ];
 

@@ -82,7 +82,7 @@ export function hunksByPath(patch: string): Map<string, Hunk[]> {
       sections.push(current);
     } else if (line.startsWith('diff --cc ') || line.startsWith('diff --combined ')) {
       const rest = line.slice(line.indexOf(' ', 5) + 1);
-      current = { path: unquote(rest).value || rest, hunks: [], inHeader: true };
+      current = { path: unquote(rest).value, hunks: [], inHeader: true };
       sections.push(current);
     } else if (!current) {
       continue;
@@ -92,8 +92,8 @@ export function hunksByPath(patch: string): Map<string, Hunk[]> {
       if (hunk) current.hunks.push(hunk);
     } else if (current.inHeader) {
       // Only header lines: a removed line "-- x" shows as "--- x" inside a hunk.
-      if (line.startsWith('rename to ')) current.path = unquote(line.slice(10)).value || line.slice(10);
-      else if (line.startsWith('copy to ')) current.path = unquote(line.slice(8)).value || line.slice(8);
+      if (line.startsWith('rename to ')) current.path = unquote(line.slice(10)).value;
+      else if (line.startsWith('copy to ')) current.path = unquote(line.slice(8)).value;
       else if (line.startsWith('+++ ')) current.path = labelPath(line.slice(4), 'b/') ?? current.path;
     }
   }

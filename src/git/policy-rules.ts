@@ -4,6 +4,7 @@
  * words that decided it. Pure.
  */
 import { has, occurrences, type ParsedArgs, type ParsedOption } from './grammar';
+import { repositoryUploadPack } from './neutralize';
 import type { GitClass, GitFacts, Verdict } from './types';
 
 export type Rule = (p: ParsedArgs, facts: GitFacts, sub: string) => Verdict;
@@ -66,9 +67,10 @@ const push: Rule = (p, facts, sub) => {
     const v = pushRefspecVerdict(spec, sub);
     if (v) return v;
   }
-  const configured = facts.config.some((e) => e.key.startsWith(`remote.${remote}.`)) ? remote : undefined;
-  const byConfig = pushForcedByConfig(facts, remote === undefined ? undefined : configured ?? '\0none');
-  if (byConfig) return verdict('destructive', sub, undefined, `the repository's ${byConfig} makes it force or mirror`);
+  // A configured remote: its own settings count; a URL: none; no remote given: any remote's could apply.
+  const isUrl = remote !== undefined && !facts.config.some((e) => e.key.startsWith(`remote.${remote}.`));
+  const byConfig = isUrl ? undefined : pushForcedByConfig(facts, remote);
+  if (byConfig) return verdict('destructive', sub, undefined, `${byConfig} in the configuration makes it force or mirror`);
   return verdict('write', sub);
 };
 
@@ -81,10 +83,12 @@ const pull: Rule = (p, _f, sub) => {
   return verdict('write', sub);
 };
 
-const fetch: Rule = (p, _f, sub) => {
+const fetch: Rule = (p, facts, sub) => {
   for (const o of [...occurrences(p, 'recurse-submodules'), ...occurrences(p, 'recurse-submodules-default'), ...occurrences(p, 'submodule-prefix')]) {
     if (o.value !== 'no') return verdict('refused', sub, o.raw, "it runs git in submodules, whose own configuration lspq cannot vet");
   }
+  const uploadPack = repositoryUploadPack(facts.config);
+  if (uploadPack && has(p, 'all', 'multiple')) return verdict('refused', sub, any(p, 'all', 'multiple'), `the repository's ${uploadPack} names a program to run; fetch one remote at a time`);
   const flag = any(p, 'force', 'update-head-ok');
   if (flag) return verdict('destructive', sub, flag, 'it lets fetch overwrite local branches');
   const refspecs = has(p, 'all', 'multiple') ? [] : p.positionals.slice(1);
@@ -137,7 +141,8 @@ const checkout: Rule = (p, facts, sub) => {
   if (has(p, 'b', 'orphan')) return verdict('write', sub, any(p, 'b', 'orphan'));
   if (p.positionals.length > 1) return verdict('destructive', sub, p.positionals.join(' '), 'it overwrites files in the work tree');
   const [name] = p.positionals;
-  if (name === undefined || p.dashDash || facts.commits.has(name)) return verdict('write', sub, name);
+  // '-' is git's name for the previous branch, never a file.
+  if (name === undefined || name === '-' || p.dashDash || facts.commits.has(name)) return verdict('write', sub, name);
   return verdict('destructive', sub, name, `'${name}' is not a branch or commit, so git would overwrite the file of that name (use 'lspq git switch' for branches)`);
 };
 
@@ -189,7 +194,11 @@ export const STASH: Record<string, Rule> = {
 /** `git remote` lists or shows; changing remotes is not part of the policy. */
 export const REMOTE: Record<string, Rule> = {
   '': readAlways,
-  show: readAlways,
+  show: (p, facts, sub) => {
+    const uploadPack = repositoryUploadPack(facts.config);
+    if (uploadPack && !has(p, 'n')) return verdict('refused', sub, undefined, `the repository's ${uploadPack} names a program to run; use 'lspq git remote show -n' or 'lspq git fetch'`);
+    return verdict('read', sub);
+  },
   'get-url': readAlways,
 };
 

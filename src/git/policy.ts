@@ -6,6 +6,7 @@
  * as data.
  */
 import { has, parseArgs, firstUnknown, type OptionTable, type ParsedArgs } from './grammar';
+import { repositoryUploadPack } from './neutralize';
 import { READS, REMOTE, RULES, STASH, type Rule } from './policy-rules';
 import { OPTIONS, READ_OPTIONS } from './tables';
 import type { GitFacts, JsonKind, Plan, Verdict } from './types';
@@ -130,7 +131,28 @@ export function probeNames(words: readonly string[]): string[] {
   return p.positionals.length === 1 && !p.dashDash ? [p.positionals[0] as string] : [];
 }
 
-/** Refused options: known by name, or (for read commands, whose tables are partial) any word that could abbreviate one. */
+const SUBMODULE_CONFIG = 'it runs git inside submodules, whose own configuration lspq cannot vet';
+
+/**
+ * A word of a read command that could be a refused option. Read tables are
+ * partial, so every `--word` counts, even one lspq would take for a value
+ * or a path, and a prefix of a refused name counts as that option.
+ */
+function suspiciousReadWord(word: string, options: OptionTable): string | undefined {
+  if (!word.startsWith('--') || word === '--') return undefined;
+  const eq = word.indexOf('=');
+  const body = word.slice(2, eq < 0 ? undefined : eq);
+  const value = eq < 0 ? undefined : word.slice(eq + 1);
+  if (!body || body.startsWith('no-')) return undefined;
+  const known = HARMLESS_PREFIXES.has(body) || options.some((s) => s.long === body);
+  const hit = Object.keys(NEVER_OPTIONS).find((name) => name === body || (!known && name.startsWith(body)));
+  if (hit) return NEVER_OPTIONS[hit];
+  if ('ignore-submodules'.startsWith(body) && (value === 'none' || value === 'untracked')) return SUBMODULE_CONFIG;
+  if ('submodule'.startsWith(body) && value === 'diff') return SUBMODULE_CONFIG;
+  return undefined;
+}
+
+/** Refused options: by their parsed meaning, ext:: transports, and for read commands any word that could be one. */
 function neverAllowed(at: Located, p: ParsedArgs): Verdict | undefined {
   const sub = `git ${at.command.join(' ')}`;
   for (const o of p.options) {
@@ -139,16 +161,8 @@ function neverAllowed(at: Located, p: ParsedArgs): Verdict | undefined {
   }
   for (const word of at.args) {
     if (TRANSPORT.has(at.command[0] as string) && /(^|=)ext::/.test(word)) return refuse(`${sub} ${word}`, 'ext:: remotes run a command of your choosing');
-    if (at.full || !word.startsWith('--') || word === '--') continue;
-    const [body = '', value] = [word.slice(2).split('=')[0], word.includes('=') ? word.slice(word.indexOf('=') + 1) : undefined];
-    if (!body || body.startsWith('no-')) continue;
-    const known = HARMLESS_PREFIXES.has(body) || at.options.some((s) => s.long === body);
-    const hit = Object.keys(NEVER_OPTIONS).find((name) => name === body || (!known && name.startsWith(body)));
-    if (hit) return refuse(`${sub} ${word}`, NEVER_OPTIONS[hit] as string);
-    if ('ignore-submodules'.startsWith(body) && (value === 'none' || value === 'untracked')) {
-      return refuse(`${sub} ${word}`, 'it runs git inside submodules, whose own configuration lspq cannot vet');
-    }
-    if ('submodule'.startsWith(body) && value === 'diff') return refuse(`${sub} ${word}`, 'it runs git diff inside submodules, whose own configuration lspq cannot vet');
+    const because = at.full ? undefined : suspiciousReadWord(word, at.options);
+    if (because) return refuse(`${sub} ${word}`, because);
   }
   return undefined;
 }
@@ -165,7 +179,9 @@ function jsonKind(command: string[], p: ParsedArgs, verdict: Verdict): JsonKind 
 export function plan(words: readonly string[], facts: GitFacts): Plan {
   const at = locate(words);
   const parsed = parseArgs(at.args, at.options);
-  const base = { globals: at.globals, command: at.command, args: at.args, parsed };
+  // fetch cannot be kept from the repository's uploadpack by configuration (the first value wins), only by this option.
+  const inject = at.command[0] === 'fetch' && repositoryUploadPack(facts.config) ? ['--upload-pack=git-upload-pack'] : [];
+  const base = { globals: at.globals, command: at.command, args: at.args, parsed, inject };
   if (at.refused || !at.rule) return { ...base, verdict: at.refused ?? refuse('git', 'nothing to run'), json: 'none' };
   const never = neverAllowed(at, parsed);
   if (never) return { ...base, verdict: never, json: 'none' };

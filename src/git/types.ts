@@ -37,5 +37,7 @@ export interface Plan {
   /** The words after them. */
   args: string[];
   parsed: ParsedArgs;
+  /** Options lspq adds for this repository, after its usual safety options. */
+  inject: string[];
   json: JsonKind;
 }

@@ -1,0 +1,60 @@
+/**
+ * The one place lspq git starts processes: git, by argv (never a shell),
+ * with stdin closed so nothing can wait for input.
+ */
+import { LspqError } from '../errors';
+import { configParameters } from './neutralize';
+import { parseConfigList } from './parse-config';
+import type { ConfigEntry } from './types';
+
+export interface GitResult {
+  stdout: string;
+  stderr: string;
+  exit: number;
+}
+
+export interface SpawnOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** 'inherit' lets git's own messages and progress reach the user as git wrote them. */
+  stderr: 'pipe' | 'inherit';
+}
+
+export async function spawnGit(args: readonly string[], options: SpawnOptions): Promise<GitResult> {
+  let proc: Bun.Subprocess<'ignore', 'pipe', 'pipe' | 'inherit'>;
+  try {
+    proc = Bun.spawn(['git', ...args], { cwd: options.cwd, env: options.env, stdin: 'ignore', stdout: 'pipe', stderr: options.stderr });
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new LspqError('git_failed', `could not start git (${why}); install git and make sure it is on PATH`);
+  }
+  const stderr = proc.stderr instanceof ReadableStream ? new Response(proc.stderr).text() : Promise.resolve('');
+  const [stdout, errText, exit] = await Promise.all([new Response(proc.stdout).text(), stderr, proc.exited]);
+  return { stdout, stderr: errText, exit };
+}
+
+/** The environment for lspq's own look-ups before the real call: nothing the repository configures may run. */
+function probeEnv(env: Record<string, string>): Record<string, string> {
+  const safe: Array<[string, string]> = [
+    ['core.fsmonitor', 'false'],
+    ['core.hookspath', '/dev/null'],
+  ];
+  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_PARAMETERS: configParameters(safe, env.GIT_CONFIG_PARAMETERS) };
+}
+
+/** Every configuration entry git will see here, with its scope. Reading configuration runs nothing. */
+export async function readConfig(cwd: string, env: Record<string, string>): Promise<ConfigEntry[]> {
+  const r = await spawnGit(['config', '--list', '--show-scope', '-z'], { cwd, env: probeEnv(env), stderr: 'pipe' });
+  if (r.exit !== 0) throw new LspqError('git_failed', r.stderr.trim() || `git config --list exited with code ${r.exit}`);
+  return parseConfigList(r.stdout);
+}
+
+/** The names among `names` that are commits here. */
+export async function commitsAmong(names: readonly string[], cwd: string, env: Record<string, string>): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const name of names) {
+    const r = await spawnGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${name}^{commit}`], { cwd, env: probeEnv(env), stderr: 'pipe' });
+    if (r.exit === 0) found.add(name);
+  }
+  return found;
+}
