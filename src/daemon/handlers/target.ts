@@ -49,7 +49,9 @@ export async function openTarget(
   const text = await session.docs.sync(path);
   const lines = splitLines(text);
   if (line > lines.length) {
-    throw new LspqError('bad_position', `line ${line} is outside ${shown}, which has ${lines.length} lines`);
+    // A final newline ends the last line; it does not start one more.
+    const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+    throw new LspqError('bad_position', `line ${line} is outside ${shown}, which has ${count} lines`);
   }
   const lineText = lines[line - 1]!;
   if (name) {
