@@ -4,7 +4,7 @@
  * same two errors are put into a scratch copy of each, and the time of a
  * warm `lspq diag FILE` against the checker's run. Prints markdown.
  */
-import { appendFileSync, cpSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fmt, LSPQ, median, repeat, RUNS, table, timeCommand, toolsEnv } from './harness';
 import { projects, REPO, WORK } from './projects';
@@ -26,17 +26,21 @@ interface Case {
 
 const key = (f: Finding) => `${f.file}:${f.line}`;
 
-function scratchCopy(from: string, name: string, skip: (p: string) => boolean = () => false): string {
+function scratchCopy(from: string, name: string): string {
   const to = join(WORK, `diag-${name}`);
   rmSync(to, { recursive: true, force: true });
-  cpSync(from, to, { recursive: true, filter: (p) => !skip(p) });
+  cpSync(from, to, { recursive: true });
   return to;
 }
 
 function cases(): Case[] {
   const [, go, py] = projects();
-  const ts = scratchCopy(REPO, 'lspq', (p) => /\/(node_modules|\.git|\.tools|dist|bench|test)(\/|$)/.test(p.slice(REPO.length)));
-  if (!existsSync(join(ts, 'node_modules'))) symlinkSync(join(REPO, 'node_modules'), join(ts, 'node_modules'));
+  const ts = join(WORK, 'diag-lspq');
+  rmSync(ts, { recursive: true, force: true });
+  mkdirSync(ts, { recursive: true });
+  for (const part of ['src', 'tsconfig.json', 'package.json']) cpSync(join(REPO, part), join(ts, part), { recursive: true });
+  writeFileSync(join(ts, 'tsconfig.json'), readFileSync(join(REPO, 'tsconfig.json'), 'utf8').replace('"include": ["src", "test", "bench", "scripts"]', '"include": ["src"]'));
+  symlinkSync(join(REPO, 'node_modules'), join(ts, 'node_modules'));
   const goCopy = scratchCopy(go!.root, 'cobra');
   const pyCopy = scratchCopy(py!.root, 'requests');
   return [

@@ -1,40 +1,47 @@
 /**
- * The files `diag --staged` and plain `diag` look at, from git. git runs
- * with no fsmonitor hook and no external diff, so a hostile repository's
- * configuration runs nothing here.
+ * The files `diag --staged` and plain `diag` look at, asked of git through
+ * lspq's own git layer: a read under the git policy, so a hostile
+ * repository's fsmonitor, filters and diff drivers run nothing here either.
  */
-import { join } from 'node:path';
+import { joinPath as join } from '../protocol/paths';
 import { LspqError } from '../errors';
+import type { StatusJson } from '../git/parse-status';
 
-function git(cwd: string, args: string[]): { ok: boolean; out: string } {
-  const proc = Bun.spawnSync(['git', '-c', 'core.fsmonitor=', '-c', 'diff.external=', ...args], {
-    cwd,
-    stdin: 'ignore',
-    env: { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' },
-  });
-  return { ok: proc.exitCode === 0, out: proc.stdout.toString() };
+interface Generic {
+  exit: number;
+  stdout: string;
 }
 
-function topLevel(cwd: string): string | undefined {
-  const r = git(cwd, ['rev-parse', '--show-toplevel']);
-  return r.ok ? r.out.trim() : undefined;
+async function askGit<T>(words: string[], cwd: string, env: Record<string, string>): Promise<T | undefined> {
+  const { runGit } = require('../git/command') as typeof import('../git/command');
+  try {
+    const out = await runGit(words, { json: true, allowWrite: false, allowDestructive: false, color: false, cwd, env });
+    return JSON.parse(out.stdout) as T;
+  } catch (err) {
+    if (err instanceof LspqError && err.code === 'git_failed') return undefined; // not a repository
+    throw err;
+  }
 }
 
-const names = (top: string, out: string) => out.split('\0').filter(Boolean).map((f) => join(top, f));
-
-/** Added, copied, modified or renamed files in the index (what a pre-commit hook checks). */
-export function stagedFiles(cwd: string): string[] {
-  const top = topLevel(cwd);
-  if (!top) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
-  return names(top, git(top, ['diff', '--cached', '--name-only', '-z', '--no-ext-diff', '--diff-filter=ACMR']).out);
+async function topLevel(cwd: string, env: Record<string, string>): Promise<string | undefined> {
+  const r = await askGit<Generic>(['rev-parse', '--show-toplevel'], cwd, env);
+  return r && r.exit === 0 ? r.stdout.trim() : undefined;
 }
 
-/** Files changed against HEAD (staged or not) plus untracked ones; undefined outside a git repository. */
-export function changedFiles(cwd: string): string[] | undefined {
-  const top = topLevel(cwd);
+/** Staged, changed and untracked files, deleted ones left out; undefined outside a git repository. */
+export async function gitFiles(cwd: string, env: Record<string, string>): Promise<{ staged: string[]; changed: string[] } | undefined> {
+  const top = await topLevel(cwd, env);
   if (!top) return undefined;
-  const head = git(top, ['diff', 'HEAD', '--name-only', '-z', '--no-ext-diff', '--diff-filter=ACMR']);
-  const tracked = head.ok ? head.out : git(top, ['diff', '--cached', '--name-only', '-z', '--no-ext-diff', '--diff-filter=ACMR']).out;
-  const untracked = git(top, ['ls-files', '--others', '--exclude-standard', '-z']).out;
-  return [...new Set([...names(top, tracked), ...names(top, untracked)])].sort();
+  const status = await askGit<StatusJson>(['status', '--untracked-files=all'], top, env);
+  if (!status) return undefined;
+  const live = (entries: StatusJson['staged']) => entries.filter((e) => e.status !== 'deleted').map((e) => join(top, e.path));
+  const staged = live(status.staged);
+  const changed = [...new Set([...staged, ...live(status.unstaged), ...status.untracked.map((p) => join(top, p))])].sort();
+  return { staged: staged.sort(), changed };
+}
+
+export async function stagedFiles(cwd: string, env: Record<string, string>): Promise<string[]> {
+  const files = await gitFiles(cwd, env);
+  if (!files) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
+  return files.staged;
 }

@@ -5,6 +5,7 @@
 import type { ArgsDef } from 'citty';
 import { usage } from '../errors';
 import type { CallerContext } from '../protocol/messages';
+import { resolvePath } from '../protocol/paths';
 import { parseTarget, type TargetSpec } from '../protocol/target';
 
 export const DEFAULT_LIMIT = 200;
@@ -59,7 +60,7 @@ export function callerContext(args: Loose, cwd: string, env: Record<string, stri
   return {
     cwd,
     env,
-    ...(root ? { root: root.startsWith('/') ? root : `${cwd}/${root}`.replace(/\/\.$/, '') } : {}),
+    ...(root ? { root: resolvePath(cwd, root) } : {}),
     ...(str(args.server) ? { server: str(args.server) } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
     limit: positiveInt(args.limit, '--limit') ?? DEFAULT_LIMIT,

@@ -1,9 +1,9 @@
 import { defineCommand } from 'citty';
-import { isAbsolute, resolve } from 'node:path';
 import { usage } from '../errors';
+import { resolvePath } from '../protocol/paths';
 import type { DiagResult, Severity } from '../protocol/messages';
 import { diagJson, renderDiag } from '../render/diag';
-import { changedFiles, stagedFiles } from './_git-files';
+import { gitFiles, stagedFiles } from './_git-files';
 import { callerContext, jsonWanted, serverArgs, useDaemon } from './_shared';
 import { ask, isTerminal, present, processEnv, type CommandOutput } from './_run';
 
@@ -34,16 +34,16 @@ export default defineCommand({
   run: async ({ args }): Promise<CommandOutput> => {
     const cwd = process.cwd();
     const env = processEnv();
-    const named = args._.map((f) => (isAbsolute(f) ? f : resolve(cwd, f)));
+    const named = args._.map((f) => resolvePath(cwd, f));
     const modes = [named.length > 0, args.staged === true, args.all === true].filter(Boolean).length;
     if (modes > 1) throw usage('give FILEs, --staged or --all, not more than one of them');
     let files = named;
     let changed = false;
-    if (args.staged) files = stagedFiles(cwd);
+    if (args.staged) files = await stagedFiles(cwd, env);
     else if (!args.all && named.length === 0) {
-      const found = changedFiles(cwd);
+      const found = await gitFiles(cwd, env);
       if (found === undefined) throw usage('no files given and not in a git repository: name FILEs, or use --all');
-      files = found;
+      files = found.changed;
       changed = true;
     }
     const failOn = severity(args['fail-on'], '--fail-on') ?? 'error';

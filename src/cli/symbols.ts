@@ -1,6 +1,6 @@
 import { defineCommand } from 'citty';
-import { isAbsolute, resolve } from 'node:path';
 import { usage } from '../errors';
+import { resolvePath } from '../protocol/paths';
 import type { SymbolsResult, WorkspaceSymbolsResult } from '../protocol/messages';
 import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from '../render/symbols';
 import { serverArgs } from './_shared';
@@ -26,7 +26,7 @@ export default defineCommand({
       });
     }
     if (!input) throw usage('missing FILE: lspq symbols FILE, or lspq symbols -w QUERY for the workspace');
-    const path = isAbsolute(input) ? input : resolve(process.cwd(), input);
+    const path = resolvePath(process.cwd(), input);
     return runQuery<SymbolsResult>({ op: 'symbols', path, ...(kinds ? { kinds } : {}) }, args, {
       human: renderSymbols,
       json: symbolsJson,

@@ -4,7 +4,7 @@
  */
 import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import type { ExitCode } from '../errors';
-import { SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
+import { MAX_SERVERS, SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
 import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
 import { fileLogger } from './log';
 import { releaseLock, takeLock } from './lock';
@@ -30,7 +30,12 @@ export async function runDaemon(): Promise<ExitCode> {
   if (existsSync(socket)) unlinkSync(socket); // ours by the lock: a leftover of a dead daemon
 
   const idleMs = seconds(process.env.LSPQ_DAEMON_IDLE_SECONDS, DAEMON_IDLE_MS);
-  const pool = new ServerPool({ idleMs: seconds(process.env.LSPQ_SERVER_IDLE_SECONDS, SERVER_IDLE_MS), log });
+  const maxServers = Number(process.env.LSPQ_MAX_SERVERS);
+  const pool = new ServerPool({
+    idleMs: seconds(process.env.LSPQ_SERVER_IDLE_SECONDS, SERVER_IDLE_MS),
+    maxServers: Number.isSafeInteger(maxServers) && maxServers > 0 ? maxServers : MAX_SERVERS,
+    log,
+  });
   const watchers = new Watchers(log);
   let stopping = false;
   let lastActivity = Date.now();

@@ -4,7 +4,7 @@
  * in the daemon's place or read the questions).
  */
 import { mkdirSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirnameOf as dirname, joinPath as join } from './paths';
 import { LspqError } from '../errors';
 
 export function socketPath(env: Record<string, string | undefined>): string {

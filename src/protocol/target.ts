@@ -3,8 +3,8 @@
  * Lines and columns stay 1-based code points here; the daemon converts them
  * to the server's position encoding against the file's current text.
  */
-import { isAbsolute, resolve } from 'node:path';
 import { usage } from '../errors';
+import { resolvePath } from './paths';
 
 export type TargetSpec =
   | { kind: 'position'; path: string; line: number; column: number }
@@ -18,7 +18,7 @@ const NAME = /^(.+):(\d+):([^:\s]+)$/;
 const LINE_RANGE = /^(.+):(\d+)(?:-(\d+))?$/;
 
 function absolute(cwd: string, file: string): string {
-  return isAbsolute(file) ? file : resolve(cwd, file);
+  return resolvePath(cwd, file);
 }
 
 function positive(text: string, what: string, raw: string): number {

@@ -7,7 +7,7 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { lspqArgv, type RunResult } from './lspq';
+import { capture, lspqArgv, type RunResult } from './lspq';
 
 export const DATE = '2024-01-02T03:04:05+00:00';
 
@@ -104,16 +104,8 @@ export class TempRepo {
     return { script, marker };
   }
 
-  async lspq(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
-    const proc = Bun.spawn([...lspqArgv(), 'git', ...args], {
-      cwd: options.cwd ?? this.dir,
-      env: this.env(options.env),
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    return { stdout, stderr, exit };
+  lspq(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
+    return capture([...lspqArgv(), 'git', ...args], options.cwd ?? this.dir, this.env(options.env));
   }
 
   /** lspq under a pseudo-terminal (script(1)), where git would start a pager. */
@@ -122,10 +114,8 @@ export class TempRepo {
     return this.onTty(quoted);
   }
 
-  async onTty(command: string): Promise<RunResult> {
-    const proc = Bun.spawn(['script', '-qec', command, '/dev/null'], { cwd: this.dir, env: this.env(), stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-    const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    return { stdout, stderr, exit };
+  onTty(command: string): Promise<RunResult> {
+    return capture(['script', '-qec', command, '/dev/null'], this.dir, this.env());
   }
 
   async json<T = Record<string, unknown>>(args: string[]): Promise<T> {

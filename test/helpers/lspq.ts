@@ -28,6 +28,13 @@ export function lspqArgv(): string[] {
   return bin ? [bin.startsWith('/') ? bin : join(REPO, bin)] : [process.execPath, join(REPO, 'src', 'main.ts')];
 }
 
+/** Runs a process to completion with stdin closed, capturing both outputs. */
+export async function capture(argv: string[], cwd: string, env: Record<string, string>): Promise<RunResult> {
+  const proc = Bun.spawn(argv, { cwd, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { stdout, stderr, exit };
+}
+
 export class Lspq {
   readonly dir = mkdtempSync(join(tmpdir(), 'lspq-test-'));
   readonly socket = join(this.dir, 'run', 'daemon.sock');
@@ -38,16 +45,8 @@ export class Lspq {
     return { ...env, PATH: toolsPath(), LSPQ_SOCKET: this.socket, NO_COLOR: '1', XDG_CONFIG_HOME: join(this.dir, 'config'), ...extra };
   }
 
-  async run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
-    const proc = Bun.spawn([...lspqArgv(), ...args], {
-      cwd: options.cwd ?? REPO,
-      env: this.env(options.env),
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    return { stdout, stderr, exit };
+  run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
+    return capture([...lspqArgv(), ...args], options.cwd ?? REPO, this.env(options.env));
   }
 
   async json<T = Record<string, unknown>>(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<T> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, FIXTURES, git, Lspq } from '../helpers/lspq';
 
@@ -196,6 +196,24 @@ describe('--staged and the changed files', () => {
     const r = await lspq.run(['diag', '--staged'], { cwd: repo });
     expect(r.exit).toBe(0);
     expect(r.stderr).toBe('lspq: no problems in 0 files\n');
+  });
+});
+
+describe('a hostile repository', () => {
+  test('plain diag runs none of the repository\'s programs (a clean filter here)', async () => {
+    const repo = copyFixture('py-diag');
+    scratch.push(repo);
+    const marker = join(repo, '..', `marker-${process.pid}`);
+    git(repo, 'init', '-q');
+    writeFileSync(join(repo, '.gitattributes'), '*.py filter=evil\n');
+    git(repo, 'config', 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`);
+    git(repo, 'config', 'core.fsmonitor', `sh -c 'touch ${marker}'`);
+    Bun.spawnSync(['git', '-c', 'filter.evil.clean=cat', '-c', 'core.fsmonitor=', 'add', '.'], { cwd: repo });
+    Bun.spawnSync(['git', '-c', 'filter.evil.clean=cat', '-c', 'core.fsmonitor=', '-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'x'], { cwd: repo });
+    writeFileSync(join(repo, 'clean.py'), 'def twice(n: int) -> int:\n    return n * 3\n');
+    const r = await lspq.json(['diag'], { cwd: repo });
+    expect(r.files).toEqual(['clean.py']);
+    expect(existsSync(marker)).toBe(false);
   });
 });
 

@@ -63,3 +63,24 @@ describe('findWord', () => {
     expect(findWord('a + b + c', '+')).toEqual([2, 6]);
   });
 });
+
+describe('paths without node:path', () => {
+  const { normalizePath, resolvePath, relativePath, dirnameOf, joinPath } = require('../../src/protocol/paths') as typeof import('../../src/protocol/paths');
+  test.each([
+    ['/a/b/../c/./d', '/a/c/d'],
+    ['/../x', '/x'],
+    ['a/../../b', '../b'],
+    ['./', '.'],
+    ['/', '/'],
+  ])('normalize %s', (input, out) => expect(normalizePath(input)).toBe(out));
+  test('resolve, join, dirname, relative', () => {
+    expect(resolvePath('/home/u', 'src/../lib/a.ts')).toBe('/home/u/lib/a.ts');
+    expect(resolvePath('/home/u', '/etc/x')).toBe('/etc/x');
+    expect(joinPath('/a', 'b/', '/c')).toBe('/a/b/c');
+    expect(dirnameOf('/a/b/c.ts')).toBe('/a/b');
+    expect(dirnameOf('/a')).toBe('/');
+    expect(relativePath('/p/q', '/p/q/src/a.ts')).toBe('src/a.ts');
+    expect(relativePath('/p/q', '/p/r/a.ts')).toBe('../r/a.ts');
+    expect(relativePath('/p/q', '/p/q')).toBe('');
+  });
+});

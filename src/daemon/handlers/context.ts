@@ -62,32 +62,40 @@ export interface Candidate {
   root: string;
 }
 
-/** The installed servers for a file, in order; errors say what to install or which extensions work. */
-export function candidatesFor(path: string, req: CallerContext): Candidate[] {
+/** The servers configured for a file, in order (nothing looked up yet); errors say which extensions work. */
+function configuredFor(path: string, req: CallerContext): ServerSpec[] {
   const specs = loadServers(dirname(path), req.env);
-  let matching = serversForFile(specs, path);
   if (req.server) {
     const chosen = specs.find((s) => s.id === req.server);
     if (!chosen) throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
-    matching = [chosen];
+    return [chosen];
   }
+  const matching = serversForFile(specs, path);
   if (matching.length === 0) {
     throw new LspqError('no_server', `no language server is configured for ${path}; known extensions: ${knownExtensions(specs).join(' ')} (add one in .lsp.json)`);
   }
-  const found: Candidate[] = [];
-  for (const spec of matching) {
-    const root = req.root ?? findRoot(spec, path);
-    const binary = locateBinary(spec, root, req.env);
-    if (binary) found.push({ spec, binary, root });
-  }
-  if (found.length === 0) {
-    const first = matching[0]!;
-    const others = matching.slice(1).map((s) => s.id);
-    throw new LspqError(
-      'server_not_installed',
-      `${first.id} is not installed (needed for ${path}); install it: ${first.install}${others.length ? ` (or one of: ${others.join(', ')})` : ''}`,
-    );
-  }
+  return matching;
+}
+
+function resolve(spec: ServerSpec, path: string, req: CallerContext): Candidate | undefined {
+  const root = req.root ?? findRoot(spec, path);
+  const binary = locateBinary(spec, root, req.env);
+  return binary ? { spec, binary, root } : undefined;
+}
+
+function notInstalled(path: string, specs: ServerSpec[]): LspqError {
+  const [first, ...others] = specs;
+  return new LspqError(
+    'server_not_installed',
+    `${first!.id} is not installed (needed for ${path}); install it: ${first!.install}${others.length ? ` (or one of: ${others.map((s) => s.id).join(', ')})` : ''}`,
+  );
+}
+
+/** Every installed server for a file, in order (diag asks them all). */
+export function candidatesFor(path: string, req: CallerContext): Candidate[] {
+  const specs = configuredFor(path, req);
+  const found = specs.map((spec) => resolve(spec, path, req)).filter((c): c is Candidate => c !== undefined);
+  if (found.length === 0) throw notInstalled(path, specs);
   return found;
 }
 
@@ -107,11 +115,17 @@ export async function sessionFor(
   what: string,
 ): Promise<Session> {
   const tried: string[] = [];
-  for (const candidate of candidatesFor(path, req)) {
+  const specs = configuredFor(path, req);
+  // Looked up one at a time: the first installed server usually answers, and
+  // finding roots and binaries for all of them is most of a warm answer's cost.
+  for (const spec of specs) {
+    const candidate = resolve(spec, path, req);
+    if (!candidate) continue;
     const session = await acquire(ctx, candidate, req);
     if (session.client.capabilities[capability]) return session;
-    tried.push(candidate.spec.id);
+    tried.push(spec.id);
   }
+  if (tried.length === 0) throw notInstalled(path, specs);
   throw new LspqError('unsupported', `${tried.join(', ')} cannot answer ${what} (the server does not offer it); try another server with --server`);
 }
 

@@ -3,7 +3,7 @@
  * file (one per family: pyright and ruff both answer, pyright and
  * basedpyright are alternatives), de-duplicated and labelled by source.
  */
-import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkspaceDiagnosticRequest, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
@@ -65,16 +65,22 @@ async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolea
   });
 }
 
-/** Every file of the server's languages under its root: git's view (honours .gitignore), else a walk. */
-function workspaceFilesFor(session: Session): string[] {
+/**
+ * Every file of the server's languages under its root: git's view (it
+ * honours .gitignore), asked under the git policy; outside a repository, a walk.
+ */
+async function workspaceFilesFor(session: Session, env: Record<string, string>): Promise<string[]> {
   const root = session.client.root;
-  const git = spawnSync('git', ['-c', 'core.fsmonitor=', 'ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
-    cwd: root,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  });
-  const listed = git.status === 0 ? git.stdout.split('\0').filter(Boolean).map((f) => join(root, f)) : projectFiles(session.client.spec, root, 20_000);
-  return listed.filter((p) => languageIdFor(session.client.spec, p) !== undefined && !p.includes('/node_modules/'));
+  const { runGit } = require('../../git/command') as typeof import('../../git/command');
+  let listed: string[];
+  try {
+    const out = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { json: true, allowWrite: false, allowDestructive: false, color: false, cwd: root, env });
+    const { exit, stdout } = JSON.parse(out.stdout) as { exit: number; stdout: string };
+    listed = exit === 0 ? stdout.split('\0').filter(Boolean).map((f) => join(root, f)) : projectFiles(session.client.spec, root, 20_000);
+  } catch {
+    listed = projectFiles(session.client.spec, root, 20_000);
+  }
+  return listed.filter((p) => languageIdFor(session.client.spec, p) !== undefined && !p.includes('/node_modules/') && existsSync(p));
 }
 
 async function workspacePull(session: Session, deadline: Deadline, ctx: HandlerContext, out: Collected): Promise<boolean> {
@@ -112,7 +118,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   if (req.all) {
     for (const session of await workspaceSessions(req, ctx)) {
       if (await using(session, () => workspacePull(session, deadline, ctx, out))) continue;
-      work.set(session, workspaceFilesFor(session));
+      work.set(session, await workspaceFilesFor(session, req.env));
     }
   } else {
     for (const path of req.files) {
