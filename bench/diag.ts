@@ -58,7 +58,7 @@ function cases(): Case[] {
     {
       lang: 'Python (requests)',
       root: pyCopy,
-      checker: [join(REPO, '.tools', 'node_modules', '.bin', 'pyright'), '--outputjson', 'src'],
+      checker: [join(REPO, '.tools', 'node_modules', '.bin', 'pyright'), '--outputjson'],
       parse: (out) => {
         const json = JSON.parse(out) as { generalDiagnostics: { file: string; severity: string; range: { start: { line: number } } }[] };
         return json.generalDiagnostics.filter((d) => d.severity === 'error').map((d) => ({ file: relative(pyCopy, d.file), line: d.range.start.line + 1 }));
@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     for (const inj of c.inject) appendFileSync(join(c.root, inj.file), inj.text);
     const checkerRun = Bun.spawnSync(c.checker, { cwd: c.root, env, stdout: 'pipe', stderr: 'pipe' });
     const checker = c.parse(checkerRun.stdout.toString(), checkerRun.stderr.toString());
-    const allCold = await timeCommand([LSPQ, 'diag', '--all', '--json', '--timeout', '600'], c.root, lspqEnv);
+    const allCold = await timeCommand([LSPQ, 'diag', '--all', '--json', '--timeout', '600', '--limit', '1000000'], c.root, lspqEnv);
     const report = JSON.parse(allCold.stdout) as { diagnostics: { path: string; line: number; severity: string }[]; files: string[]; incomplete: string[] };
     const mine = report.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ file: d.path, line: d.line }));
     const theirs = new Set(checker.map(key));

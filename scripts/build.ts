@@ -31,7 +31,8 @@ for (const lock of ['package-lock.json', 'bun.lock']) if (existsSync(join(root, 
 const id = hash.digest('hex').slice(0, 12);
 
 const result = await Bun.build({
-  entrypoints: [join(root, 'src', 'main.ts')],
+  // Two entry points: the command, and the engine it loads only for the daemon or --no-daemon.
+  entrypoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'engine.ts')],
   compile: { outfile: join(root, 'dist', 'lspq') },
   bytecode: true,
   format: 'cjs',

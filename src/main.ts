@@ -48,7 +48,7 @@ async function topUsage(): Promise<string> {
 async function run(): Promise<ExitCode> {
   const [name, ...rest] = argv;
   if (name === '__daemon') {
-    const { runDaemon } = require('./daemon/main') as typeof import('./daemon/main');
+    const { runDaemon } = (require('./engine-loader') as typeof import('./engine-loader')).loadEngine();
     return runDaemon();
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {

@@ -50,7 +50,7 @@ export async function ask(request: QueryRequest, daemon: boolean, onProgress?: O
     const { askDaemon } = require('./daemon-client') as typeof import('./daemon-client');
     return askDaemon(request, { onProgress });
   }
-  const { answerHere } = require('../daemon/in-process') as typeof import('../daemon/in-process');
+  const { answerHere } = (require('../engine-loader') as typeof import('../engine-loader')).loadEngine();
   return answerHere(request, onProgress);
 }
 

@@ -54,6 +54,7 @@ export const SHUTDOWN_TIMEOUT_MS = 2_000;
 export const KILL_GRACE_MS = 1_000;
 const STDERR_TAIL_BYTES = 4_096;
 const STDERR_DRAIN_MS = 200;
+const TRACE_DATA_CHARS = 300;
 
 type RequestParamOf<P> = P extends null ? P | undefined : P;
 type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
@@ -135,7 +136,10 @@ export class LspClient {
     this.connection = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
     this.answerServerRequests(log);
     // LSPQ_TRACE_LSP=1 logs every message, for diagnosing a server's behaviour.
-    if (options.env.LSPQ_TRACE_LSP) void this.connection.trace(Trace.Verbose, { log: (m: string, data?: string) => log(`${this.spec.id} trace: ${m}${data ? ` ${data.replace(/\s+/g, " ").slice(0, 300)}` : ""}`) });
+    if (options.env.LSPQ_TRACE_LSP) {
+      const trace = (message: string, data?: string) => log(`${this.spec.id} trace: ${message} ${(data ?? '').replace(/\s+/g, ' ').slice(0, TRACE_DATA_CHARS)}`);
+      void this.connection.trace(Trace.Verbose, { log: trace });
+    }
     this.connection.listen();
   }
 

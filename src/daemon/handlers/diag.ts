@@ -70,17 +70,20 @@ async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolea
  * honours .gitignore), asked under the git policy; outside a repository, a walk.
  */
 async function workspaceFilesFor(session: Session, env: Record<string, string>): Promise<string[]> {
+  const spec = session.client.spec;
   const root = session.client.root;
+  const wanted = (p: string) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && existsSync(p);
   const { runGit } = require('../../git/command') as typeof import('../../git/command');
-  let listed: string[];
   try {
     const out = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { json: true, allowWrite: false, allowDestructive: false, color: false, cwd: root, env });
     const { exit, stdout } = JSON.parse(out.stdout) as { exit: number; stdout: string };
-    listed = exit === 0 ? stdout.split('\0').filter(Boolean).map((f) => join(root, f)) : projectFiles(session.client.spec, root, 20_000);
+    const listed = exit === 0 ? stdout.split('\0').filter(Boolean).map((f) => join(root, f)).filter(wanted) : [];
+    // Nothing listed: not a repository, or a project an enclosing repository ignores.
+    if (listed.length > 0) return listed;
   } catch {
-    listed = projectFiles(session.client.spec, root, 20_000);
+    // Not a repository at all.
   }
-  return listed.filter((p) => languageIdFor(session.client.spec, p) !== undefined && !p.includes('/node_modules/') && existsSync(p));
+  return projectFiles(spec, root, 20_000).filter(wanted);
 }
 
 async function workspacePull(session: Session, deadline: Deadline, ctx: HandlerContext, out: Collected): Promise<boolean> {
