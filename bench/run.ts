@@ -23,15 +23,17 @@ import { position, projects, WORK, type Project } from './projects';
 
 const OPS = ['def', 'refs', 'hover', 'symbols'] as const;
 type Op = (typeof OPS)[number];
-const COLD_RUNS = 3;
+const COLD_RUNS = 5;
 const READY_TIMEOUT_MS = 300_000;
 
 interface ServerSide {
   coldMs: number;
-  times: Record<Op, number[]>;
+  /** Sends one request of each kind straight to the server. */
+  send: Record<Op, () => Promise<unknown>>;
+  close: () => Promise<void>;
 }
 
-/** The server driven directly: start, open, ready, then each request timed alone. */
+/** The server driven directly: start, open, ready, a first correct definition (its cold time). */
 async function rawServer(project: Project): Promise<ServerSide> {
   const env = toolsEnv();
   const spec = BUILTIN_SERVERS.find((s) => s.id === project.server)!;
@@ -59,17 +61,27 @@ async function rawServer(project: Project): Promise<ServerSide> {
     hover: () => client.request(HoverRequest.type, { textDocument, position: position_ }, options),
     symbols: () => client.request(DocumentSymbolRequest.type, { textDocument: { uri: docs.uri(symbolsPath) } }, options),
   };
-  const times = {} as Record<Op, number[]>;
-  for (const op of OPS) {
-    await send[op]();
-    times[op] = await repeat(RUNS, async () => {
-      const t = performance.now();
-      await send[op]();
-      return performance.now() - t;
-    });
+  return { coldMs, send, close: () => client.shutdown() };
+}
+
+/**
+ * Warm figures, interleaved: one request straight to the server, then one
+ * whole lspq command, and again, so both see the same machine (this VM's
+ * speed drifts by a third over minutes).
+ */
+async function warmSideBySide(project: Project, raw: ServerSide, op: Op): Promise<{ server: number[]; lspq: number[] }> {
+  const argv = [LSPQ, ...lspqArgs(project, op)];
+  await raw.send[op]();
+  await timeCommand(argv, project.root);
+  const server: number[] = [];
+  const lspq: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await raw.send[op]();
+    server.push(performance.now() - t);
+    lspq.push((await timeCommand(argv, project.root)).ms);
   }
-  await client.shutdown();
-  return { coldMs, times };
+  return { server, lspq };
 }
 
 function lspqArgs(project: Project, op: Op): string[] {
@@ -77,7 +89,9 @@ function lspqArgs(project: Project, op: Op): string[] {
   return op === 'symbols' ? ['symbols', project.symbolsFile] : [op, `${project.target.file}:${pos.line}:${pos.column}`];
 }
 
+/** Cold runs after one unmeasured start, so lspq and the server's own cold start both find the servers' disk caches (gopls, clangd's index) filled. */
 async function lspqCold(project: Project): Promise<number[]> {
+  await timeCommand([LSPQ, ...lspqArgs(project, 'def')], project.root);
   return repeat(COLD_RUNS, async () => {
     await timeCommand([LSPQ, 'daemon', 'stop'], project.root);
     const r = await timeCommand([LSPQ, ...lspqArgs(project, 'def')], project.root);
@@ -86,18 +100,19 @@ async function lspqCold(project: Project): Promise<number[]> {
   });
 }
 
-async function lspqWarm(project: Project, op: Op): Promise<number[]> {
-  const argv = [LSPQ, ...lspqArgs(project, op)];
-  await timeCommand(argv, project.root);
-  return repeat(RUNS, async () => (await timeCommand(argv, project.root)).ms);
-}
+const signed = (ms: number) => `${ms >= 0 ? '+' : '−'}${fmt(Math.abs(ms))}`;
 
 async function startup(): Promise<string> {
   const hello = join(WORK, 'hello');
   writeFileSync(`${hello}.ts`, "console.log('hello');\n");
   Bun.spawnSync([process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=cjs', `${hello}.ts`, '--outfile', hello]);
-  const h = await repeat(RUNS * 2, async () => (await timeCommand([hello], WORK)).ms);
-  const l = await repeat(RUNS * 2, async () => (await timeCommand([LSPQ, '--version'], WORK)).ms);
+  const h: number[] = [];
+  const l: number[] = [];
+  // Interleaved, like every pair of figures here.
+  for (let i = 0; i < RUNS * 3; i++) {
+    h.push((await timeCommand([hello], WORK)).ms);
+    l.push((await timeCommand([LSPQ, '--version'], WORK)).ms);
+  }
   return table(
     ['process', 'median ms', 'p90 ms'],
     [
@@ -149,16 +164,16 @@ async function main(): Promise<void> {
   const coldRows: (string | number)[][] = [];
   let goSection = '';
   for (const project of list) {
-    const raw = await rawServer(project);
     const cold = await lspqCold(project);
+    const raw = await rawServer(project);
     const warm = {} as Record<Op, number[]>;
-    for (const op of OPS) warm[op] = await lspqWarm(project, op);
     for (const op of OPS) {
-      const over = median(warm[op]) - median(raw.times[op]);
-      const overP90 = p90(warm[op]) - p90(raw.times[op]);
-      rows.push([project.lang, op, fmt(median(raw.times[op])), fmt(median(warm[op])), fmt(p90(warm[op])), `+${fmt(over)}`, `+${fmt(overP90)}`]);
+      const both = await warmSideBySide(project, raw, op);
+      warm[op] = both.lspq;
+      rows.push([project.lang, op, fmt(median(both.server)), fmt(median(both.lspq)), fmt(p90(both.lspq)), signed(median(both.lspq) - median(both.server)), signed(p90(both.lspq) - p90(both.server))]);
     }
-    coldRows.push([project.lang, fmt(raw.coldMs), fmt(median(cold)), `+${fmt(median(cold) - raw.coldMs)}`, fmt(median(warm.def)), `**${(median(cold) / median(warm.def)).toFixed(0)}x**`]);
+    await raw.close();
+    coldRows.push([project.lang, fmt(raw.coldMs), fmt(median(cold)), signed(median(cold) - raw.coldMs), fmt(median(warm.def)), `**${(median(cold) / median(warm.def)).toFixed(0)}x**`]);
     if (project.server === 'gopls') goSection = await goplsComparison(project, warm.def);
     await timeCommand([LSPQ, 'daemon', 'stop'], project.root);
   }

@@ -11,7 +11,7 @@ import { processRuns } from '../protocol/process';
 import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
 
 export const DAEMON_START_TIMEOUT_MS = 10_000;
-const POLL_MS = 15;
+const POLL_MS = 5;
 
 class ConnectFailed extends Error {}
 class ConnectionLost extends Error {}

@@ -3,7 +3,7 @@
  * hover forms, symbol kinds and server positions all become lspq's own
  * types with absolute paths and 1-based code-point positions.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import type {
   Hover,
   Location as LspLocation,
@@ -36,8 +36,8 @@ export class TextSource {
   lines(path: string): string[] | null {
     let lines = this.cache.get(path);
     if (lines === undefined) {
-      const text = this.openText(path) ?? readOrNull(path);
-      lines = text === null ? null : splitLines(text);
+      const open = this.openText(path);
+      lines = open !== undefined ? splitOnce(path, open) : diskLines(path);
       this.cache.set(path, lines);
     }
     return lines;
@@ -48,9 +48,33 @@ export class TextSource {
   }
 }
 
-function readOrNull(path: string): string | null {
+/**
+ * Split lines kept across requests: a warm answer otherwise re-reads and
+ * re-splits the same large files (a definition in a 60 KB file) every time.
+ * Disk entries are checked against the file's size and time; open documents
+ * against their text.
+ */
+const LINE_CACHE_ENTRIES = 256;
+const lineCache = new Map<string, { key: string | number; size: number; lines: string[] }>();
+
+function remember(path: string, key: string | number, size: number, lines: string[]): string[] {
+  lineCache.delete(path);
+  lineCache.set(path, { key, size, lines });
+  if (lineCache.size > LINE_CACHE_ENTRIES) lineCache.delete(lineCache.keys().next().value!);
+  return lines;
+}
+
+function splitOnce(path: string, text: string): string[] {
+  const hit = lineCache.get(`open:${path}`);
+  return hit && hit.key === text ? hit.lines : remember(`open:${path}`, text, text.length, splitLines(text));
+}
+
+function diskLines(path: string): string[] | null {
   try {
-    return readFileSync(path, 'utf8');
+    const st = statSync(path);
+    const hit = lineCache.get(path);
+    if (hit && hit.key === st.mtimeMs && hit.size === st.size) return hit.lines;
+    return remember(path, st.mtimeMs, st.size, splitLines(readFileSync(path, 'utf8')));
   } catch {
     return null;
   }

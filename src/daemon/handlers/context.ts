@@ -77,10 +77,25 @@ function configuredFor(path: string, req: CallerContext): ServerSpec[] {
   return matching;
 }
 
+/**
+ * Finding a root and a binary walks up the tree and along PATH: most of a
+ * warm answer's own cost. Remembered briefly, so a server installed or a
+ * root marker added is seen within seconds.
+ */
+export const RESOLVE_CACHE_MS = 3_000;
+const resolved = new Map<string, { at: number; candidate: Candidate }>();
+
 function resolve(spec: ServerSpec, path: string, req: CallerContext): Candidate | undefined {
+  const key = `${spec.id}\0${spec.command}\0${dirname(path)}\0${req.root ?? ''}\0${req.env.PATH ?? ''}`;
+  const hit = resolved.get(key);
+  if (hit && Date.now() - hit.at < RESOLVE_CACHE_MS) return { ...hit.candidate, spec };
   const root = req.root ?? findRoot(spec, path);
   const binary = locateBinary(spec, root, req.env);
-  return binary ? { spec, binary, root } : undefined;
+  if (!binary) return undefined; // not remembered: an install is seen at once
+  const candidate = { spec, binary, root };
+  if (resolved.size > 1_000) resolved.clear();
+  resolved.set(key, { at: Date.now(), candidate });
+  return candidate;
 }
 
 function notInstalled(path: string, specs: ServerSpec[]): LspqError {
