@@ -65,7 +65,8 @@ async function run(): Promise<ExitCode> {
   const command = entry.load();
   const citty = require('citty') as typeof import('citty');
   if (!PASSTHROUGH.has(name) && (rest.includes('--help') || rest.includes('-h'))) {
-    await write(1, `${await citty.renderUsage(command, { meta: { name: 'lspq' } })}\n`);
+    // citty marks usage up with backticks; plain text reads better in a terminal.
+    await write(1, `${(await citty.renderUsage(command, { meta: { name: 'lspq' } })).replace(/`/g, '')}\n`);
     return 0;
   }
   if (!PASSTHROUGH.has(name)) {

@@ -20,7 +20,7 @@ export const serverArgs = {
   server: { type: 'string', description: "Use this server id ('lspq servers' lists them)", valueHint: 'ID' },
   timeout: { type: 'string', description: 'Give up after this many seconds (exit 3)', valueHint: 'SECONDS' },
   limit: { type: 'string', description: `Cut answers at N entries (default ${DEFAULT_LIMIT})`, valueHint: 'N' },
-  daemon: { type: 'boolean', default: true, description: 'Use the daemon; --no-daemon answers in this process (slower, for one-off use)' },
+  daemon: { type: 'boolean', default: true, description: 'With --no-daemon, answer in this process and exit (slower; for one-off use in CI)' },
 } as const satisfies ArgsDef;
 
 export const targetArgs = {
@@ -57,6 +57,7 @@ export function callerContext(args: Loose, cwd: string, env: Record<string, stri
     timeoutMs = Math.round(n * 1000);
   }
   const root = str(args.root);
+  if (root !== undefined && !isDirectory(resolvePath(cwd, root))) throw usage(`--root ${root} is not a directory; give the workspace root folder`);
   return {
     cwd,
     env,
@@ -75,6 +76,14 @@ export function targetFrom(args: Loose, cwd: string): TargetSpec {
   if (symbol) return { kind: 'symbol', name: symbol };
   if (!raw) throw usage('missing TARGET: write FILE:LINE:COL or FILE:LINE:NAME, or use --symbol NAME');
   return parseTarget(raw, cwd, positiveInt(args.nth, '--nth') ?? 1);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return (require('node:fs') as typeof import('node:fs')).statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export function useDaemon(args: Loose, env: Record<string, string | undefined>): boolean {

@@ -19,6 +19,7 @@ export default defineCommand({
     const kinds = parseKinds(args.kind);
     const input = typeof args.input === 'string' ? args.input : undefined;
     if (args.workspace) {
+      if (!input) throw usage('symbols -w needs a QUERY: lspq symbols -w NAME');
       return runQuery<WorkspaceSymbolsResult>({ op: 'wsymbols', query: input ?? '', ...(kinds ? { kinds } : {}) }, args, {
         human: renderWorkspaceSymbols,
         json: workspaceSymbolsJson,

@@ -72,7 +72,15 @@ async function expand(
     req.direction === 'incoming'
       ? ((await client.request(CallHierarchyIncomingCallsRequest.type, { item }, options)) ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri }))
       : ((await client.request(CallHierarchyOutgoingCallsRequest.type, { item }, options)) ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: item.uri }));
-  edges.sort((a, b) => (a.item.uri < b.item.uri ? -1 : a.item.uri > b.item.uri ? 1 : a.item.selectionRange.start.line - b.item.selectionRange.start.line));
+  // Outgoing: in the order the calls stand in the body. Incoming: the workspace's own files
+  // first, then by path and line; never by where the checkout happens to live.
+  const inRoot = (uri: string) => (uriToPath(uri)?.startsWith(`${client.root}/`) ? 0 : 1);
+  const site = (e: (typeof edges)[number]) => e.ranges[0]?.start ?? { line: 0, character: 0 };
+  edges.sort((a, b) =>
+    req.direction === 'outgoing'
+      ? site(a).line - site(b).line || site(a).character - site(b).character
+      : inRoot(a.item.uri) - inRoot(b.item.uri) || (a.item.uri < b.item.uri ? -1 : a.item.uri > b.item.uri ? 1 : a.item.selectionRange.start.line - b.item.selectionRange.start.line),
+  );
   const nodes: CallNode[] = [];
   for (const edge of edges) {
     counter.total++;

@@ -18,6 +18,11 @@ function versionOf(binary: string, args: string[], env: Record<string, string>):
   const key = `${binary}\0${mtime}`;
   if (versionCache.has(key)) return versionCache.get(key);
   const run = spawnSync(binary, args, { env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // A failing --version prints a stack trace, not a version (pyright-langserver does).
+  if (run.status !== 0) {
+    versionCache.set(key, undefined);
+    return undefined;
+  }
   const text = `${run.stdout ?? ''}\n${run.stderr ?? ''}`;
   const line = text.split('\n').find((l) => /\d+\.\d+/.test(l))?.trim();
   versionCache.set(key, line);
