@@ -24,7 +24,7 @@ function files(dir: string): string[] {
 }
 
 const hash = createHash('sha256');
-for (const f of [...files(join(root, 'src')), join(root, 'scripts', 'consola-for-citty.ts')].sort()) {
+for (const f of [...files(join(root, 'src')), join(root, 'scripts', 'consola-for-citty.ts'), join(root, 'scripts', 'build.ts')].sort()) {
   hash.update(f.slice(root.length)).update(readFileSync(f));
 }
 for (const lock of ['package-lock.json', 'bun.lock']) if (existsSync(join(root, lock))) hash.update(readFileSync(join(root, lock)));
@@ -33,7 +33,19 @@ const id = hash.digest('hex').slice(0, 12);
 const result = await Bun.build({
   // Two entry points: the command, and the engine it loads only for the daemon or --no-daemon.
   entrypoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'engine.ts')],
-  compile: { outfile: join(root, 'dist', 'lspq') },
+  compile: {
+    outfile: join(root, 'dist', 'lspq'),
+    // A project's .env or bunfig.toml must not change lspq (its environment is
+    // sent to the servers); reading them also cost a directory walk per command.
+    autoloadDotenv: false,
+    autoloadBunfig: false,
+    autoloadTsconfig: false,
+    autoloadPackageJson: false,
+    // A command runs for milliseconds: JIT threads compiling its run-once code
+    // only compete with it (about 0.5 ms here). The engine (daemon,
+    // --no-daemon) sets the normal policy back as it starts.
+    jitPolicy: 50,
+  },
   bytecode: true,
   format: 'cjs',
   minify: true,

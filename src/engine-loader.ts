@@ -4,6 +4,9 @@
  * bundle cost 1.5 ms more with the LSP library inside it, even unused.
  */
 export function loadEngine(): typeof import('./engine') {
+  // The binary starts with the JIT held back (scripts/build.ts); the engine
+  // runs long and hot (JSON-RPC, position conversion), so it gets the normal JIT.
+  Bun.unsafe.setJITPolicy(1);
   const engine = './engine.js';
   return require(engine) as typeof import('./engine');
 }

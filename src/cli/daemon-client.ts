@@ -8,7 +8,7 @@ import { BUILD } from '../build-info';
 import { fromErrorPayload, LspqError } from '../errors';
 import { PROTOCOL_VERSION, type ControlRequest, type Envelope, type ProgressLine, type QueryRequest, type Reply } from '../protocol/messages';
 import { processRuns } from '../protocol/process';
-import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
+import { ensureSocketDir, socketDirSafe, socketPath, stateFile } from '../protocol/socket';
 
 export const DAEMON_START_TIMEOUT_MS = 10_000;
 const POLL_MS = 5;
@@ -16,9 +16,16 @@ const POLL_MS = 5;
 class ConnectFailed extends Error {}
 class ConnectionLost extends Error {}
 
-/** One request on a fresh connection; rejects with ConnectFailed when nobody listens. */
+/**
+ * One request on a fresh connection; rejects with ConnectFailed when nobody
+ * listens. The socket folder is checked while the connection opens, and
+ * nothing (the request carries the caller's environment) is sent before
+ * the check passes.
+ */
 function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLine['progress']) => void): Promise<Reply> {
   const payload = Buffer.from(`${JSON.stringify(envelope)}\n`);
+  const folderSafe = socketDirSafe(path);
+  folderSafe.catch(() => undefined); // reported through 'open' below, or moot when nobody listens
   return new Promise<Reply>((resolve, reject) => {
     let buffer = '';
     let settled = false;
@@ -40,7 +47,14 @@ function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLi
     Bun.connect({
       unix: path,
       socket: {
-        open: (socket) => flush(socket),
+        open: (socket) =>
+          void folderSafe.then(
+            (exists) => (exists ? flush(socket) : settle(() => reject(new ConnectFailed('no socket folder')))),
+            (err: unknown) => {
+              settle(() => reject(err));
+              socket.end();
+            },
+          ),
         drain: (socket) => flush(socket),
         data: (socket, chunk) => {
           buffer += chunk.toString();
@@ -110,6 +124,7 @@ async function answers(path: string): Promise<boolean> {
 
 /** Starts a daemon and waits until it answers. Several commands may race here; the daemon's lock lets one win. */
 export async function startDaemon(path: string): Promise<void> {
+  ensureSocketDir(path);
   await spawnDaemon(path);
   if (!(await waitUntil(() => answers(path), DAEMON_START_TIMEOUT_MS))) {
     throw new LspqError(
@@ -139,7 +154,6 @@ export async function askDaemon(
   options: { start?: boolean; onProgress?: (p: ProgressLine['progress']) => void } = {},
 ): Promise<unknown> {
   const path = socketPath(process.env);
-  ensureSocketDir(path);
   const start = options.start ?? true;
   let lostOnce = false;
   for (let attempt = 0; attempt < 4; attempt++) {
@@ -147,7 +161,9 @@ export async function askDaemon(
     try {
       reply = await roundTrip(path, envelope(request), options.onProgress);
     } catch (err) {
+      if (err instanceof LspqError) throw err;
       if (err instanceof ConnectFailed) {
+        ensureSocketDir(path); // creates the folder, or refuses one that is not safe
         if (!start) return undefined;
         await startDaemon(path);
         continue;

@@ -1,9 +1,9 @@
 /**
  * Whether a process still runs. A zombie does not: where PID 1 does not reap
  * orphans (containers), a dead daemon or server stays a zombie, and kill(0)
- * alone would call it alive.
+ * alone would call it alive. (node:fs loads only when asked: the command
+ * path imports this file.)
  */
-import { readFileSync } from 'node:fs';
 
 export function processRuns(pid: number): boolean {
   try {
@@ -12,6 +12,7 @@ export function processRuns(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
   try {
+    const { readFileSync } = require('node:fs') as typeof import('node:fs');
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
   } catch {

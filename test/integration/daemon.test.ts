@@ -186,6 +186,22 @@ describe('crashes, cancellation and the socket folder', () => {
     expect(r.stderr).toBe(`lspq: refusing the daemon folder ${dir}: it is open to group or others (mode 755); run 'chmod 700 ${dir}' or set LSPQ_SOCKET\n`);
   });
 
+  test('a running daemon whose folder was opened to others gets no question', async () => {
+    const other = new Lspq();
+    try {
+      expect((await other.run(['servers'])).exit).toBe(0);
+      const dir = join(other.dir, 'run');
+      chmodSync(dir, 0o777);
+      const r = await other.run(['def', 'main.go:7:TotalArea'], { cwd: join(FIXTURES, 'go-shapes') });
+      expect(r.stderr).toBe(`lspq: refusing the daemon folder ${dir}: it is open to group or others (mode 777); run 'chmod 700 ${dir}' or set LSPQ_SOCKET\n`);
+      expect(r.exit).toBe(3);
+      expect(readFileSync(join(dir, 'daemon.log'), 'utf8')).not.toContain('def answered');
+      chmodSync(dir, 0o700);
+    } finally {
+      expect(await other.stop()).toEqual([]);
+    }
+  });
+
   test('a socket folder owned by someone else is refused', async () => {
     const dir = join(lspq.dir, 'theirs');
     mkdirSync(dir, { mode: 0o700 });
