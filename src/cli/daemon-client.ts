@@ -23,7 +23,9 @@ class ConnectionLost extends Error {}
  * the check passes.
  */
 function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLine['progress']) => void): Promise<Reply> {
-  const payload = Buffer.from(`${JSON.stringify(envelope)}\n`);
+  // TextEncoder/TextDecoder, not Buffer: the first use of Buffer cost 0.2 ms.
+  const payload = new TextEncoder().encode(`${JSON.stringify(envelope)}\n`);
+  const decoder = new TextDecoder();
   const folderSafe = socketDirSafe(path);
   folderSafe.catch(() => undefined); // reported through 'open' below, or moot when nobody listens
   return new Promise<Reply>((resolve, reject) => {
@@ -47,6 +49,7 @@ function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLi
     Bun.connect({
       unix: path,
       socket: {
+        binaryType: 'uint8array',
         open: (socket) =>
           void folderSafe.then(
             (exists) => (exists ? flush(socket) : settle(() => reject(new ConnectFailed('no socket folder')))),
@@ -57,7 +60,7 @@ function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLi
           ),
         drain: (socket) => flush(socket),
         data: (socket, chunk) => {
-          buffer += chunk.toString();
+          buffer += decoder.decode(chunk, { stream: true }); // a character may span two chunks
           for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
             const line = buffer.slice(0, end);
             buffer = buffer.slice(end + 1);

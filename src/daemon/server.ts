@@ -23,6 +23,8 @@ export interface ListenOptions {
 
 interface Connection {
   buffer: string;
+  /** Streaming: a character of a path or variable may span two chunks. */
+  decoder: TextDecoder;
   abort: AbortController;
   out: Buffer | undefined;
   handled: boolean;
@@ -135,11 +137,11 @@ export function listen(o: ListenOptions): DaemonServer {
     unix: o.socket,
     socket: {
       open(socket) {
-        socket.data = { buffer: '', abort: new AbortController(), out: undefined, handled: false };
+        socket.data = { buffer: '', decoder: new TextDecoder(), abort: new AbortController(), out: undefined, handled: false };
       },
       data(socket, chunk) {
         if (socket.data.handled) return;
-        socket.data.buffer += chunk.toString();
+        socket.data.buffer += socket.data.decoder.decode(chunk, { stream: true });
         const end = socket.data.buffer.indexOf('\n');
         if (end < 0) return;
         socket.data.handled = true;
