@@ -6,7 +6,8 @@
 export function loadEngine(): typeof import('./engine') {
   // The binary starts with the JIT held back (scripts/build.ts); the engine
   // runs long and hot (JSON-RPC, position conversion), so it gets the normal JIT.
-  Bun.unsafe.setJITPolicy(1);
   const engine = './engine.js';
-  return require(engine) as typeof import('./engine');
+  const loaded = require(engine) as typeof import('./engine');
+  Bun.unsafe.setJITPolicy(1);
+  return loaded;
 }

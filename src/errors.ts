@@ -46,8 +46,12 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   internal: 3,
 };
 
+/** Marks lspq's errors across copies of this module (see hasInstance below). */
+const BRAND = Symbol.for('lspq.error');
+
 export class LspqError extends Error {
   readonly exit: ExitCode;
+  readonly [BRAND] = true;
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -55,6 +59,15 @@ export class LspqError extends Error {
     super(message);
     this.name = 'LspqError';
     this.exit = EXIT_BY_CODE[code];
+  }
+
+  /**
+   * The engine is a second entry point of the binary and may carry its own
+   * copy of this class; an error it throws is still an LspqError to the
+   * command (an "internal error" otherwise, as a --no-daemon run found).
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
   }
 }
 

@@ -47,6 +47,7 @@ import { LspqError } from '../errors';
 import { clientCapabilities } from './capabilities';
 import { negotiatedEncoding, type PositionEncoding } from './position';
 import type { ServerSpec } from './servers/registry';
+import { processRuns } from '../protocol/process';
 import { pathToUri } from './uri';
 
 export const INITIALIZE_TIMEOUT_MS = 60_000;
@@ -153,6 +154,15 @@ export class LspClient {
 
   get alive(): boolean {
     return this.exit === undefined;
+  }
+
+  /**
+   * Alive and its process really runs: a server killed from outside is dead
+   * (or a zombie) a moment before Bun reports its exit, and a question sent
+   * to it then would fail instead of starting a fresh one.
+   */
+  get running(): boolean {
+    return this.alive && (this.proc.pid === undefined || processRuns(this.proc.pid));
   }
 
   static async start(options: StartOptions): Promise<LspClient> {

@@ -85,9 +85,15 @@ export class ServerPool {
     }
     const key = poolKey(spec, root, options.env);
     const existing = this.sessions.get(key);
-    if (existing?.client.alive) {
+    if (existing?.client.running) {
       existing.lastUsed = Date.now();
       return existing;
+    }
+    if (existing) {
+      // Died between questions, its exit not yet reported: a crash all the same.
+      this.sessions.delete(key);
+      this.recordCrash(spec.id, root);
+      void existing.client.shutdown(); // its process group may hold children
     }
     const pending = this.starting.get(key);
     if (pending) return pending;
