@@ -1,13 +1,14 @@
 /**
- * Loads the engine (src/engine.ts) at run time. The name is a variable so
- * the bundler leaves the engine out of the command's bundle: starting that
- * bundle cost 1.5 ms more with the LSP library inside it, even unused.
+ * Loads the engine (src/engine.ts) at run time, from the binary's second
+ * entry point (scripts/build.ts). The name is computed so the bundler cannot
+ * follow it: a plain variable it folds, and the engine (the LSP library and
+ * every handler) then sat inside the command's bundle, which every question
+ * pays to start.
  */
 export function loadEngine(): typeof import('./engine') {
   // The binary starts with the JIT held back (scripts/build.ts); the engine
   // runs long and hot (JSON-RPC, position conversion), so it gets the normal JIT.
-  const engine = './engine.js';
-  const loaded = require(engine) as typeof import('./engine');
   Bun.unsafe.setJITPolicy(1);
-  return loaded;
+  const engine = ['.', 'engine.js'].join('/');
+  return require(engine) as typeof import('./engine');
 }
