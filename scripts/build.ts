@@ -23,46 +23,59 @@ function files(dir: string): string[] {
   );
 }
 
-const hash = createHash('sha256');
-for (const f of [...files(join(root, 'src')), join(root, 'scripts', 'consola-for-citty.ts'), join(root, 'scripts', 'build.ts')].sort()) {
-  hash.update(f.slice(root.length)).update(readFileSync(f));
+/** The build id: a hash of the sources, this script and the lock file. */
+export function buildId(): string {
+  const hash = createHash('sha256');
+  for (const f of [...files(join(root, 'src')), join(root, 'scripts', 'consola-for-citty.ts'), join(root, 'scripts', 'build.ts')].sort()) {
+    hash.update(f.slice(root.length)).update(readFileSync(f));
+  }
+  for (const lock of ['package-lock.json', 'bun.lock']) if (existsSync(join(root, lock))) hash.update(readFileSync(join(root, lock)));
+  return hash.digest('hex').slice(0, 12);
 }
-for (const lock of ['package-lock.json', 'bun.lock']) if (existsSync(join(root, lock))) hash.update(readFileSync(join(root, lock)));
-const id = hash.digest('hex').slice(0, 12);
 
-const result = await Bun.build({
-  // Two entry points: the command, and the engine it loads only for the daemon or --no-daemon.
-  entrypoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'engine.ts')],
-  compile: {
-    outfile: join(root, 'dist', 'lspq'),
-    // A project's .env or bunfig.toml must not change lspq (its environment is
-    // sent to the servers); reading them also cost a directory walk per command.
-    autoloadDotenv: false,
-    autoloadBunfig: false,
-    autoloadTsconfig: false,
-    autoloadPackageJson: false,
-    // A command runs for milliseconds: JIT threads compiling its run-once code
-    // only compete with it (about 0.5 ms here). The engine (daemon,
-    // --no-daemon) sets the normal policy back as it starts.
-    jitPolicy: 50,
-  },
-  bytecode: true,
-  format: 'cjs',
-  minify: true,
-  define: { 'import.meta.env': 'undefined', LSPQ_BUILD_ID: JSON.stringify(id) },
-  plugins: [
-    {
-      name: 'citty-without-consola',
-      setup(build) {
-        build.onResolve({ filter: /^consola(\/utils)?$/ }, (args) =>
-          args.importer.includes('/node_modules/citty/') ? { path: join(root, 'scripts', 'consola-for-citty.ts') } : undefined,
-        );
+/** What the binary bundles, and how: shared with the test that keeps the engine out of the command's bundle. */
+export function bundleOptions(id: string) {
+  return {
+    // Two entry points: the command, and the engine it loads only for the daemon or --no-daemon.
+    entrypoints: [join(root, 'src', 'main.ts'), join(root, 'src', 'engine.ts')],
+    format: 'cjs' as const,
+    minify: true,
+    define: { 'import.meta.env': 'undefined', LSPQ_BUILD_ID: JSON.stringify(id) },
+    plugins: [
+      {
+        name: 'citty-without-consola',
+        setup(build: import('bun').PluginBuilder) {
+          build.onResolve({ filter: /^consola(\/utils)?$/ }, (args) =>
+            args.importer.includes('/node_modules/citty/') ? { path: join(root, 'scripts', 'consola-for-citty.ts') } : undefined,
+          );
+        },
       },
-    },
-  ],
-});
-if (!result.success) {
-  for (const log of result.logs) console.error(String(log));
-  process.exit(1);
+    ],
+  };
 }
-console.log(`built dist/lspq (build ${id})`);
+
+if (import.meta.main) {
+  const id = buildId();
+  const result = await Bun.build({
+    ...bundleOptions(id),
+    compile: {
+      outfile: join(root, 'dist', 'lspq'),
+      // A project's .env or bunfig.toml must not change lspq (its environment is
+      // sent to the servers); reading them also cost a directory walk per command.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      autoloadTsconfig: false,
+      autoloadPackageJson: false,
+      // A command runs for milliseconds: JIT threads compiling its run-once code
+      // only compete with it (about 0.5 ms here). The engine (daemon,
+      // --no-daemon) sets the normal policy back as it starts.
+      jitPolicy: 50,
+    },
+    bytecode: true,
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(String(log));
+    process.exit(1);
+  }
+  console.log(`built dist/lspq (build ${id})`);
+}
