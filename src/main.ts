@@ -63,17 +63,16 @@ async function run(): Promise<ExitCode> {
   const entry = COMMANDS[name];
   if (!entry) throw new LspqError('usage', `unknown command '${name}'; run 'lspq --help' for the list`);
   const command = entry.load();
-  const citty = require('citty') as typeof import('citty');
   if (!PASSTHROUGH.has(name) && (rest.includes('--help') || rest.includes('-h'))) {
+    const { renderUsage } = require('citty') as typeof import('citty');
     // citty marks usage up with backticks; plain text reads better in a terminal.
-    await write(1, `${(await citty.renderUsage(command, { meta: { name: 'lspq' } })).replace(/`/g, '')}\n`);
+    await write(1, `${(await renderUsage(command, { meta: { name: 'lspq' } })).replace(/`/g, '')}\n`);
     return 0;
   }
-  if (!PASSTHROUGH.has(name)) {
-    const { checkFlags } = require('./cli/_flags') as typeof import('./cli/_flags');
-    checkFlags(name, rest, command);
-  }
-  const { result } = await citty.runCommand(command, { rawArgs: rest });
+  const { parseFlags } = require('./cli/_flags') as typeof import('./cli/_flags');
+  // git takes its words raw (git's grammar is not lspq's); every other command by its definition.
+  const args = PASSTHROUGH.has(name) ? { _: [...rest] } : parseFlags(name, rest, command);
+  const result: unknown = await command.run?.({ rawArgs: rest, args, cmd: command } as Parameters<NonNullable<typeof command.run>>[0]);
   const out = result as { stdout: string; stderr?: string; exit: ExitCode };
   await write(1, out.stdout);
   if (out.stderr) await write(2, `lspq: ${out.stderr}\n`);
@@ -82,6 +81,5 @@ async function run(): Promise<ExitCode> {
 
 // No top-level await: the binary is compiled to bytecode as CommonJS for a faster start.
 void run()
-  // citty's own usage errors (missing positional) are bad input too.
-  .catch((err: unknown) => fail(err instanceof Error && err.name === 'CLIError' ? new LspqError('usage', `${err.message}; see --help`) : err))
+  .catch(fail)
   .then((code) => process.exit(code));
