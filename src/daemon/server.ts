@@ -28,6 +28,8 @@ interface Connection {
   abort: AbortController;
   out: Buffer | undefined;
   handled: boolean;
+  /** The reply is written (or being written): closing now cancels nothing. */
+  answered: boolean;
 }
 
 export interface DaemonServer {
@@ -71,6 +73,7 @@ export function listen(o: ListenOptions): DaemonServer {
   let inFlight = 0;
 
   const send = (socket: Socket<Connection>, reply: Reply) => {
+    socket.data.answered = true;
     socket.data.out = Buffer.from(`${JSON.stringify(reply)}\n`);
     flush(socket);
   };
@@ -137,7 +140,7 @@ export function listen(o: ListenOptions): DaemonServer {
     unix: o.socket,
     socket: {
       open(socket) {
-        socket.data = { buffer: '', decoder: new TextDecoder(), abort: new AbortController(), out: undefined, handled: false };
+        socket.data = { buffer: '', decoder: new TextDecoder(), abort: new AbortController(), out: undefined, handled: false, answered: false };
       },
       data(socket, chunk) {
         if (socket.data.handled) return;
@@ -151,8 +154,8 @@ export function listen(o: ListenOptions): DaemonServer {
         flush(socket);
       },
       close(socket) {
-        // The command went away (Ctrl-C, killed): cancel what it asked.
-        socket.data.abort.abort();
+        // The command went away (Ctrl-C, killed) before its answer: cancel what it asked.
+        if (!socket.data.answered) socket.data.abort.abort();
       },
       error(socket, err) {
         o.log(`socket error: ${err.message}`);

@@ -37,7 +37,7 @@ export class TextSource {
     let lines = this.cache.get(path);
     if (lines === undefined) {
       const open = this.openText(path);
-      lines = open !== undefined ? splitOnce(path, open) : diskLines(path);
+      lines = open !== undefined ? linesOfText(path, open) : diskLines(path);
       this.cache.set(path, lines);
     }
     return lines;
@@ -64,7 +64,8 @@ function remember(path: string, key: string | number, size: number, lines: strin
   return lines;
 }
 
-function splitOnce(path: string, text: string): string[] {
+/** The lines of an open document's text, split once per version of the text. */
+export function linesOfText(path: string, text: string): string[] {
   const hit = lineCache.get(`open:${path}`);
   return hit && hit.key === text ? hit.lines : remember(`open:${path}`, text, text.length, splitLines(text));
 }

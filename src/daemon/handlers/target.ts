@@ -6,7 +6,8 @@
 import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
 import type { Session } from '../../lsp/manager';
-import { codePointLength, splitLines, toServerCharacter } from '../../lsp/position';
+import { linesOfText } from '../../lsp/convert';
+import { codePointLength, toServerCharacter } from '../../lsp/position';
 import type { CallerContext, ResolvedTarget } from '../../protocol/messages';
 import { findWord, type TargetSpec } from '../../protocol/target';
 import { displayPath } from '../../render/paths';
@@ -47,7 +48,7 @@ export async function openTarget(
   const shown = displayPath(path, req.cwd);
   const session = await sessionFor(ctx, req, path, capability, what);
   const text = await session.docs.sync(path);
-  const lines = splitLines(text);
+  const lines = linesOfText(path, text);
   if (line > lines.length) {
     // A final newline ends the last line; it does not start one more.
     const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
