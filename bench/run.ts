@@ -21,8 +21,10 @@ import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
 import { fmt, LSPQ, median, p90, repeat, RUNS, table, timeCommand, toolsEnv } from './harness';
 import { position, projects, WORK, type Project } from './projects';
 
-const OPS = ['def', 'refs', 'hover', 'symbols'] as const;
-type Op = (typeof OPS)[number];
+const ALL_OPS = ['def', 'refs', 'hover', 'symbols'] as const;
+type Op = (typeof ALL_OPS)[number];
+/** BENCH_OPS=refs,hover and BENCH_PROJECTS=Python narrow a run while working on one figure. */
+const OPS = ALL_OPS.filter((op) => !process.env.BENCH_OPS || process.env.BENCH_OPS.split(',').includes(op));
 const COLD_RUNS = 5;
 const READY_TIMEOUT_MS = 300_000;
 
@@ -158,13 +160,15 @@ async function daemonMemory(): Promise<string> {
 
 async function main(): Promise<void> {
   const sections: string[] = [`Runs per figure: ${RUNS} (cold: ${COLD_RUNS}). Machine: ${navigator.hardwareConcurrency} cores. All times are wall-clock milliseconds of whole processes for lspq, and of the request alone for the server.`];
-  const list = projects();
-  sections.push('### Start-up\n', await startup());
+  const list = projects().filter((p) => !process.env.BENCH_PROJECTS || process.env.BENCH_PROJECTS.split(',').some((name) => p.lang.includes(name)));
+  // A narrowed run measures the warm figures only.
+  const whole = !process.env.BENCH_OPS && !process.env.BENCH_PROJECTS;
+  if (whole) sections.push('### Start-up\n', await startup());
   const rows: (string | number)[][] = [];
   const coldRows: (string | number)[][] = [];
   let goSection = '';
   for (const project of list) {
-    const cold = await lspqCold(project);
+    const cold = whole ? await lspqCold(project) : [];
     const raw = await rawServer(project);
     const warm = {} as Record<Op, number[]>;
     for (const op of OPS) {
@@ -173,14 +177,19 @@ async function main(): Promise<void> {
       rows.push([project.lang, op, fmt(median(both.server)), fmt(median(both.lspq)), fmt(p90(both.lspq)), signed(median(both.lspq) - median(both.server)), signed(p90(both.lspq) - p90(both.server))]);
     }
     await raw.close();
+    await timeCommand([LSPQ, 'daemon', 'stop'], project.root);
+    if (!whole) continue;
     coldRows.push([project.lang, fmt(raw.coldMs), fmt(median(cold)), signed(median(cold) - raw.coldMs), fmt(median(warm.def)), `**${(median(cold) / median(warm.def)).toFixed(0)}x**`]);
     if (project.server === 'gopls') goSection = await goplsComparison(project, warm.def);
-    await timeCommand([LSPQ, 'daemon', 'stop'], project.root);
   }
   sections.push(
     '### Warm: lspq against the server itself\n',
     table(['project', 'query', 'server median', 'lspq median', 'lspq p90', 'lspq over server (median)', 'over (p90)'], rows),
   );
+  if (!whole) {
+    console.log(sections.join('\n\n'));
+    return;
+  }
   sections.push(
     '### Cold against warm\n',
     table(['project', 'server cold to a correct def', 'lspq cold def (daemon + server start)', 'lspq over server', 'lspq warm def', 'cold / warm'], coldRows),
