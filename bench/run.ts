@@ -69,19 +69,37 @@ async function rawServer(project: Project): Promise<ServerSide> {
 /**
  * Warm figures, interleaved: one request straight to the server, then one
  * whole lspq command, and again, so both see the same machine (this VM's
- * speed drifts by a third over minutes).
+ * speed drifts by a third over minutes). Each measurement starts from a
+ * quiet machine (SETTLE_MS) and the order alternates: a server still busy
+ * after its own answer (pyright collects garbage after references) would
+ * otherwise slow whichever measurement always came next.
  */
+const SETTLE_MS = 50;
+
 async function warmSideBySide(project: Project, raw: ServerSide, op: Op): Promise<{ server: number[]; lspq: number[] }> {
   const argv = [LSPQ, ...lspqArgs(project, op)];
   await raw.send[op]();
   await timeCommand(argv, project.root);
   const server: number[] = [];
   const lspq: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
+  const measureServer = async () => {
+    await Bun.sleep(SETTLE_MS);
     const t = performance.now();
     await raw.send[op]();
     server.push(performance.now() - t);
+  };
+  const measureLspq = async () => {
+    await Bun.sleep(SETTLE_MS);
     lspq.push((await timeCommand(argv, project.root)).ms);
+  };
+  for (let i = 0; i < RUNS; i++) {
+    if (i % 2 === 0) {
+      await measureServer();
+      await measureLspq();
+    } else {
+      await measureLspq();
+      await measureServer();
+    }
   }
   return { server, lspq };
 }

@@ -79,7 +79,19 @@ async function run(): Promise<ExitCode> {
   return out.exit;
 }
 
+/**
+ * Every output is written (awaited) before this; nothing registers exit
+ * handlers. process.reallyExit skips the runtime's teardown, which cost
+ * about 1 ms of every command (hyperfine: 5.4 against 4.6 ms for a
+ * compiled hello-world).
+ */
+function exitNow(code: ExitCode): never {
+  const { reallyExit } = process as unknown as { reallyExit?: (code: number) => never };
+  if (typeof reallyExit === 'function') reallyExit.call(process, code);
+  process.exit(code);
+}
+
 // No top-level await: the binary is compiled to bytecode as CommonJS for a faster start.
 void run()
   .catch(fail)
-  .then((code) => process.exit(code));
+  .then((code) => (argv[0] === '__daemon' ? process.exit(code) : exitNow(code)));
