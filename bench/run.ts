@@ -74,7 +74,7 @@ async function rawServer(project: Project): Promise<ServerSide> {
  * after its own answer (pyright collects garbage after references) would
  * otherwise slow whichever measurement always came next.
  */
-const SETTLE_MS = 50;
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 50);
 
 async function warmSideBySide(project: Project, raw: ServerSide, op: Op): Promise<{ server: number[]; lspq: number[] }> {
   const argv = [LSPQ, ...lspqArgs(project, op)];

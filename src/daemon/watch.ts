@@ -75,8 +75,9 @@ export class Watchers {
     const state = this.roots.get(root) ?? this.watchRoot(root);
     const since = this.delivered.get(session);
     this.delivered.set(session, state.seq);
-    // A server started after the change read the disk itself.
-    if (since === undefined) return;
+    // A server started after the change read the disk itself; and most
+    // questions come with nothing changed since the last one.
+    if (since === undefined || since === state.seq) return;
     const matchers = globsOf(session);
     if (matchers.length === 0) return; // it watches on its own (tsserver, rust-analyzer)
     const events: FileEvent[] = [];
