@@ -8,6 +8,7 @@
  */
 import { LspqError, toErrorPayload, type ExitCode } from './errors';
 import { BUILD } from './build-info';
+import { loadEntry } from './entries';
 
 const argv = process.argv.slice(2);
 
@@ -64,7 +65,7 @@ async function run(): Promise<ExitCode> {
   if (!entry) throw new LspqError('usage', `unknown command '${name}'; run 'lspq --help' for the list`);
   const command = entry.load();
   if (!PASSTHROUGH.has(name) && (rest.includes('--help') || rest.includes('-h'))) {
-    const { renderUsage } = require('citty') as typeof import('citty');
+    const { renderUsage } = loadEntry<typeof import('./cli/_usage')>('cli/_usage');
     // citty marks usage up with backticks; plain text reads better in a terminal.
     await write(1, `${(await renderUsage(command, { meta: { name: 'lspq' } })).replace(/`/g, '')}\n`);
     return 0;
