@@ -5,6 +5,7 @@
  * this is the path every command pays for.
  */
 import { BUILD } from '../build-info';
+import { runsCompiled } from '../entries';
 import { fromErrorPayload, LspqError } from '../errors';
 import { PROTOCOL_VERSION, type ControlRequest, type Envelope, type ProgressLine, type QueryRequest, type Reply } from '../protocol/messages';
 import { processRuns } from '../protocol/process';
@@ -95,8 +96,7 @@ function envelope(request: QueryRequest | ControlRequest): Envelope {
 
 /** The command that starts the daemon: this same binary (or script) with `__daemon`. */
 function daemonArgv(): string[] {
-  const main = Bun.main;
-  return main.startsWith('/$bunfs/') ? [process.execPath, '__daemon'] : [process.execPath, main, '__daemon'];
+  return runsCompiled() ? [process.execPath, '__daemon'] : [process.execPath, Bun.main, '__daemon'];
 }
 
 async function spawnDaemon(path: string): Promise<void> {

@@ -40,6 +40,29 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
   });
 });
 
+describe('every command loads from the binary', () => {
+  // diag, git, servers and daemon and the usage renderer are entry points of their own (src/entries.ts):
+  // a missing one would only show when that command runs.
+  test.each([
+    ['def', 'Where the symbol at TARGET is defined (lspq def)'],
+    ['symbols', 'USAGE lspq symbols [OPTIONS] [INPUT]'],
+    ['diag', 'Diagnostics for FILEs, --staged files, the changed files (default in git) or --all the workspace (lspq diag)'],
+    ['servers', 'USAGE lspq servers [OPTIONS] '],
+    ['daemon', 'USAGE lspq daemon [OPTIONS] [ACTION]'],
+  ])('lspq %s --help', async (name, line) => {
+    const r = await lspq.run([name, '--help'], { cwd: go });
+    expect(r.stderr).toBe('');
+    expect(r.exit).toBe(0);
+    expect(r.stdout.split('\n')).toContain(line);
+  });
+
+  test('lspq git answers through its own entry point', async () => {
+    const r = await lspq.run(['git', 'rev-parse', '--is-inside-work-tree'], { cwd: go });
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toBe('true\n');
+  });
+});
+
 describe('no server: exit 3 with what to do', () => {
   test('an extension no server handles', async () => {
     const r = await lspq.run(['hover', `${FIXTURES}/c-shapes/compile_flags.txt:1:1`]);
