@@ -39,9 +39,9 @@ export function buildId(): string {
 /** What the binary bundles, and how: shared with the test that keeps the engine out of the command's bundle. */
 export function bundleOptions(id: string) {
   return {
-    // The command's entry, and those it loads by name (src/entries.ts): the larger
+    // The command's entry, and those it loads by name (src/entries.ts): the
     // subcommands, citty's usage renderer, and the engine for the daemon or --no-daemon.
-    entrypoints: ['main', 'engine', 'cli/_usage', ...COMMAND_ENTRIES.map((name) => `cli/${name}`)].map((name) => join(root, 'src', `${name}.ts`)),
+    entrypoints: ['main', 'engine', 'cli/_usage', 'cli/navigation', ...COMMAND_ENTRIES.map((name) => `cli/${name}`)].map((name) => join(root, 'src', `${name}.ts`)),
     // Outputs named as src/entries.ts loads them: engine.js, cli/def.js.
     root: join(root, 'src'),
     format: 'cjs' as const,

@@ -89,3 +89,33 @@ export function fromErrorPayload(payload: ErrorPayload): LspqError {
 }
 
 export const usage = (message: string) => new LspqError('usage', message);
+
+/** What a command prints and how it exits: the same shape whether it ran here or in the daemon. */
+export interface CommandOutput {
+  stdout: string;
+  /** A note or error for stderr, without the `lspq: ` prefix. */
+  stderr?: string;
+  exit: ExitCode;
+}
+
+/** An error as the command shows it: a JSON document on stdout with --json, always one line on stderr. */
+export function errorOutput(err: unknown, json: boolean): CommandOutput {
+  const payload = toErrorPayload(err);
+  return {
+    stdout: json ? `${JSON.stringify({ error: payload })}\n` : '',
+    stderr: payload.message,
+    exit: err instanceof LspqError ? err.exit : 3,
+  };
+}
+
+/** `--json` asked for on the command line (the last of --json and --no-json wins, as in parsing) or by LSPQ_JSON=1. */
+export function jsonInArgv(argv: readonly string[], env: Record<string, string | undefined>): boolean {
+  let json = env.LSPQ_JSON === '1';
+  for (const word of argv) {
+    if (word === '--') break;
+    if (word === '--json') json = true;
+    else if (word === '--no-json') json = false;
+    else if (word.startsWith('--json=')) json = word === '--json=true';
+  }
+  return json;
+}

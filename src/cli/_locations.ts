@@ -3,7 +3,7 @@ import { defineCommand, type ArgsDef } from 'citty';
 import type { LocationOp, LocationsResult } from '../protocol/messages';
 import { locationsJson, renderLocations } from '../render/locations';
 import { targetArgs, targetFrom } from './_shared';
-import { runQuery, type Presenter } from './_run';
+import { callerOf, runQuery, type Presenter } from './_run';
 
 export const locationsPresenter: Presenter<LocationsResult> = {
   human: renderLocations,
@@ -15,11 +15,14 @@ export function locationsCommand<A extends ArgsDef>(op: LocationOp, description:
   return defineCommand({
     meta: { name: op, description },
     args: { ...targetArgs, ...extraArgs },
-    run: ({ args }) =>
-      runQuery(
-        { op, target: targetFrom(args, process.cwd()), ...(args['include-declaration'] === true ? { includeDeclaration: true } : {}) },
+    run: ({ args, data }) => {
+      const caller = callerOf(data);
+      return runQuery(
+        { op, target: targetFrom(args, caller.cwd), ...(args['include-declaration'] === true ? { includeDeclaration: true } : {}) },
         args,
         locationsPresenter,
-      ),
+        caller,
+      );
+    },
   });
 }

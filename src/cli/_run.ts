@@ -1,18 +1,30 @@
 /**
- * The road every query command travels: a plain request, asked of the
- * daemon (or answered here with --no-daemon), rendered by a pure renderer,
- * with the contract's exit code. Nothing here prints; main.ts does.
+ * The road every query command travels: a plain request, answered by the
+ * engine (in the daemon, or here with --no-daemon), rendered by a pure
+ * renderer, with the contract's exit code. Nothing here prints; main.ts
+ * (or the command a daemon answers for) does.
  */
-import type { ExitCode } from '../errors';
-import type { CallerContext, Query, QueryRequest } from '../protocol/messages';
+import type { CommandOutput, ExitCode } from '../errors';
+import type { Query, QueryRequest } from '../protocol/messages';
 import { renderOptions, type RenderOptions } from '../render/style';
 import type { Rendered } from '../render/types';
+import { processEnv, wantsColor } from './_process';
 import { callerContext, jsonWanted, useDaemon } from './_shared';
 
-export interface CommandOutput {
-  stdout: string;
-  stderr?: string;
-  exit: ExitCode;
+export type { CommandOutput } from '../errors';
+
+/**
+ * Who asked: where they stand, their environment, whether their output is
+ * coloured, and how a question reaches the handlers. The command fills it
+ * from its own process; the daemon from the command line it was sent, so a
+ * command runs the same in either place.
+ */
+export interface Caller {
+  cwd: string;
+  env: Record<string, string>;
+  color: boolean;
+  /** The handlers themselves, inside the daemon; unset in the command (the daemon, or --no-daemon). */
+  answer?: (request: QueryRequest) => Promise<unknown>;
 }
 
 export interface Presenter<R> {
@@ -22,33 +34,15 @@ export interface Presenter<R> {
   found: (result: R) => boolean;
 }
 
-export function processEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  return env;
+/** This process as the caller. */
+export function localCaller(): Caller {
+  const env = processEnv();
+  return { cwd: process.cwd(), env, color: wantsColor(env) };
 }
 
-interface TtyBinding {
-  isTTY?: (fd: number) => boolean;
-}
-
-/**
- * Whether a file descriptor is a terminal. Bun's tty_wrap binding is
- * isatty(3) itself and costs microseconds; loading node:tty cost about 3 ms.
- */
-export function isTerminal(fd: 1 | 2): boolean {
-  try {
-    const binding = (process as unknown as { binding?: (name: string) => TtyBinding }).binding?.('tty_wrap');
-    if (typeof binding?.isTTY === 'function') return binding.isTTY(fd);
-  } catch {
-    // not in this runtime: ask node:tty
-  }
-  return (require('node:tty') as typeof import('node:tty')).isatty(fd);
-}
-
-export function wantsColor(env: Record<string, string | undefined>): boolean {
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  return isTerminal(1);
+/** The caller a command was run for (citty's `data`), or this process. */
+export function callerOf(data: unknown): Caller {
+  return (data as Caller | undefined) ?? localCaller();
 }
 
 export type OnProgress = (p: { done: number; total: number; what: string }) => void;
@@ -62,17 +56,15 @@ export async function ask(request: QueryRequest, daemon: boolean, onProgress?: O
   return answerHere(request, onProgress);
 }
 
-export async function runQuery<R>(query: Query, args: Record<string, unknown>, presenter: Presenter<R>, context?: CallerContext): Promise<CommandOutput> {
-  const env = processEnv();
-  const cwd = process.cwd();
-  const request = { ...query, ...(context ?? callerContext(args, cwd, env)) } as QueryRequest;
-  const result = (await ask(request, useDaemon(args, env))) as R;
-  return present(result, args, presenter, cwd, env);
+export async function runQuery<R>(query: Query, args: Record<string, unknown>, presenter: Presenter<R>, caller: Caller): Promise<CommandOutput> {
+  const request = { ...query, ...callerContext(args, caller.cwd, caller.env) } as QueryRequest;
+  const result = (await (caller.answer ? caller.answer(request) : ask(request, useDaemon(args, caller.env)))) as R;
+  return present(result, args, presenter, caller);
 }
 
-export function present<R>(result: R, args: Record<string, unknown>, presenter: Presenter<R>, cwd: string, env: Record<string, string | undefined>): CommandOutput {
+export function present<R>(result: R, args: Record<string, unknown>, presenter: Presenter<R>, caller: Omit<Caller, 'answer'>): CommandOutput {
   const exit: ExitCode = presenter.found(result) ? 0 : 1;
-  if (jsonWanted(args, env)) return { stdout: `${JSON.stringify(presenter.json(result, cwd))}\n`, exit };
-  const rendered = presenter.human(result, renderOptions(cwd, wantsColor(env)));
+  if (jsonWanted(args, caller.env)) return { stdout: `${JSON.stringify(presenter.json(result, caller.cwd))}\n`, exit };
+  const rendered = presenter.human(result, renderOptions(caller.cwd, caller.color));
   return { ...rendered, exit };
 }

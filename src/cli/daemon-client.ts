@@ -6,16 +6,26 @@
  */
 import { BUILD } from '../build-info';
 import { runsCompiled } from '../entries';
-import { fromErrorPayload, LspqError } from '../errors';
-import { PROTOCOL_VERSION, type ControlRequest, type Envelope, type ProgressLine, type QueryRequest, type Reply } from '../protocol/messages';
+import { fromErrorPayload, LspqError, type CommandOutput } from '../errors';
+import { PROTOCOL_VERSION, type CommandLineRequest, type ControlRequest, type Envelope, type ProgressLine, type QueryRequest, type Reply } from '../protocol/messages';
 import { processRuns } from '../protocol/process';
 import { ensureSocketDir, socketDirSafe, socketPath, stateFile } from '../protocol/socket';
+import { wantsColor } from './_process';
 
 export const DAEMON_START_TIMEOUT_MS = 10_000;
 const POLL_MS = 5;
+/** A live daemon answers control requests at once; one that does not is wedged (stopped, or stuck). */
+export const CONTROL_WAIT_MS = 5_000;
+/** Past a question's own --timeout (which the daemon enforces), how long the command still waits. */
+export const ANSWER_GRACE_MS = 5_000;
+/** The handlers' default budget (src/daemon/handlers/context.ts), for a question without --timeout. */
+const DEFAULT_QUESTION_MS = 60_000;
+
+type Request = QueryRequest | ControlRequest | CommandLineRequest;
 
 class ConnectFailed extends Error {}
 class ConnectionLost extends Error {}
+class NoAnswer extends Error {}
 
 /**
  * One request on a fresh connection; rejects with ConnectFailed when nobody
@@ -23,7 +33,7 @@ class ConnectionLost extends Error {}
  * nothing (the request carries the caller's environment) is sent before
  * the check passes.
  */
-function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLine['progress']) => void): Promise<Reply> {
+function roundTrip(path: string, envelope: Envelope, waitMs: number, onProgress?: (p: ProgressLine['progress']) => void): Promise<Reply> {
   // TextEncoder/TextDecoder, not Buffer: the first use of Buffer cost 0.2 ms.
   const payload = new TextEncoder().encode(`${JSON.stringify(envelope)}\n`);
   const decoder = new TextDecoder();
@@ -33,12 +43,24 @@ function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLi
     let buffer = '';
     let settled = false;
     let offset = 0;
+    let end: (() => void) | undefined;
+    // A daemon that takes the connection but never answers (stopped, stuck) must not hang the command.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const wait = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        settle(() => reject(new NoAnswer(`no answer within ${Math.round(waitMs / 1000)}s`)));
+        end?.();
+      }, waitMs);
+    };
     const settle = (fn: () => void) => {
       if (!settled) {
         settled = true;
+        if (timer) clearTimeout(timer);
         fn();
       }
     };
+    wait();
     const flush = (socket: { write(data: Uint8Array): number }) => {
       // Bun may take only part of a large write; the rest goes on 'drain'.
       while (offset < payload.length) {
@@ -51,14 +73,16 @@ function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLi
       unix: path,
       socket: {
         binaryType: 'uint8array',
-        open: (socket) =>
+        open: (socket) => {
+          end = () => socket.end();
           void folderSafe.then(
             (exists) => (exists ? flush(socket) : settle(() => reject(new ConnectFailed('no socket folder')))),
             (err: unknown) => {
               settle(() => reject(err));
               socket.end();
             },
-          ),
+          );
+        },
         drain: (socket) => flush(socket),
         data: (socket, chunk) => {
           buffer += decoder.decode(chunk, { stream: true }); // a character may span two chunks
@@ -74,6 +98,7 @@ function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLi
               return;
             }
             if ('progress' in message) {
+              wait(); // a long answer that reports progress is alive
               onProgress?.(message.progress);
               continue;
             }
@@ -90,7 +115,7 @@ function roundTrip(path: string, envelope: Envelope, onProgress?: (p: ProgressLi
   });
 }
 
-function envelope(request: QueryRequest | ControlRequest): Envelope {
+function envelope(request: Request): Envelope {
   return { protocol: PROTOCOL_VERSION, build: BUILD.id, request };
 }
 
@@ -118,7 +143,7 @@ async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Prom
 
 async function answers(path: string): Promise<boolean> {
   try {
-    const reply = await roundTrip(path, envelope({ op: 'ping' }));
+    const reply = await roundTrip(path, envelope({ op: 'ping' }), CONTROL_WAIT_MS);
     return reply.ok;
   } catch {
     return false;
@@ -137,32 +162,86 @@ export async function startDaemon(path: string): Promise<void> {
   }
 }
 
+/** The pid a daemon wrote beside its socket, if that process is still an lspq daemon. */
+function daemonPid(path: string): number | undefined {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  try {
+    const pid = Number(readFileSync(stateFile(path, 'daemon.pid'), 'utf8').trim());
+    // The pid may have been reused since: only a process that is a daemon is one.
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return Number.isSafeInteger(pid) && pid > 0 && argv.includes('__daemon') && processRuns(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Ends a daemon that takes connections but does not answer (stopped with
+ * SIGSTOP, or stuck): SIGTERM lets it stop its servers; SIGKILL if it cannot,
+ * and then its servers notice their parent is gone.
+ */
+async function endUnresponsive(path: string, pid: number): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {}
+  };
+  signal('SIGTERM');
+  signal('SIGCONT');
+  if (!(await waitUntil(async () => !processRuns(pid), CONTROL_WAIT_MS))) {
+    signal('SIGKILL');
+    await waitUntil(async () => !processRuns(pid), CONTROL_WAIT_MS);
+  }
+  const { rmSync } = require('node:fs') as typeof import('node:fs');
+  rmSync(path, { force: true }); // the next daemon's lock is free; its socket must be too
+}
+
 /** Asks a daemon to stop and waits until it has exited (its servers stop first). True if one was running. */
 export async function stopDaemon(path: string): Promise<boolean> {
   let pid: number | undefined;
   try {
-    const reply = await roundTrip(path, envelope({ op: 'stop' }));
+    const reply = await roundTrip(path, envelope({ op: 'stop' }), CONTROL_WAIT_MS);
     if (reply.ok) pid = (reply.result as { pid?: number }).pid;
   } catch (err) {
     if (err instanceof ConnectFailed) return false;
+    if (err instanceof NoAnswer) {
+      const wedged = daemonPid(path);
+      if (wedged !== undefined) await endUnresponsive(path, wedged);
+      return true;
+    }
   }
-  const { existsSync } = await import('node:fs');
+  const { existsSync } = require('node:fs') as typeof import('node:fs');
   await waitUntil(async () => !existsSync(path) && (pid === undefined || !processRuns(pid)), DAEMON_START_TIMEOUT_MS);
   return true;
 }
 
+/** `--timeout S` from a command line, as the command will parse it; undefined if absent or not a number. */
+export function timeoutInArgs(args: readonly string[]): number | undefined {
+  let seconds: string | undefined;
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+    if (args[i] === '--timeout') seconds = args[i + 1];
+    else if (args[i]!.startsWith('--timeout=')) seconds = args[i]!.slice('--timeout='.length);
+  }
+  const n = Number(seconds);
+  return seconds !== undefined && Number.isFinite(n) && n > 0 ? n * 1000 : undefined;
+}
+
+/** How long the command waits for the daemon's reply before calling it wedged. */
+function patience(request: Request): number {
+  if (request.op === 'ping' || request.op === 'stop' || request.op === 'status') return CONTROL_WAIT_MS;
+  const budget = request.op === 'run' ? timeoutInArgs(request.args) : request.timeoutMs;
+  return (budget ?? DEFAULT_QUESTION_MS) + ANSWER_GRACE_MS;
+}
+
 /** Sends a request, starting or replacing the daemon as needed. */
-export async function askDaemon(
-  request: QueryRequest | ControlRequest,
-  options: { start?: boolean; onProgress?: (p: ProgressLine['progress']) => void } = {},
-): Promise<unknown> {
+export async function askDaemon(request: Request, options: { start?: boolean; onProgress?: (p: ProgressLine['progress']) => void } = {}): Promise<unknown> {
   const path = socketPath(process.env);
   const start = options.start ?? true;
   let lostOnce = false;
   for (let attempt = 0; attempt < 4; attempt++) {
     let reply: Reply;
     try {
-      reply = await roundTrip(path, envelope(request), options.onProgress);
+      reply = await roundTrip(path, envelope(request), patience(request), options.onProgress);
     } catch (err) {
       if (err instanceof LspqError) throw err;
       if (err instanceof ConnectFailed) {
@@ -170,6 +249,13 @@ export async function askDaemon(
         if (!start) return undefined;
         await startDaemon(path);
         continue;
+      }
+      if (err instanceof NoAnswer) {
+        const pid = daemonPid(path);
+        throw new LspqError(
+          'daemon',
+          `the daemon${pid ? ` (pid ${pid})` : ''} took the question but did not answer (${err.message}); run 'lspq daemon restart', or use --no-daemon`,
+        );
       }
       // The daemon died under the question: ask a fresh one, once.
       if (lostOnce || request.op === 'stop') throw new LspqError('daemon', `the daemon stopped while answering (${(err as Error).message}); run the command again, or see 'lspq daemon logs'`);
@@ -187,4 +273,14 @@ export async function askDaemon(
     throw fromErrorPayload(reply.error);
   }
   throw new LspqError('daemon', `could not reach a daemon at ${path}; run 'lspq daemon restart' or use --no-daemon`);
+}
+
+/**
+ * A question about code, warm: the whole command line goes to the daemon,
+ * which parses, answers and renders it; this process only prints.
+ */
+export async function forward(command: string, args: string[]): Promise<CommandOutput> {
+  // process.env as it is: JSON leaves out nothing but unset values, and a copy costs a tenth of a millisecond.
+  const env = process.env as Record<string, string>;
+  return (await askDaemon({ op: 'run', command, args, cwd: process.cwd(), env, color: wantsColor(env) })) as CommandOutput;
 }

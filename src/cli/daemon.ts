@@ -5,7 +5,7 @@ import type { DaemonStatus } from '../protocol/messages';
 import { socketPath, stateFile } from '../protocol/socket';
 import { daemonStatusJson, renderDaemonStatus } from '../render/daemon';
 import { outputArgs } from './_shared';
-import { present, type CommandOutput } from './_run';
+import { localCaller, present, type CommandOutput } from './_run';
 
 const ACTIONS = ['status', 'stop', 'restart', 'logs'] as const;
 const LOG_TAIL_LINES = 100;
@@ -37,6 +37,6 @@ export default defineCommand({
     }
     const status = (await askDaemon({ op: 'status' }, { start: false })) as DaemonStatus | undefined;
     if (!status) return { stdout: args.json ? `${JSON.stringify({ running: false })}\n` : '', stderr: 'no daemon is running; the next query starts one', exit: 1 };
-    return present(status, args, { human: renderDaemonStatus, json: daemonStatusJson, found: () => true }, process.cwd(), process.env);
+    return present(status, args, { human: renderDaemonStatus, json: daemonStatusJson, found: () => true }, localCaller());
   },
 });

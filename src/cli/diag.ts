@@ -5,7 +5,8 @@ import type { DiagResult, Severity } from '../protocol/messages';
 import { diagJson, renderDiag } from '../render/diag';
 import { gitFiles, stagedFiles } from './_git-files';
 import { callerContext, jsonWanted, serverArgs, useDaemon } from './_shared';
-import { ask, isTerminal, present, processEnv, type CommandOutput } from './_run';
+import { isTerminal, processEnv, wantsColor } from './_process';
+import { ask, present, type CommandOutput } from './_run';
 
 const SEVERITIES = ['error', 'warning', 'info', 'hint'];
 
@@ -60,7 +61,7 @@ export default defineCommand({
     const onProgress = jsonWanted(args, env) ? undefined : progressPrinter();
     const result = (await ask(request, useDaemon(args, env), onProgress)) as DiagResult;
     if (onProgress) await Bun.write(Bun.stderr, '\r\u001b[2K');
-    const out = present(result, args, { human: renderDiag, json: diagJson, found: () => true }, cwd, env);
+    const out = present(result, args, { human: renderDiag, json: diagJson, found: () => true }, { cwd, env, color: wantsColor(env) });
     if (result.incomplete.length > 0) {
       const list = result.incomplete.length > 3 ? `${result.incomplete.length} files` : result.incomplete.join(', ');
       const note = `diagnostics are incomplete for ${list}: the server did not finish in time; retry with a larger --timeout`;

@@ -4,7 +4,8 @@
  */
 import { defineCommand } from 'citty';
 import { gitHelp } from '../render/git';
-import { processEnv, wantsColor, type CommandOutput } from './_run';
+import { processEnv, wantsColor } from './_process';
+import type { CommandOutput } from './_run';
 import { jsonWanted } from './_shared';
 
 export interface LspqGitFlags {

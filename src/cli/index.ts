@@ -5,28 +5,40 @@ import { loadEntry } from '../entries';
 type Loader = () => CommandDef<any>;
 
 /**
- * Commands that are entry points of their own (src/entries.ts): git's policy
- * and diag's git plumbing are most of the command code, and a bundle's size
- * is paid by every command that starts from it. The navigation questions stay
- * in main.js: loading any second file costs about 0.4 ms, and a warm `def`
- * was 0.4 ms faster bundled than as its own entry point.
+ * Commands that are entry points of their own (src/entries.ts): a bundle's
+ * size is paid by every command that starts from it, so main.js holds only
+ * the dispatch and the daemon client.
  */
 export const COMMAND_ENTRIES = ['diag', 'git', 'servers', 'daemon'] as const;
+
+/**
+ * The questions about code: one more entry point (cli/navigation), which
+ * the daemon runs for a command that forwards its command line.
+ */
+export const NAVIGATION_COMMANDS = new Set(['def', 'typedef', 'impls', 'refs', 'hover', 'symbols', 'calls']);
+
+export function navigation(): typeof import('./navigation') {
+  return loadEntry<typeof import('./navigation')>('cli/navigation');
+}
 
 const ownEntry =
   (name: (typeof COMMAND_ENTRIES)[number]): Loader =>
   () =>
     loadEntry<{ default: CommandDef<any> }>(`cli/${name}`).default;
 
-// require(), not import(): see main.ts.
+const navigationEntry =
+  (name: string): Loader =>
+  () =>
+    navigation().NAVIGATION[name]!;
+
 export const COMMANDS: Record<string, { describe: string; load: Loader }> = {
-  def: { describe: 'definition(s) of the symbol at TARGET', load: () => (require('./def') as typeof import('./def')).default },
-  typedef: { describe: 'definition of the type of the symbol at TARGET', load: () => (require('./typedef') as typeof import('./typedef')).default },
-  impls: { describe: 'implementations of an interface, abstract method or type', load: () => (require('./impls') as typeof import('./impls')).default },
-  refs: { describe: 'references to the symbol at TARGET', load: () => (require('./refs') as typeof import('./refs')).default },
-  hover: { describe: 'signature, type and documentation at TARGET', load: () => (require('./hover') as typeof import('./hover')).default },
-  symbols: { describe: "a file's symbols as a tree; -w QUERY searches the workspace", load: () => (require('./symbols') as typeof import('./symbols')).default },
-  calls: { describe: 'callers (or --out callees) of the function at TARGET', load: () => (require('./calls') as typeof import('./calls')).default },
+  def: { describe: 'definition(s) of the symbol at TARGET', load: navigationEntry('def') },
+  typedef: { describe: 'definition of the type of the symbol at TARGET', load: navigationEntry('typedef') },
+  impls: { describe: 'implementations of an interface, abstract method or type', load: navigationEntry('impls') },
+  refs: { describe: 'references to the symbol at TARGET', load: navigationEntry('refs') },
+  hover: { describe: 'signature, type and documentation at TARGET', load: navigationEntry('hover') },
+  symbols: { describe: "a file's symbols as a tree; -w QUERY searches the workspace", load: navigationEntry('symbols') },
+  calls: { describe: 'callers (or --out callees) of the function at TARGET', load: navigationEntry('calls') },
   diag: { describe: 'diagnostics for files, --staged changes or --all the workspace', load: ownEntry('diag') },
   git: { describe: 'git under a safety policy (--allow-write, --allow-destructive)', load: ownEntry('git') },
   servers: { describe: 'known language servers: found or not, version, running roots', load: ownEntry('servers') },

@@ -4,7 +4,7 @@ import { resolvePath } from '../protocol/paths';
 import type { SymbolsResult, WorkspaceSymbolsResult } from '../protocol/messages';
 import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from '../render/symbols';
 import { serverArgs } from './_shared';
-import { runQuery } from './_run';
+import { callerOf, runQuery } from './_run';
 import { parseKinds } from './_kinds';
 
 export default defineCommand({
@@ -15,7 +15,8 @@ export default defineCommand({
     workspace: { type: 'boolean', alias: 'w', description: 'Search the whole workspace for QUERY' },
     kind: { type: 'string', description: 'Only these kinds, comma-separated (class,function,...)', valueHint: 'K,...' },
   },
-  run: ({ args }) => {
+  run: ({ args, data }) => {
+    const caller = callerOf(data);
     const kinds = parseKinds(args.kind);
     const input = typeof args.input === 'string' ? args.input : undefined;
     if (args.workspace) {
@@ -24,14 +25,14 @@ export default defineCommand({
         human: renderWorkspaceSymbols,
         json: workspaceSymbolsJson,
         found: (r) => r.total > 0,
-      });
+      }, caller);
     }
     if (!input) throw usage('missing FILE: lspq symbols FILE, or lspq symbols -w QUERY for the workspace');
-    const path = resolvePath(process.cwd(), input);
+    const path = resolvePath(caller.cwd, input);
     return runQuery<SymbolsResult>({ op: 'symbols', path, ...(kinds ? { kinds } : {}) }, args, {
       human: renderSymbols,
       json: symbolsJson,
       found: (r) => r.total > 0,
-    });
+    }, caller);
   },
 });

@@ -1,5 +1,7 @@
 /** A query request to its handler: the request-in, answer-out core, shared by the daemon and --no-daemon. */
-import type { QueryRequest } from '../protocol/messages';
+import { runCommandLine } from '../cli/navigation';
+import type { CommandOutput } from '../errors';
+import type { CommandLineRequest, QueryRequest } from '../protocol/messages';
 import { calls } from './handlers/calls';
 import type { HandlerContext } from './handlers/context';
 import { diag } from './handlers/diag';
@@ -28,4 +30,9 @@ export async function dispatch(req: QueryRequest, ctx: HandlerContext): Promise<
     case 'servers':
       return servers(req, ctx);
   }
+}
+
+/** A command line a command forwarded: run as that command would have, its questions answered here. */
+export function runForwarded(req: CommandLineRequest, ctx: HandlerContext): Promise<CommandOutput> {
+  return runCommandLine(req.command, req.args, { cwd: req.cwd, env: req.env, color: req.color, answer: (query) => dispatch(query, ctx) });
 }

@@ -7,7 +7,8 @@ import { BUILD } from '../build-info';
 import { toErrorPayload } from '../errors';
 import type { ServerPool } from '../lsp/manager';
 import { PROTOCOL_VERSION, type DaemonStatus, type Envelope, type Reply } from '../protocol/messages';
-import { dispatch } from './dispatch';
+import { dispatch, runForwarded } from './dispatch';
+import type { HandlerContext } from './handlers/context';
 import type { Watchers } from './watch';
 
 export interface ListenOptions {
@@ -113,7 +114,7 @@ export function listen(o: ListenOptions): DaemonServer {
     try {
       // Let file events already queued by the kernel arrive before syncing.
       await new Promise((r) => setImmediate(r));
-      const result = await dispatch(request, {
+      const context: HandlerContext = {
         pool: o.pool,
         signal: socket.data.abort.signal,
         log: o.log,
@@ -122,9 +123,10 @@ export function listen(o: ListenOptions): DaemonServer {
           // Best effort: a progress line the socket cannot take now is simply skipped.
           if (!socket.data.out) socket.write(`${JSON.stringify({ progress: { done, total, what } })}\n`);
         },
-      });
+      };
+      const result = request.op === 'run' ? await runForwarded(request, context) : await dispatch(request, context);
       send(socket, { ok: true, result });
-      o.log(`${request.op} answered in ${(performance.now() - started).toFixed(1)} ms`);
+      o.log(`${request.op === 'run' ? request.command : request.op} answered in ${(performance.now() - started).toFixed(1)} ms`);
     } catch (err) {
       const error = toErrorPayload(err);
       if (error.code === 'internal') o.log(`internal error for ${request.op}: ${(err as Error).stack ?? error.message}`);

@@ -7,7 +7,7 @@ import type { ErrorPayload } from '../errors';
 import type { TargetSpec } from './target';
 
 /** Bumped whenever these shapes change; the build id covers the rest. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 export interface CallerContext {
   cwd: string;
@@ -36,11 +36,25 @@ export type ControlRequest =
   | { op: 'stop' }
   | { op: 'ping' };
 
+/**
+ * A whole command line for the daemon to run (the questions about code):
+ * parsed, answered and rendered there, so the command only passes it on
+ * and prints what comes back (a CommandOutput).
+ */
+export interface CommandLineRequest {
+  op: 'run';
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  color: boolean;
+}
+
 /** One line of JSON from the command to the daemon. */
 export interface Envelope {
   protocol: number;
   build: string;
-  request: QueryRequest | ControlRequest;
+  request: QueryRequest | ControlRequest | CommandLineRequest;
 }
 
 /** Lines the daemon may send before the reply, for long answers. */
