@@ -222,6 +222,33 @@ describe('crashes, cancellation and the socket folder', () => {
   });
 });
 
+describe('a daemon that takes questions but never answers', () => {
+  test('the command gives up with exit 3 and the fix; daemon restart ends it and its servers', async () => {
+    const lspq = new Lspq();
+    const go = join(FIXTURES, 'go-shapes');
+    await lspq.run(GO_DEF, { cwd: go });
+    const wedged = await lspq.json<Status>(['daemon', 'status']);
+    process.kill(wedged.pid, 'SIGSTOP'); // still listening (the kernel accepts), never answering
+    try {
+      const r = await lspq.run([...GO_DEF, '--timeout', '1'], { cwd: go });
+      expect(r.exit).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `lspq: the daemon (pid ${wedged.pid}) took the question but did not answer (no answer within 6s); run 'lspq daemon restart', or use --no-daemon\n`,
+      );
+      const restart = await lspq.run(['daemon', 'restart']);
+      expect(restart.exit).toBe(0);
+      expect(isAlive(wedged.pid)).toBe(false);
+      for (const s of wedged.servers) expect(await eventually(() => !isAlive(s.pid))).toBe(true);
+      const after = await lspq.run(GO_DEF, { cwd: go });
+      expect(after.stdout).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n');
+    } finally {
+      if (isAlive(wedged.pid)) process.kill(wedged.pid, 'SIGKILL');
+    }
+    expect(await lspq.stop()).toEqual([]);
+  });
+});
+
 describe('builds', () => {
   test('a command from another build replaces the daemon instead of talking to it', async () => {
     const binary = join(REPO, 'dist', 'lspq');
