@@ -2,6 +2,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { compileOptions } from '../scripts/build';
 import { REPO } from './projects';
 
 export const RUNS = Number(process.env.BENCH_RUNS ?? 20);
@@ -50,4 +51,10 @@ export const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms.toFixed(1));
 export function table(head: string[], rows: (string | number)[][]): string {
   const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** Compiles a benchmark's own binary (hello-world, the floor client) exactly as lspq is compiled. */
+export async function compileBench(source: string, outfile: string): Promise<void> {
+  const result = await Bun.build({ entrypoints: [source], ...compileOptions(outfile) });
+  if (!result.success) throw new Error(`could not compile ${source}: ${result.logs.map(String).join('\n')}`);
 }

@@ -1,8 +1,10 @@
 /**
  * The navigation benchmark, side by side in one run on real projects:
  * warm lspq against the same request sent straight to the same server by
- * this benchmark's own client, cold against warm, start-up against a
- * compiled hello-world, and on Go, lspq against gopls's own command line.
+ * this benchmark's own client and against the floor (bench/floor-client.ts:
+ * the smallest client of the same daemon), cold against warm, start-up
+ * against a compiled hello-world, and on Go, lspq against gopls's own
+ * command line.
  * Prints markdown; `bun bench/run.ts > bench/results.md`.
  */
 import { rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
 import { locateBinary } from '../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
-import { fmt, LSPQ, median, p90, repeat, RUNS, table, timeCommand, toolsEnv } from './harness';
+import { compileBench, fmt, LSPQ, median, p90, repeat, RUNS, table, timeCommand, toolsEnv } from './harness';
 import { position, projects, WORK, type Project } from './projects';
 
 const ALL_OPS = ['def', 'refs', 'hover', 'symbols'] as const;
@@ -67,41 +69,42 @@ async function rawServer(project: Project): Promise<ServerSide> {
 }
 
 /**
- * Warm figures, interleaved: one request straight to the server, then one
- * whole lspq command, and again, so both see the same machine (this VM's
- * speed drifts by a third over minutes). Each measurement starts from a
- * quiet machine (SETTLE_MS) and the order alternates: a server still busy
- * after its own answer (pyright collects garbage after references) would
- * otherwise slow whichever measurement always came next.
+ * Warm figures, interleaved: one request straight to the server, one whole
+ * floor-client command, one whole lspq command, and again, so all three see
+ * the same machine (this VM's speed drifts by a third over minutes). Each
+ * measurement starts from a quiet machine (SETTLE_MS) and the order
+ * rotates: a server still busy after its own answer (pyright collects
+ * garbage after references) would otherwise slow whichever always came next.
  */
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 50);
 
-async function warmSideBySide(project: Project, raw: ServerSide, op: Op): Promise<{ server: number[]; lspq: number[] }> {
+type Side = 'server' | 'floor' | 'lspq';
+
+async function warmSideBySide(project: Project, raw: ServerSide, floor: string[], op: Op): Promise<Record<Side, number[]>> {
   const argv = [LSPQ, ...lspqArgs(project, op)];
+  const floorArgv = [...floor, ...lspqArgs(project, op)];
   await raw.send[op]();
-  await timeCommand(argv, project.root);
-  const server: number[] = [];
-  const lspq: number[] = [];
-  const measureServer = async () => {
-    await Bun.sleep(SETTLE_MS);
-    const t = performance.now();
-    await raw.send[op]();
-    server.push(performance.now() - t);
+  const [viaLspq, viaFloor] = [await timeCommand(argv, project.root), await timeCommand(floorArgv, project.root)];
+  if (viaFloor.stdout !== viaLspq.stdout) throw new Error(`the floor client's answer differs from lspq's:\n${viaFloor.stdout}\n${viaLspq.stdout}`);
+  const times: Record<Side, number[]> = { server: [], floor: [], lspq: [] };
+  const measure: Record<Side, () => Promise<number>> = {
+    server: async () => {
+      const t = performance.now();
+      await raw.send[op]();
+      return performance.now() - t;
+    },
+    floor: async () => (await timeCommand(floorArgv, project.root)).ms,
+    lspq: async () => (await timeCommand(argv, project.root)).ms,
   };
-  const measureLspq = async () => {
-    await Bun.sleep(SETTLE_MS);
-    lspq.push((await timeCommand(argv, project.root)).ms);
-  };
+  const order: Side[] = ['server', 'floor', 'lspq'];
   for (let i = 0; i < RUNS; i++) {
-    if (i % 2 === 0) {
-      await measureServer();
-      await measureLspq();
-    } else {
-      await measureLspq();
-      await measureServer();
+    for (let k = 0; k < order.length; k++) {
+      const side = order[(i + k) % order.length]!;
+      await Bun.sleep(SETTLE_MS);
+      times[side].push(await measure[side]());
     }
   }
-  return { server, lspq };
+  return times;
 }
 
 function lspqArgs(project: Project, op: Op): string[] {
@@ -137,7 +140,7 @@ const signed = (ms: number) => `${ms >= 0 ? '+' : '−'}${fmt(Math.abs(ms))}`;
 async function startup(): Promise<string> {
   const hello = join(WORK, 'hello');
   writeFileSync(`${hello}.ts`, "console.log('hello');\n");
-  Bun.spawnSync([process.execPath, 'build', '--compile', '--minify', '--bytecode', '--format=cjs', `${hello}.ts`, '--outfile', hello]);
+  await compileBench(`${hello}.ts`, hello);
   const h: number[] = [];
   const l: number[] = [];
   // Interleaved, like every pair of figures here.
@@ -148,11 +151,21 @@ async function startup(): Promise<string> {
   return table(
     ['process', 'median ms', 'p90 ms'],
     [
-      ['compiled Bun hello-world', fmt(median(h)), fmt(p90(h))],
+      ['compiled Bun hello-world (compiled as lspq is)', fmt(median(h)), fmt(p90(h))],
       ['`lspq --version`', fmt(median(l)), fmt(p90(l))],
       ['ratio', `**${(median(l) / median(h)).toFixed(2)}x**`, ''],
     ],
   );
+}
+
+/** The floor client, compiled as lspq is, with the build id of the daemon it asks. */
+async function floorClient(): Promise<string[]> {
+  const out = join(WORK, 'floor-client');
+  await compileBench(join(import.meta.dir, 'floor-client.ts'), out);
+  const version = (await timeCommand([LSPQ, '--version'], WORK)).stdout;
+  const build = /\(([0-9a-z]+)\)/.exec(version)?.[1];
+  if (!build) throw new Error(`no build id in 'lspq --version': ${version}`);
+  return [out, build];
 }
 
 function goplsDaemons(): Set<string> {
@@ -196,6 +209,7 @@ async function main(): Promise<void> {
   if (whole) sections.push('### Start-up\n', await startup());
   const rows: (string | number)[][] = [];
   const coldRows: (string | number)[][] = [];
+  const floor = await floorClient();
   let goSection = '';
   for (const project of list) {
     const cold = whole ? await coldSideBySide(project) : { server: [], lspq: [] };
@@ -205,9 +219,20 @@ async function main(): Promise<void> {
     const raw = await rawServer(project);
     const warm = {} as Record<Op, number[]>;
     for (const op of OPS) {
-      const both = await warmSideBySide(project, raw, op);
-      warm[op] = both.lspq;
-      rows.push([project.lang, op, fmt(median(both.server)), fmt(median(both.lspq)), fmt(p90(both.lspq)), signed(median(both.lspq) - median(both.server)), signed(p90(both.lspq) - p90(both.server))]);
+      const t = await warmSideBySide(project, raw, floor, op);
+      warm[op] = t.lspq;
+      rows.push([
+        project.lang,
+        op,
+        fmt(median(t.server)),
+        fmt(median(t.floor)),
+        fmt(median(t.lspq)),
+        fmt(p90(t.lspq)),
+        signed(median(t.lspq) - median(t.server)),
+        signed(p90(t.lspq) - p90(t.server)),
+        signed(median(t.floor) - median(t.server)),
+        signed(median(t.lspq) - median(t.floor)),
+      ]);
     }
     await raw.close();
     await timeCommand([LSPQ, 'daemon', 'stop'], project.root);
@@ -217,7 +242,10 @@ async function main(): Promise<void> {
   }
   sections.push(
     '### Warm: lspq against the server itself\n',
-    table(['project', 'query', 'server median', 'lspq median', 'lspq p90', 'lspq over server (median)', 'over (p90)'], rows),
+    table(
+      ['project', 'query', 'server median', 'floor median', 'lspq median', 'lspq p90', 'lspq over server (median)', 'over (p90)', 'floor over server', 'lspq over floor'],
+      rows,
+    ),
   );
   if (!whole) {
     console.log(sections.join('\n\n'));

@@ -60,12 +60,14 @@ export function bundleOptions(id: string) {
   };
 }
 
-if (import.meta.main) {
-  const id = buildId();
-  const result = await Bun.build({
-    ...bundleOptions(id),
+/**
+ * How a binary is compiled: lspq, and the benchmark's hello-world and
+ * floor client (bench/), so they start the way lspq does.
+ */
+export function compileOptions(outfile: string) {
+  return {
     compile: {
-      outfile: join(root, 'dist', 'lspq'),
+      outfile,
       // A project's .env or bunfig.toml must not change lspq (its environment is
       // sent to the servers); reading them also cost a directory walk per command.
       autoloadDotenv: false,
@@ -77,8 +79,15 @@ if (import.meta.main) {
       // --no-daemon) sets the normal policy back as it starts.
       jitPolicy: 50,
     },
+    format: 'cjs' as const,
+    minify: true,
     bytecode: true,
-  });
+  };
+}
+
+if (import.meta.main) {
+  const id = buildId();
+  const result = await Bun.build({ ...bundleOptions(id), ...compileOptions(join(root, 'dist', 'lspq')) });
   if (!result.success) {
     for (const log of result.logs) console.error(String(log));
     process.exit(1);
