@@ -23,8 +23,10 @@ export interface Caller {
   cwd: string;
   env: Record<string, string>;
   color: boolean;
-  /** The handlers themselves, inside the daemon; unset in the command (the daemon, or --no-daemon). */
+  /** In the daemon: the handlers themselves. Unset in the command, which asks the daemon or (--no-daemon) the engine. */
   answer?: (request: QueryRequest) => Promise<unknown>;
+  /** Told of an error before it becomes the command's output: the daemon logs the stack of an internal one. */
+  report?: (err: unknown) => void;
 }
 
 export interface Presenter<R> {

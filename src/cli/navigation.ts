@@ -34,6 +34,7 @@ export async function runCommandLine(name: string, rawArgs: string[], caller: Ca
     const args = parseFlags(name, rawArgs, command);
     return (await command.run({ rawArgs, args, cmd: command, data: caller } as Parameters<NonNullable<typeof command.run>>[0])) as CommandOutput;
   } catch (err) {
+    caller.report?.(err);
     return errorOutput(err, jsonInArgv(rawArgs, caller.env));
   }
 }

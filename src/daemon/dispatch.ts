@@ -1,6 +1,6 @@
 /** A query request to its handler: the request-in, answer-out core, shared by the daemon and --no-daemon. */
 import { runCommandLine } from '../cli/navigation';
-import type { CommandOutput } from '../errors';
+import { LspqError, type CommandOutput } from '../errors';
 import type { CommandLineRequest, QueryRequest } from '../protocol/messages';
 import { calls } from './handlers/calls';
 import type { HandlerContext } from './handlers/context';
@@ -34,5 +34,13 @@ export async function dispatch(req: QueryRequest, ctx: HandlerContext): Promise<
 
 /** A command line a command forwarded: run as that command would have, its questions answered here. */
 export function runForwarded(req: CommandLineRequest, ctx: HandlerContext): Promise<CommandOutput> {
-  return runCommandLine(req.command, req.args, { cwd: req.cwd, env: req.env, color: req.color, answer: (query) => dispatch(query, ctx) });
+  return runCommandLine(req.command, req.args, {
+    cwd: req.cwd,
+    env: req.env,
+    color: req.color,
+    answer: (query) => dispatch(query, ctx),
+    report: (err) => {
+      if (!(err instanceof LspqError)) ctx.log(`internal error for ${req.command}: ${(err as Error).stack ?? String(err)}`);
+    },
+  });
 }

@@ -4,7 +4,7 @@
  */
 import type { Socket } from 'bun';
 import { BUILD } from '../build-info';
-import { toErrorPayload } from '../errors';
+import { toErrorPayload, type CommandOutput } from '../errors';
 import type { ServerPool } from '../lsp/manager';
 import { PROTOCOL_VERSION, type DaemonStatus, type Envelope, type Reply } from '../protocol/messages';
 import { dispatch, runForwarded } from './dispatch';
@@ -126,7 +126,9 @@ export function listen(o: ListenOptions): DaemonServer {
       };
       const result = request.op === 'run' ? await runForwarded(request, context) : await dispatch(request, context);
       send(socket, { ok: true, result });
-      o.log(`${request.op === 'run' ? request.command : request.op} answered in ${(performance.now() - started).toFixed(1)} ms`);
+      // A forwarded command line always yields output; its exit code tells an answer from a refusal.
+      const what = request.op === 'run' ? `${request.command} (exit ${(result as CommandOutput).exit})` : request.op;
+      o.log(`${what} answered in ${(performance.now() - started).toFixed(1)} ms`);
     } catch (err) {
       const error = toErrorPayload(err);
       if (error.code === 'internal') o.log(`internal error for ${request.op}: ${(err as Error).stack ?? error.message}`);

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { FIXTURES, Lspq } from '../helpers/lspq';
+import { capture, FIXTURES, Lspq, lspqArgv } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const go = join(FIXTURES, 'go-shapes');
@@ -158,6 +158,16 @@ describe('answers and their shapes', () => {
     expect(byId.get('gopls')).toMatchObject({ found: true, version: expect.stringContaining('v0.') });
     expect(byId.get('clangd')).toMatchObject({ found: true, version: expect.stringContaining('clangd version') });
     expect(byId.get('jdtls')).toMatchObject({ found: false, install: 'install jdtls (for example brew install jdtls)' });
+  });
+
+  test('colour on a terminal: the command decides, the daemon renders; NO_COLOR turns it off', async () => {
+    // script(1) gives the command a terminal; the daemon it forwards to has none.
+    const onTerminal = (env: Record<string, string>) =>
+      capture(['script', '-qec', [...lspqArgv(), 'def', 'main.go:7:TotalArea'].join(' '), '/dev/null'], go, lspq.env(env));
+    const coloured = await onTerminal({ NO_COLOR: '' });
+    expect(coloured.stdout).toBe('\u001b[35mgeometry.go\u001b[39m:\u001b[32m17\u001b[39m:\u001b[32m6\u001b[39m: func TotalArea(shapes []Shape, unit Unit) string {\r\n');
+    const plain = await onTerminal({ NO_COLOR: '1' });
+    expect(plain.stdout).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\r\n');
   });
 
   test('no colour when stdout is not a terminal', async () => {
