@@ -17,6 +17,7 @@ import type {
 import type { Location, Span } from '../protocol/messages';
 import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
 import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
+import { previewOf } from './preview';
 import { uriToPath } from './uri';
 
 
@@ -97,11 +98,8 @@ export function toSpan(path: string | undefined, range: Range, texts: TextSource
 
 export function toLocation(uri: string, range: Range, texts: TextSource, encoding: PositionEncoding): Location {
   const path = uriToPath(uri);
-  return {
-    path: path ?? uri,
-    ...toSpan(path, range, texts, encoding),
-    preview: path ? texts.line(path, range.start.line).trim() : '',
-  };
+  const span = toSpan(path, range, texts, encoding);
+  return { path: path ?? uri, ...span, preview: path ? previewOf(texts.line(path, range.start.line), span.column) : '' };
 }
 
 /** Definition-like answers in all their forms, as (uri, range) pairs; links use their selection range. */

@@ -7,6 +7,7 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol';
 import { flattenLocations, sortLocations, TextSource, toLocation } from '../../lsp/convert';
+import { previewOf } from '../../lsp/preview';
 import type { LocationOp, LocationsResult, QueryRequest } from '../../protocol/messages';
 import { deadlineFor, using, type HandlerContext } from './context';
 import { openTarget } from './target';
@@ -46,7 +47,7 @@ export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, 
     // definition with its declaration, so keep the definition in the answer.
     if (req.op === 'def' && req.target.kind === 'symbol' && !found.some((l) => l.path === target.path && l.line === target.line)) {
       const line = texts.line(target.path, target.line - 1);
-      found.push({ path: target.path, line: target.line, column: target.column, endLine: target.line, endColumn: target.column + (target.symbol?.split('.').pop()?.length ?? 0), preview: line.trim() });
+      found.push({ path: target.path, line: target.line, column: target.column, endLine: target.line, endColumn: target.column + (target.symbol?.split('.').pop()?.length ?? 0), preview: previewOf(line, target.column) });
     }
     const all = sortLocations(found);
     return {
