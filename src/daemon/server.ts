@@ -60,6 +60,8 @@ function status(o: ListenOptions): DaemonStatus {
     servers: o.pool.list().map((s) => ({
       id: s.client.spec.id,
       root: s.client.root,
+      binary: s.binary,
+      env: s.envKey,
       pid: s.client.pid,
       uptimeSeconds: Math.round((now - s.client.startedAt) / 1000),
       memoryBytes: memoryOf(s.client.pid),

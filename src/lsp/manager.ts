@@ -16,6 +16,9 @@ export const CRASH_WINDOW_MS = 3 * 60_000;
 
 export interface Session {
   key: string;
+  /** The binary started and the caller's environment as far as it keys the pool: what tells two sessions of one server and root apart. */
+  binary: string;
+  envKey: Record<string, string>;
   client: LspClient;
   docs: Documents;
   lastUsed: number;
@@ -106,7 +109,8 @@ export class ServerPool {
     await this.makeRoom();
     this.log(`starting ${options.spec.id} (${options.binary}) for ${options.root}`);
     const client = await LspClient.start({ ...options, log: this.log });
-    const session: Session = { key, client, docs: new Documents(client), lastUsed: Date.now(), inFlight: 0 };
+    const envKey = Object.fromEntries(options.spec.envKeys.map((k) => [k, options.env[k] ?? '']));
+    const session: Session = { key, binary: options.binary, envKey, client, docs: new Documents(client), lastUsed: Date.now(), inFlight: 0 };
     this.sessions.set(key, session);
     client.onEvent(() => {
       if (client.alive || this.sessions.get(key) !== session) return;

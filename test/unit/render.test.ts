@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import type { CallsResult, LocationsResult, SymbolsResult } from '../../src/protocol/messages';
+import type { CallsResult, HeldServer, LocationsResult, SymbolsResult } from '../../src/protocol/messages';
+import { distinctions, renderDaemonStatus } from '../../src/render/daemon';
 import { renderCalls } from '../../src/render/calls';
 import { locationsJson, renderLocations } from '../../src/render/locations';
 import { displayPath } from '../../src/render/paths';
@@ -87,5 +88,28 @@ describe('render', () => {
       ],
     };
     expect(renderCalls(calls, o).stdout).toBe('a.go:5:6: function f\nb.go:9:6:   ← function g\nmain.go:3:6:     ← function main\n');
+  });
+});
+
+describe('daemon status: rows of one server and root say what differs', () => {
+  const held = (binary: string, env: Record<string, string>): HeldServer => ({
+    id: 'gopls', root: '/p', binary, env, pid: 1, uptimeSeconds: 1, memoryBytes: null, requests: 0, state: 'idle',
+  });
+
+  test('a different binary is named', () => {
+    expect(distinctions([held('/a/gopls', { PATH: '/a' }), held('/b/gopls', { PATH: '/b' })])).toEqual(['binary /a/gopls', 'binary /b/gopls']);
+  });
+
+  test('the same binary: the environment variables that differ, and only those', () => {
+    const rows = [held('/a/gopls', { PATH: '/a', GOFLAGS: '' }), held('/a/gopls', { PATH: '/a', GOFLAGS: '-tags=x' })];
+    expect(distinctions(rows)).toEqual(['GOFLAGS=(unset)', 'GOFLAGS=-tags=x']);
+  });
+
+  test('a server held once shows nothing extra, and the line carries the difference', () => {
+    const status = { pid: 9, build: 'b', socket: '/s', uptimeSeconds: 5, memoryBytes: 0, broken: [], servers: [held('/a/gopls', { PATH: '/a' }), held('/b/gopls', { PATH: '/b' }), { ...held('/a/gopls', { PATH: '/a' }), root: '/q' }] };
+    expect(distinctions(status.servers)).toEqual(['binary /a/gopls', 'binary /b/gopls', '']);
+    const out = renderDaemonStatus(status, o).stdout.split('\n');
+    expect(out[1]!.endsWith('/p  (binary /a/gopls)')).toBe(true);
+    expect(out[3]!.endsWith('/q')).toBe(true);
   });
 });
