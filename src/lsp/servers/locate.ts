@@ -43,11 +43,21 @@ export function findMarkedRoot(spec: ServerSpec, dir: string): string | undefine
   return undefined;
 }
 
-/** The workspace root for a file: its markers; else the git top level; else the file's folder. */
+/** The folder above the top-most package holding `dir` (Python), or undefined when `dir` is no package. */
+export function aboveTopPackage(dir: string): string | undefined {
+  if (!existsSync(join(dir, '__init__.py'))) return undefined;
+  let top = dir;
+  while (dirname(top) !== top && existsSync(join(dirname(top), '__init__.py'))) top = dirname(top);
+  return dirname(top);
+}
+
+/** The workspace root for a file: its markers; else its language's rule; else the git top level; else the file's folder. */
 export function findRoot(spec: ServerSpec, file: string): string {
   const start = dirname(file);
   const marked = findMarkedRoot(spec, start);
   if (marked) return marked;
+  const packaged = spec.rootRule === 'python-package' ? aboveTopPackage(start) : undefined;
+  if (packaged) return packaged;
   for (const d of ancestors(start)) if (existsSync(join(d, '.git'))) return d;
   return start;
 }
