@@ -23,6 +23,8 @@ TSLS_VERSION=5.3.0               # v6 needs Node >= 22; v5 runs on Node >= 20
 TYPESCRIPT_VERSION=5.9.3         # 5.x ships lib/tsserver.js (typescript 7 does not)
 CLANGD_APT_PACKAGE=clangd        # Debian 12: clangd 14
 RUFF_VERSION=0.17.6              # `ruff server`: a second Python server, for merged diagnostics
+PYLSP_VERSION=1.15.0             # python-lsp-server with pyflakes: a third Python server (push diagnostics)
+PYFLAKES_VERSION=3.4.0
 RUST_TOOLCHAIN=stable
 
 ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -113,6 +115,20 @@ else
   python3 -m venv "$TOOLS/venv" || die "python3 -m venv failed"
   "$TOOLS/venv/bin/pip" install -q "ruff==$RUFF_VERSION" || die "pip install ruff==$RUFF_VERSION failed"
   ln -sfn "$TOOLS/venv/bin/ruff" "$BIN/ruff"
+fi
+
+# ---- pylsp (PyPI, in the same venv) ------------------------------------------
+CURRENT_STEP="pylsp $PYLSP_VERSION"
+if [ -x "$BIN/pylsp" ] && [ "$("$BIN/pylsp" --version 2>/dev/null)" = "pylsp v$PYLSP_VERSION" ]; then
+  log "pylsp $PYLSP_VERSION already installed"
+else
+  need python3 "pylsp comes from PyPI"
+  log "installing pylsp $PYLSP_VERSION into .tools/venv"
+  [ -x "$TOOLS/venv/bin/pip" ] || python3 -m venv "$TOOLS/venv" || die "python3 -m venv failed"
+  # pyflakes only: pycodestyle's style warnings would bury the errors the tests look for.
+  "$TOOLS/venv/bin/pip" install -q "python-lsp-server==$PYLSP_VERSION" "pyflakes==$PYFLAKES_VERSION" \
+    || die "pip install python-lsp-server==$PYLSP_VERSION failed"
+  ln -sfn "$TOOLS/venv/bin/pylsp" "$BIN/pylsp"
 fi
 
 # ---- clangd -----------------------------------------------------------------
@@ -215,4 +231,5 @@ check "typescript (tsserver)"    node -p "'typescript ' + require('$TOOLS/node_m
 check clangd                     clangd --version
 check rust-analyzer              rust-analyzer --version
 check ruff                       ruff --version
+check pylsp                      pylsp --version
 log "done; put them on PATH with: source scripts/env.sh"

@@ -1,42 +1,21 @@
 /**
  * The files `diag --staged` and plain `diag` look at, asked of git through
- * lspq's own git layer: a read under the git policy, so a hostile
+ * lspq's git library: reads under the git policy, so a hostile
  * repository's fsmonitor, filters and diff drivers run nothing here either.
  */
-import { joinPath as join } from '../protocol/paths';
 import { LspqError } from '../errors';
-import type { StatusJson } from '../git/parse-status';
-
-interface Generic {
-  exit: number;
-  stdout: string;
-}
-
-async function askGit<T>(words: string[], cwd: string, env: Record<string, string>): Promise<T | undefined> {
-  const { runGit } = require('../git/command') as typeof import('../git/command');
-  try {
-    const out = await runGit(words, { json: true, allowWrite: false, allowDestructive: false, color: false, cwd, env });
-    return JSON.parse(out.stdout) as T;
-  } catch (err) {
-    if (err instanceof LspqError && err.code === 'git_failed') return undefined; // not a repository
-    throw err;
-  }
-}
-
-async function topLevel(cwd: string, env: Record<string, string>): Promise<string | undefined> {
-  const r = await askGit<Generic>(['rev-parse', '--show-toplevel'], cwd, env);
-  return r && r.exit === 0 ? r.stdout.trim() : undefined;
-}
+import type { StatusEntry } from '../git/parse-status';
 
 /** Staged, changed and untracked files, deleted ones left out; undefined outside a git repository. */
 export async function gitFiles(cwd: string, env: Record<string, string>): Promise<{ staged: string[]; changed: string[] } | undefined> {
-  const top = await topLevel(cwd, env);
-  if (!top) return undefined;
-  const status = await askGit<StatusJson>(['status', '--untracked-files=all'], top, env);
-  if (!status) return undefined;
-  const live = (entries: StatusJson['staged']) => entries.filter((e) => e.status !== 'deleted').map((e) => join(top, e.path));
+  const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
+  const repo = await GitRepo.open(cwd, env);
+  if (!repo) return undefined;
+  const status = await repo.status();
+  const at = (p: string) => `${repo.top}/${p}`;
+  const live = (entries: StatusEntry[]) => entries.filter((e) => e.status !== 'deleted').map((e) => at(e.path));
   const staged = live(status.staged);
-  const changed = [...new Set([...staged, ...live(status.unstaged), ...status.untracked.map((p) => join(top, p))])].sort();
+  const changed = [...new Set([...staged, ...live(status.unstaged), ...status.untracked.map(at)])].sort();
   return { staged: staged.sort(), changed };
 }
 

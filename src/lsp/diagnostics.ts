@@ -1,10 +1,12 @@
 /**
- * Complete diagnostics for open documents, by each server's real signal
- * (see lsp-facts: "Diagnostics: when is the answer complete?"). A fixed
+ * Complete diagnostics for open documents, by each server's own signal (its
+ * registry entry names the strategy; docs/servers.md says why). A fixed
  * sleep is wrong both ways; when a bound is reached the file is reported
  * incomplete, never clean.
  */
 import {
+  DiagnosticSeverity,
+  DiagnosticTag,
   DocumentDiagnosticReportKind,
   DocumentDiagnosticRequest,
   ExecuteCommandRequest,
@@ -12,10 +14,18 @@ import {
 } from 'vscode-languageserver-protocol';
 import { LspqError } from '../errors';
 import type { Session } from './manager';
+import type { DiagnosticsStrategy } from './servers/registry';
 
-/** After a push wave, this long without another publish for the file means the wave is over. */
+/** After a push, this long without another publish for the file means the wave is over. */
 export const PUSH_QUIET_MS = 250;
+/**
+ * A push server that says nothing this long after it is ready has nothing
+ * new to say: servers publish only when a file's diagnostics change, so an
+ * unchanged file (or an edit that leaves it clean) brings no publish at all.
+ */
+export const PUSH_SETTLE_MS = 1_500;
 const GOPLS_DIAGNOSE = 'gopls.diagnose_files';
+const TSSERVER_REQUEST = 'typescript.tsserverRequest';
 
 export interface DiagnosticsOptions {
   deadline: () => number;
@@ -23,24 +33,26 @@ export interface DiagnosticsOptions {
   signal?: AbortSignal;
 }
 
-export type Strategy = 'pull' | 'gopls-barrier' | 'versioned' | 'wave';
+const offersCommand = (session: Session, command: string) => session.client.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
 
-/** Pull where the server offers it (statically or by registration), else the server's push signal. */
-export function strategyFor(session: Session): Strategy {
+function offersPull(session: Session): boolean {
   const client = session.client;
-  if (client.capabilities.diagnosticProvider) return 'pull';
-  for (const r of client.registrations.values()) if (r.method === DocumentDiagnosticRequest.method) return 'pull';
-  if (client.capabilities.executeCommandProvider?.commands.includes(GOPLS_DIAGNOSE)) return 'gopls-barrier';
-  if (client.spec.id === 'clangd') return 'versioned';
-  return 'wave';
+  if (client.capabilities.diagnosticProvider) return true;
+  for (const r of client.registrations.values()) if (r.method === DocumentDiagnosticRequest.method) return true;
+  return false;
 }
 
-const pulled = new WeakMap<Session, Map<string, { resultId: string; items: Diagnostic[] }>>();
+/** The server's declared strategy where it has what that needs; pull where offered; else its pushes. */
+export function strategyFor(session: Session): DiagnosticsStrategy {
+  const declared = session.client.spec.diagnostics;
+  if (declared === 'gopls-barrier' && offersCommand(session, GOPLS_DIAGNOSE)) return declared;
+  if (declared === 'tsserver' && offersCommand(session, TSSERVER_REQUEST)) return declared;
+  if (declared === 'versioned') return declared;
+  return offersPull(session) ? 'pull' : 'push';
+}
 
-async function pull(session: Session, uri: string, o: DiagnosticsOptions): Promise<Diagnostic[]> {
-  const cache = pulled.get(session) ?? new Map<string, { resultId: string; items: Diagnostic[] }>();
-  pulled.set(session, cache);
-  const previous = cache.get(uri);
+async function pull(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<Diagnostic[]> {
+  const previous = session.docs.pulled(path);
   const report = await session.client.request(
     DocumentDiagnosticRequest.type,
     { textDocument: { uri }, ...(previous ? { previousResultId: previous.resultId } : {}) },
@@ -50,7 +62,7 @@ async function pull(session: Session, uri: string, o: DiagnosticsOptions): Promi
     if (previous) return previous.items;
     throw new LspqError('server_failed', `${session.client.spec.id} said diagnostics were unchanged for a file it never reported`);
   }
-  if (report.resultId) cache.set(uri, { resultId: report.resultId, items: report.items });
+  if (report.resultId) session.docs.rememberPull(path, { resultId: report.resultId, items: report.items });
   return report.items;
 }
 
@@ -78,25 +90,88 @@ async function versioned(session: Session, path: string, uri: string, o: Diagnos
   );
 }
 
+/** tsserver's own diagnostic, as typescript-language-server's tsserverRequest returns it. */
+interface TsDiagnostic {
+  start: { line: number; offset: number };
+  end: { line: number; offset: number };
+  text: string;
+  code?: number;
+  category: string;
+  source?: string;
+  reportsUnnecessary?: boolean;
+  reportsDeprecated?: boolean;
+}
+
+const TS_SEVERITY: Record<string, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  suggestion: DiagnosticSeverity.Hint,
+  message: DiagnosticSeverity.Information,
+};
+
+/** tsserver's positions are 1-based lines and UTF-16 offsets; the server's published form is what the user sees elsewhere. */
+export function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
+  const tags = [...(d.reportsUnnecessary ? [DiagnosticTag.Unnecessary] : []), ...(d.reportsDeprecated ? [DiagnosticTag.Deprecated] : [])];
+  return {
+    range: { start: { line: d.start.line - 1, character: d.start.offset - 1 }, end: { line: d.end.line - 1, character: d.end.offset - 1 } },
+    message: d.text,
+    severity: TS_SEVERITY[d.category] ?? DiagnosticSeverity.Error,
+    ...(d.code !== undefined ? { code: d.code } : {}),
+    source: d.source ?? 'typescript',
+    ...(tags.length ? { tags } : {}),
+  };
+}
+
+function tsBody(answer: unknown): TsDiagnostic[] {
+  const body = typeof answer === 'object' && answer !== null && 'body' in answer ? (answer as { body: unknown }).body : answer;
+  return Array.isArray(body) ? (body as TsDiagnostic[]) : [];
+}
+
 /**
- * Unversioned push (tsserver and the rest): ask for a fresh wave by re-sending
- * the same text as a new version, then wait until the server has finished
- * loading, a publish for the file arrived after that, and the file is quiet.
+ * typescript-language-server publishes nothing for a file whose diagnostics
+ * did not change, so no wave can be waited for; tsserver itself answers
+ * the three passes it publishes synchronously, after every earlier change.
  */
-async function wave(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<void> {
+async function tsserver(session: Session, path: string, o: DiagnosticsOptions): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const pass of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync']) {
+    const answer: unknown = await session.client.request(
+      ExecuteCommandRequest.type,
+      { command: TSSERVER_REQUEST, arguments: [pass, { file: path }] },
+      { timeoutMs: o.deadline(), budgetMs: o.budgetMs, signal: o.signal },
+    );
+    out.push(...tsBody(answer).map(fromTsDiagnostic));
+  }
+  return out;
+}
+
+/**
+ * Unversioned push without a barrier: once the server is ready, a publish
+ * after the sync followed by a quiet spell, or a settle window with no
+ * publish at all (nothing changed). A file answered before with nothing
+ * changed anywhere since is answered from that.
+ */
+async function push(session: Session, path: string, uri: string, mark: number, o: DiagnosticsOptions): Promise<void> {
   const client = session.client;
-  const before = client.diagnostics.get(uri)?.sequence ?? 0;
-  await session.docs.resend(path);
-  let lastSeen = before;
+  if (session.docs.diagnosedUnchanged(path)) return;
+  let lastSeen = mark;
   let lastAt = Date.now();
+  let readyAt: number | undefined;
   await client.waitFor(
     () => {
+      const now = Date.now();
       const published = client.diagnostics.get(uri);
-      if (published && published.sequence !== lastSeen) {
+      if (published && published.sequence > lastSeen) {
         lastSeen = published.sequence;
-        lastAt = Date.now();
+        lastAt = now;
       }
-      return !client.busy && lastSeen > before && Date.now() - lastAt >= PUSH_QUIET_MS;
+      if (client.busy) {
+        readyAt = undefined;
+        return false;
+      }
+      readyAt ??= now;
+      if (lastSeen > mark) return now - lastAt >= PUSH_QUIET_MS;
+      return now - Math.max(readyAt, lastAt) >= PUSH_SETTLE_MS;
     },
     o.deadline(),
     `diagnosing ${path}`,
@@ -105,18 +180,30 @@ async function wave(session: Session, path: string, uri: string, o: DiagnosticsO
   );
 }
 
-/** The complete diagnostics of open documents, keyed by path. */
-export async function completeDiagnostics(session: Session, paths: string[], o: DiagnosticsOptions): Promise<Map<string, Diagnostic[]>> {
+/**
+ * The complete diagnostics of open documents, keyed by path. `marks` holds,
+ * per path, the server's publish sequence from before the documents were
+ * synced: a publish after it is news.
+ */
+export async function completeDiagnostics(session: Session, paths: string[], marks: Map<string, number>, o: DiagnosticsOptions): Promise<Map<string, Diagnostic[]>> {
   const strategy = strategyFor(session);
   const uris = paths.map((p) => session.docs.uri(p));
   const out = new Map<string, Diagnostic[]>();
-  if (strategy === 'pull') {
-    for (const [i, path] of paths.entries()) out.set(path, await pull(session, uris[i]!, o));
+  if (strategy === 'pull' || strategy === 'tsserver') {
+    for (const [i, path] of paths.entries()) out.set(path, strategy === 'pull' ? await pull(session, path, uris[i]!, o) : await tsserver(session, path, o));
     return out;
   }
   if (strategy === 'gopls-barrier') await goplsBarrier(session, uris, o);
   else if (strategy === 'versioned') for (const [i, path] of paths.entries()) await versioned(session, path, uris[i]!, o);
-  else await Promise.all(paths.map((path, i) => wave(session, path, uris[i]!, o)));
-  for (const [i, path] of paths.entries()) out.set(path, session.client.diagnostics.get(uris[i]!)?.diagnostics ?? []);
+  else await Promise.all(paths.map((path, i) => push(session, path, uris[i]!, marks.get(path) ?? 0, o)));
+  for (const [i, path] of paths.entries()) {
+    out.set(path, session.client.diagnostics.get(uris[i]!)?.diagnostics ?? []);
+    session.docs.markDiagnosed(path);
+  }
   return out;
+}
+
+/** The publish sequence of each path's document now: taken before a sync, handed to completeDiagnostics. */
+export function publishMarks(session: Session, paths: string[]): Map<string, number> {
+  return new Map(paths.map((p) => [p, session.client.diagnostics.get(session.docs.uri(p))?.sequence ?? 0]));
 }

@@ -9,6 +9,7 @@ import {
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DidSaveTextDocumentNotification,
+  type Diagnostic,
 } from 'vscode-languageserver-protocol';
 import { LspqError } from '../errors';
 import type { LspClient } from './client';
@@ -24,6 +25,17 @@ interface OpenDocument {
   text: string;
   mtimeMs: number;
   size: number;
+  /** Set while the server holds text that is not the disk's (the staged content diag --staged checks). */
+  overlay?: boolean;
+  /** The text and world at the last complete push diagnosis: unchanged since, the server has nothing new to say. */
+  diagnosed?: { text: string; world: number };
+  /** The last pulled diagnostic report, for previousResultId. */
+  pulled?: PulledReport;
+}
+
+export interface PulledReport {
+  resultId: string;
+  items: Diagnostic[];
 }
 
 function readDisk(path: string): { text: string; mtimeMs: number; size: number } | undefined {
@@ -38,6 +50,12 @@ function readDisk(path: string): { text: string; mtimeMs: number; size: number }
 
 export class Documents {
   private readonly open = new Map<string, OpenDocument>();
+  /**
+   * Counts changes the server was told of: a document's new text, files
+   * changed on disk under the root. A file's diagnostics depend on others,
+   * so an answer remembered at one count is stale at the next.
+   */
+  private world = 0;
 
   constructor(private readonly client: LspClient) {}
 
@@ -86,6 +104,7 @@ export class Documents {
   }
 
   private async refresh(path: string, doc: OpenDocument): Promise<'same' | 'changed' | 'closed'> {
+    if (doc.overlay) return 'same';
     let st;
     try {
       st = statSync(path);
@@ -102,26 +121,79 @@ export class Documents {
     doc.mtimeMs = disk.mtimeMs;
     doc.size = disk.size;
     if (disk.text === doc.text) return 'same';
-    doc.text = disk.text;
-    doc.version++;
-    await this.client.sendNotification(DidChangeTextDocumentNotification.type, {
-      textDocument: { uri: doc.uri, version: doc.version },
-      contentChanges: [{ text: disk.text }],
-    });
+    await this.change(doc, disk.text);
     // The file on disk changed: to the server this is a save (rust-analyzer checks on save).
     await this.client.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri: doc.uri } });
     return 'changed';
   }
 
-  /** Sends the same text again as a new version: servers that push diagnostics then push a fresh wave. */
-  async resend(path: string): Promise<void> {
-    const doc = this.open.get(path);
-    if (!doc) return;
+  private async change(doc: OpenDocument, text: string): Promise<void> {
+    doc.text = text;
     doc.version++;
+    this.world++;
     await this.client.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: doc.uri, version: doc.version },
-      contentChanges: [{ text: doc.text }],
+      contentChanges: [{ text }],
     });
+  }
+
+  /**
+   * Gives the server `text` for `path` in place of the disk's, as an editor's
+   * unsaved buffer (the staged content of a file). The next sync after
+   * `releaseOverlay` puts the disk's text back.
+   */
+  async overlay(path: string, text: string): Promise<void> {
+    let doc = this.open.get(path);
+    if (!doc) {
+      const uri = pathToUri(path);
+      const languageId = languageIdFor(this.client.spec, path) ?? 'plaintext';
+      await this.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+      doc = { uri, version: 1, text, mtimeMs: Number.NaN, size: -1 };
+      this.open.set(path, doc);
+      this.world++;
+      await this.evict();
+    } else if (doc.text !== text) {
+      await this.change(doc, text);
+    }
+    doc.overlay = true;
+  }
+
+  /** Held as an overlay: refreshes leave it alone until it is released. */
+  isOverlay(path: string): boolean {
+    return this.open.get(path)?.overlay === true;
+  }
+
+  /** The overlay ends: the next sync compares with the disk again and re-sends it. */
+  releaseOverlay(path: string): void {
+    const doc = this.open.get(path);
+    if (!doc?.overlay) return;
+    doc.overlay = undefined;
+    doc.mtimeMs = Number.NaN;
+  }
+
+  /** Something under the root changed on disk: remembered diagnoses no longer hold. */
+  touchWorld(): void {
+    this.world++;
+  }
+
+  markDiagnosed(path: string): void {
+    const doc = this.open.get(path);
+    if (doc) doc.diagnosed = { text: doc.text, world: this.world };
+  }
+
+  /** Diagnosed before, and nothing the server knows of has changed since. */
+  diagnosedUnchanged(path: string): boolean {
+    const doc = this.open.get(path);
+    return doc?.diagnosed !== undefined && doc.diagnosed.text === doc.text && doc.diagnosed.world === this.world;
+  }
+
+  pulled(path: string): PulledReport | undefined {
+    return this.open.get(path)?.pulled;
+  }
+
+  rememberPull(path: string, report: PulledReport): void {
+    const doc = this.open.get(path);
+    if (doc) doc.pulled = report;
   }
 
   async close(path: string): Promise<void> {

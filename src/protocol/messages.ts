@@ -186,6 +186,9 @@ export interface DiagResult {
   truncated: boolean;
   /** Files whose diagnostics could not be completed in time; never reported clean. */
   incomplete: string[];
+  /** The servers asked and the roots they ran for, in the order asked. */
+  servers: string[];
+  roots: string[];
 }
 
 export interface ServerInfo {
@@ -206,6 +209,9 @@ export interface ServersResult {
 export interface HeldServer {
   id: string;
   root: string;
+  binary: string;
+  /** The caller's environment variables that key the pool (PATH, VIRTUAL_ENV, GOFLAGS...). */
+  env: Record<string, string>;
   pid: number | undefined;
   uptimeSeconds: number;
   memoryBytes: number | null;

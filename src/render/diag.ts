@@ -12,14 +12,20 @@ export function diagJson(r: DiagResult, cwd: string): object {
     total: r.total,
     truncated: r.truncated,
     incomplete: r.incomplete.map((f) => displayPath(f, cwd)),
+    // Like every other answer: one server and root as a string; several (pyright and ruff) as a list.
+    server: oneOrList(r.servers),
+    root: oneOrList(r.roots),
   };
 }
+
+const oneOrList = (values: string[]): string | string[] => (values.length === 1 ? values[0]! : values);
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function summaryLine(r: DiagResult): string {
   const counts = (['error', 'warning', 'info', 'hint'] as Severity[]).filter((s) => r.summary[s] > 0).map((s) => plural(r.summary[s], s));
-  const where = plural(r.files.length, 'file');
+  // A file whose diagnostics did not complete is not "without problems": it is counted apart.
+  const where = plural(r.files.length - r.incomplete.length, 'file');
   return counts.length ? `${counts.join(', ')} in ${where}` : `no problems in ${where}`;
 }
 

@@ -111,12 +111,30 @@ describe('filters, JSON and exit codes', () => {
       total: 2,
       truncated: false,
       incomplete: [],
+      server: ['clangd', 'gopls'],
+      root: [join(FIXTURES, 'c-diag'), join(FIXTURES, 'go-diag')],
     });
+  });
+
+  test('--json with one server: server and root are strings, as in every other answer', async () => {
+    const r = await lspq.json<{ server: unknown; root: unknown }>(['diag', 'go-diag/clean.go'], { cwd: FIXTURES });
+    expect(r.server).toBe('gopls');
+    expect(r.root).toBe(join(FIXTURES, 'go-diag'));
   });
 
   test('--severity error hides warnings', async () => {
     const r = await lspq.run(['diag', 'c-diag/broken.c', '--severity', 'error'], { cwd: FIXTURES });
     expect(r.stdout).toBe(lines("c-diag/broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]"));
+  });
+
+  test('--severity chooses what is shown, --fail-on judges everything found', async () => {
+    const r = await lspq.run(['diag', 'go-diag/vet/vet.go', '--severity', 'error', '--fail-on', 'warning'], { cwd: FIXTURES });
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('lspq: 1 warning in 1 file\n');
+    expect(r.exit).toBe(1);
+    const json = await lspq.json<{ diagnostics: unknown[]; summary: Record<string, number> }>(['diag', 'go-diag/vet/vet.go', '--severity', 'error'], { cwd: FIXTURES });
+    expect(json.diagnostics).toEqual([]);
+    expect(json.summary).toEqual({ error: 0, warning: 1, info: 0, hint: 0 });
   });
 
   test('--fail-on warning fails on a warning; the default does not', async () => {

@@ -4,18 +4,17 @@
  * basedpyright are alternatives), de-duplicated and labelled by source.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { WorkspaceDiagnosticRequest, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
 import { TextSource, toSpan } from '../../lsp/convert';
-import { completeDiagnostics } from '../../lsp/diagnostics';
+import { completeDiagnostics, publishMarks } from '../../lsp/diagnostics';
 import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
 import type { Session } from '../../lsp/manager';
 import { projectFiles } from '../../lsp/project-files';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { uriToPath } from '../../lsp/uri';
 import type { DiagResult, Diagnostic, QueryRequest, Severity } from '../../protocol/messages';
-import { acquire, assertFile, candidatesFor, deadlineFor, prepare, using, type Deadline, type HandlerContext } from './context';
+import { acquire, assertFile, assertText, candidatesFor, deadlineFor, prepare, using, type Deadline, type HandlerContext } from './context';
 import { workspaceSessions } from './symbol-search';
 
 type DiagRequest = Extract<QueryRequest, { op: 'diag' }>;
@@ -45,13 +44,18 @@ function convert(session: Session, path: string, items: LspDiagnostic[], texts: 
 }
 
 /** Opens a batch, waits for its complete diagnostics, closes what was opened only for this. */
-async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolean, ctx: HandlerContext, deadline: Deadline, out: Collected): Promise<void> {
+async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolean, ctx: HandlerContext, deadline: Deadline, out: Collected, staged?: Map<string, string>): Promise<void> {
   await using(session, async () => {
     const openedHere = paths.filter((p) => !session.docs.isOpen(p));
     try {
-      for (const p of paths) await session.docs.sync(p);
+      const marks = publishMarks(session, paths);
+      for (const p of paths) {
+        const text = staged?.get(p);
+        if (text !== undefined) await session.docs.overlay(p, text);
+        else await session.docs.sync(p);
+      }
       await prepare(session, ctx, deadline);
-      const found = await completeDiagnostics(session, paths, { deadline: () => deadline.remaining, budgetMs: deadline.totalMs, signal: ctx.signal });
+      const found = await completeDiagnostics(session, paths, marks, { deadline: () => deadline.remaining, budgetMs: deadline.totalMs, signal: ctx.signal });
       const texts = new TextSource((p) => session.docs.text(p));
       for (const [path, items] of found) out.diagnostics.push(...convert(session, path, items, texts));
     } catch (err) {
@@ -59,6 +63,8 @@ async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolea
       ctx.log(`${session.client.spec.id}: diagnostics incomplete: ${err.message}`);
       paths.forEach((p) => out.incomplete.add(p));
     } finally {
+      // The staged content was for this answer only: the next question sees the disk again.
+      if (staged) for (const p of paths) session.docs.releaseOverlay(p);
       // Files named on the command line stay open (the next diag is faster); --all's batches do not.
       if (!keepOpen) for (const p of openedHere) await session.docs.close(p);
     }
@@ -73,17 +79,29 @@ async function workspaceFilesFor(session: Session, env: Record<string, string>):
   const spec = session.client.spec;
   const root = session.client.root;
   const wanted = (p: string) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && existsSync(p);
-  const { runGit } = require('../../git/command') as typeof import('../../git/command');
-  try {
-    const out = await runGit(['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { json: true, allowWrite: false, allowDestructive: false, color: false, cwd: root, env });
-    const { exit, stdout } = JSON.parse(out.stdout) as { exit: number; stdout: string };
-    const listed = exit === 0 ? stdout.split('\0').filter(Boolean).map((f) => join(root, f)).filter(wanted) : [];
-    // Nothing listed: not a repository, or a project an enclosing repository ignores.
-    if (listed.length > 0) return listed;
-  } catch {
-    // Not a repository at all.
-  }
+  const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
+  const repo = await GitRepo.open(root, env);
+  const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && wanted(p)) : [];
+  // Nothing listed: not a repository, or a project an enclosing repository ignores.
+  if (listed.length > 0) return listed;
   return projectFiles(spec, root, 20_000).filter(wanted);
+}
+
+/**
+ * diag --staged: what a commit would hold, read from git's index. The
+ * servers get it as unsaved text; the work tree is never written.
+ */
+async function stagedContents(files: string[], req: DiagRequest): Promise<Map<string, string>> {
+  const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
+  const repo = await GitRepo.open(req.cwd, req.env);
+  if (!repo) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
+  const out = new Map<string, string>();
+  for (const path of files) {
+    const text = await repo.staged(path);
+    assertText(path, text);
+    out.set(path, text);
+  }
+  return out;
 }
 
 async function workspacePull(session: Session, deadline: Deadline, ctx: HandlerContext, out: Collected): Promise<boolean> {
@@ -118,14 +136,17 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   const deadline = deadlineFor(req);
   const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set() };
   const work = new Map<Session, string[]>();
+  const asked = new Set<Session>();
   if (req.all) {
     for (const session of await workspaceSessions(req, ctx)) {
+      asked.add(session);
       if (await using(session, () => workspacePull(session, deadline, ctx, out))) continue;
       work.set(session, await workspaceFilesFor(session, req.env));
     }
   } else {
     for (const path of req.files) {
-      assertFile(path);
+      // A staged file is read from the index: it may be gone from the work tree.
+      if (!req.staged) assertFile(path);
       let candidates;
       // Staged or changed files no server handles (README.md) are not an error; named ones are.
       try {
@@ -140,30 +161,37 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
         if (families.has(family)) continue;
         families.add(family);
         const session = await acquire(ctx, candidate, req);
+        asked.add(session);
         work.set(session, [...(work.get(session) ?? []), path]);
       }
     }
   }
+  const staged = req.staged ? await stagedContents([...new Set([...work.values()].flat())], req) : undefined;
   const total = [...work.values()].reduce((n, files) => n + files.length, 0);
   let done = 0;
   for (const [session, files] of work) {
     files.forEach((f) => out.files.add(f));
     for (let i = 0; i < files.length; i += BATCH) {
       const batch = files.slice(i, i + BATCH);
-      await diagnoseBatch(session, batch, !req.all, ctx, deadline, out);
+      await diagnoseBatch(session, batch, !req.all, ctx, deadline, out, staged);
       done += batch.length;
       ctx.progress?.(done, total, `${session.client.spec.id}: ${done}/${total} files`);
     }
   }
-  const merged = mergeDiagnostics(out.diagnostics).filter((d) => !req.severity || atLeast(d.severity, req.severity));
+  // The summary counts everything found (--fail-on judges it); --severity only chooses what is shown.
+  const found = mergeDiagnostics(out.diagnostics);
   const summary: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
-  for (const d of merged) summary[d.severity]++;
+  for (const d of found) summary[d.severity]++;
+  const shown = found.filter((d) => !req.severity || atLeast(d.severity, req.severity));
+  const sessions = [...asked];
   return {
-    diagnostics: merged.slice(0, req.limit),
+    diagnostics: shown.slice(0, req.limit),
     summary,
     files: [...out.files].sort(),
-    total: merged.length,
-    truncated: merged.length > req.limit,
+    total: shown.length,
+    truncated: shown.length > req.limit,
     incomplete: [...out.incomplete].sort(),
+    servers: [...new Set(sessions.map((s) => s.client.spec.id))],
+    roots: [...new Set(sessions.map((s) => s.client.root))].sort(),
   };
 }

@@ -1,3 +1,4 @@
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 /**
  * The servers lspq knows, as data. Order matters: for a file, the first
  * server whose binary is found answers (diag asks them all).
@@ -23,6 +24,18 @@ export type Readiness =
   /** rust-analyzer: wait for experimental/serverStatus quiescent. */
   | 'quiescent';
 
+/**
+ * How lspq knows a file's diagnostics are complete:
+ * - pull: textDocument/diagnostic (the server may announce it by registration);
+ * - gopls-barrier: gopls.diagnose_files returns once the files are diagnosed;
+ * - versioned: clangd publishes once per version, the synced one is awaited;
+ * - tsserver: typescript-language-server publishes nothing when nothing
+ *   changed, so tsserver is asked its three passes directly;
+ * - push: any other server's publishes, with a quiet window (the fallback).
+ * Without a declared strategy: pull where offered, else push.
+ */
+export type DiagnosticsStrategy = 'pull' | 'gopls-barrier' | 'versioned' | 'tsserver' | 'push';
+
 export interface ServerSpec {
   id: string;
   name: string;
@@ -35,8 +48,12 @@ export interface ServerSpec {
   languages: Record<string, string>;
   /** Groups of root markers, tried in order: the first group found above the file wins. */
   rootMarkers: string[][];
-  /** Rust: the top-most Cargo.toml that declares [workspace]. */
-  rootRule?: 'cargo-workspace';
+  /**
+   * Rust: the top-most Cargo.toml that declares [workspace]. Python: without
+   * a marker, the folder above the file's top-most package, so imports of
+   * the package resolve (a root inside the package breaks them).
+   */
+  rootRule?: 'cargo-workspace' | 'python-package';
   install: string;
   /** A special binary lookup (TypeScript 7 ships its server inside a platform package). */
   locate?: 'typescript-native';
@@ -47,10 +64,21 @@ export interface ServerSpec {
   /** Environment variables that change the server's answers: part of the pool key. */
   envKeys: string[];
   readiness: Readiness;
+  diagnostics?: DiagnosticsStrategy;
   /** With readiness 'enumerated': the server's log line that says it is ready. */
   readyLog?: RegExp;
   versionArgs: string[];
+  /** Requests it is known not to offer: when no installed server can answer, the others are suggested. */
+  lacks?: (keyof ServerCapabilities)[];
+  /** The configuration file that set its command, named when that command is missing. */
+  configuredIn?: string;
 }
+
+/** Ruff lints and formats; it answers no question about code. */
+const LINTER_ONLY: (keyof ServerCapabilities)[] = [
+  'definitionProvider', 'typeDefinitionProvider', 'implementationProvider', 'referencesProvider', 'hoverProvider',
+  'documentSymbolProvider', 'workspaceSymbolProvider', 'callHierarchyProvider', 'renameProvider',
+];
 
 const JS_TS: Record<string, string> = {
   '.ts': 'typescript',
@@ -82,6 +110,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     locate: 'typescript-native',
     envKeys: NODE_ENV,
     readiness: 'immediate',
+    diagnostics: 'pull',
     versionArgs: ['--version'],
   },
   {
@@ -98,6 +127,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
     envKeys: NODE_ENV,
     readiness: 'immediate',
+    diagnostics: 'tsserver',
     versionArgs: ['--version'],
   },
   {
@@ -108,12 +138,16 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     args: ['--stdio'],
     languages: PYTHON,
     rootMarkers: PY_ROOTS,
+    rootRule: 'python-package',
     install: 'npm install -g pyright (or pip install pyright)',
     settings: { python: {}, 'python.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
     readiness: 'enumerated',
+    // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
+    diagnostics: 'pull',
     readyLog: PYRIGHT_ENUMERATED,
     versionArgs: ['--version'],
+    lacks: ['implementationProvider'],
   },
   {
     id: 'basedpyright',
@@ -123,10 +157,13 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     args: ['--stdio'],
     languages: PYTHON,
     rootMarkers: PY_ROOTS,
+    rootRule: 'python-package',
     install: 'pip install basedpyright',
     settings: { python: {}, 'basedpyright.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
     readiness: 'enumerated',
+    // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
+    diagnostics: 'pull',
     readyLog: PYRIGHT_ENUMERATED,
     versionArgs: ['--version'],
   },
@@ -138,10 +175,12 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     args: [],
     languages: PYTHON,
     rootMarkers: PY_ROOTS,
+    rootRule: 'python-package',
     install: "pip install 'python-lsp-server[all]'",
     envKeys: PY_ENV,
     readiness: 'immediate',
     versionArgs: ['--version'],
+    lacks: ['implementationProvider', 'typeDefinitionProvider', 'workspaceSymbolProvider', 'callHierarchyProvider'],
   },
   {
     id: 'ruff',
@@ -151,10 +190,12 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     args: ['server'],
     languages: PYTHON,
     rootMarkers: [['pyproject.toml', 'ruff.toml', '.ruff.toml', ...PY_ROOTS[0]!]],
+    rootRule: 'python-package',
     install: 'pip install ruff',
     envKeys: PY_ENV,
     readiness: 'immediate',
     versionArgs: ['--version'],
+    lacks: LINTER_ONLY,
   },
   {
     id: 'gopls',
@@ -166,6 +207,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     install: 'go install golang.org/x/tools/gopls@latest',
     envKeys: ['PATH', 'GOFLAGS', 'GOWORK', 'GOPATH', 'GOROOT', 'GOOS', 'GOARCH', 'GOTOOLCHAIN', 'GOPROXY', 'CGO_ENABLED'],
     readiness: 'immediate',
+    diagnostics: 'gopls-barrier',
     versionArgs: ['version'],
   },
   {
@@ -194,6 +236,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     install: 'apt-get install clangd (or brew install llvm)',
     envKeys: ['PATH', 'CPATH', 'C_INCLUDE_PATH', 'CPLUS_INCLUDE_PATH'],
     readiness: 'indexed',
+    diagnostics: 'versioned',
     versionArgs: ['--version'],
   },
   simple('elixir-ls', 'ElixirLS', 'elixir-ls', [], { '.ex': 'elixir', '.exs': 'elixir', '.heex': 'phoenix-heex' }, [['mix.exs']], 'install elixir-ls and put elixir-ls on PATH'),
