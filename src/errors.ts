@@ -8,6 +8,7 @@ export type ExitCode = 0 | 1 | 2 | 3 | 4;
 export type ErrorCode =
   | 'usage'
   | 'file_not_found'
+  | 'not_text'
   | 'bad_position'
   | 'name_not_on_line'
   | 'symbol_not_found'
@@ -28,6 +29,7 @@ export type ErrorCode =
 const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   usage: 2,
   file_not_found: 2,
+  not_text: 2,
   bad_position: 2,
   name_not_on_line: 2,
   symbol_not_found: 2,

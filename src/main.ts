@@ -62,7 +62,8 @@ async function run(): Promise<ExitCode> {
     return runDaemon();
   }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    await write(1, await topUsage());
+    // Asked for, the usage is the answer (stdout); a missing command is an error, and errors go to stderr.
+    await write(name === undefined ? 2 : 1, await topUsage());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {

@@ -65,6 +65,12 @@ const ServerStatusNotification = new NotificationType<{ health: string; quiescen
   'experimental/serverStatus',
 );
 
+/** A message's first non-empty line, without a trailing colon. */
+export function firstLine(message: string): string {
+  const line = message.split('\n').find((l) => l.trim() !== '') ?? message;
+  return line.trim().replace(/:$/, '');
+}
+
 const seconds = (ms: number) => `${Math.round(ms / 100) / 10}s`;
 
 export interface PublishedDiagnostics {
@@ -110,6 +116,7 @@ export class LspClient {
   private readonly listeners = new Set<() => void>();
   private readonly exited: Promise<never>;
   private readonly connection: MessageConnection;
+  private readonly log: (line: string) => void;
 
   private constructor(
     private readonly proc: ChildProcess,
@@ -118,6 +125,7 @@ export class LspClient {
     this.spec = options.spec;
     this.root = options.root;
     const log = options.log ?? (() => {});
+    this.log = log;
     const stderrDone = new Promise<void>((resolve) => proc.stderr?.once('end', resolve) ?? resolve());
     this.exited = new Promise<never>((_, reject) => {
       proc.once('exit', (code, signal) => {
@@ -372,7 +380,10 @@ export class LspClient {
       if (err instanceof ResponseError && err.code === ErrorCodes.MethodNotFound) {
         throw new LspqError('unsupported', `${this.spec.id} does not support ${type.method}; try another server with --server`);
       }
-      throw new LspqError('server_failed', `${this.spec.id} failed ${type.method}: ${(err as Error).message}`);
+      // A server's error can carry its whole stack (tsserver's does): the user gets its first line, the log the rest.
+      const message = (err as Error).message;
+      if (message.includes('\n')) this.log(`${this.spec.id} failed ${type.method}: ${message}`);
+      throw new LspqError('server_failed', `${this.spec.id} failed ${type.method}: ${firstLine(message)}; see 'lspq daemon logs'`);
     } finally {
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);

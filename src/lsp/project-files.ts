@@ -8,8 +8,36 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'targ
 /** Files under `root` the server handles, breadth first, skipping dependency and build folders. */
 export function projectFiles(spec: ServerSpec, root: string, max: number): string[] {
   const found: string[] = [];
+  walk(root, (full, name) => {
+    if (!languageIdFor(spec, full) || name.endsWith('.d.ts')) return true;
+    found.push(full);
+    return found.length < max;
+  });
+  return found;
+}
+
+/** How many entries a search for the languages of a folder looks at before it settles for what it saw. */
+const LANGUAGE_SCAN_ENTRIES = 20_000;
+
+/**
+ * The servers, of `specs`, with at least one file under `root`: a
+ * workspace question asks only those (a folder of Python files starts no
+ * TypeScript or Go server). Stops as soon as every server has a file.
+ */
+export function serversWithFiles(specs: ServerSpec[], root: string): ServerSpec[] {
+  const seen = new Set<ServerSpec>();
+  let budget = LANGUAGE_SCAN_ENTRIES;
+  walk(root, (full) => {
+    for (const spec of specs) if (!seen.has(spec) && languageIdFor(spec, full)) seen.add(spec);
+    return seen.size < specs.length && --budget > 0;
+  });
+  return specs.filter((s) => seen.has(s));
+}
+
+/** Breadth first over the files under `root`, in name order, skipping dependency and build folders, until `visit` returns false. */
+function walk(root: string, visit: (full: string, name: string) => boolean): void {
   const queue = [root];
-  while (queue.length > 0 && found.length < max) {
+  while (queue.length > 0) {
     const dir = queue.shift()!;
     let entries;
     try {
@@ -23,11 +51,9 @@ export function projectFiles(spec: ServerSpec, root: string, max: number): strin
       const full = join(dir, e.name);
       if (e.isDirectory()) {
         if (!SKIP_DIRS.has(e.name)) queue.push(full);
-      } else if (e.isFile() && languageIdFor(spec, full) && !e.name.endsWith('.d.ts')) {
-        found.push(full);
-        if (found.length >= max) break;
+      } else if (e.isFile() && !visit(full, e.name)) {
+        return;
       }
     }
   }
-  return found;
 }

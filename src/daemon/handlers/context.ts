@@ -3,7 +3,7 @@
  * that supports the request), an open and current document, the readiness
  * wait, and one deadline for the whole question.
  */
-import { existsSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
@@ -45,6 +45,10 @@ export function deadlineFor(req: CallerContext): Deadline {
   return new Deadline(req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 }
 
+/** How much of a file is looked at for NUL bytes, as git and grep decide that a file is binary. */
+const BINARY_SNIFF_BYTES = 8_000;
+
+/** A regular file of text: anything else is bad input, refused before a server starts. */
 export function assertFile(path: string): void {
   let ok = false;
   try {
@@ -53,6 +57,28 @@ export function assertFile(path: string): void {
   if (!ok) {
     const why = existsSync(path) ? 'is not a regular file' : 'does not exist';
     throw new LspqError('file_not_found', `${path} ${why}; check the path (relative paths are from the current directory)`);
+  }
+  if (holdsNul(path)) throw notText(path);
+}
+
+const notText = (path: string) => new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);
+
+/** The same check for text that is not on disk (a staged file). */
+export function assertText(path: string, text: string): void {
+  if (text.slice(0, BINARY_SNIFF_BYTES).includes('\0')) throw notText(path);
+}
+
+function holdsNul(path: string): boolean {
+  const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const n = readSync(fd, head, 0, BINARY_SNIFF_BYTES, 0);
+    return head.subarray(0, n).includes(0);
+  } catch {
+    return false; // unreadable: the open that follows says so
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
@@ -65,12 +91,16 @@ export interface Candidate {
 /** The servers configured for a file, in order (nothing looked up yet); errors say which extensions work. */
 function configuredFor(path: string, req: CallerContext): ServerSpec[] {
   const specs = loadServers(dirname(path), req.env);
+  const matching = serversForFile(specs, path);
   if (req.server) {
     const chosen = specs.find((s) => s.id === req.server);
     if (!chosen) throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
+    if (!matching.includes(chosen)) {
+      const others = matching.length ? `the servers for it: ${matching.map((s) => s.id).join(', ')}` : 'no server is configured for it';
+      throw new LspqError('usage', `${chosen.id} does not handle ${path} (${others}); drop --server or name one of them`);
+    }
     return [chosen];
   }
-  const matching = serversForFile(specs, path);
   if (matching.length === 0) {
     throw new LspqError('no_server', `no language server is configured for ${path}; known extensions: ${knownExtensions(specs).join(' ')} (add one in .lsp.json)`);
   }
@@ -100,10 +130,33 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext): Candidate 
 
 function notInstalled(path: string, specs: ServerSpec[]): LspqError {
   const [first, ...others] = specs;
-  return new LspqError(
-    'server_not_installed',
-    `${first!.id} is not installed (needed for ${path}); install it: ${first!.install}${others.length ? ` (or one of: ${others.map((s) => s.id).join(', ')})` : ''}`,
-  );
+  const alternatives = others.length ? ` (or one of: ${others.map((s) => s.id).join(', ')})` : '';
+  if (first!.configuredIn) {
+    // The user's own configuration names the command: that file is where to look.
+    return new LspqError(
+      'server_not_installed',
+      `'${first!.command}' (server '${first!.id}' in ${first!.configuredIn}) is not installed or not on PATH (needed for ${path}); install it or fix "command" there${alternatives}`,
+    );
+  }
+  return new LspqError('server_not_installed', `${first!.id} is not installed (needed for ${path}); install it: ${first!.install}${alternatives}`);
+}
+
+/**
+ * None of the installed servers offers the request: name the configured
+ * servers that are not installed and not known to lack it, or say none can.
+ */
+function unsupported(path: string, specs: ServerSpec[], tried: string[], capability: keyof ServerCapabilities, what: string): LspqError {
+  const could = specs.filter((s) => !tried.includes(s.id) && !s.lacks?.includes(capability));
+  const hint = could.length
+    ? `not installed, and may: ${could.map((s) => `${s.id} (${s.install})`).join('; ')}`
+    : `no other known server for ${extensionOf(path)} files offers it`;
+  return new LspqError('unsupported', `${tried.join(', ')} cannot answer ${what} for ${path}; ${hint}`);
+}
+
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot) : base;
 }
 
 /** Every installed server for a file, in order (diag asks them all). */
@@ -141,7 +194,7 @@ export async function sessionFor(
     tried.push(spec.id);
   }
   if (tried.length === 0) throw notInstalled(path, specs);
-  throw new LspqError('unsupported', `${tried.join(', ')} cannot answer ${what} (the server does not offer it); try another server with --server`);
+  throw unsupported(path, specs, tried, capability, what);
 }
 
 /** Brings every open document of the session up to date with the disk, then waits for readiness. */

@@ -7,7 +7,7 @@ import { WorkspaceSymbolRequest, type SymbolInformation, type WorkspaceSymbol as
 import { LspqError } from '../../errors';
 import { symbolKindName, TextSource, toSpan } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
-import { projectFiles } from '../../lsp/project-files';
+import { projectFiles, serversWithFiles } from '../../lsp/project-files';
 import { loadServers } from '../../lsp/servers/config';
 import { findMarkedRoot, locateBinary } from '../../lsp/servers/locate';
 import { uriToPath } from '../../lsp/uri';
@@ -28,10 +28,17 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
     throw new LspqError('no_server', `no project found around ${dir} (no go.mod, package.json, pyproject.toml, Cargo.toml, compile_commands.json...); run from inside a project or pass --root`);
   }
   const nearest = Math.max(...marked.map((c) => c.root.length));
+  const atNearest = marked.filter((m) => m.root.length === nearest);
+  // Only the servers whose languages the root holds: a marker says where a project is, not what it is written in.
+  const withFiles = new Set(serversWithFiles(atNearest.map((c) => c.spec), atNearest[0]!.root));
+  const languages = atNearest.filter((c) => withFiles.has(c.spec));
+  if (languages.length === 0) {
+    throw new LspqError('no_server', `no source file under ${atNearest[0]!.root} is of a language a configured server handles; run from inside a project or pass --root`);
+  }
   const chosen: typeof marked = [];
   const covered = new Set<string>();
   const missing: string[] = [];
-  for (const c of marked.filter((m) => m.root.length === nearest)) {
+  for (const c of languages) {
     const exts = Object.keys(c.spec.languages);
     if (exts.every((e) => covered.has(e))) continue;
     if (!locateBinary(c.spec, c.root, req.env)) {
@@ -57,19 +64,35 @@ async function ensureProjectOpen(session: Session): Promise<void> {
   if (first) await session.docs.sync(first);
 }
 
+/**
+ * A qualified name as parts, the way code writes it: `Outer.inner`,
+ * `ns::f`, and a container that is a package path (gopls's `net/http`) or a
+ * module path (pyright's `rich.table`) split the same way.
+ */
+const splitQualified = (x: string) => x.split(/::|[./\\]/).filter(Boolean);
+
 function qualifiedParts(s: { name: string; containerName?: string }): string[] {
-  const norm = (x: string) => x.replace(/::/g, '.').split('.').filter(Boolean);
-  return [...norm(s.containerName ?? ''), ...norm(s.name)];
+  return [...splitQualified(s.containerName ?? ''), ...splitQualified(s.name)];
 }
 
-/** `Outer.inner` matches when the symbol's container path ends with it. */
+/** `Outer.inner`, `http.ListenAndServe`, `net/http.ListenAndServe`: matches when the symbol's qualified parts end with them. */
 export function matchesQualified(s: { name: string; containerName?: string }, wanted: string): boolean {
-  const want = wanted.replace(/::/g, '.').split('.').filter(Boolean);
+  const want = splitQualified(wanted);
   const have = qualifiedParts(s);
-  if (want.length > have.length) return false;
+  if (want.length === 0 || want.length > have.length) return false;
   const tail = have.slice(have.length - want.length);
   // The name itself must end with the last part (gopls names methods "Type.Method").
-  return tail.every((p, i) => p === want[i]) && s.name.replace(/::/g, '.').split('.').pop() === want[want.length - 1];
+  return tail.every((p, i) => p === want[i]) && splitQualified(s.name).pop() === want[want.length - 1];
+}
+
+/** The shortest qualified name that picks `s` alone among `all`: the hint for an ambiguous --symbol. */
+export function shortestQualifier(s: { name: string; containerName?: string }, all: { name: string; containerName?: string }[]): string {
+  const parts = qualifiedParts(s);
+  for (let k = Math.min(2, parts.length); k <= parts.length; k++) {
+    const name = parts.slice(parts.length - k).join('.');
+    if (all.filter((o) => matchesQualified(o, name)).length === 1) return name;
+  }
+  return parts.join('.');
 }
 
 export async function searchWorkspace(
@@ -122,7 +145,7 @@ export async function findSymbol(
   ctx: HandlerContext,
   deadline: Deadline,
 ): Promise<{ path: string; line: number; column: number; name: string }> {
-  const bare = name.replace(/::/g, '.').split('.').pop() ?? name;
+  const bare = splitQualified(name).pop() ?? name;
   const matches: WorkspaceSymbol[] = [];
   for (const session of await workspaceSessions(req, ctx)) {
     const texts = new TextSource((p) => session.docs.text(p));
@@ -137,11 +160,12 @@ export async function findSymbol(
     throw new LspqError('symbol_not_found', `no symbol named '${name}' in the workspace; 'lspq symbols -w ${bare}' lists similar names`);
   }
   if (unique.length > 1) {
+    const named = unique.map((m) => ({ name: m.name, ...(m.container ? { containerName: m.container } : {}) }));
     const list = unique
       .slice(0, 20)
-      .map((m) => `${displayPath(m.path, req.cwd)}:${m.line}:${m.column} (${m.kind}${m.container ? ` in ${m.container}` : ''})`)
+      .map((m, i) => `${displayPath(m.path, req.cwd)}:${m.line}:${m.column} (${m.kind} --symbol ${shortestQualifier(named[i]!, named)})`)
       .join(', ');
-    throw new LspqError('ambiguous_symbol', `'${name}' names ${unique.length} symbols; pick one as a target or qualify it (Outer.${bare}): ${list}`);
+    throw new LspqError('ambiguous_symbol', `'${name}' names ${unique.length} symbols; pick one as a target or qualify it as shown: ${list}`);
   }
   const only = unique[0]!;
   return { path: only.path, line: only.line, column: only.column, name };

@@ -56,6 +56,7 @@ function applyEntry(file: string, id: string, entry: ConfigEntry, base: ServerSp
     : { id, name: id, command: '', args: [], languages: {}, rootMarkers: [], install: `see ${file}`, envKeys: ['PATH'], readiness: 'immediate', versionArgs: ['--version'] };
   if (typeof entry.command === 'string') {
     spec.command = entry.command;
+    spec.configuredIn = file;
     delete spec.locate;
   }
   if (stringArray(entry.args)) spec.args = entry.args;
