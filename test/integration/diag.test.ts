@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, FIXTURES, git, Lspq } from '../helpers/lspq';
 
@@ -207,6 +207,33 @@ describe('--staged and the changed files', () => {
     const r = await lspq.json(['diag'], { cwd: repo });
     expect(r.files).toEqual(['broken.py', 'clean.py']);
     expect(r.summary).toEqual({ error: 4, warning: 2, info: 0, hint: 0 });
+  });
+
+  test('--staged checks the staged content: staged broken, fixed in the work tree, fails at the staged positions', async () => {
+    const broken = 'def twice(n: int) -> int:\n\n    return n * nope\n';
+    const fixed = 'def twice(n: int) -> int:\n    return n * 2\n';
+    writeFileSync(join(repo, 'clean.py'), broken);
+    git(repo, 'add', 'clean.py');
+    writeFileSync(join(repo, 'clean.py'), fixed);
+    const r = await lspq.run(['diag', '--staged'], { cwd: repo });
+    expect(r.stdout).toBe(lines('clean.py:3:16: error: "nope" is not defined [Pyright reportUndefinedVariable]', 'clean.py:3:16: error: Undefined name `nope` [Ruff F821]'));
+    expect(r.exit).toBe(1);
+    // The work tree is never written, and the next question sees it again.
+    expect(readFileSync(join(repo, 'clean.py'), 'utf8')).toBe(fixed);
+    const now = await lspq.run(['diag', 'clean.py'], { cwd: repo });
+    expect({ stdout: now.stdout, exit: now.exit }).toEqual({ stdout: '', exit: 0 });
+  });
+
+  test('--staged: staged clean, broken in the work tree, passes', async () => {
+    const fixed = 'def twice(n: int) -> int:\n    return n + n\n';
+    writeFileSync(join(repo, 'clean.py'), fixed);
+    git(repo, 'add', 'clean.py');
+    writeFileSync(join(repo, 'clean.py'), 'def twice(n: int) -> int:\n    return n * nope\n');
+    const r = await lspq.run(['diag', '--staged'], { cwd: repo });
+    expect({ stdout: r.stdout, stderr: r.stderr, exit: r.exit }).toEqual({ stdout: '', stderr: 'lspq: no problems in 1 file\n', exit: 0 });
+    const now = await lspq.run(['diag', 'clean.py'], { cwd: repo });
+    expect(now.exit).toBe(1);
+    writeFileSync(join(repo, 'clean.py'), fixed);
   });
 
   test('--staged with nothing staged reports nothing and exits 0', async () => {
