@@ -5,6 +5,7 @@
  * gopls and pyright see no change to an unopened file any other way.
  */
 import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { languageIdFor } from '../lsp/servers/registry';
 import { join, relative } from 'node:path';
 import {
   DidChangeWatchedFilesNotification,
@@ -17,10 +18,15 @@ import { pathToUri, uriToPath } from '../lsp/uri';
 
 interface RootWatch {
   watcher: FSWatcher | undefined;
-  /** path → sequence number of its latest change. */
-  changes: Map<string, number>;
+  /** path → sequence number of its latest change, and of its latest creation, deletion or rename. */
+  changes: Map<string, { seq: number; renamedSeq: number }>;
   seq: number;
 }
+
+/** Files created since a server's last question that it is given as open documents; past this many, its own watcher has to do. */
+const OPEN_CREATED_MAX = 16;
+/** Recorded changes beyond this many are forgotten oldest first: a server asked after that long a gap is told what is left. */
+const CHANGES_MAX = 10_000;
 
 const IGNORED = /(^|\/)(\.git|node_modules\/\.cache)(\/|$)/;
 
@@ -48,6 +54,14 @@ function globsOf(session: Session): Matcher[] {
   return matchers;
 }
 
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export class Watchers {
   private readonly roots = new Map<string, RootWatch>();
   private readonly delivered = new WeakMap<Session, number>();
@@ -57,9 +71,15 @@ export class Watchers {
   private watchRoot(root: string): RootWatch {
     const state: RootWatch = { watcher: undefined, changes: new Map(), seq: 0 };
     try {
-      state.watcher = watch(root, { recursive: true }, (_event, file) => {
+      state.watcher = watch(root, { recursive: true }, (event, file) => {
         if (!file || IGNORED.test(String(file))) return;
-        state.changes.set(join(root, String(file)), ++state.seq);
+        const path = join(root, String(file));
+        const seq = ++state.seq;
+        const renamedSeq = event === 'rename' ? seq : (state.changes.get(path)?.renamedSeq ?? 0);
+        // Re-inserted so the map stays in order of the latest change, and the oldest go first.
+        state.changes.delete(path);
+        state.changes.set(path, { seq, renamedSeq });
+        if (state.changes.size > CHANGES_MAX) state.changes.delete(state.changes.keys().next().value!);
       });
       state.watcher.on('error', (err) => this.log(`watching ${root} failed: ${err.message}`));
     } catch (err) {
@@ -69,7 +89,13 @@ export class Watchers {
     return state;
   }
 
-  /** Sends the session's server every change under its root since its last request. */
+  /**
+   * Tells the session's server of every change under its root since its
+   * last request: as workspace/didChangeWatchedFiles for the globs it
+   * registered, and by opening files created since (a server's own watcher
+   * lags the question: a new file calling a function was missing from
+   * TypeScript's and pyright's references).
+   */
   async flush(session: Session): Promise<void> {
     const root = session.client.root;
     const state = this.roots.get(root) ?? this.watchRoot(root);
@@ -78,25 +104,26 @@ export class Watchers {
     // A server started after the change read the disk itself; and most
     // questions come with nothing changed since the last one.
     if (since === undefined || since === state.seq) return;
+    session.docs.touchWorld();
+    const recent = [...state.changes].filter(([, c]) => c.seq > since);
+    await this.openCreated(session, recent.filter(([path, c]) => c.renamedSeq > since && !session.docs.isOpen(path)).map(([path]) => path));
     const matchers = globsOf(session);
     if (matchers.length === 0) return; // it watches on its own (tsserver, rust-analyzer)
     const events: FileEvent[] = [];
-    for (const [path, seq] of state.changes) {
-      if (seq <= since || !matchers.some((m) => m(path))) continue;
-      events.push({ uri: pathToUri(path), type: this.changeType(path, session) });
+    for (const [path, c] of recent) {
+      if (!matchers.some((m) => m(path))) continue;
+      const type = c.renamedSeq > since ? (existsSync(path) ? FileChangeType.Created : FileChangeType.Deleted) : FileChangeType.Changed;
+      events.push({ uri: pathToUri(path), type });
     }
     if (events.length === 0) return;
     this.log(`${session.client.spec.id}: ${events.length} watched file change(s) under ${root}`);
     await session.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: events });
   }
 
-  private changeType(path: string, session: Session): FileChangeType {
-    if (!existsSync(path)) return FileChangeType.Deleted;
-    try {
-      const born = statSync(path).birthtimeMs;
-      if (born > 0 && born >= session.client.startedAt) return FileChangeType.Created;
-    } catch {}
-    return FileChangeType.Changed;
+  private async openCreated(session: Session, paths: string[]): Promise<void> {
+    const spec = session.client.spec;
+    const created = paths.filter((p) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && isFile(p));
+    for (const path of created.slice(0, OPEN_CREATED_MAX)) await session.docs.sync(path);
   }
 
   close(): void {

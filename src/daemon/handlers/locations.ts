@@ -1,4 +1,5 @@
 /** def, typedef, impls, refs: one positional request, answered as locations. */
+import { existsSync } from 'node:fs';
 import {
   DefinitionRequest,
   ImplementationRequest,
@@ -42,7 +43,10 @@ export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, 
             ? await client.request(ImplementationRequest.type, params, options)
             : await client.request(ReferencesRequest.type, { ...params, context: { includeDeclaration: req.includeDeclaration ?? false } }, options);
     const texts = new TextSource((p) => session.docs.text(p));
-    const found = flattenLocations(raw).map((l) => toLocation(l.uri, l.range, texts, client.encoding));
+    // A server whose watcher lags may still answer from a file just deleted or renamed away.
+    const found = flattenLocations(raw)
+      .map((l) => toLocation(l.uri, l.range, texts, client.encoding))
+      .filter((l) => !l.path.startsWith('/') || existsSync(l.path));
     // The symbol search already found a definition; clangd answers def on a
     // definition with its declaration, so keep the definition in the answer.
     if (req.op === 'def' && req.target.kind === 'symbol' && !found.some((l) => l.path === target.path && l.line === target.line)) {
