@@ -29,11 +29,16 @@ function toItem(item: CallHierarchyItem, texts: TextSource, session: Session): C
   };
 }
 
+/** Paths in a call tree as the user wrote them (a symlinked file shown as the link). */
+function asWritten(nodes: CallNode[], written: (path: string) => string): CallNode[] {
+  return nodes.map((n) => ({ ...n, item: { ...n.item, path: written(n.item.path) }, calls: asWritten(n.calls, written) }));
+}
+
 const itemKey = (item: CallHierarchyItem) => `${item.uri}#${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
 
 export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<CallsResult> {
   const deadline = deadlineFor(req);
-  const { session, uri, position } = await openTarget(req.target, req, ctx, deadline, 'callHierarchyProvider', 'the call hierarchy');
+  const { session, uri, position, written } = await openTarget(req.target, req, ctx, deadline, 'callHierarchyProvider', 'the call hierarchy');
   return using(session, async () => {
     const client = session.client;
     const options = () => (deadline.options(ctx.signal));
@@ -43,12 +48,13 @@ export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<Cal
     const texts = new TextSource((p) => session.docs.text(p));
     const counter = { total: 0 };
     const tree = await expand(root, req, session, texts, deadline, ctx, counter, new Set([itemKey(root)]), 1);
+    const item = toItem(root, texts, session);
     return {
-      item: toItem(root, texts, session),
+      item: { ...item, path: written(item.path) },
       direction: req.direction,
       server: client.spec.id,
       root: client.root,
-      calls: tree,
+      calls: asWritten(tree, written),
       total: counter.total,
       truncated: counter.total > req.limit,
     };

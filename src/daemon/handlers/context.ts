@@ -3,7 +3,7 @@
  * that supports the request), an open and current document, the readiness
  * wait, and one deadline for the whole question.
  */
-import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
@@ -59,6 +59,23 @@ export function assertFile(path: string): void {
     throw new LspqError('file_not_found', `${path} ${why}; check the path (relative paths are from the current directory)`);
   }
   if (holdsNul(path)) throw notText(path);
+}
+
+/**
+ * The file a path resolves to, and how to show paths in it: a symlink is
+ * answered from the project of the file it points to, and locations in
+ * that file are printed as the user wrote the link when it lies under the
+ * current directory.
+ */
+export function followLink(path: string, cwd: string): { real: string; written: (p: string) => string } {
+  let real = path;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return { real, written: (p) => p };
+  }
+  const asWritten = real !== path && path.startsWith(cwd.endsWith('/') ? cwd : `${cwd}/`);
+  return { real, written: asWritten ? (p) => (p === real ? path : p) : (p) => p };
 }
 
 const notText = (path: string) => new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);

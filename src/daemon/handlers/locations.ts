@@ -29,7 +29,7 @@ const WHAT: Record<LocationOp, string> = {
 
 export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, ctx: HandlerContext): Promise<LocationsResult> {
   const deadline = deadlineFor(req);
-  const { session, target, uri, position } = await openTarget(req.target, req, ctx, deadline, CAPABILITY[req.op], WHAT[req.op]);
+  const { session, target, uri, position, written } = await openTarget(req.target, req, ctx, deadline, CAPABILITY[req.op], WHAT[req.op]);
   return using(session, async () => {
     const client = session.client;
     const options = deadline.options(ctx.signal);
@@ -46,7 +46,8 @@ export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, 
     // A server whose watcher lags may still answer from a file just deleted or renamed away.
     const found = flattenLocations(raw)
       .map((l) => toLocation(l.uri, l.range, texts, client.encoding))
-      .filter((l) => !l.path.startsWith('/') || existsSync(l.path));
+      .filter((l) => !l.path.startsWith('/') || existsSync(l.path))
+      .map((l) => ({ ...l, path: written(l.path) }));
     // The symbol search already found a definition; clangd answers def on a
     // definition with its declaration, so keep the definition in the answer.
     if (req.op === 'def' && req.target.kind === 'symbol' && !found.some((l) => l.path === target.path && l.line === target.line)) {

@@ -7,7 +7,7 @@ import {
 import { symbolKindName, TextSource, toSpan } from '../../lsp/convert';
 import type { PositionEncoding } from '../../lsp/position';
 import type { DocumentSymbol, QueryRequest, SymbolsResult, WorkspaceSymbol, WorkspaceSymbolsResult } from '../../protocol/messages';
-import { assertFile, deadlineFor, prepare, sessionFor, using, type HandlerContext } from './context';
+import { assertFile, deadlineFor, followLink, prepare, sessionFor, using, type HandlerContext } from './context';
 import { searchWorkspace, toWorkspaceSymbol, workspaceSessions } from './symbol-search';
 
 const byPosition = (a: DocumentSymbol, b: DocumentSymbol) => a.line - b.line || a.column - b.column;
@@ -73,12 +73,14 @@ export function limitTree(symbols: DocumentSymbol[], limit: number): { symbols: 
 export async function documentSymbols(req: Extract<QueryRequest, { op: 'symbols' }>, ctx: HandlerContext): Promise<SymbolsResult> {
   const deadline = deadlineFor(req);
   assertFile(req.path);
-  const session = await sessionFor(ctx, req, req.path, 'documentSymbolProvider', 'document symbols');
+  // A symlink is answered from the project of the file it points to.
+  const { real } = followLink(req.path, req.cwd);
+  const session = await sessionFor(ctx, req, real, 'documentSymbolProvider', 'document symbols');
   return using(session, async () => {
-    await session.docs.sync(req.path);
+    await session.docs.sync(real);
     await prepare(session, ctx, deadline);
     const client = session.client;
-    const uri = session.docs.uri(req.path);
+    const uri = session.docs.uri(real);
     const raw = await client.request(DocumentSymbolRequest.type, { textDocument: { uri } }, deadline.options(ctx.signal));
     const texts = new TextSource((p) => session.docs.text(p));
     const list = raw ?? [];

@@ -11,7 +11,7 @@ import { codePointLength, toServerCharacter } from '../../lsp/position';
 import type { CallerContext, ResolvedTarget } from '../../protocol/messages';
 import { findWord, type TargetSpec } from '../../protocol/target';
 import { displayPath } from '../../render/paths';
-import { assertFile, prepare, sessionFor, type Deadline, type HandlerContext } from './context';
+import { assertFile, followLink, prepare, sessionFor, type Deadline, type HandlerContext } from './context';
 import { findSymbol } from './symbol-search';
 
 export interface OpenTarget {
@@ -19,6 +19,8 @@ export interface OpenTarget {
   target: ResolvedTarget;
   uri: string;
   position: Position;
+  /** A path in an answer as the user should see it (a symlink's target shown as the link). */
+  written: (path: string) => string;
 }
 
 export async function openTarget(
@@ -46,8 +48,9 @@ export async function openTarget(
   }
   assertFile(path);
   const shown = displayPath(path, req.cwd);
-  const session = await sessionFor(ctx, req, path, capability, what);
-  const text = await session.docs.sync(path);
+  const { real, written } = followLink(path, req.cwd);
+  const session = await sessionFor(ctx, req, real, capability, what);
+  const text = await session.docs.sync(real);
   const lines = linesOfText(path, text);
   if (line > lines.length) {
     // A final newline ends the last line; it does not start one more.
@@ -73,8 +76,9 @@ export async function openTarget(
   await prepare(session, ctx, deadline);
   return {
     session,
-    target: { path, line, column: column!, ...(symbol ? { symbol } : {}) },
-    uri: session.docs.uri(path),
+    written,
+    target: { path: written(real), line, column: column!, ...(symbol ? { symbol } : {}) },
+    uri: session.docs.uri(real),
     position: { line: line - 1, character: toServerCharacter(lineText, column! - 1, session.client.encoding) },
   };
 }
