@@ -95,3 +95,20 @@ export function git(cwd: string, ...args: string[]): string {
   if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
   return r.stdout.toString();
 }
+
+/**
+ * A PATH of exactly these commands (language servers and the runtimes they
+ * need), found where the tests install them: a test that expects a server
+ * to be missing, or a message naming a set of servers, then holds on any
+ * machine, whatever else it has in /usr/bin. The folder is removed by the caller.
+ */
+export function exactPath(commands: string[]): string {
+  const { symlinkSync } = require('node:fs') as typeof import('node:fs');
+  const dir = mkdtempSync(join(tmpdir(), 'lspq-path-'));
+  for (const command of commands) {
+    const found = Bun.which(command, { PATH: toolsPath() });
+    if (!found) throw new Error(`${command} is not installed; run scripts/install-servers.sh`);
+    symlinkSync(found, join(dir, command));
+  }
+  return dir;
+}

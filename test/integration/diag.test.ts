@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, FIXTURES, git, Lspq } from '../helpers/lspq';
+import { copyFixture, exactPath, FIXTURES, git, Lspq } from '../helpers/lspq';
 
 const lspq = new Lspq();
-const scratch: string[] = [];
+// No language server at all, whatever the machine has in /usr/bin.
+const emptyPath = exactPath(['git']);
+const scratch: string[] = [emptyPath];
 
 afterAll(async () => {
   expect(await lspq.stop()).toEqual([]);
@@ -155,7 +157,7 @@ describe('filters, JSON and exit codes', () => {
   });
 
   test('a file no server handles, named, is exit 3 with the known extensions', async () => {
-    const r = await lspq.run(['diag', 'ts-diag/package.json'], { cwd: FIXTURES, env: { PATH: '/usr/bin:/bin' } });
+    const r = await lspq.run(['diag', 'ts-diag/package.json'], { cwd: FIXTURES, env: { PATH: emptyPath } });
     expect(r.exit).toBe(3);
     expect(r.stderr).toContain('vscode-json-language-server is not installed');
   });

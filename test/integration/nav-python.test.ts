@@ -26,7 +26,7 @@ navSuite('py-shapes', [
     args: ['refs', 'shapes/geometry.py:15:total_area'],
     stdout: 'main.py:2:29: from shapes.geometry import total_area\nmain.py:7:24: 名前 = "🎉 图形"; print(名前, total_area(shapes, "cm"))\n',
   },
-  { name: 'impls: pyright does not offer it, a different answer from nothing found', args: ['impls', 'shapes/shape.py:13:area'], stdout: '', exit: 3, stderr: /pyright, ruff cannot answer implementations/ },
+  { name: 'impls: pyright does not offer it, a different answer from nothing found', args: ['impls', 'shapes/shape.py:13:area'], stdout: '', exit: 3, stderr: /^lspq: pyright, (pylsp, )?ruff cannot answer implementations for .*; not installed, and may: basedpyright \(pip install basedpyright\)\n$/ },
   { name: 'hover', args: ['hover', 'shapes/geometry.py:8:sum_areas'], stdout: '```python\n(function) def sum_areas(shapes: list[Shape]) -> float\n```\n' },
   {
     name: 'incoming calls three deep',

@@ -67,32 +67,58 @@ async function ensureProjectOpen(session: Session): Promise<void> {
 /**
  * A qualified name as parts, the way code writes it: `Outer.inner`,
  * `ns::f`, and a container that is a package path (gopls's `net/http`) or a
- * module path (pyright's `rich.table`) split the same way.
+ * module path split the same way.
  */
 const splitQualified = (x: string) => x.split(/::|[./\\]/).filter(Boolean);
 
-function qualifiedParts(s: { name: string; containerName?: string }): string[] {
-  return [...splitQualified(s.containerName ?? ''), ...splitQualified(s.name)];
+/** A symbol found by workspace search, with what its file says of its qualifier. */
+export interface Named {
+  name: string;
+  containerName?: string;
+  /** The qualifier the file gives: Go's package clause (in place of gopls's package-path container), Python's module path (before the container). */
+  fileQualifier?: { parts: string[]; replacesContainer: boolean };
 }
 
-/** `Outer.inner`, `http.ListenAndServe`, `net/http.ListenAndServe`: matches when the symbol's qualified parts end with them. */
-export function matchesQualified(s: { name: string; containerName?: string }, wanted: string): boolean {
+/** Each way code may qualify the symbol, as parts ending with its name. */
+function qualifiedForms(s: Named): string[][] {
+  const name = splitQualified(s.name);
+  const container = splitQualified(s.containerName ?? '');
+  const forms = [[...container, ...name]];
+  // gopls's container is the package path; Go code writes the package name.
+  if (s.fileQualifier) forms.push([...s.fileQualifier.parts, ...(s.fileQualifier.replacesContainer ? [] : container), ...name]);
+  return forms;
+}
+
+/** `Outer.inner`, `http.ListenAndServe`, `net/http.ListenAndServe`, `geometry.total_area`: the symbol's qualified parts end with them. */
+export function matchesQualified(s: Named, wanted: string): boolean {
   const want = splitQualified(wanted);
-  const have = qualifiedParts(s);
-  if (want.length === 0 || want.length > have.length) return false;
-  const tail = have.slice(have.length - want.length);
   // The name itself must end with the last part (gopls names methods "Type.Method").
-  return tail.every((p, i) => p === want[i]) && splitQualified(s.name).pop() === want[want.length - 1];
+  if (want.length === 0 || splitQualified(s.name).pop() !== want[want.length - 1]) return false;
+  return qualifiedForms(s).some((have) => want.length <= have.length && have.slice(have.length - want.length).every((p, i) => p === want[i]));
 }
 
 /** The shortest qualified name that picks `s` alone among `all`: the hint for an ambiguous --symbol. */
-export function shortestQualifier(s: { name: string; containerName?: string }, all: { name: string; containerName?: string }[]): string {
-  const parts = qualifiedParts(s);
-  for (let k = Math.min(2, parts.length); k <= parts.length; k++) {
-    const name = parts.slice(parts.length - k).join('.');
-    if (all.filter((o) => matchesQualified(o, name)).length === 1) return name;
+export function shortestQualifier(s: Named, all: Named[]): string {
+  for (const parts of qualifiedForms(s)) {
+    for (let k = Math.min(2, parts.length); k <= parts.length; k++) {
+      const name = parts.slice(parts.length - k).join('.');
+      if (all.filter((o) => matchesQualified(o, name)).length === 1) return name;
+    }
   }
-  return parts.join('.');
+  return qualifiedForms(s)[0]!.join('.');
+}
+
+/** Go's package clause, or Python's module path under the root: how code outside the file names what is in it. */
+export function fileQualifier(path: string, root: string, text: (path: string) => string): Named['fileQualifier'] {
+  if (path.endsWith('.go')) {
+    const pkg = /^package\s+(\w+)/m.exec(text(path))?.[1];
+    return pkg ? { parts: [pkg], replacesContainer: true } : undefined;
+  }
+  if ((path.endsWith('.py') || path.endsWith('.pyi')) && path.startsWith(`${root}/`)) {
+    const parts = path.slice(root.length + 1).replace(/\.pyi?$/, '').split('/');
+    return { parts: parts.at(-1) === '__init__' ? parts.slice(0, -1) : parts, replacesContainer: false };
+  }
+  return undefined;
 }
 
 export async function searchWorkspace(
@@ -146,27 +172,31 @@ export async function findSymbol(
   deadline: Deadline,
 ): Promise<{ path: string; line: number; column: number; name: string }> {
   const bare = splitQualified(name).pop() ?? name;
-  const matches: WorkspaceSymbol[] = [];
+  const matches: { symbol: WorkspaceSymbol; named: Named }[] = [];
   for (const session of await workspaceSessions(req, ctx)) {
     const texts = new TextSource((p) => session.docs.text(p));
+    const whole = (p: string) => (texts.lines(p) ?? []).join('\n');
     for (const s of await searchWorkspace(session, bare, ctx, deadline)) {
-      if (!matchesQualified(s, name)) continue;
-      const sym = toWorkspaceSymbol(s, session, texts);
-      if (sym) matches.push(sym);
+      const path = uriToPath(s.location.uri);
+      const qualifier = path ? fileQualifier(path, session.client.root, whole) : undefined;
+      const named: Named = { name: s.name, ...(s.containerName ? { containerName: s.containerName } : {}), ...(qualifier ? { fileQualifier: qualifier } : {}) };
+      if (!matchesQualified(named, name)) continue;
+      const symbol = toWorkspaceSymbol(s, session, texts);
+      if (symbol) matches.push({ symbol, named });
     }
   }
-  const unique = [...new Map(matches.map((m) => [`${m.path}:${m.line}:${m.column}`, m])).values()];
+  const unique = [...new Map(matches.map((m) => [`${m.symbol.path}:${m.symbol.line}:${m.symbol.column}`, m])).values()];
   if (unique.length === 0) {
     throw new LspqError('symbol_not_found', `no symbol named '${name}' in the workspace; 'lspq symbols -w ${bare}' lists similar names`);
   }
   if (unique.length > 1) {
-    const named = unique.map((m) => ({ name: m.name, ...(m.container ? { containerName: m.container } : {}) }));
+    const all = unique.map((m) => m.named);
     const list = unique
       .slice(0, 20)
-      .map((m, i) => `${displayPath(m.path, req.cwd)}:${m.line}:${m.column} (${m.kind} --symbol ${shortestQualifier(named[i]!, named)})`)
+      .map(({ symbol: m, named }) => `${displayPath(m.path, req.cwd)}:${m.line}:${m.column} (${m.kind} --symbol ${shortestQualifier(named, all)})`)
       .join(', ');
     throw new LspqError('ambiguous_symbol', `'${name}' names ${unique.length} symbols; pick one as a target or qualify it as shown: ${list}`);
   }
-  const only = unique[0]!;
+  const only = unique[0]!.symbol;
   return { path: only.path, line: only.line, column: only.column, name };
 }
