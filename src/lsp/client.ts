@@ -321,7 +321,7 @@ export class LspClient {
     return [...this.activeProgress.values()];
   }
 
-  /** True once the server says its answers are complete (see lsp-facts: readiness). */
+  /** True once the server says its answers are complete (docs/servers.md: readiness). */
   isReady(openUris: string[]): boolean {
     switch (this.spec.readiness) {
       case 'immediate':
