@@ -56,3 +56,14 @@ describe('how long a command waits for the daemon', () => {
     expect(timeoutInArgs(['symbols', '--', '--timeout', '3'])).toBeUndefined();
   });
 });
+
+describe("a server's error message reaches the user as one line", () => {
+  const { firstLine } = require('../../src/lsp/client') as typeof import('../../src/lsp/client');
+  test("tsserver's stack: the first line, without the colon that led into the stack", () => {
+    expect(firstLine('Request workspace/symbol failed with message: Error processing request. No Project.\nError: No Project.\n    at Object.ThrowNoProject (tsserver.js:1:1)\n    at x (y.js:2:2)')).toBe(
+      'Request workspace/symbol failed with message: Error processing request. No Project.',
+    );
+    expect(firstLine('\n\nSomething failed:\n  at a')).toBe('Something failed');
+    expect(firstLine('plain')).toBe('plain');
+  });
+});
