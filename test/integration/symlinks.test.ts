@@ -35,3 +35,18 @@ test('symbols of a link: the linked file\'s symbols', async () => {
   const r = await lspq.run(['symbols', 'geo.go'], { cwd: outside });
   expect(r.stdout).toBe('geo.go:5:6: function areaOf func(shape Shape) float64\ngeo.go:9:6: function sumAreas func(shapes []Shape) float64\ngeo.go:17:6: function TotalArea func(shapes []Shape, unit Unit) string\n');
 });
+
+test('a current directory reached through a linked folder: paths relative to it, as before', async () => {
+  const linkedDir = join(outside, 'project');
+  symlinkSync(project, linkedDir);
+  const r = await lspq.run(['refs', 'shape.go:4:Shape'], { cwd: linkedDir });
+  expect(r.stdout).toBe(
+    [
+      'geometry.go:5:19: func areaOf(shape Shape) float64 {',
+      'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {',
+      'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {',
+      'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}',
+      '',
+    ].join('\n'),
+  );
+});

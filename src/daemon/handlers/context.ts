@@ -69,13 +69,25 @@ export function assertFile(path: string): void {
  */
 export function followLink(path: string, cwd: string): { real: string; written: (p: string) => string } {
   let real = path;
+  let realCwd = cwd;
   try {
     real = realpathSync(path);
+    realCwd = realpathSync(cwd);
   } catch {
     return { real, written: (p) => p };
   }
-  const asWritten = real !== path && path.startsWith(cwd.endsWith('/') ? cwd : `${cwd}/`);
-  return { real, written: asWritten ? (p) => (p === real ? path : p) : (p) => p };
+  const under = (p: string, dir: string) => p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+  const linkShown = real !== path && under(path, cwd);
+  // The current directory reached through a link (cd into a linked folder): the project's paths as under it.
+  const cwdLinked = realCwd !== cwd;
+  return {
+    real,
+    written: (p) => {
+      if (linkShown && p === real) return path;
+      if (cwdLinked && under(p, realCwd)) return `${cwd}${p.slice(realCwd.length)}`;
+      return p;
+    },
+  };
 }
 
 const notText = (path: string) => new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);
