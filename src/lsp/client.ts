@@ -12,6 +12,7 @@ import {
   createMessageConnection,
   DiagnosticRefreshRequest,
   ErrorCodes,
+  LSPErrorCodes,
   ResponseError,
   ExitNotification,
   InitializedNotification,
@@ -64,6 +65,17 @@ const ProgressNotification = new NotificationType<{ token: ProgressToken; value:
 const ServerStatusNotification = new NotificationType<{ health: string; quiescent: boolean; message?: string }>(
   'experimental/serverStatus',
 );
+
+/** First and longest pause before asking again a request the server cancelled because it was busy. */
+const RETRY_FIRST_MS = 50;
+const RETRY_MAX_MS = 800;
+
+/** A request the server asked to be sent again; what to report if time runs out first. */
+class RetryableError extends Error {
+  constructor(readonly failure: LspqError) {
+    super(failure.message);
+  }
+}
 
 /** A message's first non-empty line, without a trailing colon. */
 export function firstLine(message: string): string {
@@ -346,6 +358,22 @@ export class LspClient {
   async request<P, R, E>(type: RequestType<P, R, E>, params: P, options: RequestOptions): Promise<R>;
   async request<R, E>(type: RequestType0<R, E>, params: undefined, options: RequestOptions): Promise<R>;
   async request<P, R, E>(type: RequestType<P, R, E> | RequestType0<R, E>, params: P, options: RequestOptions): Promise<R> {
+    // A server busy with a change answers ServerCancelled or ContentModified and
+    // expects the request again (rust-analyzer's pull diagnostics while it analyses).
+    const end = Date.now() + options.timeoutMs;
+    for (let wait = RETRY_FIRST_MS; ; wait = Math.min(wait * 2, RETRY_MAX_MS)) {
+      try {
+        return await this.requestOnce(type, params, { ...options, timeoutMs: Math.max(1, end - Date.now()) });
+      } catch (err) {
+        if (!(err instanceof RetryableError) || Date.now() + wait >= end || options.signal?.aborted) {
+          throw err instanceof RetryableError ? err.failure : err;
+        }
+        await Bun.sleep(wait);
+      }
+    }
+  }
+
+  private async requestOnce<P, R, E>(type: RequestType<P, R, E> | RequestType0<R, E>, params: P, options: RequestOptions): Promise<R> {
     if (!this.alive) throw this.crashError();
     const source = new CancellationTokenSource();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -377,6 +405,9 @@ export class LspClient {
       return result;
     } catch (err) {
       if (err instanceof LspqError) throw err;
+      if (err instanceof ResponseError && (err.code === LSPErrorCodes.ServerCancelled || err.code === LSPErrorCodes.ContentModified)) {
+        throw new RetryableError(new LspqError('server_failed', `${this.spec.id} kept cancelling ${type.method} (${firstLine(err.message)}); retry, or see 'lspq daemon logs'`));
+      }
       if (err instanceof ResponseError && err.code === ErrorCodes.MethodNotFound) {
         throw new LspqError('unsupported', `${this.spec.id} does not support ${type.method}; try another server with --server`);
       }
