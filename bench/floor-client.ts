@@ -11,7 +11,7 @@
 import { PROTOCOL_VERSION } from '../src/protocol/messages';
 
 const [build, command, ...args] = process.argv.slice(2);
-const request = { op: 'run', command, args, cwd: process.cwd(), env: process.env, color: false };
+const request = { op: 'run', line: { command, args, cwd: process.cwd(), env: process.env, color: false, progress: false } };
 const payload = new TextEncoder().encode(`${JSON.stringify({ protocol: PROTOCOL_VERSION, build, request })}\n`);
 const decoder = new TextDecoder();
 let reply = '';
@@ -25,8 +25,8 @@ void Bun.connect({
       reply += decoder.decode(chunk, { stream: true });
       if (!reply.includes('\n')) return;
       socket.end();
-      const answer = JSON.parse(reply) as { ok: boolean; result?: { stdout: string; exit: number } };
-      const out = answer.ok && answer.result ? answer.result : { stdout: reply, exit: 3 };
+      const answer = JSON.parse(reply) as { ok: boolean; output?: { stdout: string; exit: number } };
+      const out = answer.ok && answer.output ? answer.output : { stdout: reply, exit: 3 };
       void Bun.write(Bun.stdout, out.stdout).then(() => process.exit(out.exit));
     },
   },

@@ -96,7 +96,7 @@ function typescriptProject(): Project {
     lang: 'TypeScript (lspq)',
     server: 'typescript',
     root: REPO,
-    target: { file: 'src/daemon/handlers/locations.ts', line: /= await openTarget\(/, name: 'openTarget' },
+    target: { file: 'src/engine/handlers/locations.ts', line: /= await openTarget\(/, name: 'openTarget' },
     symbolsFile: 'src/lsp/client.ts',
   };
 }

@@ -7,8 +7,8 @@
  *   10 ms here, as CommonJS bytecode in about 5 ms, as fast as a compiled
  *   hello-world. consola reads import.meta.env, which CommonJS lacks; it
  *   falls back to process.env.
- * - Several entry points (src/entries.ts): a command starts without git's
- *   policy, citty or the LSP library unless it needs them.
+ * - Several entry points (src/bundles.ts): a command starts without the
+ *   commands, citty, consola or the LSP library unless it needs them.
  * - citty imports all of consola for two log calls and its usage colours;
  *   that cost about 4 ms on every command, so citty gets a small stand-in
  *   (scripts/consola-for-citty.ts). Everything else keeps the real consola.
@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { COMMAND_ENTRIES } from '../src/cli/index';
+import { BUNDLES } from '../src/bundles';
 
 const root = join(import.meta.dir, '..');
 
@@ -39,10 +39,9 @@ export function buildId(): string {
 /** What the binary bundles, and how: shared with the test that keeps the engine out of the command's bundle. */
 export function bundleOptions(id: string) {
   return {
-    // The command's entry, and those it loads by name (src/entries.ts): the
-    // subcommands, citty's usage renderer, and the engine for the daemon or --no-daemon.
-    entrypoints: ['main', 'engine', 'cli/_usage', 'cli/navigation', ...COMMAND_ENTRIES.map((name) => `cli/${name}`)].map((name) => join(root, 'src', `${name}.ts`)),
-    // Outputs named as src/entries.ts loads them: engine.js, cli/def.js.
+    // The command's entry, and those it loads by name (src/bundles.ts).
+    entrypoints: Object.values(BUNDLES).map((name) => join(root, 'src', `${name}.ts`)),
+    // Outputs named as src/bundles.ts loads them: engine/index.js, commands/usage.js.
     root: join(root, 'src'),
     format: 'cjs' as const,
     minify: true,

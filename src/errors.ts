@@ -92,11 +92,13 @@ export function fromErrorPayload(payload: ErrorPayload): LspqError {
 
 export const usage = (message: string) => new LspqError('usage', message);
 
-/** What a command prints and how it exits: the same shape whether it ran here or in the daemon. */
+/** What a command prints and how it exits: the same shape whether the engine ran in the daemon or here. */
 export interface CommandOutput {
   stdout: string;
-  /** A note or error for stderr, without the `lspq: ` prefix. */
+  /** For stderr as `lspq: ...` lines: the one-line error, or a summary that is part of the answer (diag's counts). */
   stderr?: string;
+  /** Notes for a person (an answer cut at --limit, git's own warnings), printed to stderr through consola. */
+  warnings?: string[];
   exit: ExitCode;
 }
 

@@ -1,21 +1,22 @@
 /**
- * lspq's entry: picks the subcommand, runs it (or, for a question about
- * code, has the daemon run it), prints what comes back and exits with its
- * code. Errors become output in one place (errorOutput in errors.ts), here
- * or in the daemon.
+ * lspq's entry, the command's process. It names the command line's
+ * command, sends the line with the facts the engine needs (cwd,
+ * environment, whether stdout and stderr are terminals) to where the
+ * command table says the engine runs it (the daemon, or here), prints the
+ * output that comes back and exits with its code. Parsing, answering,
+ * rendering and the exit code are the engine's (src/commands/road.ts).
  *
- * Everything else past this file loads with require(), not import(): in
- * the compiled binary an import()ed ES module is still evaluated at
- * start-up (citty and consola alone cost 5 ms), a require()d one only when
- * reached.
+ * Everything past this file loads with require(), not import(): in the
+ * compiled binary an import()ed ES module is still evaluated at start-up
+ * (citty and consola alone cost 5 ms), a require()d one only when reached.
  */
-import { errorOutput, jsonInArgv, LspqError, type CommandOutput, type ExitCode } from './errors';
 import { BUILD } from './build-info';
-import { loadEntry } from './entries';
-// Static: small, and on every question's path (a require() here costs its
-// module wrapper, about 0.3 ms each in the interpreter the command runs in).
-import { COMMANDS, NAVIGATION_COMMANDS, PASSTHROUGH, navigation } from './cli/index';
-import { forward } from './cli/daemon-client';
+import { loadBundle } from './bundles';
+import { forward } from './cli/forward';
+import { isTerminal, wantsColor } from './cli/terminal';
+import { COMMANDS, isCommand } from './commands/table';
+import { errorOutput, jsonInArgv, usage, type CommandOutput, type ExitCode } from './errors';
+import type { CommandLine } from './protocol/messages';
 
 const argv = process.argv.slice(2);
 
@@ -25,22 +26,30 @@ async function write(fd: 1 | 2, text: string): Promise<void> {
 
 async function print(out: CommandOutput): Promise<ExitCode> {
   await write(1, out.stdout);
+  if (out.warnings?.length) await loadBundle('person').warn(out.warnings);
   if (out.stderr) await write(2, `lspq: ${out.stderr}\n`);
   return out.exit;
 }
 
 const fail = (err: unknown) => print(errorOutput(err, jsonInArgv(argv, process.env)));
 
-/** --no-daemon (or LSPQ_NO_DAEMON=1): answered in this process; the daemon is neither asked nor started. */
-function answerHere(words: readonly string[]): boolean {
+/** --no-daemon (or LSPQ_NO_DAEMON=1): the engine runs here; the daemon is neither asked nor started. */
+function noDaemon(words: readonly string[]): boolean {
   if (process.env.LSPQ_NO_DAEMON === '1') return true;
   // A plain loop: the first call of a builtin such as Array.prototype.some compiles it (0.1-0.2 ms).
   for (let i = 0; i < words.length; i++) if (words[i] === '--no-daemon' || words[i]!.startsWith('--daemon=')) return true;
   return false;
 }
 
-async function topUsage(): Promise<string> {
-  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.describe}`);
+/** --help is answered here: asking it must not start a daemon. A passthrough command (git) reads its own words. */
+function helpAsked(passthrough: boolean, words: readonly string[]): boolean {
+  if (passthrough) return false;
+  for (let i = 0; i < words.length; i++) if (words[i] === '--help' || words[i] === '-h') return true;
+  return false;
+}
+
+function topUsage(): string {
+  const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
   return [
     `lspq ${BUILD.version}: ask language servers about your code from the shell`,
     '',
@@ -50,47 +59,32 @@ async function topUsage(): Promise<string> {
     ...rows,
     '',
     'Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), or --symbol NAME.',
-    "Run 'lspq COMMAND --help' for a command's flags.",
+    "Run 'lspq COMMAND --help' for a command's flags and examples.",
     '',
   ].join('\n');
 }
 
 async function run(): Promise<ExitCode> {
-  const [name, ...rest] = argv;
-  if (name === '__daemon') {
-    const { runDaemon } = (require('./engine-loader') as typeof import('./engine-loader')).loadEngine();
-    return runDaemon();
-  }
+  const [name, ...args] = argv;
+  if (name === '__daemon') return loadBundle('engine').runDaemon();
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     // Asked for, the usage is the answer (stdout); a missing command is an error, and errors go to stderr.
-    await write(name === undefined ? 2 : 1, await topUsage());
+    await write(name === undefined ? 2 : 1, topUsage());
     return name === undefined ? 2 : 0;
   }
   if (name === '--version' || name === '-v') {
     await write(1, `lspq ${BUILD.version} (${BUILD.id})\n`);
     return 0;
   }
-  const entry = COMMANDS[name];
-  if (!entry) throw new LspqError('usage', `unknown command '${name}'; run 'lspq --help' for the list`);
-  const help = !PASSTHROUGH.has(name) && (rest.includes('--help') || rest.includes('-h'));
-  if (NAVIGATION_COMMANDS.has(name) && !help) {
-    // A question about code: the daemon runs the whole command line; this process only prints.
-    if (!answerHere(rest)) return print(await forward(name, rest));
-    const here = navigation();
-    return print(await here.runCommandLine(name, rest, here.localCaller()));
+  if (!isCommand(name)) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
+  const spec = COMMANDS[name];
+  // process.env as it is: JSON leaves out nothing but unset values, and a copy costs a tenth of a millisecond.
+  const env = process.env as Record<string, string>;
+  const line: CommandLine = { command: name, args, cwd: process.cwd(), env, color: wantsColor(env), progress: isTerminal(2) };
+  if (spec.process === 'daemon' && !noDaemon(args) && !helpAsked('passthrough' in spec, args)) {
+    return print(await forward(line, (text) => loadBundle('person').progress(text)));
   }
-  const command = entry.load();
-  if (help) {
-    const { renderUsage } = loadEntry<typeof import('./cli/_usage')>('cli/_usage');
-    // citty marks usage up with backticks; plain text reads better in a terminal.
-    await write(1, `${(await renderUsage(command, { meta: { name: 'lspq' } })).replace(/`/g, '')}\n`);
-    return 0;
-  }
-  const { parseFlags } = require('./cli/_flags') as typeof import('./cli/_flags');
-  // git takes its words raw (git's grammar is not lspq's); every other command by its definition.
-  const args = PASSTHROUGH.has(name) ? { _: [...rest] } : parseFlags(name, rest, command);
-  const result: unknown = await command.run?.({ rawArgs: rest, args, cmd: command } as Parameters<NonNullable<typeof command.run>>[0]);
-  return print(result as CommandOutput);
+  return print(await loadBundle('commands').runHere(line));
 }
 
 /**

@@ -74,6 +74,7 @@ export async function runDaemon(): Promise<ExitCode> {
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void stop(sig));
   const housekeeping = setInterval(() => {
     recordServers(stateFile(socket, 'servers.json'), pool.list());
+    watchers.prune(new Set(pool.list().map((s) => s.client.root)));
     // A daemon that lost its lock (a racing start took over a stale one) steps aside.
     let holder = '';
     try {

@@ -4,11 +4,12 @@
  */
 import type { Socket } from 'bun';
 import { BUILD } from '../build-info';
-import { toErrorPayload, type CommandOutput } from '../errors';
+import { runCommandLine } from '../commands/road';
+import { answer } from '../engine/answer';
+import type { HandlerContext } from '../engine/handlers/context';
+import { LspqError, toErrorPayload } from '../errors';
 import type { ServerPool } from '../lsp/manager';
-import { PROTOCOL_VERSION, type DaemonStatus, type Envelope, type Reply } from '../protocol/messages';
-import { dispatch, runForwarded } from './dispatch';
-import type { HandlerContext } from './handlers/context';
+import { PROTOCOL_VERSION, type CommandLine, type DaemonStatus, type Envelope, type Reply } from '../protocol/messages';
 import type { Watchers } from './watch';
 
 export interface ListenOptions {
@@ -91,56 +92,59 @@ export function listen(o: ListenOptions): DaemonServer {
     } else if (n > 0) socket.data.out = out.subarray(n);
   };
 
-  const handle = async (socket: Socket<Connection>, line: string) => {
+  const handle = async (socket: Socket<Connection>, text: string) => {
     let envelope: Envelope;
     try {
-      envelope = JSON.parse(line) as Envelope;
+      envelope = JSON.parse(text) as Envelope;
     } catch {
       return send(socket, { ok: false, error: { code: 'daemon', message: 'the daemon got an unreadable request' } });
     }
     const request = envelope.request;
     // Control requests work across builds, so a command can stop a daemon it cannot talk to.
-    if (request.op === 'ping') return send(socket, { ok: true, result: { pid: process.pid, build: BUILD.id } });
+    if (request.op === 'ping') return send(socket, { ok: true, pid: process.pid, build: BUILD.id });
     if (request.op === 'stop') {
-      send(socket, { ok: true, result: { stopped: true, pid: process.pid } });
+      send(socket, { ok: true, pid: process.pid, build: BUILD.id });
       return o.stop();
     }
     if (envelope.protocol !== PROTOCOL_VERSION || envelope.build !== BUILD.id) {
       return send(socket, { ok: false, mismatch: { build: BUILD.id, protocol: PROTOCOL_VERSION } });
     }
     o.onActivity();
-    if (request.op === 'status') return send(socket, { ok: true, result: status(o) });
+    if (request.op === 'status') return send(socket, { ok: true, status: status(o) });
     inFlight++;
     const before = o.pool.size;
     const started = performance.now();
+    const line = request.line;
     try {
       // Let file events already queued by the kernel arrive before syncing.
       await new Promise((r) => setImmediate(r));
-      const context: HandlerContext = {
-        pool: o.pool,
-        signal: socket.data.abort.signal,
-        log: o.log,
-        beforeRequest: (session) => o.watchers.flush(session),
-        progress: (done, total, what) => {
-          // Best effort: a progress line the socket cannot take now is simply skipped.
-          if (!socket.data.out) socket.write(`${JSON.stringify({ progress: { done, total, what } })}\n`);
+      const output = await runCommandLine(line, {
+        answer: (query) => answer(query, handlerContext(socket, line)),
+        report: (err) => {
+          if (!(err instanceof LspqError)) o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
         },
-      };
-      const result = request.op === 'run' ? await runForwarded(request, context) : await dispatch(request, context);
-      send(socket, { ok: true, result });
-      // A forwarded command line always yields output; its exit code tells an answer from a refusal.
-      const what = request.op === 'run' ? `${request.command} (exit ${(result as CommandOutput).exit})` : request.op;
-      o.log(`${what} answered in ${(performance.now() - started).toFixed(1)} ms`);
+      });
+      send(socket, { ok: true, output });
+      o.log(`${line.command} (exit ${output.exit}) answered in ${(performance.now() - started).toFixed(1)} ms`);
     } catch (err) {
-      const error = toErrorPayload(err);
-      if (error.code === 'internal') o.log(`internal error for ${request.op}: ${(err as Error).stack ?? error.message}`);
-      if (!socket.data.abort.signal.aborted) send(socket, { ok: false, error });
+      // runCommandLine turns every failure into output; this is a failure of the daemon itself.
+      o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
+      if (!socket.data.abort.signal.aborted) send(socket, { ok: false, error: toErrorPayload(err) });
     } finally {
       inFlight--;
       o.onActivity();
       if (o.pool.size !== before) o.onServersChanged();
     }
   };
+
+  const handlerContext = (socket: Socket<Connection>, line: CommandLine): HandlerContext => ({
+    pool: o.pool,
+    signal: socket.data.abort.signal,
+    log: o.log,
+    beforeRequest: (session) => o.watchers.flush(session),
+    // Progress only for a person at a terminal; a line the socket cannot take now is simply skipped.
+    progress: line.progress ? (text) => void (socket.data.out ? undefined : socket.write(`${JSON.stringify({ progress: text })}\n`)) : undefined,
+  });
 
   const server = Bun.listen<Connection>({
     unix: o.socket,

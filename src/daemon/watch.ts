@@ -104,8 +104,11 @@ export class Watchers {
     // A server started after the change read the disk itself; and most
     // questions come with nothing changed since the last one.
     if (since === undefined || since === state.seq) return;
+    // Build output (cargo's target) changes under the root all the time and is not the project.
+    const outputs = (session.client.spec.outputDirs ?? []).map((dir) => `${root}/${dir}/`);
+    const recent = [...state.changes].filter(([path, c]) => c.seq > since && !outputs.some((o) => path.startsWith(o)));
+    if (recent.length === 0) return;
     session.docs.touchWorld();
-    const recent = [...state.changes].filter(([, c]) => c.seq > since);
     await this.openCreated(session, recent.filter(([path, c]) => c.renamedSeq > since && !session.docs.isOpen(path)).map(([path]) => path));
     const matchers = globsOf(session);
     if (matchers.length === 0) return; // it watches on its own (tsserver, rust-analyzer)
@@ -124,6 +127,15 @@ export class Watchers {
     const spec = session.client.spec;
     const created = paths.filter((p) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && isFile(p));
     for (const path of created.slice(0, OPEN_CREATED_MAX)) await session.docs.sync(path);
+  }
+
+  /** Stops watching roots no server runs for any more: the daemon's housekeeping calls it. */
+  prune(liveRoots: ReadonlySet<string>): void {
+    for (const [root, state] of this.roots) {
+      if (liveRoots.has(root)) continue;
+      state.watcher?.close();
+      this.roots.delete(root);
+    }
   }
 
   close(): void {

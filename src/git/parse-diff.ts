@@ -57,7 +57,11 @@ function split(text: string): { raw: RawEntry[]; counts: Counts[] } {
   return { raw, counts };
 }
 
-export function parseDiff(countsText: string, patch: string): { files: DiffFile[] } {
+export interface DiffJson {
+  files: DiffFile[];
+}
+
+export function parseDiff(countsText: string, patch: string): DiffJson {
   const { raw, counts } = split(countsText);
   const hunks = hunksByPath(patch);
   const files: DiffFile[] = [];

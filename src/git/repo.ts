@@ -1,14 +1,15 @@
 /**
  * git as a library for lspq's own questions (diag's file lists, the staged
- * content of a file): parsed data, read under the same policy as `lspq git`
- * read commands, the repository's configuration read once per repository
- * opened. Nothing the repository configures (fsmonitor, filters, diff
- * drivers, textconv) runs.
+ * content of a file, a diff): parsed data, read under the same policy as
+ * `lspq git` read commands. The repository's configuration is read once,
+ * when it is opened, not for every question asked of it. Nothing the
+ * repository configures (fsmonitor, filters, diff drivers, textconv) runs.
  */
 import { LspqError } from '../errors';
 import { gitEnv } from './invocation';
 import { neutralize } from './neutralize';
-import { parseStatus, type StatusJson } from './parse-status';
+import { DIFF_COUNTS_ARGS, parseDiff, type DiffJson } from './parse-diff';
+import { parseStatus, type StatusEntry, type StatusJson } from './parse-status';
 import { readConfig, spawnGit } from './run';
 
 export class GitRepo {
@@ -50,6 +51,28 @@ export class GitRepo {
       .split('\0')
       .filter(Boolean)
       .map((f) => `${this.top}/${f}`);
+  }
+
+  /** Staged, and changed or untracked (staged included) files, deleted ones left out, as sorted absolute paths. */
+  async changedFiles(): Promise<{ staged: string[]; changed: string[] }> {
+    const status = await this.status();
+    const at = (p: string) => `${this.top}/${p}`;
+    const live = (entries: StatusEntry[]) => entries.filter((e) => e.status !== 'deleted').map((e) => at(e.path));
+    const staged = live(status.staged);
+    const changed = [...new Set([...staged, ...live(status.unstaged), ...status.untracked.map(at)])].sort();
+    return { staged: staged.sort(), changed };
+  }
+
+  /**
+   * A diff as parsed data (files, counts, hunks): the work tree against the
+   * index, or whatever `args` name (`--cached`, `HEAD~1`, `-- PATH`).
+   * Diff drivers and textconv never run.
+   */
+  async diff(args: readonly string[] = []): Promise<DiffJson> {
+    const safe = ['diff', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty', '--no-color'];
+    const counts = await this.read([...safe, ...DIFF_COUNTS_ARGS, ...args], 'git diff');
+    const patch = await this.read([...safe, '-p', '--src-prefix=a/', '--dst-prefix=b/', ...args], 'git diff');
+    return parseDiff(counts, patch);
   }
 
   /** The staged content of `path` (absolute, inside the work tree): what a commit would hold. */

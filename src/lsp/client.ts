@@ -254,6 +254,11 @@ export class LspClient {
     c.onNotification(ProgressNotification, ({ token, value }) => {
       if (value.kind === 'begin') this.activeProgress.set(token, value.title);
       else if (value.kind === 'end') this.activeProgress.delete(token);
+      else if (this.activeProgress.has(token)) {
+        // The title stays; the report's message ("12/40", a file name) replaces the last one.
+        const title = this.activeProgress.get(token)!.split(': ')[0]!;
+        this.activeProgress.set(token, value.message ? `${title}: ${value.message}` : title);
+      }
       this.notify();
     });
     c.onNotification(ServerStatusNotification, (status) => {

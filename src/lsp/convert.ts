@@ -14,9 +14,10 @@ import type {
   Range,
   SymbolKind,
 } from 'vscode-languageserver-protocol';
-import type { Location, Span } from '../protocol/messages';
+import { byPlace, type Location, type Span } from '../protocol/messages';
 import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
 import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
+import { BoundedCache } from './bounded-cache';
 import { previewOf } from './preview';
 import { uriToPath } from './uri';
 
@@ -26,19 +27,50 @@ export function symbolKindName(kind: SymbolKind): string {
 }
 
 /**
+ * Split lines kept across requests (the pool owns one): a warm answer
+ * otherwise re-reads and re-splits the same large files (a definition in a
+ * 60 KB file) every time. Disk entries are checked against the file's size
+ * and time; open documents against their text.
+ */
+export class LineCache {
+  static readonly ENTRIES = 256;
+  private readonly cache = new BoundedCache<string, { key: string | number; size: number; lines: string[] }>(LineCache.ENTRIES);
+
+  /** The lines of an open document's text, split once per version of the text. */
+  ofText(path: string, text: string): string[] {
+    const hit = this.cache.get(`open:${path}`);
+    return hit && hit.key === text ? hit.lines : this.cache.set(`open:${path}`, { key: text, size: text.length, lines: splitLines(text) }).lines;
+  }
+
+  ofDisk(path: string): string[] | null {
+    try {
+      const st = statSync(path);
+      const hit = this.cache.get(path);
+      if (hit && hit.key === st.mtimeMs && hit.size === st.size) return hit.lines;
+      return this.cache.set(path, { key: st.mtimeMs, size: st.size, lines: splitLines(readFileSync(path, 'utf8')) }).lines;
+    } catch {
+      return null;
+    }
+  }
+}
+
+/**
  * Lines of files, read once per request. Open documents come from what the
  * server was sent (the same as the disk after sync); others from the disk.
  */
 export class TextSource {
   private readonly cache = new Map<string, string[] | null>();
 
-  constructor(private readonly openText: (path: string) => string | undefined = () => undefined) {}
+  constructor(
+    private readonly openText: (path: string) => string | undefined = () => undefined,
+    private readonly shared = new LineCache(),
+  ) {}
 
   lines(path: string): string[] | null {
     let lines = this.cache.get(path);
     if (lines === undefined) {
       const open = this.openText(path);
-      lines = open !== undefined ? linesOfText(path, open) : diskLines(path);
+      lines = open !== undefined ? this.shared.ofText(path, open) : this.shared.ofDisk(path);
       this.cache.set(path, lines);
     }
     return lines;
@@ -46,39 +78,6 @@ export class TextSource {
 
   line(path: string, index: number): string {
     return this.lines(path)?.[index] ?? '';
-  }
-}
-
-/**
- * Split lines kept across requests: a warm answer otherwise re-reads and
- * re-splits the same large files (a definition in a 60 KB file) every time.
- * Disk entries are checked against the file's size and time; open documents
- * against their text.
- */
-const LINE_CACHE_ENTRIES = 256;
-const lineCache = new Map<string, { key: string | number; size: number; lines: string[] }>();
-
-function remember(path: string, key: string | number, size: number, lines: string[]): string[] {
-  lineCache.delete(path);
-  lineCache.set(path, { key, size, lines });
-  if (lineCache.size > LINE_CACHE_ENTRIES) lineCache.delete(lineCache.keys().next().value!);
-  return lines;
-}
-
-/** The lines of an open document's text, split once per version of the text. */
-export function linesOfText(path: string, text: string): string[] {
-  const hit = lineCache.get(`open:${path}`);
-  return hit && hit.key === text ? hit.lines : remember(`open:${path}`, text, text.length, splitLines(text));
-}
-
-function diskLines(path: string): string[] | null {
-  try {
-    const st = statSync(path);
-    const hit = lineCache.get(path);
-    if (hit && hit.key === st.mtimeMs && hit.size === st.size) return hit.lines;
-    return remember(path, st.mtimeMs, st.size, splitLines(readFileSync(path, 'utf8')));
-  } catch {
-    return null;
   }
 }
 
@@ -119,7 +118,7 @@ export function sortLocations(locations: Location[]): Location[] {
       seen.add(key);
       return true;
     })
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column));
+    .sort(byPlace);
 }
 
 function markedStringText(s: MarkedString): string {

@@ -4,7 +4,9 @@
  * that crashes too often is left off for its root; idle servers stop.
  */
 import { LspqError } from '../errors';
+import { BoundedCache } from './bounded-cache';
 import { LspClient } from './client';
+import { LineCache } from './convert';
 import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
 
@@ -44,7 +46,29 @@ export function poolKey(spec: ServerSpec, root: string, env: Record<string, stri
   return `${spec.id}\0${root}\0${relevant}`;
 }
 
+/**
+ * Finding a root and a binary walks up the tree and along PATH: most of a
+ * warm answer's own cost. Remembered briefly, so a server installed or a
+ * root marker added is seen within seconds.
+ */
+export const RESOLVE_CACHE_MS = 3_000;
+
+/** What the pool remembers between questions, each bounded, for as long as the pool lives. */
+export interface PoolCaches {
+  /** Split lines of files and open documents (positions and previews). */
+  lines: LineCache;
+  /** A server's root and binary for a folder and caller (keyed by spec, folder, --root and PATH). */
+  resolved: BoundedCache<string, { root: string; binary: string }>;
+  /** A binary's version line, by path and modification time. */
+  versions: BoundedCache<string, { line?: string }>;
+}
+
 export class ServerPool {
+  readonly caches: PoolCaches = {
+    lines: new LineCache(),
+    resolved: new BoundedCache(1_000, RESOLVE_CACHE_MS),
+    versions: new BoundedCache(64),
+  };
   private readonly sessions = new Map<string, Session>();
   private readonly starting = new Map<string, Promise<Session>>();
   private readonly crashes = new Map<string, number[]>();

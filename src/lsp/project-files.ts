@@ -8,11 +8,12 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'targ
 /** Files under `root` the server handles, breadth first, skipping dependency and build folders. */
 export function projectFiles(spec: ServerSpec, root: string, max: number): string[] {
   const found: string[] = [];
+  const notSources = spec.notSources ?? [];
   walk(root, (full, name) => {
-    if (!languageIdFor(spec, full) || name.endsWith('.d.ts')) return true;
+    if (!languageIdFor(spec, full) || notSources.some((end) => name.endsWith(end))) return true;
     found.push(full);
     return found.length < max;
-  });
+  }, spec.outputDirs);
   return found;
 }
 
@@ -35,7 +36,7 @@ export function serversWithFiles(specs: ServerSpec[], root: string): ServerSpec[
 }
 
 /** Breadth first over the files under `root`, in name order, skipping dependency and build folders, until `visit` returns false. */
-function walk(root: string, visit: (full: string, name: string) => boolean): void {
+function walk(root: string, visit: (full: string, name: string) => boolean, outputDirs: readonly string[] = []): void {
   const queue = [root];
   while (queue.length > 0) {
     const dir = queue.shift()!;
@@ -50,7 +51,7 @@ function walk(root: string, visit: (full: string, name: string) => boolean): voi
       if (e.name.startsWith('.') && e.name !== '.') continue;
       const full = join(dir, e.name);
       if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name)) queue.push(full);
+        if (!SKIP_DIRS.has(e.name) && !(dir === root && outputDirs.includes(e.name))) queue.push(full);
       } else if (e.isFile() && !visit(full, e.name)) {
         return;
       }

@@ -3,12 +3,13 @@
  * daemon socket. No LSP type appears here; paths are absolute and positions
  * are 1-based code points, already converted by the daemon.
  */
-import type { ErrorPayload } from '../errors';
+import type { CommandOutput, ErrorPayload } from '../errors';
 import type { TargetSpec } from './target';
 
 /** Bumped whenever these shapes change; the build id covers the rest. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
+/** The facts about the caller every question carries to the handlers. */
 export interface CallerContext {
   cwd: string;
   env: Record<string, string>;
@@ -20,6 +21,7 @@ export interface CallerContext {
 
 export type LocationOp = 'def' | 'typedef' | 'impls' | 'refs';
 
+/** What a command asks the engine's handlers, by operation. */
 export type Query =
   | { op: LocationOp; target: TargetSpec; includeDeclaration?: boolean }
   | { op: 'hover'; target: TargetSpec }
@@ -29,42 +31,64 @@ export type Query =
   | { op: 'diag'; files: string[]; all: boolean; severity?: Severity; staged?: boolean; changed?: boolean }
   | { op: 'servers' };
 
+export type Op = Query['op'];
+
+/** The answer to each operation: a query's result type follows from its name. */
+export interface Answers {
+  def: LocationsResult;
+  typedef: LocationsResult;
+  impls: LocationsResult;
+  refs: LocationsResult;
+  hover: HoverResult;
+  symbols: SymbolsResult;
+  wsymbols: WorkspaceSymbolsResult;
+  calls: CallsResult;
+  diag: DiagResult;
+  servers: ServersResult;
+}
+
+export type QueryFor<O extends Op> = Extract<Query, { op: O }> & CallerContext;
 export type QueryRequest = Query & CallerContext;
 
-export type ControlRequest =
-  | { op: 'status' }
-  | { op: 'stop' }
-  | { op: 'ping' };
+/** How a command has its questions answered: by the daemon's handlers, or the engine loaded in the command's process. */
+export type Answerer = <O extends Op>(request: QueryFor<O>) => Promise<Answers[O]>;
 
 /**
- * A whole command line for the daemon to run (the questions about code):
- * parsed, answered and rendered there, so the command only passes it on
- * and prints what comes back (a CommandOutput).
+ * A whole command line, and what the engine needs to know of the process
+ * that typed it: every command travels to the engine as one of these, and
+ * the engine parses it, answers, renders and picks the exit code.
  */
-export interface CommandLineRequest {
-  op: 'run';
+export interface CommandLine {
   command: string;
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Colour the output (stdout is a terminal and NO_COLOR is unset). */
   color: boolean;
+  /** stderr is a terminal: progress is worth sending. */
+  progress: boolean;
 }
+
+/** What crosses the socket: a command line to run, or one of the daemon's control requests. */
+export type Request = { op: 'run'; line: CommandLine } | { op: 'status' } | { op: 'stop' } | { op: 'ping' };
 
 /** One line of JSON from the command to the daemon. */
 export interface Envelope {
   protocol: number;
   build: string;
-  request: QueryRequest | ControlRequest | CommandLineRequest;
+  request: Request;
 }
 
-/** Lines the daemon may send before the reply, for long answers. */
+/** Lines the daemon may send before the reply, while a long answer is under way: text for a person. */
 export interface ProgressLine {
-  progress: { done: number; total: number; what: string };
+  progress: string;
 }
 
-/** One line of JSON from the daemon back. */
+/** One line of JSON from the daemon back, shaped by the request it answers. */
 export type Reply =
-  | { ok: true; result: unknown }
+  | { ok: true; output: CommandOutput }
+  | { ok: true; status: DaemonStatus }
+  | { ok: true; pid: number; build: string }
   | { ok: false; error: ErrorPayload }
   | { ok: false; mismatch: { build: string; protocol: number } };
 
@@ -75,6 +99,11 @@ export interface Span {
   column: number;
   endLine: number;
   endColumn: number;
+}
+
+/** The order of every list of places lspq prints: by path (as bytes, like sort(1) in the C locale), then line, then column. */
+export function byPlace(a: { path: string; line: number; column: number }, b: { path: string; line: number; column: number }): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column;
 }
 
 export interface Location extends Span {
@@ -168,7 +197,9 @@ export interface CallsResult {
   truncated: boolean;
 }
 
-export type Severity = 'error' | 'warning' | 'info' | 'hint';
+/** Worst first: a threshold takes its own severity and those before it. */
+export const SEVERITIES = ['error', 'warning', 'info', 'hint'] as const;
+export type Severity = (typeof SEVERITIES)[number];
 
 export interface Diagnostic extends Span {
   path: string;

@@ -40,6 +40,6 @@ export function renderCalls(r: CallsResult, o: RenderOptions): Rendered {
   walk(r.calls, 1);
   return {
     stdout: `${lines.join('\n')}\n`,
-    stderr: r.truncated ? truncationNote(shown, r.total, 'calls') : undefined,
+    warning: r.truncated ? truncationNote(shown, r.total, 'calls') : undefined,
   };
 }

@@ -38,7 +38,9 @@ export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {
     const message = d.message.replace(/\s*\n\s*/g, ' ');
     return `${locationPrefix(o, displayPath(d.path, o.cwd), d.line, d.column)} ${paint[d.severity](`${d.severity}:`)} ${message}${tag ? c.dim(` [${tag}]`) : ''}`;
   });
-  const notes = [summaryLine(r)];
-  if (r.truncated) notes.push(`${r.total - r.diagnostics.length} more diagnostics not shown; raise --limit to see them`);
-  return { stdout: lines.length ? `${lines.join('\n')}\n` : '', stderr: notes.join('\nlspq: ') };
+  return {
+    stdout: lines.length ? `${lines.join('\n')}\n` : '',
+    stderr: summaryLine(r),
+    ...(r.truncated ? { warning: `${r.total - r.diagnostics.length} more diagnostics not shown; raise --limit to see them` } : {}),
+  };
 }

@@ -1,20 +1,19 @@
 /** lspq git's own words: its JSON documents and its help. Git's output passes through untouched. Pure. */
-import type { GitResult } from '../git/run';
-import type { Plan } from '../git/types';
+import type { CommandOutput } from '../errors';
+import type { GitCallResult } from '../git/call';
 
-export function renderJson(doc: object): string {
-  return `${JSON.stringify(doc)}\n`;
-}
-
-/** --json for a subcommand lspq does not parse: git's output as strings, with the class it ran under. */
-export function renderGeneric(plan: Plan, result: GitResult): string {
-  return renderJson({
-    subcommand: plan.command.join(' '),
-    class: plan.verdict.cls,
-    exit: result.exit,
-    stdout: result.stdout,
-    stderr: result.stderr,
-  });
+/** A call's result as the command prints it: git's output as is, or one JSON document. */
+export function renderGitCall(r: GitCallResult): CommandOutput {
+  switch (r.kind) {
+    case 'passthrough':
+      return { stdout: r.stdout, exit: r.exit === 0 ? 0 : 1 };
+    case 'parsed':
+      return { stdout: `${JSON.stringify(r.doc)}\n`, exit: 0, ...(r.warnings.length ? { warnings: r.warnings } : {}) };
+    case 'raw': {
+      const { exit, stdout, stderr } = r.result;
+      return { stdout: `${JSON.stringify({ subcommand: r.subcommand, class: r.class, exit, stdout, stderr })}\n`, exit: exit === 0 ? 0 : 1 };
+    }
+  }
 }
 
 export function gitHelp(): string {

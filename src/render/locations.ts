@@ -27,6 +27,6 @@ export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered 
   const lines = r.locations.map((l) => `${locationPrefix(o, displayPath(l.path, o.cwd), l.line, l.column)} ${l.preview}`);
   return {
     stdout: lines.length ? `${lines.join('\n')}\n` : '',
-    stderr: r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
+    warning: r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
   };
 }

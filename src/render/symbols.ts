@@ -21,7 +21,7 @@ export function renderSymbols(r: SymbolsResult, o: RenderOptions): Rendered {
   walk(r.symbols, 0);
   return {
     stdout: lines.length ? `${lines.join('\n')}\n` : '',
-    stderr: r.truncated ? truncationNote(countTree(r.symbols), r.total, 'symbols') : undefined,
+    warning: r.truncated ? truncationNote(countTree(r.symbols), r.total, 'symbols') : undefined,
   };
 }
 
@@ -47,6 +47,6 @@ export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptio
   });
   return {
     stdout: lines.length ? `${lines.join('\n')}\n` : '',
-    stderr: r.truncated ? truncationNote(r.symbols.length, r.total, 'symbols') : undefined,
+    warning: r.truncated ? truncationNote(r.symbols.length, r.total, 'symbols') : undefined,
   };
 }

@@ -42,19 +42,22 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
 });
 
 describe('every command loads from the binary', () => {
-  // diag, git, servers and daemon and the usage renderer are entry points of their own (src/entries.ts):
-  // a missing one would only show when that command runs.
+  // The usage renderer and the command half are bundles of their own (src/bundles.ts):
+  // a missing one would only show when a command needs it.
   test.each([
-    ['def', 'Where the symbol at TARGET is defined (lspq def)'],
-    ['symbols', 'USAGE lspq symbols [OPTIONS] [INPUT]'],
-    ['diag', 'Diagnostics for FILEs, --staged files, the changed files (default in git) or --all the workspace (lspq diag)'],
-    ['servers', 'USAGE lspq servers [OPTIONS] '],
-    ['daemon', 'USAGE lspq daemon [OPTIONS] [ACTION]'],
-  ])('lspq %s --help', async (name, line) => {
+    ['def', 'definition(s) of the symbol at TARGET (lspq def)', '  $ lspq def --symbol Circle.Area'],
+    ['symbols', 'USAGE lspq symbols [OPTIONS] [INPUT]', '  $ lspq symbols -w total'],
+    ['diag', 'diagnostics for files, --staged changes or --all the workspace (lspq diag)', '  $ lspq diag --staged --fail-on warning'],
+    ['servers', 'USAGE lspq servers [OPTIONS] ', '  $ lspq servers --json'],
+    ['daemon', 'USAGE lspq daemon [OPTIONS] [ACTION]', '  $ lspq daemon logs'],
+  ])('lspq %s --help: flags, then examples', async (name, line, example) => {
     const r = await lspq.run([name, '--help'], { cwd: go });
     expect(r.stderr).toBe('');
     expect(r.exit).toBe(0);
-    expect(r.stdout.split('\n')).toContain(line);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain(line);
+    expect(lines.indexOf(example)).toBeGreaterThan(lines.indexOf('EXAMPLES'));
+    expect(lines.indexOf('EXAMPLES')).toBeGreaterThan(lines.indexOf('OPTIONS'));
   });
 
   test('lspq git answers through its own entry point', async () => {
@@ -97,7 +100,8 @@ describe('answers and their shapes', () => {
     expect((json.locations as unknown[]).length).toBe(2);
     const human = await lspq.run(['refs', 'shape.go:4:Shape', '--limit', '2'], { cwd: go });
     expect(human.stdout.split('\n').filter(Boolean)).toHaveLength(2);
-    expect(human.stderr).toBe('lspq: 2 more locations not shown (4 in all); raise --limit to see them\n');
+    // A warning for a person, through consola: plain `[warn]` when stderr is not a terminal.
+    expect(human.stderr).toBe('[warn] 2 more locations not shown (4 in all); raise --limit to see them\n');
   });
 
   test('LSPQ_JSON=1 makes JSON the default', async () => {

@@ -1,7 +1,7 @@
 /** Errors keep their code and exit across the engine boundary, where the class may be another copy. */
 import { describe, expect, test } from 'bun:test';
 import { errorOutput, fromErrorPayload, jsonInArgv, LspqError, toErrorPayload } from '../../src/errors';
-import { timeoutInArgs } from '../../src/cli/daemon-client';
+import { timeoutInArgs } from '../../src/cli/forward';
 
 describe('LspqError', () => {
   test('an error from another copy of the class is still an LspqError', () => {

@@ -1,10 +1,6 @@
 /** The command line by each command's own definition: values, switches, aliases, and one-line refusals. */
 import { describe, expect, test } from 'bun:test';
-import defCommand from '../../src/cli/def';
-import diagCommand from '../../src/cli/diag';
-import symbolsCommand from '../../src/cli/symbols';
-import refsCommand from '../../src/cli/refs';
-import { parseFlags } from '../../src/cli/_flags';
+import { parseFlags } from '../../src/commands/flags';
 import { LspqError } from '../../src/errors';
 
 function refusal(fn: () => unknown): string {
@@ -20,7 +16,7 @@ function refusal(fn: () => unknown): string {
 
 describe('parseFlags', () => {
   test('a target, string values in both spellings, a switch, and the daemon default', () => {
-    expect(parseFlags('def', ['a.go:1:2', '--root', '/r', '--timeout=3', '--json'], defCommand)).toEqual({
+    expect(parseFlags('def', ['a.go:1:2', '--root', '/r', '--timeout=3', '--json'])).toEqual({
       _: ['a.go:1:2'],
       target: 'a.go:1:2',
       root: '/r',
@@ -31,30 +27,30 @@ describe('parseFlags', () => {
   });
 
   test('--no-X turns a switch off; --X=false too', () => {
-    expect(parseFlags('def', ['a:1:1', '--no-daemon', '--json=false'], defCommand)).toMatchObject({ daemon: false, json: false });
+    expect(parseFlags('def', ['a:1:1', '--no-daemon', '--json=false'])).toMatchObject({ daemon: false, json: false });
   });
 
   test('a short alias, and a kebab-case flag under its own name', () => {
-    expect(parseFlags('symbols', ['-w', 'Shape', '--kind', 'class'], symbolsCommand)).toMatchObject({ workspace: true, input: 'Shape', kind: 'class' });
-    expect(parseFlags('refs', ['a:1:1', '--include-declaration'], refsCommand)).toMatchObject({ 'include-declaration': true });
+    expect(parseFlags('symbols', ['-w', 'Shape', '--kind', 'class'])).toMatchObject({ workspace: true, input: 'Shape', kind: 'class' });
+    expect(parseFlags('refs', ['a:1:1', '--include-declaration'])).toMatchObject({ 'include-declaration': true });
   });
 
   test('words after -- are positional, even when they look like flags', () => {
-    expect(parseFlags('diag', ['--', '-odd.ts', 'b.ts'], diagCommand)._).toEqual(['-odd.ts', 'b.ts']);
+    expect(parseFlags('diag', ['--', '-odd.ts', 'b.ts'])._).toEqual(['-odd.ts', 'b.ts']);
   });
 
   test('diag takes any number of files; def takes one target', () => {
-    expect(parseFlags('diag', ['a.ts', 'b.ts', 'c.ts'], diagCommand)._).toEqual(['a.ts', 'b.ts', 'c.ts']);
-    expect(refusal(() => parseFlags('def', ['a:1:1', 'b:1:1'], defCommand))).toBe("too many arguments for 'lspq def' (it takes one); see 'lspq def --help'");
+    expect(parseFlags('diag', ['a.ts', 'b.ts', 'c.ts'])._).toEqual(['a.ts', 'b.ts', 'c.ts']);
+    expect(refusal(() => parseFlags('def', ['a:1:1', 'b:1:1']))).toBe("too many arguments for 'lspq def' (it takes one); see 'lspq def --help'");
   });
 
   test('unknown flags, missing values and negative numbers are refused with the fix', () => {
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--bogus'], defCommand))).toBe("unknown flag '--bogus' for 'lspq def'; see 'lspq def --help'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '-x'], defCommand))).toBe("unknown flag '-x' for 'lspq def'; see 'lspq def --help'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--no-root'], defCommand))).toBe("unknown flag '--no-root' for 'lspq def'; see 'lspq def --help'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--root'], defCommand))).toBe("--root needs a value; see 'lspq def --help'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--root', '--json'], defCommand))).toBe("--root needs a value, not the flag '--json'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--limit', '-5'], defCommand))).toBe("--limit takes a positive number, not '-5'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--json=yes'], defCommand))).toBe('--json=yes is a switch: write it alone (or --no-json), without a value');
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--bogus']))).toBe("unknown flag '--bogus' for 'lspq def'; see 'lspq def --help'");
+    expect(refusal(() => parseFlags('def', ['a:1:1', '-x']))).toBe("unknown flag '-x' for 'lspq def'; see 'lspq def --help'");
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--no-root']))).toBe("unknown flag '--no-root' for 'lspq def'; see 'lspq def --help'");
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--root']))).toBe("--root needs a value; see 'lspq def --help'");
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--root', '--json']))).toBe("--root needs a value, not the flag '--json'");
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--limit', '-5']))).toBe("--limit takes a positive number, not '-5'");
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--json=yes']))).toBe('--json=yes is a switch: write it alone (or --no-json), without a value');
   });
 });

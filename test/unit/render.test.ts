@@ -29,10 +29,10 @@ describe('render', () => {
     expect(displayPath('jdt://contents/x', '/p')).toBe('jdt://contents/x');
   });
 
-  test('locations print as path:line:col: preview, truncation on stderr', () => {
+  test('locations print as path:line:col: preview, truncation as a warning', () => {
     const r = renderLocations(result, o);
     expect(r.stdout).toBe('src/a.ts:3:7: const x = 1;\n/usr/lib/x.d.ts:10:1: declare x\n');
-    expect(r.stderr).toBe('3 more locations not shown (5 in all); raise --limit to see them');
+    expect(r.warning).toBe('3 more locations not shown (5 in all); raise --limit to see them');
   });
 
   test('locations JSON has the contract fields', () => {

@@ -72,6 +72,14 @@ export interface ServerSpec {
   lacks?: (keyof ServerCapabilities)[];
   /** The configuration file that set its command, named when that command is missing. */
   configuredIn?: string;
+  /** File names ending so are not the project's sources though their extension matches (TypeScript's declaration files). */
+  notSources?: string[];
+  /**
+   * Folders of build output under the root (cargo's target): never walked
+   * for sources, and a change inside is not a change to the project (it
+   * would cost a push server's settle window on the next diag).
+   */
+  outputDirs?: string[];
 }
 
 /** Ruff lints and formats; it answers no question about code. */
@@ -112,6 +120,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     diagnostics: 'pull',
     versionArgs: ['--version'],
+    notSources: ['.d.ts'],
   },
   {
     id: 'typescript-language-server',
@@ -129,6 +138,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     diagnostics: 'tsserver',
     versionArgs: ['--version'],
+    notSources: ['.d.ts'],
   },
   {
     id: 'pyright',
@@ -222,6 +232,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     envKeys: ['PATH', 'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'CARGO_TARGET_DIR', 'RUSTFLAGS'],
     readiness: 'quiescent',
     versionArgs: ['--version'],
+    outputDirs: ['target'],
   },
   {
     id: 'clangd',

@@ -1,3 +1,0 @@
-import { locationsCommand } from './_locations';
-
-export default locationsCommand('def', 'Where the symbol at TARGET is defined', {});

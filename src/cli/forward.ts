@@ -1,0 +1,287 @@
+/**
+ * The command's side of the socket: one JSON line out, one back (progress
+ * lines may come first). Starts the daemon when none answers, replaces one
+ * from another build, and retries a command line once if the daemon died
+ * under it. Kept free of the engine: this is the path every question pays for.
+ */
+import { BUILD } from '../build-info';
+import { runsCompiled } from '../bundles';
+import { DEFAULT_TIMEOUT_MS } from '../commands/table';
+import { fromErrorPayload, LspqError, type CommandOutput } from '../errors';
+import { PROTOCOL_VERSION, type CommandLine, type DaemonStatus, type Envelope, type ProgressLine, type Reply, type Request } from '../protocol/messages';
+import { processRuns } from '../protocol/process';
+import { ensureSocketDir, socketDirSafe, socketPath, stateFile } from '../protocol/socket';
+
+export const DAEMON_START_TIMEOUT_MS = 10_000;
+const POLL_MS = 5;
+/** A live daemon answers control requests at once; one that does not is wedged (stopped, or stuck). */
+export const CONTROL_WAIT_MS = 5_000;
+/** Past a question's own --timeout (which the daemon enforces), how long the command still waits. */
+export const ANSWER_GRACE_MS = 5_000;
+
+class ConnectFailed extends Error {}
+class ConnectionLost extends Error {}
+class NoAnswer extends Error {}
+
+/**
+ * One request on a fresh connection; rejects with ConnectFailed when nobody
+ * listens. The socket folder is checked while the connection opens, and
+ * nothing (the request carries the caller's environment) is sent before
+ * the check passes.
+ */
+function roundTrip(path: string, envelope: Envelope, waitMs: number, onProgress?: (text: string) => void): Promise<Reply> {
+  // TextEncoder/TextDecoder, not Buffer: the first use of Buffer cost 0.2 ms.
+  const payload = new TextEncoder().encode(`${JSON.stringify(envelope)}\n`);
+  const decoder = new TextDecoder();
+  const folderSafe = socketDirSafe(path);
+  folderSafe.catch(() => undefined); // reported through 'open' below, or moot when nobody listens
+  return new Promise<Reply>((resolve, reject) => {
+    let buffer = '';
+    let settled = false;
+    let offset = 0;
+    let end: (() => void) | undefined;
+    // A daemon that takes the connection but never answers (stopped, stuck) must not hang the command.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const wait = () => {
+      if (timer) clearTimeout(timer);
+      timer = setTimeout(() => {
+        settle(() => reject(new NoAnswer(`no answer within ${Math.round(waitMs / 1000)}s`)));
+        end?.();
+      }, waitMs);
+    };
+    const settle = (fn: () => void) => {
+      if (!settled) {
+        settled = true;
+        if (timer) clearTimeout(timer);
+        fn();
+      }
+    };
+    wait();
+    const flush = (socket: { write(data: Uint8Array): number }) => {
+      // Bun may take only part of a large write; the rest goes on 'drain'.
+      while (offset < payload.length) {
+        const n = socket.write(payload.subarray(offset));
+        if (n <= 0) return;
+        offset += n;
+      }
+    };
+    Bun.connect({
+      unix: path,
+      socket: {
+        binaryType: 'uint8array',
+        open: (socket) => {
+          end = () => socket.end();
+          void folderSafe.then(
+            (exists) => (exists ? flush(socket) : settle(() => reject(new ConnectFailed('no socket folder')))),
+            (err: unknown) => {
+              settle(() => reject(err));
+              socket.end();
+            },
+          );
+        },
+        drain: (socket) => flush(socket),
+        data: (socket, chunk) => {
+          buffer += decoder.decode(chunk, { stream: true }); // a character may span two chunks
+          for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+            const line = buffer.slice(0, end);
+            buffer = buffer.slice(end + 1);
+            let message: Reply | ProgressLine;
+            try {
+              // The daemon is this same build (the envelope says so): its lines have these shapes.
+              message = JSON.parse(line) as Reply | ProgressLine;
+            } catch {
+              settle(() => reject(new ConnectionLost('unreadable reply')));
+              socket.end();
+              return;
+            }
+            if ('progress' in message) {
+              wait(); // a long answer that reports progress is alive
+              onProgress?.(message.progress);
+              continue;
+            }
+            settle(() => resolve(message as Reply));
+            socket.end();
+            return;
+          }
+        },
+        close: () => settle(() => reject(new ConnectionLost('closed'))),
+        error: (_socket, err) => settle(() => reject(new ConnectionLost(err.message))),
+        connectError: (_socket, err) => settle(() => reject(new ConnectFailed(err.message))),
+      },
+    }).catch((err: Error) => settle(() => reject(new ConnectFailed(err.message))));
+  });
+}
+
+function envelope(request: Request): Envelope {
+  return { protocol: PROTOCOL_VERSION, build: BUILD.id, request };
+}
+
+/** The command that starts the daemon: this same binary (or script) with `__daemon`. */
+function daemonArgv(): string[] {
+  return runsCompiled() ? [process.execPath, '__daemon'] : [process.execPath, Bun.main, '__daemon'];
+}
+
+async function spawnDaemon(path: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const [cmd, ...args] = daemonArgv();
+  // Detached into its own session: it outlives this command, not the user's terminal signals.
+  const child = spawn(cmd!, args, { detached: true, stdio: 'ignore', env: { ...process.env, LSPQ_SOCKET: path } });
+  child.unref();
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await Bun.sleep(POLL_MS);
+  }
+  return false;
+}
+
+async function answers(path: string): Promise<boolean> {
+  try {
+    return (await roundTrip(path, envelope({ op: 'ping' }), CONTROL_WAIT_MS)).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a daemon and waits until it answers. Several commands may race here; the daemon's lock lets one win. */
+export async function startDaemon(path: string): Promise<void> {
+  ensureSocketDir(path);
+  await spawnDaemon(path);
+  if (!(await waitUntil(() => answers(path), DAEMON_START_TIMEOUT_MS))) {
+    throw new LspqError(
+      'daemon',
+      `the daemon did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s; see ${stateFile(path, 'daemon.log')}, or use --no-daemon`,
+    );
+  }
+}
+
+/** The pid a daemon wrote beside its socket, if that process is still an lspq daemon. */
+function daemonPid(path: string): number | undefined {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  try {
+    const pid = Number(readFileSync(stateFile(path, 'daemon.pid'), 'utf8').trim());
+    // The pid may have been reused since: only a process that is a daemon is one.
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return Number.isSafeInteger(pid) && pid > 0 && argv.includes('__daemon') && processRuns(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Ends a daemon that takes connections but does not answer (stopped with
+ * SIGSTOP, or stuck): SIGTERM lets it stop its servers; SIGKILL if it cannot,
+ * and then its servers notice their parent is gone.
+ */
+async function endUnresponsive(path: string, pid: number): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {}
+  };
+  signal('SIGTERM');
+  signal('SIGCONT');
+  if (!(await waitUntil(async () => !processRuns(pid), CONTROL_WAIT_MS))) {
+    signal('SIGKILL');
+    await waitUntil(async () => !processRuns(pid), CONTROL_WAIT_MS);
+  }
+  const { rmSync } = require('node:fs') as typeof import('node:fs');
+  rmSync(path, { force: true }); // the next daemon's lock is free; its socket must be too
+}
+
+/** Asks a daemon to stop and waits until it has exited (its servers stop first). True if one was running. */
+export async function stopDaemon(path: string): Promise<boolean> {
+  let pid: number | undefined;
+  try {
+    const reply = await roundTrip(path, envelope({ op: 'stop' }), CONTROL_WAIT_MS);
+    if (reply.ok && 'pid' in reply) pid = reply.pid;
+  } catch (err) {
+    if (err instanceof ConnectFailed) return false;
+    if (err instanceof NoAnswer) {
+      const wedged = daemonPid(path);
+      if (wedged !== undefined) await endUnresponsive(path, wedged);
+      return true;
+    }
+  }
+  const { existsSync } = require('node:fs') as typeof import('node:fs');
+  await waitUntil(async () => !existsSync(path) && (pid === undefined || !processRuns(pid)), DAEMON_START_TIMEOUT_MS);
+  return true;
+}
+
+/** `--timeout S` from a command line, as the command will parse it; undefined if absent or not a number. */
+export function timeoutInArgs(args: readonly string[]): number | undefined {
+  let seconds: string | undefined;
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+    if (args[i] === '--timeout') seconds = args[i + 1];
+    else if (args[i]!.startsWith('--timeout=')) seconds = args[i]!.slice('--timeout='.length);
+  }
+  const n = Number(seconds);
+  return seconds !== undefined && Number.isFinite(n) && n > 0 ? n * 1000 : undefined;
+}
+
+/** How long the command waits for the daemon's reply before calling it wedged. */
+function patience(request: Request): number {
+  if (request.op !== 'run') return CONTROL_WAIT_MS;
+  return (timeoutInArgs(request.line.args) ?? DEFAULT_TIMEOUT_MS) + ANSWER_GRACE_MS;
+}
+
+/** Sends a request, starting or replacing the daemon as needed; undefined when none runs and `start` is false. */
+async function ask(request: Request, options: { start: boolean; onProgress?: (text: string) => void }): Promise<Reply | undefined> {
+  const path = socketPath(process.env);
+  let lostOnce = false;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    let reply: Reply;
+    try {
+      reply = await roundTrip(path, envelope(request), patience(request), options.onProgress);
+    } catch (err) {
+      if (err instanceof LspqError) throw err;
+      if (err instanceof ConnectFailed) {
+        ensureSocketDir(path); // creates the folder, or refuses one that is not safe
+        if (!options.start) return undefined;
+        await startDaemon(path);
+        continue;
+      }
+      if (err instanceof NoAnswer) {
+        const pid = daemonPid(path);
+        throw new LspqError(
+          'daemon',
+          `the daemon${pid ? ` (pid ${pid})` : ''} took the question but did not answer (${err.message}); run 'lspq daemon restart', or use --no-daemon`,
+        );
+      }
+      // The daemon died under the question: ask a fresh one, once.
+      if (lostOnce || request.op === 'stop') throw new LspqError('daemon', `the daemon stopped while answering (${(err as Error).message}); run the command again, or see 'lspq daemon logs'`);
+      lostOnce = true;
+      continue;
+    }
+    if (!reply.ok && 'mismatch' in reply) {
+      // A daemon from another build: replace it, never talk across builds.
+      await stopDaemon(path);
+      if (!options.start) return undefined;
+      await startDaemon(path);
+      continue;
+    }
+    if (!reply.ok) throw fromErrorPayload(reply.error);
+    return reply;
+  }
+  throw new LspqError('daemon', `could not reach a daemon at ${path}; run 'lspq daemon restart' or use --no-daemon`);
+}
+
+/** The running daemon's status; undefined when none runs (none is started for this). */
+export async function askStatus(): Promise<DaemonStatus | undefined> {
+  const reply = await ask({ op: 'status' }, { start: false });
+  return reply && 'status' in reply ? reply.status : undefined;
+}
+
+/**
+ * A command line, to the daemon: it parses, answers and renders it, and
+ * this process prints what comes back. Progress lines, sent only when
+ * stderr is a terminal, are shown as they arrive.
+ */
+export async function forward(line: CommandLine, onProgress?: (text: string) => void): Promise<CommandOutput> {
+  const reply = await ask({ op: 'run', line }, { start: true, onProgress });
+  if (reply && 'output' in reply) return reply.output;
+  throw new LspqError('daemon', "the daemon answered a command line with something else; run 'lspq daemon restart'");
+}

@@ -1,0 +1,48 @@
+/**
+ * diag: which files (named, --staged, --all, or git's changed files), the
+ * severities, and the exit code: 1 at --fail-on or worse, 3 when a file's
+ * diagnostics could not be completed in time (never reported clean).
+ */
+import { usage } from '../errors';
+import { GitRepo } from '../git/repo';
+import { SEVERITIES } from '../protocol/messages';
+import { resolvePath } from '../protocol/paths';
+import { diagJson, renderDiag } from '../render/diag';
+import { present, type Run } from './context';
+import { severityFlag } from './options';
+
+/** The staged, and the changed and untracked files of the repository around `cwd`; undefined outside one. */
+async function gitFiles(cwd: string, env: Record<string, string>) {
+  const repo = await GitRepo.open(cwd, env);
+  return repo?.changedFiles();
+}
+
+export const diag: Run<'diag'> = async (args, { line, ask }) => {
+  const named = args._.map((f) => resolvePath(line.cwd, f));
+  const modes = [named.length > 0, args.staged === true, args.all === true].filter(Boolean).length;
+  if (modes > 1) throw usage('give FILEs, --staged or --all, not more than one of them');
+  const failOn = severityFlag(args['fail-on'], '--fail-on') ?? 'error';
+  const shown = severityFlag(args.severity, '--severity');
+  let files = named;
+  let changed = false;
+  if (args.staged) {
+    const found = await gitFiles(line.cwd, line.env);
+    if (!found) throw usage('--staged needs a git repository; run it inside one');
+    files = found.staged;
+  } else if (!args.all && named.length === 0) {
+    const found = await gitFiles(line.cwd, line.env);
+    if (!found) throw usage('no files given and not in a git repository: name FILEs, or use --all');
+    files = found.changed;
+    changed = true;
+  }
+  const query = { op: 'diag' as const, files, all: args.all === true, staged: args.staged === true, changed, ...(shown ? { severity: shown } : {}) };
+  const result = await ask(query, args);
+  const out = present(result, args.json, { human: renderDiag, json: diagJson, found: () => true }, line);
+  if (result.incomplete.length > 0) {
+    const list = result.incomplete.length > 3 ? `${result.incomplete.length} files` : result.incomplete.join(', ');
+    const note = `diagnostics are incomplete for ${list}: the server did not finish in time; retry with a larger --timeout`;
+    return { ...out, stderr: out.stderr ? `${out.stderr}\nlspq: ${note}` : note, exit: 3 };
+  }
+  const failing = SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1).some((s) => result.summary[s] > 0);
+  return { ...out, exit: failing ? 1 : 0 };
+};

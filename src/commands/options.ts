@@ -1,0 +1,88 @@
+/**
+ * The flags commands share, turned into the plain fields a question
+ * carries: the caller context, the target, symbol kinds, severities. Pure:
+ * words in, values out, a one-line usage error for anything else.
+ */
+import { usage } from '../errors';
+import { SEVERITIES, type CallerContext, type Severity } from '../protocol/messages';
+import { resolvePath } from '../protocol/paths';
+import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
+import { parseTarget, type TargetSpec } from '../protocol/target';
+import { DEFAULT_LIMIT } from './table';
+
+/** The flags of every command that asks a server (the table's server flags). */
+export interface ServerFlags {
+  json?: boolean;
+  root?: string;
+  server?: string;
+  timeout?: string;
+  limit?: string;
+}
+
+export interface TargetFlags extends ServerFlags {
+  target?: string;
+  symbol?: string;
+  nth?: string;
+}
+
+export function positiveInt(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1) throw usage(`${flag} takes a whole number of 1 or more, not '${value}'`);
+  return n;
+}
+
+export function jsonWanted(json: boolean | undefined, env: Record<string, string | undefined>): boolean {
+  return json ?? env.LSPQ_JSON === '1';
+}
+
+export function callerContext(args: ServerFlags, cwd: string, env: Record<string, string>): CallerContext {
+  let timeoutMs: number | undefined;
+  if (args.timeout !== undefined) {
+    const n = Number(args.timeout);
+    if (!Number.isFinite(n) || n <= 0) throw usage(`--timeout takes seconds greater than 0, not '${args.timeout}'`);
+    timeoutMs = Math.round(n * 1000);
+  }
+  const root = args.root;
+  if (root !== undefined && !isDirectory(resolvePath(cwd, root))) throw usage(`--root ${root} is not a directory; give the workspace root folder`);
+  return {
+    cwd,
+    env,
+    ...(root ? { root: resolvePath(cwd, root) } : {}),
+    ...(args.server ? { server: args.server } : {}),
+    ...(timeoutMs ? { timeoutMs } : {}),
+    limit: positiveInt(args.limit, '--limit') ?? DEFAULT_LIMIT,
+  };
+}
+
+/** The target from `TARGET` or `--symbol NAME`: exactly one of them. */
+export function targetFrom(args: TargetFlags, cwd: string): TargetSpec {
+  if (args.target && args.symbol) throw usage('give either a TARGET or --symbol NAME, not both');
+  if (args.symbol) return { kind: 'symbol', name: args.symbol };
+  if (!args.target) throw usage('missing TARGET: write FILE:LINE:COL or FILE:LINE:NAME, or use --symbol NAME');
+  return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
+}
+
+/** `--kind class,function` → validated lower-case LSP symbol kind names. */
+export function parseKinds(value: string | undefined): string[] | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const kinds = value.split(',').map((k) => k.trim().toLowerCase()).filter(Boolean);
+  const bad = kinds.filter((k) => !SYMBOL_KINDS.includes(k));
+  if (bad.length) throw usage(`unknown symbol kind ${bad.map((b) => `'${b}'`).join(', ')}; kinds are: ${SYMBOL_KINDS.join(', ')}`);
+  return kinds;
+}
+
+const isSeverity = (value: string): value is Severity => (SEVERITIES as readonly string[]).includes(value);
+
+export function severityFlag(value: string | undefined, flag: string): Severity | undefined {
+  if (value === undefined || isSeverity(value)) return value;
+  throw usage(`${flag} takes one of ${SEVERITIES.join(', ')}, not '${value}'`);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return (require('node:fs') as typeof import('node:fs')).statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

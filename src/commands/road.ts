@@ -1,0 +1,46 @@
+/**
+ * The engine's command half, and the one road every command travels: a
+ * command line in (from the command's process, through the daemon or
+ * here), parsed by the command's declared flags, answered through the host,
+ * rendered, and its exit code decided. Nothing here prints.
+ */
+import { loadBundle } from '../bundles';
+import { errorOutput, jsonInArgv, usage, type CommandOutput } from '../errors';
+import type { CommandLine } from '../protocol/messages';
+import { runContext, type Host, type Run } from './context';
+import { daemon } from './daemon';
+import { diag } from './diag';
+import { parseFlags } from './flags';
+import { git } from './git';
+import { calls, def, hover, impls, refs, symbols, typedef } from './questions';
+import { servers } from './servers';
+import { COMMANDS, isCommand, type CommandName } from './table';
+
+/** What each command of the table does. */
+const RUN: { [N in CommandName]: Run<N> } = { def, typedef, impls, refs, hover, symbols, calls, diag, git, servers, daemon };
+
+/** `--help` or `-h` among a command's words; a passthrough command (git) reads its own. */
+export function wantsHelp(name: CommandName, args: readonly string[]): boolean {
+  return !('passthrough' in COMMANDS[name]) && (args.includes('--help') || args.includes('-h'));
+}
+
+function runNamed<N extends CommandName>(name: N, line: CommandLine, host: Host): Promise<CommandOutput> {
+  return RUN[name](parseFlags(name, line.args), runContext(line, host));
+}
+
+/**
+ * Runs one command line for `host`. Every failure becomes the output the
+ * command prints: the error line, the JSON error document with --json, the
+ * exit code of the contract.
+ */
+export async function runCommandLine(line: CommandLine, host: Host): Promise<CommandOutput> {
+  try {
+    const name = line.command;
+    if (!isCommand(name)) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
+    if (wantsHelp(name, line.args)) return { stdout: await loadBundle('usage').helpFor(name), exit: 0 };
+    return await runNamed(name, line, host);
+  } catch (err) {
+    host.report?.(err);
+    return errorOutput(err, jsonInArgv(line.args, line.env));
+  }
+}

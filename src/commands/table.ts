@@ -1,0 +1,151 @@
+/**
+ * Every command, declared once: its name, one-line summary, flags, --help
+ * examples and the process that runs it. main.ts reads it to route a
+ * command line, the engine to parse one and render --help, the build
+ * script and the bundle test to know the bundles. Pure data: main.ts
+ * bundles it, and every question pays to load it.
+ */
+import type { ArgsDef } from 'citty';
+
+export const DEFAULT_LIMIT = 200;
+/** A question's whole budget without --timeout: the engine enforces it, the command waits a little longer. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * Where the engine runs a command. `daemon`: the warm daemon (or this
+ * process with --no-daemon), for anything that asks a language server.
+ * `here`: always the command's own process: git needs no server and lets
+ * git's own messages reach the terminal; daemon control talks to the daemon.
+ */
+export type Process = 'daemon' | 'here';
+
+export interface CommandSpec {
+  summary: string;
+  args: ArgsDef;
+  /** Real command lines, shown at the end of --help: the test suite runs each one in one of its fixtures. */
+  examples: readonly string[];
+  process: Process;
+  /** The positional argument takes any number of words (diag FILE...). */
+  variadic?: boolean;
+  /** The words are another program's (git's): the command takes them raw, --help included. */
+  passthrough?: boolean;
+}
+
+const outputArgs = {
+  json: { type: 'boolean', description: 'Print one JSON document (LSPQ_JSON=1 makes it the default)' },
+} as const satisfies ArgsDef;
+
+const serverArgs = {
+  ...outputArgs,
+  root: { type: 'string', description: 'Workspace root (default: found by root markers above the file)', valueHint: 'DIR' },
+  server: { type: 'string', description: "Use this server id ('lspq servers' lists them)", valueHint: 'ID' },
+  timeout: { type: 'string', description: `Give up after this many seconds (default ${DEFAULT_TIMEOUT_MS / 1000}; exit 3)`, valueHint: 'SECONDS' },
+  limit: { type: 'string', description: `Cut answers at N entries (default ${DEFAULT_LIMIT})`, valueHint: 'N' },
+  daemon: { type: 'boolean', default: true, description: 'With --no-daemon, answer in this process and exit (slower; for one-off use in CI)' },
+} as const satisfies ArgsDef;
+
+const targetArgs = {
+  ...serverArgs,
+  target: { type: 'positional', required: false, description: 'FILE:LINE:COL or FILE:LINE:NAME', valueHint: 'TARGET' },
+  symbol: { type: 'string', description: 'Find the target by workspace symbol name (Outer.inner narrows)', valueHint: 'NAME' },
+  nth: { type: 'string', description: 'With FILE:LINE:NAME, take the K-th occurrence on the line', valueHint: 'K' },
+} as const satisfies ArgsDef;
+
+export const COMMANDS = {
+  def: {
+    summary: 'definition(s) of the symbol at TARGET',
+    args: targetArgs,
+    examples: ['lspq def main.go:7:TotalArea', 'lspq def src/main.ts:7:totalArea --json', 'lspq def --symbol Circle.Area'],
+    process: 'daemon',
+  },
+  typedef: {
+    summary: 'definition of the type of the symbol at TARGET',
+    args: targetArgs,
+    examples: ['lspq typedef main.go:6:shapes', 'lspq typedef src/main.ts:7:totalArea --json'],
+    process: 'daemon',
+  },
+  impls: {
+    summary: 'implementations of an interface, abstract method or type',
+    args: targetArgs,
+    examples: ['lspq impls src/shape.ts:4:area', 'lspq impls shape.go:4:Shape --json'],
+    process: 'daemon',
+  },
+  refs: {
+    summary: 'references to the symbol at TARGET',
+    args: { ...targetArgs, 'include-declaration': { type: 'boolean', description: 'Also list the declaration itself' } },
+    examples: ['lspq refs shapes/shape.py:7:Shape', 'lspq refs geometry.go:17:TotalArea --include-declaration', 'lspq refs --symbol total_area --json'],
+    process: 'daemon',
+  },
+  hover: {
+    summary: 'signature, type and documentation at TARGET',
+    args: targetArgs,
+    examples: ['lspq hover geometry.go:9:sumAreas', 'lspq hover src/geometry.ts:13:totalArea --json'],
+    process: 'daemon',
+  },
+  symbols: {
+    summary: "a file's symbols as a tree; -w QUERY searches the workspace",
+    args: {
+      ...serverArgs,
+      input: { type: 'positional', required: false, description: 'FILE, or QUERY with -w', valueHint: 'FILE|QUERY' },
+      workspace: { type: 'boolean', alias: 'w', description: 'Search the whole workspace for QUERY' },
+      kind: { type: 'string', description: 'Only these kinds, comma-separated (class,function,...)', valueHint: 'K,...' },
+    },
+    examples: ['lspq symbols shape.h', 'lspq symbols -w total', 'lspq symbols src/geometry.ts --kind function'],
+    process: 'daemon',
+  },
+  calls: {
+    summary: 'callers (or --out callees) of the function at TARGET',
+    args: {
+      ...targetArgs,
+      out: { type: 'boolean', description: 'Outgoing calls (callees) instead of callers' },
+      depth: { type: 'string', description: 'Follow calls this many levels (default 1)', valueHint: 'N' },
+    },
+    examples: ['lspq calls geometry.c:3:area_of --depth 3', 'lspq calls geometry.go:17:TotalArea --out'],
+    process: 'daemon',
+  },
+  diag: {
+    summary: 'diagnostics for files, --staged changes or --all the workspace',
+    args: {
+      ...serverArgs,
+      files: { type: 'positional', required: false, description: 'Files to check (default: the changed files, in git)', valueHint: 'FILE...' },
+      staged: { type: 'boolean', description: 'The staged content of the staged files (for a pre-commit hook)' },
+      all: { type: 'boolean', description: 'Every source file of the workspace' },
+      severity: { type: 'string', description: 'Show only this severity and worse (error, warning, info, hint)', valueHint: 'S' },
+      'fail-on': { type: 'string', description: 'Exit 1 at this severity or worse (default error)', valueHint: 'S' },
+    },
+    examples: ['lspq diag src/broken.ts', 'lspq diag --staged --fail-on warning', 'lspq diag --all --json'],
+    process: 'daemon',
+    variadic: true,
+  },
+  git: {
+    summary: 'git under a safety policy (--allow-write, --allow-destructive)',
+    args: {},
+    examples: ['lspq git status --json', 'lspq git log -n 5 --json', "lspq git commit -m 'fix parser' --allow-write"],
+    process: 'here',
+    passthrough: true,
+  },
+  servers: {
+    summary: 'known language servers: found or not, version, running roots',
+    args: serverArgs,
+    examples: ['lspq servers', 'lspq servers --json'],
+    process: 'daemon',
+  },
+  daemon: {
+    summary: 'status | stop | restart | logs of the background daemon',
+    args: {
+      ...outputArgs,
+      action: { type: 'positional', required: false, description: 'status | stop | restart | logs', valueHint: 'ACTION' },
+    },
+    examples: ['lspq daemon status', 'lspq daemon logs', 'lspq daemon stop'],
+    process: 'here',
+  },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof COMMANDS;
+export type ArgsOf<N extends CommandName> = (typeof COMMANDS)[N]['args'];
+
+export function isCommand(name: string): name is CommandName {
+  return Object.hasOwn(COMMANDS, name);
+}
+
+export const DAEMON_ACTIONS = ['status', 'stop', 'restart', 'logs'] as const;

@@ -1,0 +1,29 @@
+/** A question to its handler: one table, each operation's answer typed by its name. */
+import type { Answers, Op, QueryFor } from '../protocol/messages';
+import { calls } from './handlers/calls';
+import type { HandlerContext } from './handlers/context';
+import { diag } from './handlers/diag';
+import { hover } from './handlers/hover';
+import { locations } from './handlers/locations';
+import { servers } from './handlers/servers';
+import { documentSymbols, workspaceSymbols } from './handlers/symbols';
+
+type Handlers = { [O in Op]: (request: QueryFor<O>, ctx: HandlerContext) => Promise<Answers[O]> };
+
+const HANDLERS: Handlers = {
+  def: locations,
+  typedef: locations,
+  impls: locations,
+  refs: locations,
+  hover,
+  symbols: documentSymbols,
+  wsymbols: workspaceSymbols,
+  calls,
+  diag,
+  servers,
+};
+
+export function answer<O extends Op>(request: QueryFor<O>, ctx: HandlerContext): Promise<Answers[O]> {
+  const handler: Handlers[O] = HANDLERS[request.op];
+  return handler(request, ctx);
+}

@@ -1,0 +1,107 @@
+/** calls: incoming (callers) or outgoing (callees) call hierarchy, to --depth levels. */
+import {
+  CallHierarchyIncomingCallsRequest,
+  CallHierarchyOutgoingCallsRequest,
+  CallHierarchyPrepareRequest,
+  type CallHierarchyItem,
+  type Range,
+} from 'vscode-languageserver-protocol';
+import { LspqError } from '../../errors';
+import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
+import type { Session } from '../../lsp/manager';
+import { uriToPath } from '../../lsp/uri';
+import type { CallItem, CallNode, CallsResult, QueryRequest } from '../../protocol/messages';
+import { deadlineFor, using, type Deadline, textsOf, type HandlerContext } from './context';
+import { openTarget } from './target';
+
+type CallsRequest = Extract<QueryRequest, { op: 'calls' }>;
+
+function toItem(item: CallHierarchyItem, texts: TextSource, session: Session): CallItem {
+  const path = uriToPath(item.uri);
+  const span = toSpan(path, item.selectionRange, texts, session.client.encoding);
+  return {
+    name: item.name,
+    kind: symbolKindName(item.kind),
+    path: path ?? item.uri,
+    line: span.line,
+    column: span.column,
+    ...(item.detail ? { detail: item.detail } : {}),
+  };
+}
+
+/** Paths in a call tree as the user wrote them (a symlinked file shown as the link). */
+function asWritten(nodes: CallNode[], written: (path: string) => string): CallNode[] {
+  return nodes.map((n) => ({ ...n, item: { ...n.item, path: written(n.item.path) }, calls: asWritten(n.calls, written) }));
+}
+
+const itemKey = (item: CallHierarchyItem) => `${item.uri}#${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
+
+export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<CallsResult> {
+  const deadline = deadlineFor(req);
+  const { session, uri, position, written } = await openTarget(req.target, req, ctx, deadline, 'callHierarchyProvider', 'the call hierarchy');
+  return using(session, async () => {
+    const client = session.client;
+    const options = () => (deadline.options(ctx.signal));
+    const prepared = await client.request(CallHierarchyPrepareRequest.type, { textDocument: { uri }, position }, options());
+    const root = prepared?.[0];
+    if (!root) throw new LspqError('bad_position', 'there is no function or method at the target; point at its name');
+    const texts = textsOf(session, ctx);
+    const counter = { total: 0 };
+    const tree = await expand(root, req, session, texts, deadline, ctx, counter, new Set([itemKey(root)]), 1);
+    const item = toItem(root, texts, session);
+    return {
+      item: { ...item, path: written(item.path) },
+      direction: req.direction,
+      server: client.spec.id,
+      root: client.root,
+      calls: asWritten(tree, written),
+      total: counter.total,
+      truncated: counter.total > req.limit,
+    };
+  });
+}
+
+async function expand(
+  item: CallHierarchyItem,
+  req: CallsRequest,
+  session: Session,
+  texts: TextSource,
+  deadline: Deadline,
+  ctx: HandlerContext,
+  counter: { total: number },
+  onPath: Set<string>,
+  level: number,
+): Promise<CallNode[]> {
+  const client = session.client;
+  const options = deadline.options(ctx.signal);
+  const edges: { item: CallHierarchyItem; ranges: Range[]; rangesUri: string }[] =
+    req.direction === 'incoming'
+      ? ((await client.request(CallHierarchyIncomingCallsRequest.type, { item }, options)) ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri }))
+      : ((await client.request(CallHierarchyOutgoingCallsRequest.type, { item }, options)) ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: item.uri }));
+  // Outgoing: in the order the calls stand in the body. Incoming: the workspace's own files
+  // first, then by path and line; never by where the checkout happens to live.
+  const inRoot = (uri: string) => (uriToPath(uri)?.startsWith(`${client.root}/`) ? 0 : 1);
+  const site = (e: (typeof edges)[number]) => e.ranges[0]?.start ?? { line: 0, character: 0 };
+  edges.sort((a, b) =>
+    req.direction === 'outgoing'
+      ? site(a).line - site(b).line || site(a).character - site(b).character
+      : inRoot(a.item.uri) - inRoot(b.item.uri) || (a.item.uri < b.item.uri ? -1 : a.item.uri > b.item.uri ? 1 : a.item.selectionRange.start.line - b.item.selectionRange.start.line),
+  );
+  const nodes: CallNode[] = [];
+  for (const edge of edges) {
+    counter.total++;
+    if (counter.total > req.limit) continue;
+    const key = itemKey(edge.item);
+    // A recursive call is shown once, not followed forever.
+    const children = level < req.depth && !onPath.has(key)
+      ? await expand(edge.item, req, session, texts, deadline, ctx, counter, new Set([...onPath, key]), level + 1)
+      : [];
+    const rangesPath = uriToPath(edge.rangesUri);
+    nodes.push({
+      item: toItem(edge.item, texts, session),
+      ranges: edge.ranges.map((r) => toSpan(rangesPath, r, texts, client.encoding)),
+      calls: children,
+    });
+  }
+  return nodes;
+}

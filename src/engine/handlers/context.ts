@@ -1,0 +1,260 @@
+/**
+ * What every handler needs: the server for a file (first installed, first
+ * that supports the request), an open and current document, the readiness
+ * wait, and one deadline for the whole question.
+ */
+import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import { DEFAULT_TIMEOUT_MS } from '../../commands/table';
+import { LspqError } from '../../errors';
+import type { RequestOptions } from '../../lsp/client';
+import { TextSource } from '../../lsp/convert';
+import type { ServerPool, Session } from '../../lsp/manager';
+import { loadServers } from '../../lsp/servers/config';
+import { findRoot, locateBinary } from '../../lsp/servers/locate';
+import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
+import type { CallerContext } from '../../protocol/messages';
+
+
+export interface HandlerContext {
+  pool: ServerPool;
+  signal?: AbortSignal;
+  log: (line: string) => void;
+  /** The daemon tells the server of files changed on disk before each request. */
+  beforeRequest?: (session: Session) => Promise<void>;
+  /** Long answers (a project loading, diag --all) say how far they are, for a person at a terminal. */
+  progress?: (text: string) => void;
+}
+
+/** One deadline for the whole question: server start, readiness and the request share it. */
+export class Deadline {
+  private readonly end: number;
+  constructor(readonly totalMs: number) {
+    this.end = Date.now() + totalMs;
+  }
+  get remaining(): number {
+    return Math.max(1, this.end - Date.now());
+  }
+  /** Request options: what is left of the budget, and the whole budget for the message if it runs out. */
+  options(signal?: AbortSignal): RequestOptions {
+    return { timeoutMs: this.remaining, budgetMs: this.totalMs, signal };
+  }
+}
+
+export function deadlineFor(req: CallerContext): Deadline {
+  return new Deadline(req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+}
+
+/** How much of a file is looked at for NUL bytes, as git and grep decide that a file is binary. */
+const BINARY_SNIFF_BYTES = 8_000;
+
+/** A regular file of text: anything else is bad input, refused before a server starts. */
+export function assertFile(path: string): void {
+  let ok = false;
+  try {
+    ok = statSync(path).isFile();
+  } catch {}
+  if (!ok) {
+    const why = existsSync(path) ? 'is not a regular file' : 'does not exist';
+    throw new LspqError('file_not_found', `${path} ${why}; check the path (relative paths are from the current directory)`);
+  }
+  if (holdsNul(path)) throw notText(path);
+}
+
+/**
+ * The file a path resolves to, and how to show paths in it: a symlink is
+ * answered from the project of the file it points to, and locations in
+ * that file are printed as the user wrote the link when it lies under the
+ * current directory.
+ */
+export function followLink(path: string, cwd: string): { real: string; written: (p: string) => string } {
+  let real = path;
+  let realCwd = cwd;
+  try {
+    real = realpathSync(path);
+    realCwd = realpathSync(cwd);
+  } catch {
+    return { real, written: (p) => p };
+  }
+  const under = (p: string, dir: string) => p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+  const linkShown = real !== path && under(path, cwd);
+  // The current directory reached through a link (cd into a linked folder): the project's paths as under it.
+  const cwdLinked = realCwd !== cwd;
+  return {
+    real,
+    written: (p) => {
+      if (linkShown && p === real) return path;
+      if (cwdLinked && under(p, realCwd)) return `${cwd}${p.slice(realCwd.length)}`;
+      return p;
+    },
+  };
+}
+
+const notText = (path: string) => new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);
+
+/** The same check for text that is not on disk (a staged file). */
+export function assertText(path: string, text: string): void {
+  if (text.slice(0, BINARY_SNIFF_BYTES).includes('\0')) throw notText(path);
+}
+
+function holdsNul(path: string): boolean {
+  const head = Buffer.alloc(BINARY_SNIFF_BYTES);
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const n = readSync(fd, head, 0, BINARY_SNIFF_BYTES, 0);
+    return head.subarray(0, n).includes(0);
+  } catch {
+    return false; // unreadable: the open that follows says so
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+export interface Candidate {
+  spec: ServerSpec;
+  binary: string;
+  root: string;
+}
+
+/** The servers configured for a file, in order (nothing looked up yet); errors say which extensions work. */
+function configuredFor(path: string, req: CallerContext): ServerSpec[] {
+  const specs = loadServers(dirname(path), req.env);
+  const matching = serversForFile(specs, path);
+  if (req.server) {
+    const chosen = specs.find((s) => s.id === req.server);
+    if (!chosen) throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
+    if (!matching.includes(chosen)) {
+      const others = matching.length ? `the servers for it: ${matching.map((s) => s.id).join(', ')}` : 'no server is configured for it';
+      throw new LspqError('usage', `${chosen.id} does not handle ${path} (${others}); drop --server or name one of them`);
+    }
+    return [chosen];
+  }
+  if (matching.length === 0) {
+    throw new LspqError('no_server', `no language server is configured for ${path}; known extensions: ${knownExtensions(specs).join(' ')} (add one in .lsp.json)`);
+  }
+  return matching;
+}
+
+function resolve(spec: ServerSpec, path: string, req: CallerContext, pool: ServerPool): Candidate | undefined {
+  const key = `${spec.id}\0${spec.command}\0${dirname(path)}\0${req.root ?? ''}\0${req.env.PATH ?? ''}`;
+  const hit = pool.caches.resolved.get(key);
+  if (hit) return { ...hit, spec };
+  const root = req.root ?? findRoot(spec, path);
+  const binary = locateBinary(spec, root, req.env);
+  if (!binary) return undefined; // not remembered: an install is seen at once
+  pool.caches.resolved.set(key, { root, binary });
+  return { spec, binary, root };
+}
+
+function notInstalled(path: string, specs: ServerSpec[]): LspqError {
+  const [first, ...others] = specs;
+  const alternatives = others.length ? ` (or one of: ${others.map((s) => s.id).join(', ')})` : '';
+  if (first!.configuredIn) {
+    // The user's own configuration names the command: that file is where to look.
+    return new LspqError(
+      'server_not_installed',
+      `'${first!.command}' (server '${first!.id}' in ${first!.configuredIn}) is not installed or not on PATH (needed for ${path}); install it or fix "command" there${alternatives}`,
+    );
+  }
+  return new LspqError('server_not_installed', `${first!.id} is not installed (needed for ${path}); install it: ${first!.install}${alternatives}`);
+}
+
+/**
+ * None of the installed servers offers the request: name the configured
+ * servers that are not installed and not known to lack it, or say none can.
+ */
+function unsupported(path: string, specs: ServerSpec[], tried: string[], capability: keyof ServerCapabilities, what: string): LspqError {
+  const could = specs.filter((s) => !tried.includes(s.id) && !s.lacks?.includes(capability));
+  const hint = could.length
+    ? `not installed, and may: ${could.map((s) => `${s.id} (${s.install})`).join('; ')}`
+    : `no other known server for ${extensionOf(path)} files offers it`;
+  return new LspqError('unsupported', `${tried.join(', ')} cannot answer ${what} for ${path}; ${hint}`);
+}
+
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot) : base;
+}
+
+/** Every installed server for a file, in order (diag asks them all). */
+export function candidatesFor(path: string, req: CallerContext, pool: ServerPool): Candidate[] {
+  const specs = configuredFor(path, req);
+  const found = specs.map((spec) => resolve(spec, path, req, pool)).filter((c): c is Candidate => c !== undefined);
+  if (found.length === 0) throw notInstalled(path, specs);
+  return found;
+}
+
+export async function acquire(ctx: HandlerContext, candidate: Candidate, req: CallerContext): Promise<Session> {
+  return ctx.pool.acquire({ spec: candidate.spec, binary: candidate.binary, root: candidate.root, env: req.env });
+}
+
+/**
+ * The first installed server for `path` that offers `capability`. Servers
+ * that lack it are a different answer from a failure: if none has it, say so.
+ */
+export async function sessionFor(
+  ctx: HandlerContext,
+  req: CallerContext,
+  path: string,
+  capability: keyof ServerCapabilities,
+  what: string,
+): Promise<Session> {
+  const tried: string[] = [];
+  const specs = configuredFor(path, req);
+  // Looked up one at a time: the first installed server usually answers, and
+  // finding roots and binaries for all of them is most of a warm answer's cost.
+  for (const spec of specs) {
+    const candidate = resolve(spec, path, req, ctx.pool);
+    if (!candidate) continue;
+    const session = await acquire(ctx, candidate, req);
+    if (session.client.capabilities[capability]) return session;
+    tried.push(spec.id);
+  }
+  if (tried.length === 0) throw notInstalled(path, specs);
+  throw unsupported(path, specs, tried, capability, what);
+}
+
+/** Brings every open document of the session up to date with the disk, then waits for readiness. */
+export async function prepare(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
+  await ctx.beforeRequest?.(session);
+  await session.docs.refreshAll();
+  const client = session.client;
+  const uris = session.docs.paths.map((p) => session.docs.uri(p));
+  if (client.isReady(uris)) return;
+  // A project that takes more than a second to load is worth a word to a person waiting for it.
+  const report = ctx.progress;
+  const ticker = report
+    ? setInterval(() => {
+        const what = client.progressTitles.join(', ');
+        report(`${client.spec.id}: loading the project at ${client.root}${what ? ` (${what})` : ''}`);
+      }, LOADING_NOTICE_MS)
+    : undefined;
+  try {
+    await client.waitFor(() => client.isReady(uris), deadline.remaining, 'loading the project', ctx.signal);
+  } finally {
+    if (ticker) clearInterval(ticker);
+  }
+}
+
+/** How long a project loads before a person at a terminal is told about it, and then how often. */
+const LOADING_NOTICE_MS = 1_000;
+
+/** Lines of the session's open documents and of files on disk, for converting one answer's positions. */
+export function textsOf(session: Session, ctx: HandlerContext): TextSource {
+  return new TextSource((p) => session.docs.text(p), ctx.pool.caches.lines);
+}
+
+/** Runs `fn` with the session marked busy, so idle shutdown and eviction leave it alone. */
+export async function using<T>(session: Session, fn: () => Promise<T>): Promise<T> {
+  session.inFlight++;
+  session.lastUsed = Date.now();
+  try {
+    return await fn();
+  } finally {
+    session.inFlight--;
+    session.lastUsed = Date.now();
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * diag: complete diagnostics for files, merged across the servers of each
+ * file (one per family: pyright and ruff both answer, pyright and
+ * basedpyright are alternatives), de-duplicated and labelled by source.
+ */
+import { existsSync } from 'node:fs';
+import { WorkspaceDiagnosticRequest, type Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import { LspqError } from '../../errors';
+import { TextSource, toSpan } from '../../lsp/convert';
+import { completeDiagnostics, publishMarks } from '../../lsp/diagnostics';
+import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
+import type { Session } from '../../lsp/manager';
+import { projectFiles } from '../../lsp/project-files';
+import { languageIdFor } from '../../lsp/servers/registry';
+import { uriToPath } from '../../lsp/uri';
+import { byPlace, SEVERITIES, type DiagResult, type Diagnostic, type QueryRequest, type Severity } from '../../protocol/messages';
+import { acquire, assertFile, assertText, candidatesFor, deadlineFor, prepare, using, type Deadline, textsOf, type HandlerContext } from './context';
+import { workspaceSessions } from './symbol-search';
+
+type DiagRequest = Extract<QueryRequest, { op: 'diag' }>;
+
+const BATCH = Math.floor(MAX_OPEN_DOCUMENTS / 2);
+
+interface Collected {
+  diagnostics: Diagnostic[];
+  incomplete: Set<string>;
+  files: Set<string>;
+}
+
+function severityOf(d: LspDiagnostic): Severity {
+  return SEVERITIES[(d.severity ?? 1) - 1] ?? 'error';
+}
+
+function convert(session: Session, path: string, items: LspDiagnostic[], texts: TextSource): Diagnostic[] {
+  return items.map((d) => ({
+    path,
+    ...toSpan(path, d.range, texts, session.client.encoding),
+    severity: severityOf(d),
+    message: typeof d.message === 'string' ? d.message : d.message.value,
+    source: d.source ?? session.client.spec.id,
+    ...(d.code !== undefined ? { code: d.code } : {}),
+  }));
+}
+
+/** Opens a batch, waits for its complete diagnostics, closes what was opened only for this. */
+async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolean, ctx: HandlerContext, deadline: Deadline, out: Collected, staged?: Map<string, string>): Promise<void> {
+  await using(session, async () => {
+    const openedHere = paths.filter((p) => !session.docs.isOpen(p));
+    try {
+      const marks = publishMarks(session, paths);
+      for (const p of paths) {
+        const text = staged?.get(p);
+        if (text !== undefined) await session.docs.overlay(p, text);
+        else await session.docs.sync(p);
+      }
+      await prepare(session, ctx, deadline);
+      const found = await completeDiagnostics(session, paths, marks, { deadline: () => deadline.remaining, budgetMs: deadline.totalMs, signal: ctx.signal });
+      const texts = textsOf(session, ctx);
+      for (const [path, items] of found) out.diagnostics.push(...convert(session, path, items, texts));
+    } catch (err) {
+      if (!(err instanceof LspqError) || err.code !== 'timeout' || ctx.signal?.aborted) throw err;
+      ctx.log(`${session.client.spec.id}: diagnostics incomplete: ${err.message}`);
+      paths.forEach((p) => out.incomplete.add(p));
+    } finally {
+      // The staged content was for this answer only: the next question sees the disk again.
+      if (staged) for (const p of paths) session.docs.releaseOverlay(p);
+      // Files named on the command line stay open (the next diag is faster); --all's batches do not.
+      if (!keepOpen) for (const p of openedHere) await session.docs.close(p);
+    }
+  });
+}
+
+/**
+ * Every file of the server's languages under its root: git's view (it
+ * honours .gitignore), asked under the git policy; outside a repository, a walk.
+ */
+async function workspaceFilesFor(session: Session, env: Record<string, string>): Promise<string[]> {
+  const spec = session.client.spec;
+  const root = session.client.root;
+  const wanted = (p: string) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && existsSync(p);
+  const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
+  const repo = await GitRepo.open(root, env);
+  const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && wanted(p)) : [];
+  // Nothing listed: not a repository, or a project an enclosing repository ignores.
+  if (listed.length > 0) return listed;
+  return projectFiles(spec, root, 20_000).filter(wanted);
+}
+
+/**
+ * diag --staged: what a commit would hold, read from git's index. The
+ * servers get it as unsaved text; the work tree is never written.
+ */
+async function stagedContents(files: string[], req: DiagRequest): Promise<Map<string, string>> {
+  const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
+  const repo = await GitRepo.open(req.cwd, req.env);
+  if (!repo) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
+  const out = new Map<string, string>();
+  for (const path of files) {
+    const text = await repo.staged(path);
+    assertText(path, text);
+    out.set(path, text);
+  }
+  return out;
+}
+
+async function workspacePull(session: Session, deadline: Deadline, ctx: HandlerContext, out: Collected): Promise<boolean> {
+  const provider = session.client.capabilities.diagnosticProvider;
+  if (!provider || !provider.workspaceDiagnostics) return false;
+  const report = await session.client.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, deadline.options(ctx.signal));
+  const texts = new TextSource(undefined, ctx.pool.caches.lines);
+  for (const item of report.items) {
+    const path = uriToPath(item.uri);
+    if (!path || item.kind !== 'full') continue;
+    out.files.add(path);
+    out.diagnostics.push(...convert(session, path, item.items, texts));
+  }
+  return true;
+}
+
+/** Merges what several servers said: the same message at the same place once. */
+export function mergeDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Map<string, Diagnostic>();
+  for (const d of list) {
+    const key = `${d.path}\0${d.line}:${d.column}-${d.endLine}:${d.endColumn}\0${d.severity}\0${d.message}`;
+    if (!seen.has(key)) seen.set(key, d);
+  }
+  return [...seen.values()].sort(byPlace);
+}
+
+export function atLeast(severity: Severity, threshold: Severity): boolean {
+  return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
+}
+
+export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
+  const deadline = deadlineFor(req);
+  const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set() };
+  const work = new Map<Session, string[]>();
+  const asked = new Set<Session>();
+  if (req.all) {
+    for (const session of await workspaceSessions(req, ctx)) {
+      asked.add(session);
+      if (await using(session, () => workspacePull(session, deadline, ctx, out))) continue;
+      work.set(session, await workspaceFilesFor(session, req.env));
+    }
+  } else {
+    for (const path of req.files) {
+      // A staged file is read from the index: it may be gone from the work tree.
+      if (!req.staged) assertFile(path);
+      let candidates;
+      // Staged or changed files no server handles (README.md) are not an error; named ones are.
+      try {
+        candidates = candidatesFor(path, req, ctx.pool);
+      } catch (err) {
+        if ((req.staged || req.changed) && err instanceof LspqError && err.code === 'no_server') continue;
+        throw err;
+      }
+      const families = new Set<string>();
+      for (const candidate of candidates) {
+        const family = candidate.spec.family ?? candidate.spec.id;
+        if (families.has(family)) continue;
+        families.add(family);
+        const session = await acquire(ctx, candidate, req);
+        asked.add(session);
+        work.set(session, [...(work.get(session) ?? []), path]);
+      }
+    }
+  }
+  const staged = req.staged ? await stagedContents([...new Set([...work.values()].flat())], req) : undefined;
+  const total = [...work.values()].reduce((n, files) => n + files.length, 0);
+  let done = 0;
+  for (const [session, files] of work) {
+    files.forEach((f) => out.files.add(f));
+    for (let i = 0; i < files.length; i += BATCH) {
+      const batch = files.slice(i, i + BATCH);
+      await diagnoseBatch(session, batch, !req.all, ctx, deadline, out, staged);
+      done += batch.length;
+      // Worth a word only when there are several batches to go through (diag --all).
+      if (total > BATCH) ctx.progress?.(`diagnosing with ${session.client.spec.id}: ${done} of ${total} files`);
+    }
+  }
+  // The summary counts everything found (--fail-on judges it); --severity only chooses what is shown.
+  const found = mergeDiagnostics(out.diagnostics);
+  const summary: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
+  for (const d of found) summary[d.severity]++;
+  const shown = found.filter((d) => !req.severity || atLeast(d.severity, req.severity));
+  const sessions = [...asked];
+  return {
+    diagnostics: shown.slice(0, req.limit),
+    summary,
+    files: [...out.files].sort(),
+    total: shown.length,
+    truncated: shown.length > req.limit,
+    incomplete: [...out.incomplete].sort(),
+    servers: [...new Set(sessions.map((s) => s.client.spec.id))],
+    roots: [...new Set(sessions.map((s) => s.client.root))].sort(),
+  };
+}

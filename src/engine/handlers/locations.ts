@@ -1,0 +1,68 @@
+/** def, typedef, impls, refs: one positional request, answered as locations. */
+import { existsSync } from 'node:fs';
+import {
+  DefinitionRequest,
+  ImplementationRequest,
+  ReferencesRequest,
+  TypeDefinitionRequest,
+  type ServerCapabilities,
+} from 'vscode-languageserver-protocol';
+import { flattenLocations, sortLocations, toLocation } from '../../lsp/convert';
+import { previewOf } from '../../lsp/preview';
+import type { LocationOp, LocationsResult, QueryRequest } from '../../protocol/messages';
+import { deadlineFor, using, textsOf, type HandlerContext } from './context';
+import { openTarget } from './target';
+
+const CAPABILITY: Record<LocationOp, keyof ServerCapabilities> = {
+  def: 'definitionProvider',
+  typedef: 'typeDefinitionProvider',
+  impls: 'implementationProvider',
+  refs: 'referencesProvider',
+};
+
+const WHAT: Record<LocationOp, string> = {
+  def: 'definitions',
+  typedef: 'type definitions',
+  impls: 'implementations',
+  refs: 'references',
+};
+
+export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, ctx: HandlerContext): Promise<LocationsResult> {
+  const deadline = deadlineFor(req);
+  const { session, target, uri, position, written } = await openTarget(req.target, req, ctx, deadline, CAPABILITY[req.op], WHAT[req.op]);
+  return using(session, async () => {
+    const client = session.client;
+    const options = deadline.options(ctx.signal);
+    const params = { textDocument: { uri }, position };
+    const raw =
+      req.op === 'def'
+        ? await client.request(DefinitionRequest.type, params, options)
+        : req.op === 'typedef'
+          ? await client.request(TypeDefinitionRequest.type, params, options)
+          : req.op === 'impls'
+            ? await client.request(ImplementationRequest.type, params, options)
+            : await client.request(ReferencesRequest.type, { ...params, context: { includeDeclaration: req.includeDeclaration ?? false } }, options);
+    const texts = textsOf(session, ctx);
+    // A server whose watcher lags may still answer from a file just deleted or renamed away.
+    const found = flattenLocations(raw)
+      .map((l) => toLocation(l.uri, l.range, texts, client.encoding))
+      .filter((l) => !l.path.startsWith('/') || existsSync(l.path))
+      .map((l) => ({ ...l, path: written(l.path) }));
+    // The symbol search already found a definition; clangd answers def on a
+    // definition with its declaration, so keep the definition in the answer.
+    if (req.op === 'def' && req.target.kind === 'symbol' && !found.some((l) => l.path === target.path && l.line === target.line)) {
+      const line = texts.line(target.path, target.line - 1);
+      found.push({ path: target.path, line: target.line, column: target.column, endLine: target.line, endColumn: target.column + (target.symbol?.split('.').pop()?.length ?? 0), preview: previewOf(line, target.column) });
+    }
+    const all = sortLocations(found);
+    return {
+      op: req.op,
+      target,
+      server: client.spec.id,
+      root: client.root,
+      locations: all.slice(0, req.limit),
+      total: all.length,
+      truncated: all.length > req.limit,
+    };
+  });
+}

@@ -1,0 +1,202 @@
+/**
+ * Workspace symbol search: the servers of the project around the current
+ * directory, `symbols -w QUERY`, and `--symbol NAME` (exact name,
+ * `Outer.inner` narrowed by container, ambiguity listed as targets).
+ */
+import { WorkspaceSymbolRequest, type SymbolInformation, type WorkspaceSymbol as LspWorkspaceSymbol } from 'vscode-languageserver-protocol';
+import { LspqError } from '../../errors';
+import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
+import type { Session } from '../../lsp/manager';
+import { projectFiles, serversWithFiles } from '../../lsp/project-files';
+import { loadServers } from '../../lsp/servers/config';
+import { findMarkedRoot, locateBinary } from '../../lsp/servers/locate';
+import { uriToPath } from '../../lsp/uri';
+import type { CallerContext, WorkspaceSymbol } from '../../protocol/messages';
+import { findWord } from '../../protocol/target';
+import { displayPath } from '../../render/paths';
+import { acquire, prepare, using, type Deadline, textsOf, type HandlerContext } from './context';
+
+/** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
+export async function workspaceSessions(req: CallerContext, ctx: HandlerContext): Promise<Session[]> {
+  const dir = req.root ?? req.cwd;
+  const specs = loadServers(dir, req.env).filter((s) => !req.server || s.id === req.server);
+  if (req.server && specs.length === 0) throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
+  const marked = specs
+    .map((spec) => ({ spec, root: req.root ?? findMarkedRoot(spec, dir) }))
+    .filter((c): c is { spec: typeof c.spec; root: string } => c.root !== undefined);
+  if (marked.length === 0) {
+    throw new LspqError('no_server', `no project found around ${dir} (no go.mod, package.json, pyproject.toml, Cargo.toml, compile_commands.json...); run from inside a project or pass --root`);
+  }
+  const nearest = Math.max(...marked.map((c) => c.root.length));
+  const atNearest = marked.filter((m) => m.root.length === nearest);
+  // Only the servers whose languages the root holds: a marker says where a project is, not what it is written in.
+  const withFiles = new Set(serversWithFiles(atNearest.map((c) => c.spec), atNearest[0]!.root));
+  const languages = atNearest.filter((c) => withFiles.has(c.spec));
+  if (languages.length === 0) {
+    throw new LspqError('no_server', `no source file under ${atNearest[0]!.root} is of a language a configured server handles; run from inside a project or pass --root`);
+  }
+  const chosen: typeof marked = [];
+  const covered = new Set<string>();
+  const missing: string[] = [];
+  for (const c of languages) {
+    const exts = Object.keys(c.spec.languages);
+    if (exts.every((e) => covered.has(e))) continue;
+    if (!locateBinary(c.spec, c.root, req.env)) {
+      missing.push(`${c.spec.id} (${c.spec.install})`);
+      continue;
+    }
+    exts.forEach((e) => covered.add(e));
+    chosen.push(c);
+  }
+  if (chosen.length === 0) throw new LspqError('server_not_installed', `no server for ${dir} is installed; install one of: ${missing.join('; ')}`);
+  const sessions: Session[] = [];
+  for (const c of chosen) {
+    const binary = locateBinary(c.spec, c.root, req.env)!;
+    sessions.push(await acquire(ctx, { spec: c.spec, binary, root: c.root }, req));
+  }
+  return sessions;
+}
+
+/** Some servers (tsserver) only know a project once one of its files is open. */
+async function ensureProjectOpen(session: Session): Promise<void> {
+  if (session.docs.paths.length > 0) return;
+  const [first] = projectFiles(session.client.spec, session.client.root, 1);
+  if (first) await session.docs.sync(first);
+}
+
+/**
+ * A qualified name as parts, the way code writes it: `Outer.inner`,
+ * `ns::f`, and a container that is a package path (gopls's `net/http`) or a
+ * module path split the same way.
+ */
+const splitQualified = (x: string) => x.split(/::|[./\\]/).filter(Boolean);
+
+/** A symbol found by workspace search, with what its file says of its qualifier. */
+export interface Named {
+  name: string;
+  containerName?: string;
+  /** The qualifier the file gives: Go's package clause (in place of gopls's package-path container), Python's module path (before the container). */
+  fileQualifier?: { parts: string[]; replacesContainer: boolean };
+}
+
+/** Each way code may qualify the symbol, as parts ending with its name. */
+function qualifiedForms(s: Named): string[][] {
+  const name = splitQualified(s.name);
+  const container = splitQualified(s.containerName ?? '');
+  const forms = [[...container, ...name]];
+  // gopls's container is the package path; Go code writes the package name.
+  if (s.fileQualifier) forms.push([...s.fileQualifier.parts, ...(s.fileQualifier.replacesContainer ? [] : container), ...name]);
+  return forms;
+}
+
+/** `Outer.inner`, `http.ListenAndServe`, `net/http.ListenAndServe`, `geometry.total_area`: the symbol's qualified parts end with them. */
+export function matchesQualified(s: Named, wanted: string): boolean {
+  const want = splitQualified(wanted);
+  // The name itself must end with the last part (gopls names methods "Type.Method").
+  if (want.length === 0 || splitQualified(s.name).pop() !== want[want.length - 1]) return false;
+  return qualifiedForms(s).some((have) => want.length <= have.length && have.slice(have.length - want.length).every((p, i) => p === want[i]));
+}
+
+/** The shortest qualified name that picks `s` alone among `all`: the hint for an ambiguous --symbol. */
+export function shortestQualifier(s: Named, all: Named[]): string {
+  for (const parts of qualifiedForms(s)) {
+    for (let k = Math.min(2, parts.length); k <= parts.length; k++) {
+      const name = parts.slice(parts.length - k).join('.');
+      if (all.filter((o) => matchesQualified(o, name)).length === 1) return name;
+    }
+  }
+  return qualifiedForms(s)[0]!.join('.');
+}
+
+/** Go's package clause, or Python's module path under the root: how code outside the file names what is in it. */
+export function fileQualifier(path: string, root: string, text: (path: string) => string): Named['fileQualifier'] {
+  if (path.endsWith('.go')) {
+    const pkg = /^package\s+(\w+)/m.exec(text(path))?.[1];
+    return pkg ? { parts: [pkg], replacesContainer: true } : undefined;
+  }
+  if ((path.endsWith('.py') || path.endsWith('.pyi')) && path.startsWith(`${root}/`)) {
+    const parts = path.slice(root.length + 1).replace(/\.pyi?$/, '').split('/');
+    return { parts: parts.at(-1) === '__init__' ? parts.slice(0, -1) : parts, replacesContainer: false };
+  }
+  return undefined;
+}
+
+export async function searchWorkspace(
+  session: Session,
+  query: string,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<(SymbolInformation | LspWorkspaceSymbol)[]> {
+  if (!session.client.capabilities.workspaceSymbolProvider) return [];
+  return using(session, async () => {
+    await ensureProjectOpen(session);
+    await prepare(session, ctx, deadline);
+    const result = await session.client.request(WorkspaceSymbolRequest.type, { query }, deadline.options(ctx.signal));
+    return result ?? [];
+  });
+}
+
+/** lspq's symbol, positioned on its name rather than the start of its whole declaration. */
+export function toWorkspaceSymbol(s: SymbolInformation | LspWorkspaceSymbol, session: Session, texts: TextSource): WorkspaceSymbol | undefined {
+  const path = uriToPath(s.location.uri);
+  if (!('range' in s.location)) return undefined;
+  const range = s.location.range;
+  const span = toSpan(path, range, texts, session.client.encoding);
+  let { line, column } = span;
+  const bare = s.name.replace(/::/g, '.').split('.').pop() ?? s.name;
+  if (path) {
+    for (let l = span.line; l <= Math.min(span.endLine, span.line + 50); l++) {
+      const hits = findWord(texts.line(path, l - 1), bare);
+      const after = hits.filter((h) => l > span.line || h + 1 >= span.column);
+      if (after.length > 0) {
+        line = l;
+        column = after[0]! + 1;
+        break;
+      }
+    }
+  }
+  return {
+    name: s.name,
+    kind: symbolKindName(s.kind),
+    ...(s.containerName ? { container: s.containerName } : {}),
+    path: path ?? s.location.uri,
+    line,
+    column,
+  };
+}
+
+export async function findSymbol(
+  name: string,
+  req: CallerContext,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<{ path: string; line: number; column: number; name: string }> {
+  const bare = splitQualified(name).pop() ?? name;
+  const matches: { symbol: WorkspaceSymbol; named: Named }[] = [];
+  for (const session of await workspaceSessions(req, ctx)) {
+    const texts = textsOf(session, ctx);
+    const whole = (p: string) => (texts.lines(p) ?? []).join('\n');
+    for (const s of await searchWorkspace(session, bare, ctx, deadline)) {
+      const path = uriToPath(s.location.uri);
+      const qualifier = path ? fileQualifier(path, session.client.root, whole) : undefined;
+      const named: Named = { name: s.name, ...(s.containerName ? { containerName: s.containerName } : {}), ...(qualifier ? { fileQualifier: qualifier } : {}) };
+      if (!matchesQualified(named, name)) continue;
+      const symbol = toWorkspaceSymbol(s, session, texts);
+      if (symbol) matches.push({ symbol, named });
+    }
+  }
+  const unique = [...new Map(matches.map((m) => [`${m.symbol.path}:${m.symbol.line}:${m.symbol.column}`, m])).values()];
+  if (unique.length === 0) {
+    throw new LspqError('symbol_not_found', `no symbol named '${name}' in the workspace; 'lspq symbols -w ${bare}' lists similar names`);
+  }
+  if (unique.length > 1) {
+    const all = unique.map((m) => m.named);
+    const list = unique
+      .slice(0, 20)
+      .map(({ symbol: m, named }) => `${displayPath(m.path, req.cwd)}:${m.line}:${m.column} (${m.kind} --symbol ${shortestQualifier(named, all)})`)
+      .join(', ');
+    throw new LspqError('ambiguous_symbol', `'${name}' names ${unique.length} symbols; pick one as a target or qualify it as shown: ${list}`);
+  }
+  const only = unique[0]!.symbol;
+  return { path: only.path, line: only.line, column: only.column, name };
+}

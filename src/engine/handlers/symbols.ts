@@ -1,0 +1,115 @@
+/** symbols FILE (a tree) and symbols -w QUERY (across the workspace). */
+import {
+  DocumentSymbolRequest,
+  type DocumentSymbol as LspDocumentSymbol,
+  type SymbolInformation,
+} from 'vscode-languageserver-protocol';
+import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
+import type { PositionEncoding } from '../../lsp/position';
+import type { DocumentSymbol, QueryRequest, SymbolsResult, WorkspaceSymbol, WorkspaceSymbolsResult } from '../../protocol/messages';
+import { assertFile, deadlineFor, followLink, prepare, sessionFor, using, textsOf, type HandlerContext } from './context';
+import { searchWorkspace, toWorkspaceSymbol, workspaceSessions } from './symbol-search';
+
+const byPosition = (a: DocumentSymbol, b: DocumentSymbol) => a.line - b.line || a.column - b.column;
+
+function fromHierarchy(path: string, symbols: LspDocumentSymbol[], texts: TextSource, encoding: PositionEncoding): DocumentSymbol[] {
+  return symbols.map((s): DocumentSymbol => ({
+    name: s.name,
+    kind: symbolKindName(s.kind),
+    ...(s.detail ? { detail: s.detail } : {}),
+    // The name's position, so any line can be fed back as a target.
+    ...toSpan(path, s.selectionRange, texts, encoding),
+    children: fromHierarchy(path, s.children ?? [], texts, encoding),
+  })).sort(byPosition);
+}
+
+/** Flat SymbolInformation (older servers) nested by range containment. */
+function fromFlat(path: string, symbols: SymbolInformation[], texts: TextSource, encoding: PositionEncoding): DocumentSymbol[] {
+  const sorted = [...symbols].sort((a, b) => a.location.range.start.line - b.location.range.start.line || a.location.range.start.character - b.location.range.start.character);
+  const roots: DocumentSymbol[] = [];
+  const stack: { end: { line: number; character: number }; node: DocumentSymbol }[] = [];
+  for (const s of sorted) {
+    const node: DocumentSymbol = { name: s.name, kind: symbolKindName(s.kind), ...toSpan(path, s.location.range, texts, encoding), children: [] };
+    const start = s.location.range.start;
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (start.line < top.end.line || (start.line === top.end.line && start.character < top.end.character)) break;
+      stack.pop();
+    }
+    (stack.length > 0 ? stack[stack.length - 1]!.node.children : roots).push(node);
+    stack.push({ end: s.location.range.end, node });
+  }
+  return roots;
+}
+
+/** Keeps symbols of the wanted kinds; a parent of another kind gives way to its matching descendants. */
+export function filterKinds(symbols: DocumentSymbol[], kinds: string[] | undefined): DocumentSymbol[] {
+  if (!kinds || kinds.length === 0) return symbols;
+  return symbols.flatMap((s) => {
+    const children = filterKinds(s.children, kinds);
+    return kinds.includes(s.kind) ? [{ ...s, children }] : children;
+  });
+}
+
+/** Pre-order count and cut at `limit` nodes. */
+export function limitTree(symbols: DocumentSymbol[], limit: number): { symbols: DocumentSymbol[]; total: number } {
+  let kept = 0;
+  let total = 0;
+  const walk = (list: DocumentSymbol[]): DocumentSymbol[] => {
+    const out: DocumentSymbol[] = [];
+    for (const s of list) {
+      total++;
+      const keep = kept < limit;
+      if (keep) kept++;
+      const children = walk(s.children);
+      if (keep) out.push({ ...s, children });
+    }
+    return out;
+  };
+  const symbolsKept = walk(symbols);
+  return { symbols: symbolsKept, total };
+}
+
+export async function documentSymbols(req: Extract<QueryRequest, { op: 'symbols' }>, ctx: HandlerContext): Promise<SymbolsResult> {
+  const deadline = deadlineFor(req);
+  assertFile(req.path);
+  // A symlink is answered from the project of the file it points to.
+  const { real } = followLink(req.path, req.cwd);
+  const session = await sessionFor(ctx, req, real, 'documentSymbolProvider', 'document symbols');
+  return using(session, async () => {
+    await session.docs.sync(real);
+    await prepare(session, ctx, deadline);
+    const client = session.client;
+    const uri = session.docs.uri(real);
+    const raw = await client.request(DocumentSymbolRequest.type, { textDocument: { uri } }, deadline.options(ctx.signal));
+    const texts = textsOf(session, ctx);
+    const list = raw ?? [];
+    const tree =
+      list.length > 0 && 'selectionRange' in list[0]!
+        ? fromHierarchy(req.path, list as LspDocumentSymbol[], texts, client.encoding)
+        : fromFlat(req.path, list as SymbolInformation[], texts, client.encoding);
+    const { symbols, total } = limitTree(filterKinds(tree, req.kinds), req.limit);
+    return { path: req.path, server: client.spec.id, root: client.root, symbols, total, truncated: total > req.limit };
+  });
+}
+
+export async function workspaceSymbols(req: Extract<QueryRequest, { op: 'wsymbols' }>, ctx: HandlerContext): Promise<WorkspaceSymbolsResult> {
+  const deadline = deadlineFor(req);
+  const sessions = await workspaceSessions(req, ctx);
+  const all: WorkspaceSymbol[] = [];
+  for (const session of sessions) {
+    const texts = textsOf(session, ctx);
+    for (const s of await searchWorkspace(session, req.query, ctx, deadline)) {
+      const sym = toWorkspaceSymbol(s, session, texts);
+      if (sym && (!req.kinds?.length || req.kinds.includes(sym.kind))) all.push(sym);
+    }
+  }
+  return {
+    query: req.query,
+    server: sessions.map((s) => s.client.spec.id).join(','),
+    root: sessions[0]!.client.root,
+    symbols: all.slice(0, req.limit),
+    total: all.length,
+    truncated: all.length > req.limit,
+  };
+}

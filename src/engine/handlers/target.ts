@@ -1,0 +1,84 @@
+/**
+ * A target made concrete: the file opened on its server, the line checked,
+ * NAME found on it, `--symbol` looked up in the workspace, and the column
+ * converted to the server's position encoding.
+ */
+import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
+import { LspqError } from '../../errors';
+import type { Session } from '../../lsp/manager';
+
+import { codePointLength, toServerCharacter } from '../../lsp/position';
+import type { CallerContext, ResolvedTarget } from '../../protocol/messages';
+import { findWord, type TargetSpec } from '../../protocol/target';
+import { displayPath } from '../../render/paths';
+import { assertFile, followLink, prepare, sessionFor, type Deadline, type HandlerContext } from './context';
+import { findSymbol } from './symbol-search';
+
+export interface OpenTarget {
+  session: Session;
+  target: ResolvedTarget;
+  uri: string;
+  position: Position;
+  /** A path in an answer as the user should see it (a symlink's target shown as the link). */
+  written: (path: string) => string;
+}
+
+export async function openTarget(
+  spec: TargetSpec,
+  req: CallerContext,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  capability: keyof ServerCapabilities,
+  what: string,
+): Promise<OpenTarget> {
+  let path: string;
+  let line: number;
+  let column: number | undefined;
+  let symbol: string | undefined;
+  let name: { text: string; nth: number } | undefined;
+  if (spec.kind === 'symbol') {
+    const found = await findSymbol(spec.name, req, ctx, deadline);
+    ({ path, line, column } = found);
+    symbol = found.name;
+  } else {
+    path = spec.path;
+    line = spec.line;
+    if (spec.kind === 'position') column = spec.column;
+    else name = { text: spec.name, nth: spec.nth };
+  }
+  assertFile(path);
+  const shown = displayPath(path, req.cwd);
+  const { real, written } = followLink(path, req.cwd);
+  const session = await sessionFor(ctx, req, real, capability, what);
+  const text = await session.docs.sync(real);
+  const lines = ctx.pool.caches.lines.ofText(path, text);
+  if (line > lines.length) {
+    // A final newline ends the last line; it does not start one more.
+    const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+    throw new LspqError('bad_position', `line ${line} is outside ${shown}, which has ${count} lines`);
+  }
+  const lineText = lines[line - 1]!;
+  if (name) {
+    const hits = findWord(lineText, name.text);
+    if (hits.length === 0) {
+      throw new LspqError('name_not_on_line', `'${name.text}' is not on line ${line} of ${shown}: ${lineText.trim() || '(empty line)'}`);
+    }
+    if (name.nth > hits.length) {
+      throw new LspqError('name_not_on_line', `line ${line} of ${shown} has ${hits.length} occurrence(s) of '${name.text}', not ${name.nth}; lower --nth`);
+    }
+    column = hits[name.nth - 1]! + 1;
+    symbol = name.text;
+  }
+  const length = codePointLength(lineText);
+  if (column! > length + 1) {
+    throw new LspqError('bad_position', `column ${column} is past the end of line ${line} of ${shown} (${length} characters)`);
+  }
+  await prepare(session, ctx, deadline);
+  return {
+    session,
+    written,
+    target: { path: written(real), line, column: column!, ...(symbol ? { symbol } : {}) },
+    uri: session.docs.uri(real),
+    position: { line: line - 1, character: toServerCharacter(lineText, column! - 1, session.client.encoding) },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The engine in the command's own process (--no-daemon): the same
+ * handlers, a pool that lives for one command, and every server stopped
+ * before the command exits, even on Ctrl-C.
+ */
+import { ServerPool } from '../lsp/manager';
+import type { Answerer } from '../protocol/messages';
+import { answer } from './answer';
+
+export interface LocalEngine {
+  answer: Answerer;
+  close(): Promise<void>;
+}
+
+export function localEngine(options: { progress?: (text: string) => void; log?: (line: string) => void }): LocalEngine {
+  const pool = new ServerPool({ log: options.log });
+  const abort = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    abort.abort();
+    void pool.shutdownAll().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const context = { pool, signal: abort.signal, log: options.log ?? (() => {}), progress: options.progress };
+  return {
+    answer: (request) => answer(request, context),
+    close: async () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      await pool.shutdownAll();
+    },
+  };
+}

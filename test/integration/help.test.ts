@@ -1,0 +1,89 @@
+/**
+ * Every example a command's --help teaches is a real command line: run
+ * here, as a shell would run it, in the fixture it is written for, with the
+ * exit code it should have. A renamed fixture symbol or a changed flag
+ * fails here before a user copies a broken example.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { COMMANDS } from '../../src/commands/table';
+import { FIXTURES, git, Lspq, lspqArgv, prepareCFixture } from '../helpers/lspq';
+
+/** Where each example runs and how it exits: 1 when it finds problems (diag of a broken file). */
+const WHERE: Record<string, { in: string; exit?: number }> = {
+  'lspq def main.go:7:TotalArea': { in: 'go-shapes' },
+  'lspq def src/main.ts:7:totalArea --json': { in: 'ts-shapes' },
+  'lspq def --symbol Circle.Area': { in: 'go-shapes' },
+  'lspq typedef main.go:6:shapes': { in: 'go-shapes' },
+  'lspq typedef src/main.ts:7:totalArea --json': { in: 'ts-shapes' },
+  'lspq impls src/shape.ts:4:area': { in: 'ts-shapes' },
+  'lspq impls shape.go:4:Shape --json': { in: 'go-shapes' },
+  'lspq refs shapes/shape.py:7:Shape': { in: 'py-shapes' },
+  'lspq refs geometry.go:17:TotalArea --include-declaration': { in: 'go-shapes' },
+  'lspq refs --symbol total_area --json': { in: 'py-shapes' },
+  'lspq hover geometry.go:9:sumAreas': { in: 'go-shapes' },
+  'lspq hover src/geometry.ts:13:totalArea --json': { in: 'ts-shapes' },
+  'lspq symbols shape.h': { in: 'c-shapes' },
+  'lspq symbols -w total': { in: 'ts-shapes' },
+  'lspq symbols src/geometry.ts --kind function': { in: 'ts-shapes' },
+  'lspq calls geometry.c:3:area_of --depth 3': { in: 'c-shapes' },
+  'lspq calls geometry.go:17:TotalArea --out': { in: 'go-shapes' },
+  'lspq diag src/broken.ts': { in: 'ts-diag', exit: 1 },
+  // In a repository whose staged change is the broken file: the hook's refusal.
+  'lspq diag --staged --fail-on warning': { in: 'repo', exit: 1 },
+  'lspq diag --all --json': { in: 'ts-diag', exit: 1 },
+  'lspq git status --json': { in: 'repo' },
+  'lspq git log -n 5 --json': { in: 'repo' },
+  "lspq git commit -m 'fix parser' --allow-write": { in: 'repo' },
+  'lspq servers': { in: 'go-shapes' },
+  'lspq servers --json': { in: 'go-shapes' },
+  'lspq daemon status': { in: 'go-shapes' },
+  'lspq daemon logs': { in: 'go-shapes' },
+  'lspq daemon stop': { in: 'go-shapes' },
+};
+
+const lspq = new Lspq();
+const bin = mkdtempSync(join(tmpdir(), 'lspq-bin-'));
+let repo = '';
+
+beforeAll(() => {
+  prepareCFixture();
+  // `lspq` on PATH, as a user has it: the binary (or the sources) under test.
+  writeFileSync(join(bin, 'lspq'), `#!/bin/sh\nexec ${lspqArgv().map((w) => `'${w}'`).join(' ')} "$@"\n`);
+  chmodSync(join(bin, 'lspq'), 0o755);
+  // A repository with one commit and a broken TypeScript file staged, inside the checkout so TypeScript 7 is found.
+  mkdirSync(join(FIXTURES, '..', '.scratch'), { recursive: true });
+  repo = mkdtempSync(join(FIXTURES, '..', '.scratch', 'help-'));
+  cpSync(join(FIXTURES, 'ts-diag'), repo, { recursive: true });
+  git(repo, 'init', '-q', '-b', 'main');
+  git(repo, 'add', 'src/clean.ts', 'tsconfig.json');
+  git(repo, 'commit', '-q', '-m', 'start');
+  git(repo, 'add', 'src/broken.ts');
+});
+
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+  rmSync(bin, { recursive: true, force: true });
+  rmSync(repo, { recursive: true, force: true });
+});
+
+describe('every --help example runs', () => {
+  const examples = Object.values(COMMANDS).flatMap((spec) => [...spec.examples]);
+
+  test('each example has its place here', () => {
+    expect(examples.filter((e) => !WHERE[e])).toEqual([]);
+  });
+
+  test.each(examples)('%s', async (example) => {
+    const where = WHERE[example]!;
+    const cwd = where.in === 'repo' ? repo : join(FIXTURES, where.in);
+    const env = lspq.env({ PATH: `${bin}:${lspq.env().PATH}`, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' });
+    const proc = Bun.spawn(['sh', '-c', example], { cwd, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+    const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    expect({ exit, stderr: exit === (where.exit ?? 0) ? '' : stderr }).toEqual({ exit: where.exit ?? 0, stderr: '' });
+    if (example.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
+    else if (!example.startsWith('lspq daemon stop') && !example.startsWith('lspq git commit')) expect(stdout.length).toBeGreaterThan(0);
+  });
+});
