@@ -1,0 +1,54 @@
+/**
+ * Progress is for a person at a terminal: while a server loads its project
+ * for more than a second, stderr says so with the server's own progress;
+ * with stderr a pipe (a script, an agent) only the answer is printed. A
+ * cold rust-analyzer loads for seconds (cargo metadata, then indexing the
+ * standard library), through the daemon and with --no-daemon alike.
+ * `script` gives the command a terminal.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { join } from 'node:path';
+import { FIXTURES, Lspq, lspqArgv } from '../helpers/lspq';
+
+const rust = join(FIXTURES, 'rust-shapes');
+const question = ['def', 'src/main.rs:13:total_area', '--timeout', '120'];
+const answer = 'src/geometry.rs:15:8: pub fn total_area(shapes: &[Box<dyn Shape>], unit: Unit) -> String {';
+const loading = `rust-analyzer: loading the project at ${rust}`;
+
+/** The command with a terminal for stdout and stderr (merged, as a terminal shows them). */
+async function onTerminal(lspq: Lspq, args: string[]): Promise<{ text: string; exit: number }> {
+  const command = [...lspqArgv(), ...args].map((w) => `'${w}'`).join(' ');
+  const proc = Bun.spawn(['script', '-qec', command, '/dev/null'], { cwd: rust, env: lspq.env({ NO_COLOR: '1' }), stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  const [text, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  return { text: text.replace(/\r/g, ''), exit };
+}
+
+describe('progress while a project loads', () => {
+  const lspq = new Lspq();
+  afterAll(async () => expect(await lspq.stop()).toEqual([]));
+
+  test('on a terminal: loading notes with the server own progress, then the answer', async () => {
+    const r = await onTerminal(lspq, question);
+    expect(r.exit).toBe(0);
+    const lines = r.text.split('\n').filter(Boolean);
+    expect(lines.some((l) => l.includes(loading))).toBe(true);
+    expect(lines.at(-1)).toBe(answer);
+  });
+
+  test('warm, nothing to load: no note', async () => {
+    const r = await onTerminal(lspq, question);
+    expect(r.text.split('\n').filter(Boolean)).toEqual([answer]);
+  });
+
+  test('--no-daemon on a terminal: the same notes from the command itself', async () => {
+    const r = await onTerminal(lspq, [...question, '--no-daemon']);
+    expect(r.exit).toBe(0);
+    expect(r.text.includes(loading)).toBe(true);
+    expect(r.text.split('\n').filter(Boolean).at(-1)).toBe(answer);
+  });
+
+  test('stderr a pipe: only the answer, cold as well', async () => {
+    const r = await lspq.run([...question, '--no-daemon'], { cwd: rust });
+    expect(r).toEqual({ stdout: `${answer}\n`, stderr: '', exit: 0 });
+  });
+});
