@@ -26,9 +26,19 @@ async function write(fd: 1 | 2, text: string): Promise<void> {
 
 async function print(out: CommandOutput): Promise<ExitCode> {
   await write(1, out.stdout);
-  if (out.warnings?.length) await loadBundle('person').warn(out.warnings);
+  if (out.warnings?.length) await warn(out.warnings);
   if (out.stderr) await write(2, `lspq: ${out.stderr}\n`);
   return out.exit;
+}
+
+/**
+ * A warning for a person at a terminal goes through consola. For a script
+ * or an agent (stderr a pipe) it is one plain, stable line: loading consola
+ * cost 14 ms, most of a warm question, and a cut answer is a common one.
+ */
+async function warn(warnings: readonly string[]): Promise<void> {
+  if (isTerminal(2)) return loadBundle('person').warn(warnings);
+  await write(2, warnings.map((w) => `lspq: warning: ${w}\n`).join(''));
 }
 
 const fail = (err: unknown) => print(errorOutput(err, jsonInArgv(argv, process.env)));

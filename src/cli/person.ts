@@ -1,10 +1,12 @@
 /**
- * How lspq talks to a person on stderr, besides its one-line errors:
+ * How lspq talks to a person at a terminal, besides its one-line errors:
  * warnings (an answer cut at --limit, git's own warnings) and progress
  * while a server loads a project or diag works through many files. Through
- * consola, loaded at the first message: loading it costs milliseconds, which
- * a warm question with nothing to say must not pay. A bundle of its own
- * (src/bundles.ts), so the command's bundle does not carry consola either.
+ * consola, loaded at the first message: loading it costs about 14 ms, which
+ * a warm question with nothing to say must not pay, and which a script
+ * reading a pipe does not pay either (main.ts writes its warnings plainly).
+ * A bundle of its own (src/bundles.ts), so the command's bundle does not
+ * carry consola.
  */
 import type { ConsolaInstance } from 'consola';
 import { isTerminal } from './terminal';
@@ -32,7 +34,7 @@ function flush(): Promise<void> {
 function consola(): ConsolaInstance {
   if (!instance) {
     const { createConsola } = require('consola') as typeof import('consola');
-    // Everything to stderr: stdout carries the answer alone. Fancy on a terminal, plain `[warn] ...` lines elsewhere.
+    // Everything to stderr: stdout carries the answer alone. Fancy on a terminal; plain `[warn] ...` lines if stderr is not one (--no-daemon's debug lines).
     // `fancy` is read by consola's node build, though its option type leaves it out.
     const options = {
       // consola calls write() and reads isTTY and columns: the collector is all of a stream it uses.

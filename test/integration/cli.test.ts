@@ -100,8 +100,8 @@ describe('answers and their shapes', () => {
     expect((json.locations as unknown[]).length).toBe(2);
     const human = await lspq.run(['refs', 'shape.go:4:Shape', '--limit', '2'], { cwd: go });
     expect(human.stdout.split('\n').filter(Boolean)).toHaveLength(2);
-    // A warning for a person, through consola: plain `[warn]` when stderr is not a terminal.
-    expect(human.stderr).toBe('[warn] 2 more locations not shown (4 in all); raise --limit to see them\n');
+    // For a script (stderr a pipe) a plain line; consola draws it for a person at a terminal.
+    expect(human.stderr).toBe('lspq: warning: 2 more locations not shown (4 in all); raise --limit to see them\n');
   });
 
   test('LSPQ_JSON=1 makes JSON the default', async () => {

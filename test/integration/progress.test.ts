@@ -47,6 +47,15 @@ describe('progress while a project loads', () => {
     expect(r.text.split('\n').filter(Boolean).at(-1)).toBe(answer);
   });
 
+  test('a cut answer: consola warns a person at a terminal, a plain line tells a pipe', async () => {
+    const args = ['impls', 'src/shape.rs:3:area', '--limit', '1'];
+    const note = '1 more locations not shown (2 in all); raise --limit to see them';
+    const terminal = await onTerminal(lspq, args);
+    expect(terminal.text.split('\n').filter(Boolean)).toEqual(['src/circle.rs:8:8: fn area(&self) -> f64 {', ` WARN  ${note}`]);
+    const piped = await lspq.run(args, { cwd: rust });
+    expect(piped.stderr).toBe(`lspq: warning: ${note}\n`);
+  });
+
   test('stderr a pipe: only the answer, cold as well', async () => {
     const r = await lspq.run([...question, '--no-daemon'], { cwd: rust });
     expect(r).toEqual({ stdout: `${answer}\n`, stderr: '', exit: 0 });
