@@ -56,6 +56,13 @@ describe('progress while a project loads', () => {
     expect(piped.stderr).toBe(`lspq: warning: ${note}\n`);
   });
 
+  test('--no-daemon with LSPQ_DEBUG=1: the daemon log lines on stderr, through consola', async () => {
+    const go = join(FIXTURES, 'go-shapes');
+    const r = await lspq.run(['def', 'main.go:7:TotalArea', '--no-daemon'], { cwd: go, env: { LSPQ_DEBUG: '1' } });
+    expect(r.stdout).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n');
+    expect(r.stderr.split('\n')[0]).toMatch(/^\[debug\] starting gopls \(\/.+\/gopls\) for .+\/go-shapes$/);
+  });
+
   test('stderr a pipe: only the answer, cold as well', async () => {
     const r = await lspq.run([...question, '--no-daemon'], { cwd: rust });
     expect(r).toEqual({ stdout: `${answer}\n`, stderr: '', exit: 0 });
