@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'name_not_on_line'
   | 'symbol_not_found'
   | 'ambiguous_symbol'
+  | 'cannot_rename'
   | 'no_server'
   | 'server_not_installed'
   | 'server_failed'
@@ -21,6 +22,9 @@ export type ErrorCode =
   | 'timeout'
   | 'unsupported'
   | 'incomplete'
+  | 'outside_workspace'
+  | 'stale_edit'
+  | 'write_failed'
   | 'refused'
   | 'git_failed'
   | 'daemon'
@@ -34,6 +38,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   name_not_on_line: 2,
   symbol_not_found: 2,
   ambiguous_symbol: 2,
+  cannot_rename: 2,
   no_server: 3,
   server_not_installed: 3,
   server_failed: 3,
@@ -42,6 +47,9 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   timeout: 3,
   unsupported: 3,
   incomplete: 3,
+  outside_workspace: 2,
+  stale_edit: 3,
+  write_failed: 3,
   refused: 4,
   git_failed: 1,
   daemon: 3,

@@ -10,6 +10,7 @@ import type { CommandLine } from '../protocol/messages';
 import { runContext, type Host, type Run } from './context';
 import { daemon } from './daemon';
 import { diag } from './diag';
+import { actions, fmt, rename } from './edits';
 import { parseFlags } from './flags';
 import { git } from './git';
 import { calls, def, hover, impls, refs, symbols, typedef } from './questions';
@@ -17,7 +18,7 @@ import { servers } from './servers';
 import { COMMANDS, isCommand, type CommandName } from './table';
 
 /** What each command of the table does. */
-const RUN: { [N in CommandName]: Run<N> } = { def, typedef, impls, refs, hover, symbols, calls, diag, git, servers, daemon };
+const RUN: { [N in CommandName]: Run<N> } = { def, typedef, impls, refs, hover, symbols, calls, actions, fmt, rename, diag, git, servers, daemon };
 
 /** `--help` or `-h` among a command's words; a passthrough command (git) reads its own. */
 export function wantsHelp(name: CommandName, args: readonly string[]): boolean {

@@ -103,6 +103,44 @@ export const COMMANDS = {
     examples: ['lspq calls geometry.c:3:area_of --depth 3', 'lspq calls geometry.go:17:TotalArea --out'],
     process: 'daemon',
   },
+  actions: {
+    summary: 'code actions at TARGET, FILE:LINE or FILE:START-END; --apply N applies one',
+    args: {
+      ...targetArgs,
+      target: { type: 'positional', required: false, description: 'FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:START-END', valueHint: 'TARGET' },
+      kind: { type: 'string', description: 'Only these kinds, comma-separated prefixes (quickfix, refactor, source.organizeImports)', valueHint: 'K,...' },
+      apply: { type: 'string', description: 'Apply action N of the list', valueHint: 'N' },
+      'apply-preferred': { type: 'boolean', description: "Apply the server's preferred action" },
+      'dry-run': { type: 'boolean', description: 'With --apply, print the diff and write nothing' },
+      'allow-outside': { type: 'boolean', description: 'Let the edit change files outside the workspace root' },
+    },
+    examples: ['lspq actions src/main.ts:1', 'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1', 'lspq actions src/main.ts:3:Circle --apply-preferred --dry-run'],
+    process: 'daemon',
+  },
+  fmt: {
+    summary: 'format FILEs: a diff by default, --write rewrites them, --check only tells',
+    args: {
+      ...serverArgs,
+      files: { type: 'positional', required: false, description: 'Files to format', valueHint: 'FILE...' },
+      range: { type: 'string', description: 'Only these lines (one file)', valueHint: 'START-END' },
+      write: { type: 'boolean', description: 'Rewrite the files (each whole, or none if any cannot be written)' },
+      check: { type: 'boolean', description: 'Change nothing; list the files that would change and exit 1 if any' },
+    },
+    examples: ['lspq fmt main.go', 'lspq fmt --check *.go', 'lspq fmt src/geometry.ts --range 3-5 --write'],
+    process: 'daemon',
+    variadic: true,
+  },
+  rename: {
+    summary: 'rename the symbol at TARGET across the workspace; --dry-run shows the diff',
+    args: {
+      ...targetArgs,
+      'new-name': { type: 'positional', required: false, description: 'The new name', valueHint: 'NEWNAME' },
+      'dry-run': { type: 'boolean', description: 'Print the diff and write nothing' },
+      'allow-outside': { type: 'boolean', description: 'Let the edit change files outside the workspace root' },
+    },
+    examples: ['lspq rename geometry.go:17:TotalArea SumOfAreas --dry-run', 'lspq rename shapes/geometry.py:15:total_area area_sum', 'lspq rename --symbol Circle Round --dry-run'],
+    process: 'daemon',
+  },
   diag: {
     summary: 'diagnostics for files, --staged changes or --all the workspace',
     args: {

@@ -1,10 +1,13 @@
 /** A question to its handler: one table, each operation's answer typed by its name. */
 import type { Answers, Op, QueryFor } from '../protocol/messages';
+import { actions } from './handlers/actions';
 import { calls } from './handlers/calls';
 import type { HandlerContext } from './handlers/context';
 import { diag } from './handlers/diag';
+import { fmt } from './handlers/fmt';
 import { hover } from './handlers/hover';
 import { locations } from './handlers/locations';
+import { rename } from './handlers/rename';
 import { servers } from './handlers/servers';
 import { documentSymbols, workspaceSymbols } from './handlers/symbols';
 
@@ -21,6 +24,9 @@ const HANDLERS: Handlers = {
   calls,
   diag,
   servers,
+  fmt,
+  rename,
+  actions,
 };
 
 export function answer<O extends Op>(request: QueryFor<O>, ctx: HandlerContext): Promise<Answers[O]> {

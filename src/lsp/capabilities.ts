@@ -21,8 +21,9 @@ export function clientCapabilities(): ClientCapabilities {
     workspace: {
       workspaceFolders: true,
       configuration: true,
-      applyEdit: false,
-      workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'] },
+      // Answered only while lspq runs a code action's command (actions --apply); refused otherwise.
+      applyEdit: true,
+      workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'transactional' },
       didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
       symbol: { symbolKind: { valueSet: ALL_SYMBOL_KINDS } },
       diagnostics: { refreshSupport: true },
@@ -37,6 +38,17 @@ export function clientCapabilities(): ClientCapabilities {
       hover: { contentFormat: ['markdown', 'plaintext'] },
       documentSymbol: { hierarchicalDocumentSymbolSupport: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS } },
       callHierarchy: {},
+      formatting: {},
+      rangeFormatting: {},
+      rename: { prepareSupport: true },
+      codeAction: {
+        // Without literal support servers answer with bare commands only.
+        codeActionLiteralSupport: { codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'] } },
+        isPreferredSupport: true,
+        disabledSupport: true,
+        dataSupport: true,
+        resolveSupport: { properties: ['edit'] },
+      },
       publishDiagnostics: { versionSupport: true, relatedInformation: false, codeDescriptionSupport: true },
       diagnostic: { dynamicRegistration: true, relatedDocumentSupport: false },
     },

@@ -33,7 +33,9 @@ import {
   UnregistrationRequest,
   WorkDoneProgressCreateRequest,
   WorkspaceFoldersRequest,
+  type ApplyWorkspaceEditResult,
   type Diagnostic,
+  type WorkspaceEdit,
   type MessageConnection,
   type ProgressToken,
   type Registration,
@@ -112,6 +114,8 @@ export class LspClient {
   readonly root: string;
   readonly startedAt = Date.now();
   capabilities: ServerCapabilities = {};
+  /** Set while a code action's command runs (actions --apply): how a workspace/applyEdit from the server is answered. */
+  onApplyEdit: ((edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>) | undefined;
   encoding: PositionEncoding = 'utf-16';
   requestsAnswered = 0;
   /** Set once the process has exited; every later call fails fast. */
@@ -243,7 +247,9 @@ export class LspClient {
     c.onRequest(ShowMessageRequest.type, () => null);
     c.onRequest(ShowDocumentRequest.type, () => ({ success: false }));
     // Edits arrive this way only for commands lspq runs; none are run yet.
-    c.onRequest(ApplyWorkspaceEditRequest.type, () => ({ applied: false, failureReason: 'lspq does not apply server-initiated edits here' }));
+    c.onRequest(ApplyWorkspaceEditRequest.type, (params) =>
+      this.onApplyEdit ? this.onApplyEdit(params.edit) : { applied: false, failureReason: 'lspq applies a server edit only while it runs a code action' },
+    );
     c.onRequest(DiagnosticRefreshRequest.type, () => {
       this.refreshRequested++;
       this.notify();

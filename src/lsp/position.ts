@@ -56,3 +56,16 @@ export function codePointLength(line: string): number {
 export function negotiatedEncoding(value: unknown): PositionEncoding {
   return value === 'utf-8' || value === 'utf-32' ? value : 'utf-16';
 }
+
+/** The server's unit offset in a line to an index into the JavaScript string (UTF-16). Past the end clamps to the end. */
+export function toStringOffset(line: string, character: number, encoding: PositionEncoding): number {
+  if (encoding === 'utf-16') return Math.min(character, line.length);
+  let units = 0;
+  let index = 0;
+  for (const ch of line) {
+    if (units >= character) return index;
+    units += unitWidth(ch.codePointAt(0)!, encoding);
+    index += ch.length;
+  }
+  return index;
+}

@@ -4,7 +4,7 @@
  * are 1-based code points, already converted by the daemon.
  */
 import type { CommandOutput, ErrorPayload } from '../errors';
-import type { TargetSpec } from './target';
+import type { LineSpec, TargetSpec } from './target';
 
 /** Bumped whenever these shapes change; the build id covers the rest. */
 export const PROTOCOL_VERSION = 3;
@@ -29,7 +29,10 @@ export type Query =
   | { op: 'wsymbols'; query: string; kinds?: string[] }
   | { op: 'calls'; target: TargetSpec; direction: CallDirection; depth: number }
   | { op: 'diag'; files: string[]; all: boolean; severity?: Severity; staged?: boolean; changed?: boolean }
-  | { op: 'servers' };
+  | { op: 'servers' }
+  | { op: 'fmt'; files: string[]; lines?: { start: number; end: number }; write: boolean }
+  | { op: 'rename'; target: TargetSpec; newName: string; write: boolean; allowOutside: boolean }
+  | { op: 'actions'; place: TargetSpec | LineSpec; kinds?: string[]; apply?: number | 'preferred'; write: boolean; allowOutside: boolean };
 
 export type Op = Query['op'];
 
@@ -45,6 +48,9 @@ export interface Answers {
   calls: CallsResult;
   diag: DiagResult;
   servers: ServersResult;
+  fmt: FmtResult;
+  rename: RenameResult;
+  actions: ActionsResult;
 }
 
 export type QueryFor<O extends Op> = Extract<Query, { op: O }> & CallerContext;
@@ -258,4 +264,59 @@ export interface DaemonStatus {
   memoryBytes: number;
   servers: HeldServer[];
   broken: { id: string; root: string }[];
+}
+
+// ---- edits -----------------------------------------------------------------
+
+/** One file's part of an edit: the text before and after (null: created or deleted), for diffs; `changes` counts its text edits. */
+export interface FileEdit {
+  path: string;
+  changes: number;
+  before: string | null;
+  after: string | null;
+  renamedTo?: string;
+}
+
+export interface FmtFile {
+  path: string;
+  changed: boolean;
+  edits: number;
+  before: string;
+  after: string;
+}
+
+export interface FmtResult {
+  servers: string[];
+  roots: string[];
+  files: FmtFile[];
+  written: boolean;
+}
+
+export interface RenameResult {
+  target: ResolvedTarget;
+  server: string;
+  root: string;
+  newName: string;
+  files: FileEdit[];
+  applied: boolean;
+}
+
+export interface CodeActionItem {
+  index: number;
+  title: string;
+  kind: string;
+  preferred: boolean;
+  /** The files it would change, when the server said without running anything. */
+  edits: { path: string; changes: number }[];
+  /** Why the server offers it but it cannot be applied now. */
+  disabled?: string;
+}
+
+export interface ActionsResult {
+  path: string;
+  span: Span;
+  server: string;
+  root: string;
+  actions: CodeActionItem[];
+  applied: null | { index: number; title: string; files: FileEdit[]; written: boolean };
 }

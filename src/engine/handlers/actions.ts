@@ -1,0 +1,166 @@
+/**
+ * actions: the code actions at a position, a line or a range of lines, with
+ * the diagnostics there in the request's context (so quick fixes appear);
+ * --apply N or --apply-preferred applies one: resolved when it comes
+ * without its edit, its command run with workspace/executeCommand, and the
+ * edits the server sends back (workspace/applyEdit) written all or nothing.
+ */
+import {
+  CodeActionRequest,
+  CodeActionResolveRequest,
+  CodeActionTriggerKind,
+  ExecuteCommandRequest,
+  type CodeAction,
+  type Command,
+  type Diagnostic,
+  type Range,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-protocol';
+import { LspqError } from '../../errors';
+import { completeDiagnostics, publishMarks } from '../../lsp/diagnostics';
+import type { EditPlan } from '../../lsp/edits';
+import type { Session } from '../../lsp/manager';
+import { codePointLength, splitLines, toServerCharacter } from '../../lsp/position';
+import type { ActionsResult, CodeActionItem, FileEdit, QueryFor, Span } from '../../protocol/messages';
+import type { LineSpec } from '../../protocol/target';
+import { uriToPath } from '../../lsp/uri';
+import { displayPath } from '../../render/paths';
+import { assertFile, deadlineFor, followLink, prepare, sessionFor, using, type Deadline, type HandlerContext } from './context';
+import { commit, fileEdits, planFor } from './edits';
+import { openTarget } from './target';
+
+interface Place {
+  session: Session;
+  path: string;
+  written: (path: string) => string;
+  range: Range;
+  span: Span;
+}
+
+const isLines = (place: QueryFor<'actions'>['place']): place is LineSpec => 'startLine' in place;
+
+async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: Deadline): Promise<Place> {
+  const place = req.place;
+  if (!isLines(place)) {
+    const { session, target, position, written } = await openTarget(place, req, ctx, deadline, 'codeActionProvider', 'code actions');
+    const path = session.docs.paths.find((p) => written(p) === target.path) ?? target.path;
+    return { session, path, written, range: { start: position, end: position }, span: { line: target.line, column: target.column, endLine: target.line, endColumn: target.column } };
+  }
+  assertFile(place.path);
+  const { real, written } = followLink(place.path, req.cwd);
+  const session = await sessionFor(ctx, req, real, 'codeActionProvider', 'code actions');
+  const lines = splitLines(await session.docs.sync(real));
+  if (place.endLine > lines.length) throw new LspqError('bad_position', `line ${place.endLine} is outside ${displayPath(place.path, req.cwd)}, which has ${lines.length} lines`);
+  await prepare(session, ctx, deadline);
+  const last = lines[place.endLine - 1]!;
+  const end = { line: place.endLine - 1, character: toServerCharacter(last, codePointLength(last), session.client.encoding) };
+  return {
+    session,
+    path: real,
+    written,
+    range: { start: { line: place.startLine - 1, character: 0 }, end },
+    span: { line: place.startLine, column: 1, endLine: place.endLine, endColumn: codePointLength(last) + 1 },
+  };
+}
+
+const overlaps = (a: Range, b: Range) =>
+  !(a.end.line < b.start.line || (a.end.line === b.start.line && a.end.character < b.start.character) || b.end.line < a.start.line || (b.end.line === a.start.line && b.end.character < a.start.character));
+
+const isCommand = (item: Command | CodeAction): item is Command => typeof item.command === 'string';
+
+const kindOf = (item: Command | CodeAction) => (isCommand(item) ? 'command' : (item.kind ?? ''));
+
+function matchesKind(kind: string, wanted: string[] | undefined): boolean {
+  return !wanted || wanted.some((k) => kind === k || kind.startsWith(`${k}.`));
+}
+
+/** Files and edit counts of an edit, read from its shape (nothing is resolved or run for a listing). */
+function touched(edit: WorkspaceEdit | undefined, written: (path: string) => string): { path: string; changes: number }[] {
+  if (!edit) return [];
+  const counts = new Map<string, number>();
+  const add = (uri: string, n: number) => {
+    const path = written(uriToPath(uri) ?? uri);
+    counts.set(path, (counts.get(path) ?? 0) + n);
+  };
+  for (const [uri, edits] of Object.entries(edit.changes ?? {})) add(uri, edits.length);
+  for (const op of edit.documentChanges ?? []) {
+    if ('textDocument' in op) add(op.textDocument.uri, op.edits.length);
+    else add(op.kind === 'rename' ? op.oldUri : op.uri, 1);
+  }
+  return [...counts].map(([path, changes]) => ({ path, changes }));
+}
+
+/** Runs the chosen action: its edit, then its command (whose edits come back as workspace/applyEdit). */
+async function run(session: Session, item: Command | CodeAction, req: QueryFor<'actions'>, ctx: HandlerContext, deadline: Deadline): Promise<EditPlan[]> {
+  const client = session.client;
+  let action = item;
+  const provider = client.capabilities.codeActionProvider;
+  if (!isCommand(action) && !action.edit && typeof provider === 'object' && provider.resolveProvider) {
+    action = await client.request(CodeActionResolveRequest.type, action, deadline.options(ctx.signal));
+  }
+  const plans: EditPlan[] = [];
+  if (!isCommand(action) && action.edit) {
+    const plan = planFor(action.edit, session);
+    if (req.write) await commit(plan, session, req.allowOutside);
+    plans.push(plan);
+  }
+  const command = isCommand(action) ? action : action.command;
+  if (!command) return plans;
+  client.onApplyEdit = async (edit) => {
+    try {
+      const plan = planFor(edit, session);
+      plans.push(plan);
+      if (!req.write) return { applied: false, failureReason: 'a dry run: lspq shows the edit and writes nothing' };
+      await commit(plan, session, req.allowOutside);
+      return { applied: true };
+    } catch (err) {
+      return { applied: false, failureReason: (err as Error).message };
+    }
+  };
+  try {
+    await client.request(ExecuteCommandRequest.type, { command: command.command, arguments: command.arguments ?? [] }, deadline.options(ctx.signal));
+  } finally {
+    client.onApplyEdit = undefined;
+  }
+  return plans;
+}
+
+export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Promise<ActionsResult> {
+  const deadline = deadlineFor(req);
+  const place = await placeOf(req, ctx, deadline);
+  const { session, path, written } = place;
+  return using(session, async () => {
+    const client = session.client;
+    const found = await completeDiagnostics(session, [path], publishMarks(session, [path]), { deadline: () => deadline.remaining, budgetMs: deadline.totalMs, signal: ctx.signal });
+    const diagnostics: Diagnostic[] = (found.get(path) ?? []).filter((d) => overlaps(d.range, place.range));
+    const context = { diagnostics, triggerKind: CodeActionTriggerKind.Invoked, ...(req.kinds ? { only: req.kinds } : {}) };
+    const answer = (await client.request(CodeActionRequest.type, { textDocument: { uri: session.docs.uri(path) }, range: place.range, context }, deadline.options(ctx.signal))) ?? [];
+    const offered = answer.filter((a) => matchesKind(kindOf(a), req.kinds));
+    const items: CodeActionItem[] = offered.map((a, i) => ({
+      index: i + 1,
+      title: a.title,
+      kind: kindOf(a),
+      preferred: !isCommand(a) && a.isPreferred === true,
+      edits: isCommand(a) ? [] : touched(a.edit, written),
+      ...(!isCommand(a) && a.disabled ? { disabled: a.disabled.reason } : {}),
+    }));
+    let applied: ActionsResult['applied'] = null;
+    if (req.apply !== undefined) {
+      const at = `${displayPath(written(path), req.cwd)}:${place.span.line}`;
+      const chosen = req.apply === 'preferred' ? items.find((a) => a.preferred && !a.disabled) : items[req.apply - 1];
+      if (!chosen) {
+        throw new LspqError(
+          'usage',
+          req.apply === 'preferred'
+            ? `no preferred code action at ${at} (${items.length} offered); list them with 'lspq actions' and pick one with --apply N`
+            : `there is no code action ${req.apply} at ${at} (${items.length} offered); list them with 'lspq actions'`,
+        );
+      }
+      if (chosen.disabled) throw new LspqError('usage', `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`);
+      const plans = await run(session, offered[chosen.index - 1]!, req, ctx, deadline);
+      const files: FileEdit[] = plans.flatMap((p) => fileEdits(p, written));
+      applied = { index: chosen.index, title: chosen.title, files, written: req.write };
+    }
+    return { path: written(path), span: place.span, server: client.spec.id, root: client.root, actions: items.slice(0, req.limit), applied };
+  });
+}

@@ -1,0 +1,155 @@
+/**
+ * A server's WorkspaceEdit (or a list of TextEdits) turned into lspq's own
+ * plan: for each file, the text the edit was computed against and the text
+ * after it, plus files to create, rename and delete, in order. Pure: the
+ * texts come from a reader, nothing touches the disk; writing is
+ * src/engine/apply-edit.ts's.
+ */
+import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { LspqError } from '../errors';
+import { splitLines, toStringOffset, type PositionEncoding } from './position';
+import { uriToPath } from './uri';
+
+/** One file's part of an edit. `before` null: the file is created; `after` null: it is deleted. */
+export interface FileChange {
+  path: string;
+  before: string | null;
+  after: string | null;
+  /** Set when the file is renamed (after its edits, if any). */
+  renamedTo?: string;
+  /** Text edits in it (a created or deleted file counts one). */
+  edits: number;
+  /** The document version the server computed the edit for, when it said (documentChanges). */
+  version?: number;
+}
+
+export interface EditPlan {
+  files: FileChange[];
+}
+
+/** What the planner may read: the text the server was given for a file (an open document), else the disk's. */
+export type TextReader = (path: string) => string | undefined;
+
+const BOM = '\uFEFF';
+
+/** The offset in `text` of an LSP position, in the server's encoding. */
+function offsetOf(lines: string[], starts: number[], line: number, character: number, encoding: PositionEncoding, path: string): number {
+  if (line >= lines.length) {
+    // A position just past the last line (an edit that appends) is the end of the text.
+    if (line === lines.length && character === 0) return starts[lines.length - 1]! + lines[lines.length - 1]!.length;
+    throw new LspqError('server_failed', `the server's edit for ${path} points past its last line (${line + 1}); nothing was written`);
+  }
+  return starts[line]! + toStringOffset(lines[line]!, character, encoding);
+}
+
+/**
+ * `edits` applied to `text`. Offsets are computed against the original
+ * text, then the edits are applied from the end backwards, so none moves
+ * another; inserts at one place keep the order the server gave them.
+ */
+export function applyTextEdits(text: string, edits: readonly TextEdit[], encoding: PositionEncoding, path: string): string {
+  const lines = splitLines(text);
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of lines) {
+    starts.push(at);
+    at += line.length;
+    at += text.startsWith('\r\n', at) ? 2 : text[at] === '\n' || text[at] === '\r' ? 1 : 0;
+  }
+  const spans = edits.map((e, order) => ({
+    start: offsetOf(lines, starts, e.range.start.line, e.range.start.character, encoding, path),
+    end: offsetOf(lines, starts, e.range.end.line, e.range.end.character, encoding, path),
+    text: e.newText,
+    order,
+  }));
+  spans.sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
+  for (let i = 1; i < spans.length; i++) {
+    if (spans[i]!.start < spans[i - 1]!.end) throw new LspqError('server_failed', `the server's edits for ${path} overlap; nothing was written`);
+  }
+  let out = '';
+  let from = 0;
+  for (const s of spans) {
+    out += text.slice(from, s.start) + s.text;
+    from = s.end;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * What a file's writer keeps that servers do not: a byte-order mark, and
+ * CRLF line endings (formatters return LF; a file written with CRLF stays so).
+ */
+export function keepFileConventions(before: string, after: string): string {
+  let out = after;
+  if (before.startsWith(BOM) && !out.startsWith(BOM)) out = BOM + out;
+  const crlf = before.includes('\r\n') && !/(^|[^\r])\n/.test(before);
+  if (crlf) out = out.replace(/\r?\n/g, '\r\n');
+  return out;
+}
+
+function pathOf(uri: string): string {
+  const path = uriToPath(uri);
+  if (!path) throw new LspqError('server_failed', `the server's edit names ${uri}, which is not a file; nothing was written`);
+  return path;
+}
+
+/** A WorkspaceEdit (`changes` or `documentChanges`, resource operations included) as a plan. */
+export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encoding: PositionEncoding): EditPlan {
+  // The state of each file as the plan goes: edits to one file in several places of the edit add up.
+  const files = new Map<string, FileChange>();
+  const current = (path: string): FileChange => {
+    let change = files.get(path);
+    if (!change) {
+      const text = read(path);
+      if (text === undefined) throw new LspqError('file_not_found', `the server's edit changes ${path}, which does not exist; nothing was written`);
+      change = { path, before: text, after: text, edits: 0 };
+      files.set(path, change);
+    }
+    return change;
+  };
+  const editFile = (path: string, edits: readonly TextEdit[], version?: number | null) => {
+    const change = current(path);
+    if (change.after === null) throw new LspqError('server_failed', `the server's edit changes ${path} after deleting it; nothing was written`);
+    change.after = applyTextEdits(change.after, edits, encoding, path);
+    change.edits += edits.length;
+    if (typeof version === 'number' && change.version === undefined) change.version = version;
+  };
+  if (edit.documentChanges) {
+    for (const op of edit.documentChanges) {
+      if ('textDocument' in op) {
+        editFile(pathOf(op.textDocument.uri), op.edits.filter((e): e is TextEdit => 'range' in e), op.textDocument.version);
+      } else if (op.kind === 'create') {
+        const path = pathOf(op.uri);
+        const exists = read(path) !== undefined;
+        if (exists && !op.options?.overwrite) {
+          if (op.options?.ignoreIfExists) continue;
+          throw new LspqError('server_failed', `the server's edit creates ${path}, which exists; nothing was written`);
+        }
+        files.set(path, { path, before: exists ? read(path)! : null, after: '', edits: 1 });
+      } else if (op.kind === 'rename') {
+        const from = pathOf(op.oldUri);
+        const to = pathOf(op.newUri);
+        if (read(to) !== undefined && !op.options?.overwrite) {
+          if (op.options?.ignoreIfExists) continue;
+          throw new LspqError('server_failed', `the server's edit renames ${from} to ${to}, which exists; nothing was written`);
+        }
+        const change = current(from);
+        change.renamedTo = to;
+        change.edits = Math.max(change.edits, 1);
+      } else if (op.kind === 'delete') {
+        const path = pathOf(op.uri);
+        if (read(path) === undefined) {
+          if (op.options?.ignoreIfNotExists) continue;
+          throw new LspqError('server_failed', `the server's edit deletes ${path}, which does not exist; nothing was written`);
+        }
+        const change = current(path);
+        change.after = null;
+        change.edits = Math.max(change.edits, 1);
+      }
+    }
+  } else {
+    for (const [uri, edits] of Object.entries(edit.changes ?? {})) editFile(pathOf(uri), edits);
+  }
+  const planned = [...files.values()].map((f) => (f.before !== null && f.after !== null ? { ...f, after: keepFileConventions(f.before, f.after) } : f));
+  return { files: planned.filter((f) => f.before !== f.after || f.renamedTo !== undefined) };
+}

@@ -1,0 +1,32 @@
+/**
+ * Edits as a unified diff that `git apply` (and `patch -p1`) accept: a
+ * `diff --git` header per file, /dev/null for created and deleted files,
+ * rename headers, three lines of context. Pure; the line diff is jsdiff's.
+ */
+import { structuredPatch } from 'diff';
+import type { FileEdit } from '../protocol/messages';
+import { displayPath } from './paths';
+
+export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
+  let out = '';
+  for (const f of files) {
+    const from = displayPath(f.path, cwd);
+    const to = f.renamedTo ? displayPath(f.renamedTo, cwd) : from;
+    out += `diff --git a/${from} b/${to}\n`;
+    if (f.before === null) out += 'new file mode 100644\n';
+    if (f.after === null) out += 'deleted file mode 100644\n';
+    if (f.renamedTo) out += `rename from ${from}\nrename to ${to}\n`;
+    const before = f.before ?? '';
+    const after = f.after ?? '';
+    if (before === after) continue;
+    const patch = structuredPatch(from, to, before, after, undefined, undefined, { context: 3 });
+    out += `--- ${f.before === null ? '/dev/null' : `a/${from}`}\n+++ ${f.after === null ? '/dev/null' : `b/${to}`}\n`;
+    for (const h of patch.hunks) {
+      // A side with no lines is numbered at the line before it, as diff(1) does.
+      const old = h.oldLines === 0 ? `${h.oldStart - 1},0` : h.oldLines === 1 ? `${h.oldStart}` : `${h.oldStart},${h.oldLines}`;
+      const now = h.newLines === 0 ? `${h.newStart - 1},0` : h.newLines === 1 ? `${h.newStart}` : `${h.newStart},${h.newLines}`;
+      out += `@@ -${old} +${now} @@\n${h.lines.join('\n')}\n`;
+    }
+  }
+  return out;
+}

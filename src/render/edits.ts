@@ -1,0 +1,80 @@
+/**
+ * fmt, rename and actions: a diff where an edit is shown, the files where
+ * one was written, and the contract's JSON. Pure.
+ */
+import type { ActionsResult, FileEdit, FmtResult, RenameResult } from '../protocol/messages';
+import { unifiedDiff } from './diff';
+import { targetJson } from './locations';
+import { displayPath } from './paths';
+import type { RenderOptions } from './style';
+import type { Rendered } from './types';
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const oneOrList = (values: string[]): string | string[] => (values.length === 1 ? values[0]! : values);
+
+/** One line per file written: `path: N edits` (`old -> new` for a renamed file). */
+function writtenLines(files: readonly FileEdit[], cwd: string): string {
+  return files
+    .map((f) => {
+      const path = displayPath(f.path, cwd);
+      const what = f.before === null ? 'created' : f.after === null ? 'deleted' : plural(f.changes, 'edit');
+      return `${f.renamedTo ? `${path} -> ${displayPath(f.renamedTo, cwd)}` : path}: ${what}\n`;
+    })
+    .join('');
+}
+
+const editsJson = (files: readonly FileEdit[], cwd: string) =>
+  files.map((f) => ({ path: displayPath(f.path, cwd), changes: f.changes, ...(f.renamedTo ? { newPath: displayPath(f.renamedTo, cwd) } : {}) }));
+
+export function fmtJson(r: FmtResult, cwd: string): object {
+  return {
+    files: r.files.map((f) => ({ path: displayPath(f.path, cwd), changed: f.changed, edits: f.edits })),
+    written: r.written,
+    server: oneOrList(r.servers),
+    root: oneOrList(r.roots),
+  };
+}
+
+/** The diff of what formatting changes; with --write, the files rewritten; with --check, the files that would change. */
+export function renderFmt(r: FmtResult, o: RenderOptions, mode: 'diff' | 'write' | 'check'): Rendered {
+  const changed = r.files.filter((f) => f.changed);
+  if (mode === 'check') return { stdout: changed.map((f) => `${displayPath(f.path, o.cwd)}\n`).join('') };
+  if (mode === 'write') return { stdout: writtenLines(changed.map((f) => ({ ...f, changes: f.edits })), o.cwd) };
+  return { stdout: unifiedDiff(changed.map((f) => ({ path: f.path, changes: f.edits, before: f.before, after: f.after })), o.cwd) };
+}
+
+export function renameJson(r: RenameResult, cwd: string): object {
+  return { target: targetJson(r.target, cwd), server: r.server, root: r.root, newName: r.newName, files: editsJson(r.files, cwd), applied: r.applied };
+}
+
+export function renderRename(r: RenameResult, o: RenderOptions): Rendered {
+  if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd) };
+  const edits = r.files.reduce((n, f) => n + f.changes, 0);
+  return { stdout: writtenLines(r.files, o.cwd), stderr: `renamed to '${r.newName}': ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}` };
+}
+
+export function actionsJson(r: ActionsResult, cwd: string): object {
+  return {
+    path: displayPath(r.path, cwd),
+    ...r.span,
+    server: r.server,
+    root: r.root,
+    actions: r.actions.map((a) => ({ ...a, edits: a.edits.map((e) => ({ ...e, path: displayPath(e.path, cwd) })) })),
+    applied: r.applied && { index: r.applied.index, title: r.applied.title, files: r.applied.files.map((f) => displayPath(f.renamedTo ?? f.path, cwd)), written: r.applied.written },
+  };
+}
+
+/** The numbered list (`1  quickfix  Add import ... (preferred)`); after --apply, the diff (dry run) or the files written. */
+export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
+  const c = o.colors;
+  if (r.applied) {
+    const note = `${r.applied.written ? 'applied' : 'would apply'} ${r.applied.index}: ${r.applied.title}`;
+    return { stdout: r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, o.cwd), stderr: note };
+  }
+  const width = String(r.actions.length).length;
+  const lines = r.actions.map((a) => {
+    const tags = [a.preferred ? 'preferred' : '', a.disabled ? `disabled: ${a.disabled}` : ''].filter(Boolean).join(', ');
+    return `${String(a.index).padStart(width)}  ${c.cyan(a.kind || '-')}  ${a.title}${tags ? c.dim(` (${tags})`) : ''}\n`;
+  });
+  return { stdout: lines.join('') };
+}
