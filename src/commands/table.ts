@@ -114,7 +114,7 @@ export const COMMANDS = {
       'dry-run': { type: 'boolean', description: 'With --apply, print the diff and write nothing' },
       'allow-outside': { type: 'boolean', description: 'Let the edit change files outside the workspace root' },
     },
-    examples: ['lspq actions src/main.ts:1', 'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1', 'lspq actions src/main.ts:3:Circle --apply-preferred --dry-run'],
+    examples: ['lspq actions src/main.ts:1 --kind source', 'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1 --dry-run', 'lspq actions src/main.ts:6:Circle --kind quickfix --json'],
     process: 'daemon',
   },
   fmt: {

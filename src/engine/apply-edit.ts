@@ -94,6 +94,8 @@ export function writePlan(plan: EditPlan, o: ApplyOptions): string[] {
   const written: string[] = [];
   const step = (f: FileChange) => {
     const mode = modeOf(realOf(f.path));
+    // A file without its owner's write permission says "leave me": replacing it by a rename would not ask.
+    if (f.before !== null && mode !== undefined && (mode & 0o200) === 0) throw Object.assign(new Error('read-only'), { code: 'read-only' });
     if (f.before !== null && f.after !== null && f.after !== f.before) {
       writeWhole(f.path, f.after, mode);
       undo.push(() => writeWhole(f.path, f.before!, mode));

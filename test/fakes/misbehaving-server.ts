@@ -5,14 +5,17 @@
  *   --crash-on-definition   writes "boom" to stderr and exits 3 on textDocument/definition
  *   --hang-on-definition    never answers textDocument/definition; on $/cancelRequest
  *                           writes the file named by --cancel-marker
- * Anything else about definitions answers line 1 of the file itself.
+ *   --touch-on-rename       another program edits the file while the rename is computed
+ * Anything else about definitions answers line 1 of the file itself. A
+ * rename replaces the file's first word, and that of b.fake beside it.
  */
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import {
   CancellationToken,
   createMessageConnection,
   DefinitionRequest,
   InitializeRequest,
+  RenameRequest,
   ShutdownRequest,
   ExitNotification,
   StreamMessageReader,
@@ -25,7 +28,7 @@ const args = process.argv.slice(2);
 const marker = args[args.indexOf('--cancel-marker') + 1];
 const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 
-const initialized: InitializeResult = { capabilities: { definitionProvider: true, textDocumentSync: TextDocumentSyncKind.Full } };
+const initialized: InitializeResult = { capabilities: { definitionProvider: true, renameProvider: true, textDocumentSync: TextDocumentSyncKind.Full } };
 connection.onRequest(InitializeRequest.type, () => initialized);
 connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) => {
   if (args.includes('--crash-on-definition')) {
@@ -40,6 +43,13 @@ connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) 
     });
   }
   return { uri: params.textDocument.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } };
+});
+connection.onRequest(RenameRequest.type, (params) => {
+  const path = decodeURIComponent(new URL(params.textDocument.uri).pathname);
+  if (args.includes('--touch-on-rename')) appendFileSync(path, 'changed by another program\n');
+  const word = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, newText: params.newName };
+  const other = path.replace(/[^/]+$/, 'b.fake');
+  return { changes: { [params.textDocument.uri]: [word], ...(existsSync(other) ? { [`file://${other}`]: [word] } : {}) } };
 });
 connection.onRequest(ShutdownRequest.type, () => undefined);
 connection.onNotification(ExitNotification.type, () => process.exit(0));

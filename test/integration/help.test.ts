@@ -9,10 +9,14 @@ import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../../src/commands/table';
-import { FIXTURES, git, Lspq, lspqArgv, prepareCFixture } from '../helpers/lspq';
+import { copyFixture, FIXTURES, git, Lspq, lspqArgv, prepareCFixture } from '../helpers/lspq';
 
-/** Where each example runs and how it exits: 1 when it finds problems (diag of a broken file). */
-const WHERE: Record<string, { in: string; exit?: number }> = {
+/**
+ * Where each example runs and how it exits: 1 when it finds problems (diag
+ * of a broken file, a file fmt --check would change). `copy`: it writes, so
+ * it runs in a scratch copy of the fixture.
+ */
+const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq def main.go:7:TotalArea': { in: 'go-shapes' },
   'lspq def src/main.ts:7:totalArea --json': { in: 'ts-shapes' },
   'lspq def --symbol Circle.Area': { in: 'go-shapes' },
@@ -30,6 +34,15 @@ const WHERE: Record<string, { in: string; exit?: number }> = {
   'lspq symbols src/geometry.ts --kind function': { in: 'ts-shapes' },
   'lspq calls geometry.c:3:area_of --depth 3': { in: 'c-shapes' },
   'lspq calls geometry.go:17:TotalArea --out': { in: 'go-shapes' },
+  'lspq actions src/main.ts:1 --kind source': { in: 'ts-shapes' },
+  'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1 --dry-run': { in: 'ts-shapes' },
+  'lspq actions src/main.ts:6:Circle --kind quickfix --json': { in: 'ts-shapes', exit: 1 },
+  'lspq fmt main.go': { in: 'go-shapes' },
+  'lspq fmt --check *.go': { in: 'go-shapes', exit: 1 },
+  'lspq fmt src/geometry.ts --range 3-5 --write': { in: 'ts-shapes', copy: true },
+  'lspq rename geometry.go:17:TotalArea SumOfAreas --dry-run': { in: 'go-shapes' },
+  'lspq rename shapes/geometry.py:15:total_area area_sum': { in: 'py-shapes', copy: true },
+  'lspq rename --symbol Circle Round --dry-run': { in: 'ts-shapes' },
   'lspq diag src/broken.ts': { in: 'ts-diag', exit: 1 },
   // In a repository whose staged change is the broken file: the hook's refusal.
   'lspq diag --staged --fail-on warning': { in: 'repo', exit: 1 },
@@ -47,6 +60,13 @@ const WHERE: Record<string, { in: string; exit?: number }> = {
 const lspq = new Lspq();
 const bin = mkdtempSync(join(tmpdir(), 'lspq-bin-'));
 let repo = '';
+const copies: string[] = [];
+
+function copy(fixture: string): string {
+  const dir = copyFixture(fixture);
+  copies.push(dir);
+  return dir;
+}
 
 beforeAll(() => {
   prepareCFixture();
@@ -67,6 +87,7 @@ afterAll(async () => {
   expect(await lspq.stop()).toEqual([]);
   rmSync(bin, { recursive: true, force: true });
   rmSync(repo, { recursive: true, force: true });
+  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('every --help example runs', () => {
@@ -78,12 +99,12 @@ describe('every --help example runs', () => {
 
   test.each(examples)('%s', async (example) => {
     const where = WHERE[example]!;
-    const cwd = where.in === 'repo' ? repo : join(FIXTURES, where.in);
+    const cwd = where.in === 'repo' ? repo : where.copy ? copy(where.in) : join(FIXTURES, where.in);
     const env = lspq.env({ PATH: `${bin}:${lspq.env().PATH}`, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' });
     const proc = Bun.spawn(['sh', '-c', example], { cwd, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
     const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     expect({ exit, stderr: exit === (where.exit ?? 0) ? '' : stderr }).toEqual({ exit: where.exit ?? 0, stderr: '' });
     if (example.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
-    else if (!example.startsWith('lspq daemon stop') && !example.startsWith('lspq git commit')) expect(stdout.length).toBeGreaterThan(0);
+    else if (!/^lspq (daemon stop|git commit|fmt .*--write)/.test(example)) expect(stdout.length).toBeGreaterThan(0);
   });
 });

@@ -23,8 +23,10 @@ export function planFor(edit: WorkspaceEdit, session: Session): EditPlan {
   return planWorkspaceEdit(edit, (path) => session.docs.text(path) ?? readDisk(path), session.client.encoding);
 }
 
+/** The plan's files as shown: in path order, whatever order the server listed them in. */
 export function fileEdits(plan: EditPlan, written: (path: string) => string = (p) => p): FileEdit[] {
-  return plan.files.map((f) => ({
+  const files = [...plan.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return files.map((f) => ({
     path: written(f.path),
     changes: f.edits,
     before: f.before,

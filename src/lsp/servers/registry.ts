@@ -103,6 +103,7 @@ const NODE_ENV = ['PATH', 'NODE_PATH', 'NODE_OPTIONS'];
 const PYTHON = { '.py': 'python', '.pyi': 'python' };
 const PY_ROOTS = [['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Pipfile']];
 const PY_ENV = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH'];
+const RENAME_EVERYWHERE = { preferences: { useAliasesForRenames: false } };
 const PYRIGHT_ENUMERATED = /^(Found \d+ source files?|No source files found)/;
 
 export const BUILTIN_SERVERS: ServerSpec[] = [
@@ -121,6 +122,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     diagnostics: 'pull',
     versionArgs: ['--version'],
     notSources: ['.d.ts'],
+    // A rename renames: without this a re-export keeps the old name (`export { b as a }`).
+    settings: { typescript: RENAME_EVERYWHERE, javascript: RENAME_EVERYWHERE, 'js/ts': RENAME_EVERYWHERE },
   },
   {
     id: 'typescript-language-server',
@@ -133,7 +136,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     install: 'npm install -g typescript-language-server typescript@5',
     // The syntax-only server answers while the project loads, with wrong
     // answers (a def on the import line); route everything to the semantic one.
-    initializationOptions: { tsserver: { useSyntaxServer: 'never' } },
+    // A rename renames: without the preference a re-export keeps the old name (`export { b as a }`).
+    initializationOptions: { tsserver: { useSyntaxServer: 'never' }, preferences: { providePrefixAndSuffixTextForRename: false } },
     envKeys: NODE_ENV,
     readiness: 'immediate',
     diagnostics: 'tsserver',

@@ -1,0 +1,257 @@
+/**
+ * rename, fmt and actions against real servers on scratch copies of the
+ * fixtures: the exact text written, the project still passing its own
+ * checker afterwards, the same question again warm, and the diff of a dry
+ * run applied by git itself.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { copyFixture, git, Lspq, REPO } from '../helpers/lspq';
+
+const lspq = new Lspq();
+const scratch: string[] = [];
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+function copy(name: string): string {
+  const dir = copyFixture(name);
+  scratch.push(dir);
+  return dir;
+}
+
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+/** A checker run in `dir`: its exit code and output, so a failure says why. */
+function check(dir: string, argv: string[]): { exit: number; output: string } {
+  const r = Bun.spawnSync(argv, { cwd: dir, env: lspq.env(), stdin: 'ignore' });
+  return { exit: r.exitCode, output: `${r.stdout.toString()}${r.stderr.toString()}` };
+}
+
+const tsc = (dir: string) => check(dir, [join(REPO, 'node_modules', '.bin', 'tsc'), '--noEmit', '-p', '.']);
+
+describe('rename', () => {
+  test('TypeScript: through a barrel re-export, every name follows; tsc passes; refs warm see the new name', async () => {
+    const dir = copy('ts-shapes');
+    writeFileSync(join(dir, 'src/index.ts'), "export { totalArea } from './geometry';\n");
+    writeFileSync(join(dir, 'src/main.ts'), read(dir, 'src/main.ts').replace("from './geometry'", "from './index'"));
+    const r = await lspq.run(['rename', 'src/geometry.ts:13:totalArea', 'sumOfAreas'], { cwd: dir });
+    expect(r).toEqual({ stdout: 'src/geometry.ts: 1 edit\nsrc/index.ts: 1 edit\nsrc/main.ts: 2 edits\n', stderr: "lspq: renamed to 'sumOfAreas': 4 edits in 3 files\n", exit: 0 });
+    expect(read(dir, 'src/index.ts')).toBe("export { sumOfAreas } from './geometry';\n");
+    expect(read(dir, 'src/main.ts')).toContain("import { sumOfAreas } from './index';");
+    expect(read(dir, 'src/main.ts')).toContain("console.log(名前, sumOfAreas(shapes, 'cm'));");
+    expect(tsc(dir)).toEqual({ exit: 0, output: '' });
+    // The server was told what was written: the next question, warm, sees it.
+    const refs = await lspq.run(['refs', 'src/geometry.ts:13:sumOfAreas'], { cwd: dir });
+    expect(refs.stdout).toBe("src/main.ts:7:36: const 名前 = '🎉 图形'; console.log(名前, sumOfAreas(shapes, 'cm'));\n");
+    // And back: the same edit the other way round gives the original files.
+    expect((await lspq.run(['rename', 'src/geometry.ts:13:sumOfAreas', 'totalArea'], { cwd: dir })).exit).toBe(0);
+    expect(read(dir, 'src/geometry.ts')).toBe(readFileSync(join(REPO, 'test/fixtures/ts-shapes/src/geometry.ts'), 'utf8'));
+  });
+
+  test('Go: across packages; go build passes', async () => {
+    const dir = copy('go-shapes');
+    mkdirSync(join(dir, 'units'));
+    writeFileSync(join(dir, 'go.mod'), 'module example.com/shapes\n\ngo 1.21\n');
+    writeFileSync(join(dir, 'units/units.go'), 'package units\n\n// Square turns a length into an area unit.\nfunc Square(unit string) string { return unit + "²" }\n');
+    writeFileSync(join(dir, 'units_use.go'), 'package main\n\nimport "example.com/shapes/units"\n\nvar areaUnit = units.Square("cm")\n');
+    const r = await lspq.run(['rename', 'units/units.go:4:Square', 'Squared'], { cwd: dir });
+    // gopls renames the doc comment's mention too.
+    expect(r.stdout).toBe('units/units.go: 2 edits\nunits_use.go: 1 edit\n');
+    expect(read(dir, 'units/units.go')).toBe('package units\n\n// Squared turns a length into an area unit.\nfunc Squared(unit string) string { return unit + "²" }\n');
+    expect(read(dir, 'units_use.go')).toBe('package main\n\nimport "example.com/shapes/units"\n\nvar areaUnit = units.Squared("cm")\n');
+    expect(check(dir, ['go', 'build', './...'])).toEqual({ exit: 0, output: '' });
+  });
+
+  test('Python: across modules; pyright passes', async () => {
+    const dir = copy('py-shapes');
+    const r = await lspq.run(['rename', 'shapes/geometry.py:15:total_area', 'area_sum'], { cwd: dir });
+    expect(r.stdout).toBe('main.py: 2 edits\nshapes/geometry.py: 1 edit\n');
+    expect(read(dir, 'main.py')).toContain('from shapes.geometry import area_sum\n');
+    expect(read(dir, 'main.py')).toContain('print(名前, area_sum(shapes, "cm"))');
+    const pyright = check(dir, [join(REPO, '.tools', 'node_modules', '.bin', 'pyright'), '.']);
+    expect(pyright.output).toContain('0 errors');
+    expect(pyright.exit).toBe(0);
+  });
+
+  test('C: a function declared in a header, its definition and its calls; the sources compile', async () => {
+    const dir = copy('c-shapes');
+    const files = ['main.c', 'circle.c', 'square.c', 'geometry.c'];
+    writeFileSync(join(dir, 'compile_commands.json'), JSON.stringify(files.map((file) => ({ directory: dir, file, arguments: ['cc', '-std=c11', '-c', file] }))));
+    const r = await lspq.run(['rename', 'shape.h:13:total_area', 'shapes_area'], { cwd: dir });
+    expect(r.stdout).toBe('geometry.c: 1 edit\nmain.c: 1 edit\nshape.h: 1 edit\n');
+    expect(read(dir, 'shape.h')).toContain('double shapes_area(const struct shape *shapes, int count);');
+    expect(check(dir, ['cc', '-std=c11', '-fsyntax-only', ...files])).toEqual({ exit: 0, output: '' });
+  });
+
+  test('--dry-run: a diff git apply accepts, nothing written; the same dry run again gives the same diff', async () => {
+    const dir = copy('go-shapes');
+    const before = read(dir, 'geometry.go');
+    const r = await lspq.run(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--dry-run'], { cwd: dir });
+    expect(r.exit).toBe(0);
+    expect(r.stdout.split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual([
+      '-func TotalArea(shapes []Shape, unit Unit) string {',
+      '+func SumOfAreas(shapes []Shape, unit Unit) string {',
+      '-\t名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))',
+      '+\t名前 := "🎉 图形"; fmt.Println(名前, SumOfAreas(shapes, "cm"))',
+    ]);
+    expect(read(dir, 'geometry.go')).toBe(before);
+    expect((await lspq.run(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--dry-run'], { cwd: dir })).stdout).toBe(r.stdout);
+    git(dir, 'init', '-q');
+    writeFileSync(join(dir, 'edit.patch'), r.stdout);
+    git(dir, 'apply', 'edit.patch');
+    expect(read(dir, 'geometry.go')).toContain('func SumOfAreas(shapes []Shape, unit Unit) string {');
+  });
+
+  test('JSON: the files and their edit counts, applied false for a dry run', async () => {
+    const dir = copy('go-shapes');
+    const json = await lspq.json(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--dry-run'], { cwd: dir });
+    expect(json).toMatchObject({ server: 'gopls', newName: 'SumOfAreas', applied: false, files: [{ path: 'geometry.go', changes: 1 }, { path: 'main.go', changes: 1 }] });
+  });
+
+  test('a place that cannot be renamed: exit 2 with the server reason, nothing written', async () => {
+    const dir = copy('go-shapes');
+    const bad = await lspq.run(['rename', 'geometry.go:17:TotalArea', 'not valid'], { cwd: dir });
+    expect(bad).toEqual({ stdout: '', stderr: "lspq: geometry.go:17:6 cannot be renamed to 'not valid': invalid identifier to rename: \"not valid\"\n", exit: 2 });
+    const nothing = await lspq.run(['rename', 'geometry.go:1:1', 'X'], { cwd: dir });
+    expect(nothing.exit).toBe(2);
+    expect(nothing.stderr).toBe('lspq: geometry.go:1:1 cannot be renamed: gopls finds no symbol there; point at the name to rename\n');
+  });
+});
+
+describe('fmt', () => {
+  const mangled = 'package main\nimport "fmt"\nfunc  mangled( x int)int{\nif x>1{fmt.Println( x)}\nreturn x+1}\n';
+
+  test('Go: byte for byte what gofmt writes; --check exits 1 then 0', async () => {
+    const dir = copy('go-shapes');
+    writeFileSync(join(dir, 'mangled.go'), mangled);
+    const gofmt = Bun.spawnSync(['gofmt'], { stdin: new TextEncoder().encode(mangled) }).stdout.toString();
+    expect(await lspq.run(['fmt', '--check', 'mangled.go'], { cwd: dir })).toEqual({ stdout: 'mangled.go\n', stderr: '', exit: 1 });
+    const written = await lspq.run(['fmt', 'mangled.go', '--write'], { cwd: dir });
+    expect(written.exit).toBe(0);
+    expect(written.stdout).toMatch(/^mangled\.go: \d+ edits\n$/);
+    expect(read(dir, 'mangled.go')).toBe(gofmt);
+    expect(await lspq.run(['fmt', '--check', 'mangled.go'], { cwd: dir })).toEqual({ stdout: '', stderr: '', exit: 0 });
+    expect(await lspq.run(['fmt', 'mangled.go'], { cwd: dir })).toEqual({ stdout: '', stderr: '', exit: 0 });
+  });
+
+  test('several files in one call, each reported', async () => {
+    const dir = copy('go-shapes');
+    writeFileSync(join(dir, 'a.go'), 'package main\nvar  a=1\n');
+    writeFileSync(join(dir, 'b.go'), 'package main\n\nvar b = 2\n');
+    writeFileSync(join(dir, 'c.go'), 'package main\nvar  c=3\n');
+    expect((await lspq.run(['fmt', '--check', 'a.go', 'b.go', 'c.go'], { cwd: dir })).stdout).toBe('a.go\nc.go\n');
+    const json = await lspq.json(['fmt', 'a.go', 'b.go', 'c.go'], { cwd: dir });
+    expect(json.files).toEqual([
+      { path: 'a.go', changed: true, edits: expect.any(Number) },
+      { path: 'b.go', changed: false, edits: 0 },
+      { path: 'c.go', changed: true, edits: expect.any(Number) },
+    ]);
+  });
+
+  test('--range: only those lines are formatted (TypeScript)', async () => {
+    const dir = copy('ts-shapes');
+    writeFileSync(join(dir, 'src/spaced.ts'), 'export const a  =  1;\nexport const b  =  2;\nexport const c  =  3;\n');
+    const r = await lspq.run(['fmt', 'src/spaced.ts', '--range', '2-2', '--write'], { cwd: dir });
+    expect(r.exit).toBe(0);
+    expect(read(dir, 'src/spaced.ts')).toBe('export const a  =  1;\nexport const b = 2;\nexport const c  =  3;\n');
+  });
+
+  test('CRLF line endings and a byte-order mark are kept; .editorconfig sets the indent', async () => {
+    const dir = copy('ts-shapes');
+    writeFileSync(join(dir, '.editorconfig'), 'root = true\n\n[*.ts]\nindent_style = space\nindent_size = 2\n');
+    writeFileSync(join(dir, 'src/crlf.ts'), '\uFEFFexport function f() {\r\n        return  1;\r\n}\r\n');
+    expect((await lspq.run(['fmt', 'src/crlf.ts', '--write'], { cwd: dir })).exit).toBe(0);
+    expect(read(dir, 'src/crlf.ts')).toBe('\uFEFFexport function f() {\r\n  return 1;\r\n}\r\n');
+  });
+
+  test('a read-only file is not replaced, and the file written before it is put back', async () => {
+    const dir = copy('go-shapes');
+    writeFileSync(join(dir, 'a.go'), 'package main\nvar  a=1\n');
+    writeFileSync(join(dir, 'b.go'), 'package main\nvar  b=2\n');
+    chmodSync(join(dir, 'b.go'), 0o444);
+    const r = await lspq.run(['fmt', 'a.go', 'b.go', '--write'], { cwd: dir });
+    expect(r).toEqual({ stdout: '', stderr: `lspq: could not write ${join(dir, 'b.go')} (read-only); nothing was changed (1 file(s) written before it were restored)\n`, exit: 3 });
+    expect(read(dir, 'a.go')).toBe('package main\nvar  a=1\n');
+    expect(read(dir, 'b.go')).toBe('package main\nvar  b=2\n');
+  });
+});
+
+describe('actions', () => {
+  test('TypeScript: the quick fix that adds a missing import, listed, shown, applied; tsc passes', async () => {
+    const dir = copy('ts-shapes');
+    writeFileSync(join(dir, 'src/main.ts'), read(dir, 'src/main.ts').replace("import { Circle } from './circle';\n", ''));
+    expect(await lspq.run(['actions', 'src/main.ts:5:Circle'], { cwd: dir })).toEqual({ stdout: '1  quickfix  Add import from "./circle"\n', stderr: '', exit: 0 });
+    const json = await lspq.json(['actions', 'src/main.ts:5:Circle', '--kind', 'quickfix'], { cwd: dir });
+    expect(json.actions).toEqual([{ index: 1, title: 'Add import from "./circle"', kind: 'quickfix', preferred: false, edits: [{ path: 'src/main.ts', changes: 1 }] }]);
+    const dry = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '1', '--dry-run'], { cwd: dir });
+    expect(dry.stdout).toContain("+import { Circle } from './circle';\n");
+    expect(tsc(dir).output).toContain("Cannot find name 'Circle'");
+    const applied = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '1'], { cwd: dir });
+    expect(applied).toEqual({ stdout: 'src/main.ts: 1 edit\n', stderr: 'lspq: applied 1: Add import from "./circle"\n', exit: 0 });
+    expect(tsc(dir)).toEqual({ exit: 0, output: '' });
+    // Asked again where Circle now is (the import moved it down a line): no quick fix any more.
+    expect(await lspq.run(['actions', 'src/main.ts:6:Circle', '--kind', 'quickfix'], { cwd: dir })).toEqual({ stdout: '', stderr: '', exit: 1 });
+  });
+
+  test('TypeScript: organize imports over a range of lines', async () => {
+    const dir = copy('ts-shapes');
+    const main = read(dir, 'src/main.ts');
+    writeFileSync(join(dir, 'src/main.ts'), main.replace("import { Circle } from './circle';\nimport { Square } from './square';\n", "import { Square } from './square';\nimport { Circle } from './circle';\n"));
+    const r = await lspq.run(['actions', 'src/main.ts:1-4', '--kind', 'source.organizeImports', '--apply', '1'], { cwd: dir });
+    expect(r.stderr).toBe('lspq: applied 1: Organize Imports\n');
+    // Sorted by module specifier, as TypeScript organizes them.
+    expect(read(dir, 'src/main.ts').split('\n').slice(0, 4)).toEqual([
+      "import { Circle } from './circle';",
+      "import { totalArea } from './geometry';",
+      "import type { Shape } from './shape';",
+      "import { Square } from './square';",
+    ]);
+    expect(tsc(dir)).toEqual({ exit: 0, output: '' });
+  });
+
+  test('bad choices: no such action, and --dry-run without --apply', async () => {
+    const dir = copy('ts-shapes');
+    const r = await lspq.run(['actions', 'src/main.ts:1', '--apply', '9'], { cwd: dir });
+    expect(r.exit).toBe(2);
+    expect(r.stderr).toMatch(/^lspq: there is no code action 9 at src\/main\.ts:1 \(\d+ offered\); list them with 'lspq actions'\n$/);
+    expect((await lspq.run(['actions', 'src/main.ts:1', '--dry-run'], { cwd: dir })).stderr).toBe('lspq: --dry-run goes with --apply N or --apply-preferred\n');
+  });
+});
+
+describe('writing all or nothing (a fake server that misbehaves on purpose)', () => {
+  function fakeProject(flags: string[]): string {
+    const dir = join(REPO, 'test', '.scratch', `edit-fake-${process.pid}-${scratch.length}`);
+    mkdirSync(dir, { recursive: true });
+    scratch.push(dir);
+    writeFileSync(join(dir, 'a.fake'), 'hello a\n');
+    writeFileSync(join(dir, 'b.fake'), 'hello b\n');
+    const server = { command: process.execPath, args: [join(REPO, 'test', 'fakes', 'misbehaving-server.ts'), ...flags], extensionToLanguage: { '.fake': 'fake' }, rootMarkers: ['.lsp.json'] };
+    writeFileSync(join(dir, '.lsp.json'), JSON.stringify({ fake: server }));
+    return dir;
+  }
+
+  test('the edit lands in every file, or', async () => {
+    const dir = fakeProject([]);
+    expect((await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir })).stdout).toBe('a.fake: 1 edit\nb.fake: 1 edit\n');
+    expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['howdy a\n', 'howdy b\n']);
+  });
+
+  test('a file changed by another program while the edit was computed: exit 3, nothing written', async () => {
+    const dir = fakeProject(['--touch-on-rename']);
+    const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
+    expect(r).toEqual({ stdout: '', stderr: `lspq: ${join(dir, 'a.fake')} changed since the server computed the edit; nothing was written (run the command again)\n`, exit: 3 });
+    expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['hello a\nchanged by another program\n', 'hello b\n']);
+  });
+
+  test('a read-only second file: exit 3, the first file restored', async () => {
+    const dir = fakeProject([]);
+    chmodSync(join(dir, 'b.fake'), 0o444);
+    const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toBe(`lspq: could not write ${join(dir, 'b.fake')} (read-only); nothing was changed (1 file(s) written before it were restored)\n`);
+    expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['hello a\n', 'hello b\n']);
+  });
+});
