@@ -7,13 +7,19 @@
  *                           writes the file named by --cancel-marker
  *   --touch-on-rename       another program edits the file while the rename is computed
  * Anything else about definitions answers line 1 of the file itself. A
- * rename replaces the file's first word, and that of b.fake beside it.
+ * rename replaces the file's first word, and that of b.fake beside it. Its
+ * one code action is a bare command: run, it sends the edit back to the
+ * client as workspace/applyEdit (replacing the first word with "fixed")
+ * and records the client's answer in applied.log beside the file.
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import {
   CancellationToken,
   createMessageConnection,
+  ApplyWorkspaceEditRequest,
+  CodeActionRequest,
   DefinitionRequest,
+  ExecuteCommandRequest,
   InitializeRequest,
   RenameRequest,
   ShutdownRequest,
@@ -28,7 +34,15 @@ const args = process.argv.slice(2);
 const marker = args[args.indexOf('--cancel-marker') + 1];
 const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 
-const initialized: InitializeResult = { capabilities: { definitionProvider: true, renameProvider: true, textDocumentSync: TextDocumentSyncKind.Full } };
+const initialized: InitializeResult = {
+  capabilities: {
+    definitionProvider: true,
+    renameProvider: true,
+    codeActionProvider: true,
+    executeCommandProvider: { commands: ['fake.fix'] },
+    textDocumentSync: TextDocumentSyncKind.Full,
+  },
+};
 connection.onRequest(InitializeRequest.type, () => initialized);
 connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) => {
   if (args.includes('--crash-on-definition')) {
@@ -50,6 +64,15 @@ connection.onRequest(RenameRequest.type, (params) => {
   const word = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, newText: params.newName };
   const other = path.replace(/[^/]+$/, 'b.fake');
   return { changes: { [params.textDocument.uri]: [word], ...(existsSync(other) ? { [`file://${other}`]: [word] } : {}) } };
+});
+connection.onRequest(CodeActionRequest.type, (params) => [{ title: 'Fix it by command', command: 'fake.fix', arguments: [params.textDocument.uri] }]);
+connection.onRequest(ExecuteCommandRequest.type, async (params) => {
+  const uri = String(params.arguments?.[0]);
+  const edit = { changes: { [uri]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, newText: 'fixed' }] } };
+  const answer = await connection.sendRequest(ApplyWorkspaceEditRequest.type, { edit });
+  const path = decodeURIComponent(new URL(uri).pathname);
+  appendFileSync(path.replace(/[^/]+$/, 'applied.log'), `${JSON.stringify(answer)}\n`);
+  return null;
 });
 connection.onRequest(ShutdownRequest.type, () => undefined);
 connection.onNotification(ExitNotification.type, () => process.exit(0));

@@ -151,6 +151,13 @@ describe('fmt', () => {
     ]);
   });
 
+  test('--range on Go: gopls offers no range formatting, and lspq says so (exit 3)', async () => {
+    const dir = copy('go-shapes');
+    const r = await lspq.run(['fmt', 'main.go', '--range', '1-3'], { cwd: dir });
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toStartWith('lspq: gopls cannot answer range formatting for ');
+  });
+
   test('--range: only those lines are formatted (TypeScript)', async () => {
     const dir = copy('ts-shapes');
     writeFileSync(join(dir, 'src/spaced.ts'), 'export const a  =  1;\nexport const b  =  2;\nexport const c  =  3;\n');
@@ -244,6 +251,18 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
     const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
     expect(r).toEqual({ stdout: '', stderr: `lspq: ${join(dir, 'a.fake')} changed since the server computed the edit; nothing was written (run the command again)\n`, exit: 3 });
     expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['hello a\nchanged by another program\n', 'hello b\n']);
+  });
+
+  test("a code action's command: the edit the server sends back (workspace/applyEdit) is written, and answered applied", async () => {
+    const dir = fakeProject([]);
+    expect((await lspq.run(['actions', 'a.fake:1'], { cwd: dir })).stdout).toBe('1  command  Fix it by command\n');
+    const dry = await lspq.run(['actions', 'a.fake:1', '--apply', '1', '--dry-run'], { cwd: dir });
+    expect(dry.stdout).toContain('-hello a\n+fixed a\n');
+    expect(read(dir, 'a.fake')).toBe('hello a\n');
+    const r = await lspq.run(['actions', 'a.fake:1', '--apply', '1'], { cwd: dir });
+    expect(r).toEqual({ stdout: 'a.fake: 1 edit\n', stderr: 'lspq: applied 1: Fix it by command\n', exit: 0 });
+    expect(read(dir, 'a.fake')).toBe('fixed a\n');
+    expect(read(dir, 'applied.log').split('\n').filter(Boolean).map((l) => JSON.parse(l).applied)).toEqual([false, true]);
   });
 
   test('a read-only second file: exit 3, the first file restored', async () => {
