@@ -12,7 +12,7 @@
  */
 import { BUILD } from './build-info';
 import { loadBundle } from './bundles';
-import { forward } from './cli/forward';
+import { forward, forwardBatch } from './cli/forward';
 import { isTerminal, wantsColor } from './cli/terminal';
 import { COMMANDS, isCommand } from './commands/table';
 import { errorOutput, jsonInArgv, usage, type CommandOutput, type ExitCode } from './errors';
@@ -91,10 +91,24 @@ async function run(): Promise<ExitCode> {
   // process.env as it is: JSON leaves out nothing but unset values, and a copy costs a tenth of a millisecond.
   const env = process.env as Record<string, string>;
   const line: CommandLine = { command: name, args, cwd: process.cwd(), env, color: wantsColor(env), progress: isTerminal(2) };
-  if (spec.process === 'daemon' && !noDaemon(args) && !helpAsked('passthrough' in spec, args)) {
-    return print(await forward(line, (text) => loadBundle('person').progress(text)));
-  }
+  const here = spec.process === 'here' || noDaemon(args) || helpAsked('passthrough' in spec, args);
+  if ('stream' in spec && !helpAsked(false, args)) return print(await batch(line, here));
+  if (!here) return print(await forward(line, (text) => loadBundle('person').progress(text)));
   return print(await loadBundle('commands').runHere(line));
+}
+
+/** A batch: stdin's lines to the engine, each answer line to stdout as it comes, in order. */
+async function batch(line: CommandLine, here: boolean): Promise<CommandOutput> {
+  const { stdinLines } = require('./cli/stdin-lines') as typeof import('./cli/stdin-lines');
+  let written = Promise.resolve();
+  const onAnswer = (answer: string) => {
+    written = written.then(() => write(1, `${answer}\n`));
+  };
+  const out = here
+    ? await loadBundle('commands').runBatchHere(line, stdinLines(), (answer) => onAnswer(answer.trimEnd()))
+    : await forwardBatch(line, { input: stdinLines(), onAnswer }, (text) => loadBundle('person').progress(text));
+  await written;
+  return out;
 }
 
 /**

@@ -8,7 +8,7 @@ import { BUILD } from '../build-info';
 import { runsCompiled } from '../bundles';
 import { DEFAULT_TIMEOUT_MS } from '../commands/table';
 import { fromErrorPayload, LspqError, type CommandOutput } from '../errors';
-import { PROTOCOL_VERSION, type CommandLine, type DaemonStatus, type Envelope, type ProgressLine, type Reply, type Request } from '../protocol/messages';
+import { PROTOCOL_VERSION, type AnswerLine, type CommandLine, type DaemonStatus, type Envelope, type ProgressLine, type Reply, type Request } from '../protocol/messages';
 import { processRuns } from '../protocol/process';
 import { ensureSocketDir, socketDirSafe, socketPath, stateFile } from '../protocol/socket';
 
@@ -23,27 +23,40 @@ class ConnectFailed extends Error {}
 class ConnectionLost extends Error {}
 class NoAnswer extends Error {}
 
+/** A batch's side of a connection: its request lines, and where its answer lines go. */
+export interface Stream {
+  input: AsyncIterable<string>;
+  onAnswer: (line: string) => void;
+}
+
 /**
  * One request on a fresh connection; rejects with ConnectFailed when nobody
  * listens. The socket folder is checked while the connection opens, and
  * nothing (the request carries the caller's environment) is sent before
- * the check passes.
+ * the check passes. With a stream (batch), its lines follow the request,
+ * and answer lines come back before the reply.
  */
-function roundTrip(path: string, envelope: Envelope, waitMs: number, onProgress?: (text: string) => void): Promise<Reply> {
+function roundTrip(path: string, envelope: Envelope, waitMs: number, onProgress?: (text: string) => void, stream?: Stream): Promise<Reply> {
   // TextEncoder/TextDecoder, not Buffer: the first use of Buffer cost 0.2 ms.
-  const payload = new TextEncoder().encode(`${JSON.stringify(envelope)}\n`);
+  const encoder = new TextEncoder();
+  const queue: Uint8Array[] = [encoder.encode(`${JSON.stringify(envelope)}\n`)];
   const decoder = new TextDecoder();
   const folderSafe = socketDirSafe(path);
   folderSafe.catch(() => undefined); // reported through 'open' below, or moot when nobody listens
   return new Promise<Reply>((resolve, reject) => {
     let buffer = '';
     let settled = false;
-    let offset = 0;
     let end: (() => void) | undefined;
+    let writer: { write(data: Uint8Array): number } | undefined;
+    // A batch waits for its input as long as it takes; only a question sent and not answered is timed.
+    let outstanding = 0;
+    let inputDone = !stream;
     // A daemon that takes the connection but never answers (stopped, stuck) must not hang the command.
     let timer: ReturnType<typeof setTimeout> | undefined;
     const wait = () => {
       if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (outstanding === 0 && !inputDone) return;
       timer = setTimeout(() => {
         settle(() => reject(new NoAnswer(`no answer within ${Math.round(waitMs / 1000)}s`)));
         end?.();
@@ -57,13 +70,33 @@ function roundTrip(path: string, envelope: Envelope, waitMs: number, onProgress?
       }
     };
     wait();
-    const flush = (socket: { write(data: Uint8Array): number }) => {
+    const flush = () => {
       // Bun may take only part of a large write; the rest goes on 'drain'.
-      while (offset < payload.length) {
-        const n = socket.write(payload.subarray(offset));
+      while (writer && queue.length > 0) {
+        const n = writer.write(queue[0]!);
         if (n <= 0) return;
-        offset += n;
+        if (n < queue[0]!.length) {
+          queue[0] = queue[0]!.subarray(n);
+          return;
+        }
+        queue.shift();
       }
+    };
+    const send = (line: string) => {
+      queue.push(encoder.encode(line));
+      flush();
+    };
+    const pump = async (s: Stream) => {
+      for await (const line of s.input) {
+        if (settled) return;
+        if (line.trim() === '') continue;
+        outstanding++;
+        send(`${JSON.stringify({ input: line })}\n`);
+        wait();
+      }
+      inputDone = true;
+      send('{"end":true}\n');
+      wait();
     };
     Bun.connect({
       unix: path,
@@ -72,23 +105,28 @@ function roundTrip(path: string, envelope: Envelope, waitMs: number, onProgress?
         open: (socket) => {
           end = () => socket.end();
           void folderSafe.then(
-            (exists) => (exists ? flush(socket) : settle(() => reject(new ConnectFailed('no socket folder')))),
+            (exists) => {
+              if (!exists) return settle(() => reject(new ConnectFailed('no socket folder')));
+              writer = socket;
+              flush();
+              if (stream) pump(stream).catch((err: unknown) => settle(() => reject(err)));
+            },
             (err: unknown) => {
               settle(() => reject(err));
               socket.end();
             },
           );
         },
-        drain: (socket) => flush(socket),
+        drain: () => flush(),
         data: (socket, chunk) => {
           buffer += decoder.decode(chunk, { stream: true }); // a character may span two chunks
           for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
             const line = buffer.slice(0, end);
             buffer = buffer.slice(end + 1);
-            let message: Reply | ProgressLine;
+            let message: Reply | ProgressLine | AnswerLine;
             try {
               // The daemon is this same build (the envelope says so): its lines have these shapes.
-              message = JSON.parse(line) as Reply | ProgressLine;
+              message = JSON.parse(line) as Reply | ProgressLine | AnswerLine;
             } catch {
               settle(() => reject(new ConnectionLost('unreadable reply')));
               socket.end();
@@ -99,7 +137,13 @@ function roundTrip(path: string, envelope: Envelope, waitMs: number, onProgress?
               onProgress?.(message.progress);
               continue;
             }
-            settle(() => resolve(message as Reply));
+            if ('answer' in message) {
+              outstanding--;
+              wait();
+              stream?.onAnswer(message.answer);
+              continue;
+            }
+            settle(() => resolve(message));
             socket.end();
             return;
           }
@@ -284,4 +328,26 @@ export async function forward(line: CommandLine, onProgress?: (text: string) => 
   const reply = await ask({ op: 'run', line }, { start: true, onProgress });
   if (reply && 'output' in reply) return reply.output;
   throw new LspqError('daemon', "the daemon answered a command line with something else; run 'lspq daemon restart'");
+}
+
+/**
+ * A batch: one connection carries its command line, then its request lines
+ * as stdin yields them; answer lines are handed to `stream.onAnswer` as they
+ * come, in order. A daemon of this build is made sure of first (a status
+ * round trip, which replaces one of another build), so no input is read
+ * for a daemon that would refuse it.
+ */
+export async function forwardBatch(line: CommandLine, stream: Stream, onProgress?: (text: string) => void): Promise<CommandOutput> {
+  await ask({ op: 'status' }, { start: true });
+  const request: Request = { op: 'run', line };
+  let reply: Reply;
+  try {
+    reply = await roundTrip(socketPath(process.env), envelope(request), patience(request), onProgress, stream);
+  } catch (err) {
+    if (err instanceof LspqError) throw err;
+    throw new LspqError('daemon', `the daemon stopped while answering the batch (${(err as Error).message}); run it again, or see 'lspq daemon logs'`);
+  }
+  if (!reply.ok) throw 'error' in reply ? fromErrorPayload(reply.error) : new LspqError('daemon', "the daemon changed build during the batch; run it again");
+  if ('output' in reply) return reply.output;
+  throw new LspqError('daemon', "the daemon answered a batch with something else; run 'lspq daemon restart'");
 }

@@ -7,10 +7,12 @@
 import { loadBundle } from '../bundles';
 import type { CommandOutput } from '../errors';
 import type { Answerer, CommandLine } from '../protocol/messages';
+import { runBatchLine } from './batch';
 import { runCommandLine } from './road';
 import type { LocalEngine } from '../engine/local';
 
-export async function runHere(line: CommandLine): Promise<CommandOutput> {
+/** The language-server half, loaded at the first question, and its close for when the command is done. */
+function localHost(line: CommandLine): { answer: Answerer; close: () => Promise<void> } {
   let engine: LocalEngine | undefined;
   const person = () => loadBundle('person');
   const answer: Answerer = (request) => {
@@ -20,9 +22,24 @@ export async function runHere(line: CommandLine): Promise<CommandOutput> {
     });
     return engine.answer(request);
   };
+  return { answer, close: async () => engine?.close() };
+}
+
+export async function runHere(line: CommandLine): Promise<CommandOutput> {
+  const host = localHost(line);
   try {
-    return await runCommandLine(line, { answer });
+    return await runCommandLine(line, host);
   } finally {
-    await engine?.close();
+    await host.close();
+  }
+}
+
+/** A batch with --no-daemon: its requests answered here, one pool for all of them. */
+export async function runBatchHere(line: CommandLine, input: AsyncIterable<string>, emit: (answer: string) => void): Promise<CommandOutput> {
+  const host = localHost(line);
+  try {
+    return await runBatchLine(line, input, emit, host);
+  } finally {
+    await host.close();
   }
 }

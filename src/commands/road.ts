@@ -18,7 +18,12 @@ import { servers } from './servers';
 import { COMMANDS, isCommand, type CommandName } from './table';
 
 /** What each command of the table does. */
-const RUN: { [N in CommandName]: Run<N> } = { def, typedef, impls, refs, hover, symbols, calls, actions, fmt, rename, diag, git, servers, daemon };
+/** batch reads its requests as a stream (commands/batch.ts): it reaches here only when run where no stream is (inside a batch). */
+const batch: Run<'batch'> = async () => {
+  throw usage("'batch' does not run in a batch; run it on its own");
+};
+
+const RUN: { [N in CommandName]: Run<N> } = { def, typedef, impls, refs, hover, symbols, calls, actions, fmt, rename, diag, batch, git, servers, daemon };
 
 /** `--help` or `-h` among a command's words; a passthrough command (git) reads its own. */
 export function wantsHelp(name: CommandName, args: readonly string[]): boolean {

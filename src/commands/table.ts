@@ -29,6 +29,8 @@ export interface CommandSpec {
   variadic?: boolean;
   /** The words are another program's (git's): the command takes them raw, --help included. */
   passthrough?: boolean;
+  /** It reads its requests from stdin, one per line, and answers each as it goes (batch). */
+  stream?: boolean;
 }
 
 const outputArgs = {
@@ -154,6 +156,19 @@ export const COMMANDS = {
     examples: ['lspq diag src/broken.ts', 'lspq diag --staged --fail-on warning', 'lspq diag --all --json'],
     process: 'daemon',
     variadic: true,
+  },
+  batch: {
+    summary: 'many questions, one per stdin line, answered as JSON lines in order',
+    args: {
+      jobs: { type: 'string', description: 'Questions answered at once (default 4); answers still leave in input order', valueHint: 'N' },
+      daemon: serverArgs.daemon,
+    },
+    examples: [
+      `printf '["hover", "geometry.go:9:sumAreas"]\\n["def", "main.go:7:TotalArea"]\\n' | lspq batch`,
+      `echo '{"id": 1, "args": ["refs", "shape.go:4:Shape"]}' | lspq batch --jobs 8`,
+    ],
+    process: 'daemon',
+    stream: true,
   },
   git: {
     summary: 'git under a safety policy (--allow-write, --allow-destructive)',

@@ -4,12 +4,14 @@
  */
 import type { Socket } from 'bun';
 import { BUILD } from '../build-info';
+import { LineQueue, runBatchLine } from '../commands/batch';
 import { runCommandLine } from '../commands/road';
+import { COMMANDS, isCommand } from '../commands/table';
 import { answer } from '../engine/answer';
 import type { HandlerContext } from '../engine/handlers/context';
 import { LspqError, toErrorPayload } from '../errors';
 import type { ServerPool } from '../lsp/manager';
-import { PROTOCOL_VERSION, type CommandLine, type DaemonStatus, type Envelope, type Reply } from '../protocol/messages';
+import { PROTOCOL_VERSION, type BatchInput, type CommandLine, type DaemonStatus, type Envelope, type Op, type QueryFor, type Reply } from '../protocol/messages';
 import type { Watchers } from './watch';
 
 export interface ListenOptions {
@@ -28,10 +30,15 @@ interface Connection {
   /** Streaming: a character of a path or variable may span two chunks. */
   decoder: TextDecoder;
   abort: AbortController;
+  /** Written but not yet taken by the socket. */
   out: Buffer | undefined;
+  /** End the connection once `out` is written: the reply was the last line. */
+  ending: boolean;
   handled: boolean;
   /** The reply is written (or being written): closing now cancels nothing. */
   answered: boolean;
+  /** A batch's request lines, as they arrive after its command line. */
+  input: LineQueue | undefined;
 }
 
 export interface DaemonServer {
@@ -76,20 +83,37 @@ function status(o: ListenOptions): DaemonStatus {
 export function listen(o: ListenOptions): DaemonServer {
   let inFlight = 0;
 
-  const send = (socket: Socket<Connection>, reply: Reply) => {
-    socket.data.answered = true;
-    socket.data.out = Buffer.from(`${JSON.stringify(reply)}\n`);
+  /** Queues text for the socket; Bun may take only part of a large write, and the rest goes on 'drain'. */
+  const write = (socket: Socket<Connection>, text: string) => {
+    const bytes = Buffer.from(text);
+    socket.data.out = socket.data.out ? Buffer.concat([socket.data.out, bytes]) : bytes;
     flush(socket);
   };
-  // Bun may accept only part of a large write: the rest waits for 'drain'.
+  const send = (socket: Socket<Connection>, reply: Reply) => {
+    socket.data.answered = true;
+    socket.data.ending = true;
+    write(socket, `${JSON.stringify(reply)}\n`);
+  };
   const flush = (socket: Socket<Connection>) => {
     const out = socket.data.out;
     if (!out) return;
     const n = socket.write(out);
     if (n >= out.length) {
       socket.data.out = undefined;
-      socket.end();
+      if (socket.data.ending) socket.end();
     } else if (n > 0) socket.data.out = out.subarray(n);
+  };
+
+  /** One line of a batch's input: a request for its queue, or the end. */
+  const takeInput = (input: LineQueue, text: string) => {
+    let message: BatchInput;
+    try {
+      message = JSON.parse(text) as BatchInput;
+    } catch {
+      return input.push(text); // answered as a bad request, in its place
+    }
+    if ('end' in message) input.end();
+    else input.push(message.input);
   };
 
   const handle = async (socket: Socket<Connection>, text: string) => {
@@ -111,6 +135,9 @@ export function listen(o: ListenOptions): DaemonServer {
     }
     o.onActivity();
     if (request.op === 'status') return send(socket, { ok: true, status: status(o) });
+    // Before any await: the lines after the command line are a batch's input, taken as they arrive.
+    const streams = isCommand(request.line.command) && 'stream' in COMMANDS[request.line.command];
+    if (streams) socket.data.input = new LineQueue();
     inFlight++;
     const before = o.pool.size;
     const started = performance.now();
@@ -118,12 +145,16 @@ export function listen(o: ListenOptions): DaemonServer {
     try {
       // Let file events already queued by the kernel arrive before syncing.
       await new Promise((r) => setImmediate(r));
-      const output = await runCommandLine(line, {
-        answer: (query) => answer(query, handlerContext(socket, line)),
-        report: (err) => {
+      const host = {
+        answer: <O extends Op>(query: QueryFor<O>) => answer(query, handlerContext(socket, line)),
+        report: (err: unknown) => {
           if (!(err instanceof LspqError)) o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
         },
-      });
+      };
+      const input = socket.data.input;
+      const output = input
+        ? await runBatchLine(line, input, (answerLine) => write(socket, `${JSON.stringify({ answer: answerLine.trimEnd() })}\n`), host)
+        : await runCommandLine(line, host);
       send(socket, { ok: true, output });
       o.log(`${line.command} (exit ${output.exit}) answered in ${(performance.now() - started).toFixed(1)} ms`);
     } catch (err) {
@@ -143,29 +174,36 @@ export function listen(o: ListenOptions): DaemonServer {
     log: o.log,
     beforeRequest: (session) => o.watchers.flush(session),
     // Progress only for a person at a terminal; a line the socket cannot take now is simply skipped.
-    progress: line.progress ? (text) => void (socket.data.out ? undefined : socket.write(`${JSON.stringify({ progress: text })}\n`)) : undefined,
+    progress: line.progress ? (text) => void (socket.data.out ? undefined : write(socket, `${JSON.stringify({ progress: text })}\n`)) : undefined,
   });
 
   const server = Bun.listen<Connection>({
     unix: o.socket,
     socket: {
       open(socket) {
-        socket.data = { buffer: '', decoder: new TextDecoder(), abort: new AbortController(), out: undefined, handled: false, answered: false };
+        socket.data = { buffer: '', decoder: new TextDecoder(), abort: new AbortController(), out: undefined, ending: false, handled: false, answered: false, input: undefined };
       },
       data(socket, chunk) {
-        if (socket.data.handled) return;
-        socket.data.buffer += socket.data.decoder.decode(chunk, { stream: true });
-        const end = socket.data.buffer.indexOf('\n');
-        if (end < 0) return;
-        socket.data.handled = true;
-        void handle(socket, socket.data.buffer.slice(0, end));
+        const d = socket.data;
+        if (d.handled && !d.input) return; // one request per connection, unless it is a batch
+        d.buffer += d.decoder.decode(chunk, { stream: true });
+        for (let end = d.buffer.indexOf('\n'); end >= 0; end = d.buffer.indexOf('\n')) {
+          const text = d.buffer.slice(0, end);
+          d.buffer = d.buffer.slice(end + 1);
+          if (!d.handled) {
+            d.handled = true;
+            void handle(socket, text);
+          } else if (d.input) takeInput(d.input, text);
+          else return;
+        }
       },
       drain(socket) {
         flush(socket);
       },
       close(socket) {
-        // The command went away (Ctrl-C, killed) before its answer: cancel what it asked.
+        // The command went away (Ctrl-C, killed) before its answer: cancel what it asked, and a batch takes no more.
         if (!socket.data.answered) socket.data.abort.abort();
+        socket.data.input?.end();
       },
       error(socket, err) {
         o.log(`socket error: ${err.message}`);

@@ -75,8 +75,20 @@ export interface CommandLine {
   progress: boolean;
 }
 
-/** What crosses the socket: a command line to run, or one of the daemon's control requests. */
+/**
+ * What crosses the socket: a command line to run, or one of the daemon's
+ * control requests. A batch's command line is followed, on the same
+ * connection, by its input lines (BatchInput) until `end`.
+ */
 export type Request = { op: 'run'; line: CommandLine } | { op: 'status' } | { op: 'stop' } | { op: 'ping' };
+
+/** After a batch's command line: one request line of its stdin, or the end of it. */
+export type BatchInput = { input: string } | { end: true };
+
+/** An answer line of a batch, sent as soon as it is its turn. */
+export interface AnswerLine {
+  answer: string;
+}
 
 /** One line of JSON from the command to the daemon. */
 export interface Envelope {

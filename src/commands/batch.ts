@@ -1,0 +1,127 @@
+/**
+ * batch: many questions, one process, one connection. Each input line is a
+ * request (a JSON array of a command's words, or {"id", "args"}); each is
+ * run as that command with --json on the one road, up to `jobs` at once,
+ * and answered as one JSON line in input order, as soon as it and those
+ * before it are done. A bad line is answered with an error and the batch
+ * goes on. The exit code is the worst of the answers'.
+ */
+import { errorOutput, usage, type CommandOutput, type ExitCode } from '../errors';
+import type { CommandLine } from '../protocol/messages';
+import type { Host } from './context';
+import { parseFlags } from './flags';
+import { positiveInt } from './options';
+import { runCommandLine } from './road';
+import { COMMANDS, isCommand } from './table';
+
+export const DEFAULT_JOBS = 4;
+
+interface Parsed {
+  id?: unknown;
+  words: string[];
+}
+
+const isWords = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === 'string');
+
+/** One input line as a request; throws a usage error that becomes the line's answer. */
+export function parseRequest(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw usage(`not JSON: write a request as ["hover", "FILE:LINE:COL"] or {"id": 1, "args": [...]}`);
+  }
+  if (isWords(value)) return { words: value };
+  if (typeof value === 'object' && value !== null && 'args' in value && isWords(value.args)) return { id: 'id' in value ? value.id : undefined, words: value.args };
+  throw usage('a request is a JSON array of a command and its words, or {"id": ..., "args": [...]}');
+}
+
+/** The commands a batch runs: those that ask a language server (the table runs them in the daemon). */
+function checkCommand(name: string): void {
+  if (!isCommand(name)) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
+  const spec = COMMANDS[name];
+  if (spec.process !== 'daemon' || name === 'batch') throw usage(`'${name}' does not run in a batch; run it on its own`);
+}
+
+/** The answer line for one request: `{"id"?, "exit", "answer"}` or `{"id"?, "exit", "error"}`. */
+async function answerOne(text: string, base: CommandLine, host: Host): Promise<{ line: string; exit: ExitCode }> {
+  let id: unknown;
+  let output;
+  try {
+    const request = parseRequest(text);
+    id = request.id;
+    const [command, ...args] = request.words;
+    checkCommand(command!);
+    output = await runCommandLine({ ...base, command: command!, args: [...args, '--json'], color: false, progress: false }, host);
+  } catch (err) {
+    output = errorOutput(err, true);
+  }
+  const document: unknown = JSON.parse(output.stdout || '{}');
+  // An error is the command's {"error": {...}} document and nothing else.
+  const error = typeof document === 'object' && document !== null && 'error' in document && Object.keys(document).length === 1 ? document.error : undefined;
+  const line = JSON.stringify({ ...(id !== undefined ? { id } : {}), exit: output.exit, ...(error !== undefined ? { error } : { answer: document }) });
+  return { line: `${line}\n`, exit: output.exit };
+}
+
+/**
+ * Runs every request `lines` yields, `jobs` at a time, and hands `emit`
+ * each answer line in input order. Returns the worst exit code.
+ */
+export async function runBatch(base: CommandLine, lines: AsyncIterable<string>, emit: (line: string) => void, host: Host, jobs: number): Promise<ExitCode> {
+  let worst: ExitCode = 0;
+  const pending: Promise<{ line: string; exit: ExitCode }>[] = [];
+  const flushHead = async () => {
+    const done = await pending.shift()!;
+    if (done.exit > worst) worst = done.exit;
+    emit(done.line);
+  };
+  for await (const text of lines) {
+    if (text.trim() === '') continue;
+    pending.push(answerOne(text, base, host));
+    // Answers leave in order: with `jobs` in flight, wait for the oldest.
+    while (pending.length >= jobs) await flushHead();
+  }
+  while (pending.length > 0) await flushHead();
+  return worst;
+}
+
+/** Request lines as they arrive (from a socket, or stdin), for runBatch to take in order. */
+export class LineQueue implements AsyncIterable<string> {
+  private readonly lines: string[] = [];
+  private ended = false;
+  private wake: (() => void) | undefined;
+
+  push(line: string): void {
+    this.lines.push(line);
+    this.wake?.();
+  }
+
+  end(): void {
+    this.ended = true;
+    this.wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<string> {
+    for (;;) {
+      if (this.lines.length > 0) yield this.lines.shift()!;
+      else if (this.ended) return;
+      else await new Promise<void>((resolve) => (this.wake = resolve));
+    }
+  }
+}
+
+/**
+ * The batch command line itself: its flags parsed by the table, then every
+ * request `lines` yields answered through `host`. Its own output is empty
+ * (the answers went to `emit`); its exit code is the worst answer's.
+ */
+export async function runBatchLine(line: CommandLine, lines: AsyncIterable<string>, emit: (line: string) => void, host: Host): Promise<CommandOutput> {
+  try {
+    const args = parseFlags('batch', line.args);
+    const jobs = positiveInt(args.jobs, '--jobs') ?? DEFAULT_JOBS;
+    return { stdout: '', exit: await runBatch(line, lines, emit, host, jobs) };
+  } catch (err) {
+    host.report?.(err);
+    return errorOutput(err, false);
+  }
+}
