@@ -6,6 +6,8 @@
  *   --hang-on-definition    never answers textDocument/definition; on $/cancelRequest
  *                           writes the file named by --cancel-marker
  *   --touch-on-rename       another program edits the file while the rename is computed
+ *   --rendezvous            a definition is answered only once a second one is waiting:
+ *                           two questions asked one after the other never get an answer
  * Anything else about definitions answers line 1 of the file itself. A
  * rename replaces the file's first word, and that of b.fake beside it. Its
  * one code action is a bare command: run, it sends the edit back to the
@@ -31,6 +33,7 @@ import {
 } from 'vscode-languageserver-protocol/node';
 
 const args = process.argv.slice(2);
+const waiting: (() => void)[] = [];
 const marker = args[args.indexOf('--cancel-marker') + 1];
 const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
 
@@ -48,6 +51,18 @@ connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) 
   if (args.includes('--crash-on-definition')) {
     process.stderr.write('boom: the fake server crashed on purpose\n');
     process.exit(3);
+  }
+  if (args.includes('--rendezvous')) {
+    return new Promise((resolve) => {
+      const answer = () => resolve({ uri: params.textDocument.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } });
+      waiting.push(answer);
+      // A cancelled question no longer waits for its pair.
+      token.onCancellationRequested(() => {
+        const at = waiting.indexOf(answer);
+        if (at >= 0) waiting.splice(at, 1);
+      });
+      if (waiting.length >= 2) waiting.splice(0).forEach((go) => go());
+    });
   }
   if (args.includes('--hang-on-definition')) {
     return new Promise(() => {
