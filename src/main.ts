@@ -24,7 +24,15 @@ async function write(fd: 1 | 2, text: string): Promise<void> {
   if (text) await Bun.write(fd === 1 ? Bun.stdout : Bun.stderr, text);
 }
 
+/** Progress lines were shown on the terminal (the person bundle is loaded): they are erased before the answer. */
+let progressShown = false;
+const showProgress = (text: string) => {
+  progressShown = true;
+  loadBundle('person').progress(text);
+};
+
 async function print(out: CommandOutput): Promise<ExitCode> {
+  if (progressShown) await loadBundle('person').clearProgress();
   await write(1, out.stdout);
   if (out.warnings?.length) await warn(out.warnings);
   if (out.stderr) await write(2, `lspq: ${out.stderr}\n`);
@@ -90,10 +98,11 @@ async function run(): Promise<ExitCode> {
   const spec = COMMANDS[name];
   // process.env as it is: JSON leaves out nothing but unset values, and a copy costs a tenth of a millisecond.
   const env = process.env as Record<string, string>;
-  const line: CommandLine = { command: name, args, cwd: process.cwd(), env, color: wantsColor(env), progress: isTerminal(2) };
+  // Progress is for a person at a terminal reading lines, not for --json.
+  const line: CommandLine = { command: name, args, cwd: process.cwd(), env, color: wantsColor(env), progress: isTerminal(2) && !jsonInArgv(args, env) };
   const here = spec.process === 'here' || noDaemon(args) || helpAsked('passthrough' in spec, args);
   if ('stream' in spec && !helpAsked(false, args)) return print(await batch(line, here));
-  if (!here) return print(await forward(line, (text) => loadBundle('person').progress(text)));
+  if (!here) return print(await forward(line, showProgress));
   return print(await loadBundle('commands').runHere(line));
 }
 
@@ -106,7 +115,7 @@ async function batch(line: CommandLine, here: boolean): Promise<CommandOutput> {
   };
   const out = here
     ? await loadBundle('commands').runBatchHere(line, stdinLines(), (answer) => onAnswer(answer.trimEnd()))
-    : await forwardBatch(line, { input: stdinLines(), onAnswer }, (text) => loadBundle('person').progress(text));
+    : await forwardBatch(line, { input: stdinLines(), onAnswer }, showProgress);
   await written;
   return out;
 }

@@ -24,6 +24,14 @@ let lastProgress = 0;
  */
 let pending = '';
 const collector = { write: (text: string) => ((pending += text), true), isTTY: isTerminal(2), columns: 0 };
+/** Terminal rows the progress lines took, so they can be erased when the answer comes. */
+let progressRows = 0;
+
+function rowsOf(text: string): number {
+  const columns = process.stderr.columns || 80;
+  const plain = text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+  return plain.split('\n').slice(0, -1).reduce((n, line) => n + Math.max(1, Math.ceil(Array.from(line).length / columns)), 0);
+}
 
 function flush(): Promise<void> {
   const text = pending;
@@ -59,7 +67,16 @@ export function progress(text: string): void {
   if (now - lastProgress < PROGRESS_EVERY_MS) return;
   lastProgress = now;
   consola().start(text);
+  progressRows += rowsOf(pending);
   void flush();
+}
+
+/** Erases the progress lines shown (cursor up over them, clear to the end): the answer takes their place. */
+export function clearProgress(): Promise<void> {
+  if (progressRows === 0) return Promise.resolve();
+  const rows = progressRows;
+  progressRows = 0;
+  return Bun.write(Bun.stderr, `\u001b[${rows}F\u001b[0J`).then(() => undefined);
 }
 
 /** The daemon's log lines, when the engine runs in this process (--no-daemon with LSPQ_DEBUG=1). */

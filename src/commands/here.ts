@@ -14,15 +14,28 @@ import type { LocalEngine } from '../engine/local';
 /** The language-server half, loaded at the first question, and its close for when the command is done. */
 function localHost(line: CommandLine): { answer: Answerer; close: () => Promise<void> } {
   let engine: LocalEngine | undefined;
+  let shown = false;
   const person = () => loadBundle('person');
   const answer: Answerer = (request) => {
     engine ??= loadBundle('engine').localEngine({
-      progress: line.progress ? (text) => person().progress(text) : undefined,
+      progress: line.progress
+        ? (text) => {
+            shown = true;
+            person().progress(text);
+          }
+        : undefined,
       log: line.env.LSPQ_DEBUG ? (text) => person().debug(text) : undefined,
     });
     return engine.answer(request);
   };
-  return { answer, close: async () => engine?.close() };
+  return {
+    answer,
+    // The progress lines go before the answer is printed: it takes their place.
+    close: async () => {
+      await engine?.close();
+      if (shown) await person().clearProgress();
+    },
+  };
 }
 
 export async function runHere(line: CommandLine): Promise<CommandOutput> {

@@ -15,21 +15,28 @@ const question = ['def', 'src/main.rs:13:total_area', '--timeout', '120'];
 const answer = 'src/geometry.rs:15:8: pub fn total_area(shapes: &[Box<dyn Shape>], unit: Unit) -> String {';
 const loading = `rust-analyzer: loading the project at ${rust}`;
 
-/** The command with a terminal for stdout and stderr (merged, as a terminal shows them). */
-async function onTerminal(lspq: Lspq, args: string[]): Promise<{ text: string; exit: number }> {
+const ERASE = /\u001b\[\d+F\u001b\[0J/;
+
+/**
+ * The command with a terminal for stdout and stderr (merged, as a terminal
+ * shows them): the text with escape codes taken out, and whether the
+ * progress lines were erased (cursor up over them, clear to the end).
+ */
+async function onTerminal(lspq: Lspq, args: string[]): Promise<{ text: string; exit: number; erased: boolean }> {
   const command = [...lspqArgv(), ...args].map((w) => `'${w}'`).join(' ');
   const proc = Bun.spawn(['script', '-qec', command, '/dev/null'], { cwd: rust, env: lspq.env({ NO_COLOR: '1' }), stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-  const [text, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  return { text: text.replace(/\r/g, ''), exit };
+  const [raw, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  return { text: raw.replace(/\r/g, '').replace(/\u001b\[[0-9;]*[A-Za-z]/g, ''), exit, erased: ERASE.test(raw) };
 }
 
 describe('progress while a project loads', () => {
   const lspq = new Lspq();
   afterAll(async () => expect(await lspq.stop()).toEqual([]));
 
-  test('on a terminal: loading notes with the server own progress, then the answer', async () => {
+  test('on a terminal: loading notes with the server own progress, erased when the answer comes', async () => {
     const r = await onTerminal(lspq, question);
     expect(r.exit).toBe(0);
+    expect(r.erased).toBe(true);
     const lines = r.text.split('\n').filter(Boolean);
     expect(lines.some((l) => l.includes(loading))).toBe(true);
     expect(lines.at(-1)).toBe(answer);
@@ -38,11 +45,21 @@ describe('progress while a project loads', () => {
   test('warm, nothing to load: no note', async () => {
     const r = await onTerminal(lspq, question);
     expect(r.text.split('\n').filter(Boolean)).toEqual([answer]);
+    expect(r.erased).toBe(false);
   });
 
-  test('--no-daemon on a terminal: the same notes from the command itself', async () => {
+  test('--json on a terminal: no progress, cold as well, only the document', async () => {
+    await lspq.run(['daemon', 'stop']);
+    const r = await onTerminal(lspq, [...question, '--json']);
+    expect(r.exit).toBe(0);
+    expect(r.text.includes('loading')).toBe(false);
+    expect(JSON.parse(r.text).locations[0].path).toBe('src/geometry.rs');
+  });
+
+  test('--no-daemon on a terminal: the same notes from the command itself, erased too', async () => {
     const r = await onTerminal(lspq, [...question, '--no-daemon']);
     expect(r.exit).toBe(0);
+    expect(r.erased).toBe(true);
     expect(r.text.includes(loading)).toBe(true);
     expect(r.text.split('\n').filter(Boolean).at(-1)).toBe(answer);
   });
