@@ -31,9 +31,11 @@ export async function runDaemon(): Promise<ExitCode> {
 
   const idleMs = seconds(process.env.LSPQ_DAEMON_IDLE_SECONDS, DAEMON_IDLE_MS);
   const maxServers = Number(process.env.LSPQ_MAX_SERVERS);
+  const memoryMb = Number(process.env.LSPQ_MEMORY_LIMIT_MB);
   const pool = new ServerPool({
     idleMs: seconds(process.env.LSPQ_SERVER_IDLE_SECONDS, SERVER_IDLE_MS),
     maxServers: Number.isSafeInteger(maxServers) && maxServers > 0 ? maxServers : MAX_SERVERS,
+    ...(Number.isFinite(memoryMb) && memoryMb > 0 ? { memoryLimit: Math.round(memoryMb * 1_048_576) } : {}),
     log,
   });
   const watchers = new Watchers(log);
@@ -65,7 +67,10 @@ export async function runDaemon(): Promise<ExitCode> {
     onActivity: () => {
       lastActivity = Date.now();
     },
-    onServersChanged: () => recordServers(stateFile(socket, 'servers.json'), pool.list()),
+    onServersChanged: () => {
+      recordServers(stateFile(socket, 'servers.json'), pool.list());
+      void pool.enforceMemoryLimit();
+    },
     stop: () => void stop('asked to stop'),
   });
   writeFileSync(stateFile(socket, 'daemon.pid'), String(process.pid), { mode: 0o600 });
@@ -75,6 +80,7 @@ export async function runDaemon(): Promise<ExitCode> {
   const housekeeping = setInterval(() => {
     recordServers(stateFile(socket, 'servers.json'), pool.list());
     watchers.prune(new Set(pool.list().map((s) => s.client.root)));
+    void pool.enforceMemoryLimit();
     // A daemon that lost its lock (a racing start took over a stale one) steps aside.
     let holder = '';
     try {

@@ -46,19 +46,9 @@ export interface DaemonServer {
   readonly inFlight: number;
 }
 
-function memoryOf(pid: number | undefined): number | null {
-  if (pid === undefined) return null;
-  try {
-    const status = require('node:fs').readFileSync(`/proc/${pid}/status`, 'utf8') as string;
-    const kb = /VmRSS:\s+(\d+)/.exec(status)?.[1];
-    return kb ? Number(kb) * 1024 : null;
-  } catch {
-    return null;
-  }
-}
-
 function status(o: ListenOptions): DaemonStatus {
   const now = Date.now();
+  const memory = o.pool.memory();
   return {
     pid: process.pid,
     build: BUILD.id,
@@ -72,11 +62,13 @@ function status(o: ListenOptions): DaemonStatus {
       env: s.envKey,
       pid: s.client.pid,
       uptimeSeconds: Math.round((now - s.client.startedAt) / 1000),
-      memoryBytes: memoryOf(s.client.pid),
+      memoryBytes: memory.each.get(s.key) ?? null,
       requests: s.client.requestsAnswered,
       state: s.inFlight > 0 ? 'busy' : s.client.busy ? `loading (${s.client.progressTitles.join(', ')})` : 'idle',
     })),
     broken: o.pool.brokenList(),
+    serversMemoryBytes: memory.total,
+    memoryLimitBytes: memory.limit,
   };
 }
 

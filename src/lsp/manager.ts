@@ -7,6 +7,7 @@ import { LspqError } from '../errors';
 import { BoundedCache } from './bounded-cache';
 import { LspClient } from './client';
 import { LineCache } from './convert';
+import { processParents, treeMemory } from './memory';
 import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
 
@@ -31,7 +32,26 @@ export interface Session {
 export interface PoolOptions {
   idleMs?: number;
   maxServers?: number;
+  /** The servers' total resident memory the pool keeps under (bytes). */
+  memoryLimit?: number;
   log?: (line: string) => void;
+}
+
+/**
+ * The servers' memory limit without LSPQ_MEMORY_LIMIT_MB: 40% of the
+ * machine's memory (about 9.6 GB on a 24 GB machine), room for a few large
+ * projects' servers beside the user's own programs.
+ */
+export function defaultMemoryLimit(): number {
+  const { totalmem } = require('node:os') as typeof import('node:os');
+  return Math.round(totalmem() * 0.4);
+}
+
+export interface MemoryReport {
+  limit: number;
+  total: number;
+  /** Each server's memory, by pool key (null where it cannot be read). */
+  each: Map<string, number | null>;
 }
 
 export interface AcquireOptions {
@@ -75,12 +95,14 @@ export class ServerPool {
   private readonly broken = new Set<string>();
   private readonly idleMs: number;
   private readonly maxServers: number;
+  readonly memoryLimit: number;
   private readonly log: (line: string) => void;
   private readonly sweeper: ReturnType<typeof setInterval>;
 
   constructor(options: PoolOptions = {}) {
     this.idleMs = options.idleMs ?? SERVER_IDLE_MS;
     this.maxServers = options.maxServers ?? MAX_SERVERS;
+    this.memoryLimit = options.memoryLimit ?? defaultMemoryLimit();
     this.log = options.log ?? (() => {});
     this.sweeper = setInterval(() => void this.stopIdle(), Math.min(this.idleMs, 30_000));
     this.sweeper.unref?.();
@@ -169,6 +191,42 @@ export class ServerPool {
   private async stop(session: Session): Promise<void> {
     this.sessions.delete(session.key);
     await session.client.shutdown();
+  }
+
+  /** Each server's memory (its process tree) and the total. */
+  memory(): MemoryReport {
+    const parents = processParents();
+    const each = new Map(this.list().map((s) => [s.key, treeMemory(s.client.pid, parents)] as const));
+    const total = [...each.values()].reduce<number>((n, m) => n + (m ?? 0), 0);
+    return { limit: this.memoryLimit, total, each };
+  }
+
+  /**
+   * Keeps the servers' total memory under the limit: the least recently
+   * used idle server stops first. The last server standing is kept even
+   * when it alone exceeds the limit (it is the one in use); that is logged.
+   */
+  async enforceMemoryLimit(): Promise<void> {
+    let report = this.memory();
+    while (report.total > this.memoryLimit) {
+      const idle = this.list()
+        .filter((s) => s.inFlight === 0)
+        .sort((a, b) => a.lastUsed - b.lastUsed);
+      if (this.sessions.size <= 1 || idle.length === 0 || (idle.length === 1 && idle[0] === this.newest())) {
+        const mb = (n: number) => `${Math.round(n / 1_048_576)} MB`;
+        this.log(`warning: servers use ${mb(report.total)}, over the ${mb(this.memoryLimit)} limit (LSPQ_MEMORY_LIMIT_MB); keeping the one in use`);
+        return;
+      }
+      const victim = idle[0] === this.newest() ? idle[1]! : idle[0]!;
+      this.log(`memory over the limit: stopping ${victim.client.spec.id} (${victim.client.root}), ${Math.round((report.each.get(victim.key) ?? 0) / 1_048_576)} MB`);
+      await this.stop(victim);
+      report = this.memory();
+    }
+  }
+
+  /** The server asked most recently: the one a question is about, never evicted for another. */
+  private newest(): Session | undefined {
+    return this.list().sort((a, b) => b.lastUsed - a.lastUsed)[0];
   }
 
   async stopIdle(now = Date.now()): Promise<void> {

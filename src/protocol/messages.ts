@@ -276,6 +276,9 @@ export interface DaemonStatus {
   memoryBytes: number;
   servers: HeldServer[];
   broken: { id: string; root: string }[];
+  /** The servers' memory together (each with its child processes), and the limit the daemon keeps it under. */
+  serversMemoryBytes: number;
+  memoryLimitBytes: number;
 }
 
 // ---- edits -----------------------------------------------------------------

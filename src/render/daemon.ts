@@ -32,6 +32,7 @@ export function renderDaemonStatus(s: DaemonStatus, o: RenderOptions): Rendered 
   const c = o.colors;
   const lines = [`daemon pid ${s.pid}, up ${duration(s.uptimeSeconds)}, ${mb(s.memoryBytes)}, build ${s.build}, socket ${s.socket}`];
   if (s.servers.length === 0) lines.push('no servers running');
+  else lines.push(`servers: ${mb(s.serversMemoryBytes)} of the ${mb(s.memoryLimitBytes)} limit`);
   const differs = distinctions(s.servers);
   for (const [i, v] of s.servers.entries()) {
     const which = differs[i] ? `  ${c.dim(`(${differs[i]})`)}` : '';

@@ -106,10 +106,12 @@ describe('daemon status: rows of one server and root say what differs', () => {
   });
 
   test('a server held once shows nothing extra, and the line carries the difference', () => {
-    const status = { pid: 9, build: 'b', socket: '/s', uptimeSeconds: 5, memoryBytes: 0, broken: [], servers: [held('/a/gopls', { PATH: '/a' }), held('/b/gopls', { PATH: '/b' }), { ...held('/a/gopls', { PATH: '/a' }), root: '/q' }] };
+    const servers = [held('/a/gopls', { PATH: '/a' }), held('/b/gopls', { PATH: '/b' }), { ...held('/a/gopls', { PATH: '/a' }), root: '/q' }];
+    const status = { pid: 9, build: 'b', socket: '/s', uptimeSeconds: 5, memoryBytes: 0, broken: [], servers, serversMemoryBytes: 3 * 1_048_576, memoryLimitBytes: 1024 * 1_048_576 };
     expect(distinctions(status.servers)).toEqual(['binary /a/gopls', 'binary /b/gopls', '']);
     const out = renderDaemonStatus(status, o).stdout.split('\n');
-    expect(out[1]!.endsWith('/p  (binary /a/gopls)')).toBe(true);
-    expect(out[3]!.endsWith('/q')).toBe(true);
+    expect(out[1]).toBe('servers: 3 MB of the 1024 MB limit');
+    expect(out[2]!.endsWith('/p  (binary /a/gopls)')).toBe(true);
+    expect(out[4]!.endsWith('/q')).toBe(true);
   });
 });
