@@ -72,6 +72,14 @@ describe('batch', () => {
     expect((await batch(lines, ['--no-daemon'])).answers).toEqual(first.answers);
   });
 
+  test("the README's recipe: every reference of a symbol, hovered (the jq step done here)", async () => {
+    const refs = await alone(['refs', 'shape.go:4:Shape']);
+    const places = (refs as { locations: { path: string; line: number; column: number }[] }).locations.map((l) => `${l.path}:${l.line}:${l.column}`);
+    const r = await batch(places.map((p) => JSON.stringify(['hover', p])));
+    expect(r.answers.length).toBe(4);
+    for (const [i, place] of places.entries()) expect(r.answers[i]).toEqual({ exit: 0, answer: await alone(['hover', place]) });
+  });
+
   test('an answer only an exit code says: nothing found is exit 1 with the answer', async () => {
     const r = await batch(['["refs", "main.go:5:main"]']);
     expect(r.answers).toEqual([{ exit: 1, answer: await alone(['refs', 'main.go:5:main']) }]);
