@@ -76,7 +76,7 @@ function topUsage(): string {
     'Commands:',
     ...rows,
     '',
-    'Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), or --symbol NAME.',
+    'Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), or --symbol NAME; actions also FILE:LINE and FILE:START-END.',
     "Run 'lspq COMMAND --help' for a command's flags and examples.",
     '',
   ].join('\n');
