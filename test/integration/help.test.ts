@@ -47,6 +47,8 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   // In a repository whose staged change is the broken file: the hook's refusal.
   'lspq diag --staged --fail-on warning': { in: 'repo', exit: 1 },
   'lspq diag --all --json': { in: 'ts-diag', exit: 1 },
+  'printf \'["hover", "geometry.go:9:sumAreas"]\\n["def", "main.go:7:TotalArea"]\\n\' | lspq batch': { in: 'go-shapes' },
+  'echo \'{"id": 1, "args": ["refs", "shape.go:4:Shape"]}\' | lspq batch --jobs 8': { in: 'go-shapes' },
   'lspq git status --json': { in: 'repo' },
   'lspq git log -n 5 --json': { in: 'repo' },
   "lspq git commit -m 'fix parser' --allow-write": { in: 'repo' },
