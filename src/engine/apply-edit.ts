@@ -30,7 +30,8 @@ function realOf(path: string): string {
   }
 }
 
-function readNow(path: string): string | undefined {
+/** A file's text now, or undefined when it cannot be read (also what an edit is planned against for a file the server has not open). */
+export function readNow(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
   } catch {

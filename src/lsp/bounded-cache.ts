@@ -25,10 +25,6 @@ export class BoundedCache<K, V> {
     return hit.value;
   }
 
-  has(key: K): boolean {
-    return this.get(key) !== undefined || this.entries.has(key);
-  }
-
   set(key: K, value: V): V {
     this.entries.delete(key);
     this.entries.set(key, { value, at: Date.now() });

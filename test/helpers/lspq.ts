@@ -90,6 +90,22 @@ export function copyFixture(name: string): string {
   return dir;
 }
 
+/**
+ * A scratch project served by the fake server (test/fakes), its flags
+ * chosen by the test, with a .fake file per entry of `files`. Removed by the caller.
+ */
+export function fakeProject(name: string, flags: string[], files: Record<string, string> = { 'a.fake': 'hello a\n', 'b.fake': 'hello b\n' }): string {
+  const { mkdirSync } = require('node:fs') as typeof import('node:fs');
+  const base = join(REPO, 'test', '.scratch');
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, `fake-${name}-`));
+  for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
+  const main = join(REPO, 'test', 'fakes', 'misbehaving-server.ts');
+  const server = { command: process.execPath, args: [main, ...flags, '--cancel-marker', join(dir, 'cancelled')], extensionToLanguage: { '.fake': 'fake' }, rootMarkers: ['.lsp.json'] };
+  writeFileSync(join(dir, '.lsp.json'), JSON.stringify({ fake: server }));
+  return dir;
+}
+
 export function git(cwd: string, ...args: string[]): string {
   const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, stdin: 'ignore' });
   if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);

@@ -5,9 +5,9 @@
  * once), and an interrupted batch that cancels what is in flight.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES, Lspq, lspqArgv, REPO } from '../helpers/lspq';
+import { fakeProject, FIXTURES, Lspq, lspqArgv } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const scratch: string[] = [];
@@ -93,19 +93,14 @@ describe('batch', () => {
 });
 
 describe('batch concurrency and interruption (a fake server)', () => {
-  function fakeProject(flags: string[]): string {
-    const dir = join(REPO, 'test', '.scratch', `batch-fake-${process.pid}-${scratch.length}`);
-    mkdirSync(dir, { recursive: true });
+  const fake = (flags: string[]) => {
+    const dir = fakeProject('batch', flags);
     scratch.push(dir);
-    writeFileSync(join(dir, 'a.fake'), 'hello a\n');
-    writeFileSync(join(dir, 'b.fake'), 'hello b\n');
-    const server = { command: process.execPath, args: [join(REPO, 'test', 'fakes', 'misbehaving-server.ts'), ...flags, '--cancel-marker', join(dir, 'cancelled')], extensionToLanguage: { '.fake': 'fake' }, rootMarkers: ['.lsp.json'] };
-    writeFileSync(join(dir, '.lsp.json'), JSON.stringify({ fake: server }));
     return dir;
-  }
+  };
 
   test('--jobs 2 asks two questions at once: a server that answers only in pairs answers both, in order', async () => {
-    const dir = fakeProject(['--rendezvous']);
+    const dir = fake(['--rendezvous']);
     const r = await batch(['{"id": "a", "args": ["def", "a.fake:1:1"]}', '{"id": "b", "args": ["def", "b.fake:1:1"]}'], ['--jobs', '2'], dir);
     expect(r.answers.map((a) => [a.id, a.exit, (a.answer as { locations: { path: string }[] }).locations[0]!.path])).toEqual([
       ['a', 0, 'a.fake'],
@@ -114,7 +109,7 @@ describe('batch concurrency and interruption (a fake server)', () => {
   });
 
   test('--jobs 1 asks one at a time: the same pair never gets an answer and each times out (exit 3)', async () => {
-    const dir = fakeProject(['--rendezvous']);
+    const dir = fake(['--rendezvous']);
     const r = await batch(['["def", "a.fake:1:1", "--timeout", "1"]', '["def", "b.fake:1:1", "--timeout", "1"]'], ['--jobs', '1'], dir);
     expect(r.answers.map((a) => [a.exit, (a.error as { code: string }).code])).toEqual([
       [3, 'timeout'],
@@ -123,7 +118,7 @@ describe('batch concurrency and interruption (a fake server)', () => {
   });
 
   test('SIGINT during a batch: the question in flight is cancelled in the server, and the daemon takes the next question', async () => {
-    const dir = fakeProject(['--hang-on-definition']);
+    const dir = fake(['--hang-on-definition']);
     const proc = Bun.spawn([...lspqArgv(), 'batch'], { cwd: dir, env: lspq.env(), stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
     proc.stdin.write('["def", "a.fake:1:1"]\n');
     await proc.stdin.flush();
@@ -139,7 +134,7 @@ describe('batch concurrency and interruption (a fake server)', () => {
   });
 
   test('stdin closed while questions are out: every one asked is answered, then the batch ends', async () => {
-    const dir = fakeProject(['--rendezvous']);
+    const dir = fake(['--rendezvous']);
     const r = await batch(['["def", "a.fake:1:1"]', '["def", "b.fake:1:1"]'], ['--jobs', '4'], dir);
     expect(r.answers.map((a) => a.exit)).toEqual([0, 0]);
     expect(r.exit).toBe(0);

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, FIXTURES, git, isAlive, Lspq, lspqArgv, REPO } from '../helpers/lspq';
+import { copyFixture, fakeProject, FIXTURES, git, isAlive, Lspq, lspqArgv, REPO } from '../helpers/lspq';
 
 interface Status {
   running: boolean;
@@ -121,33 +121,22 @@ describe('never stale', () => {
 describe('crashes, cancellation and the socket folder', () => {
   const lspq = new Lspq();
   afterAll(async () => expect(await lspq.stop()).toEqual([]));
-
-  function fakeProject(flag: string): string {
-    const dir = join(REPO, 'test', '.scratch', `fake-${flag}-${process.pid}`);
-    mkdirSync(dir, { recursive: true });
+  const fake = (flag: string) => {
+    const dir = fakeProject('daemon', [flag], { 'a.fake': 'hello\n' });
     scratch.push(dir);
-    writeFileSync(join(dir, 'a.fake'), 'hello\n');
-    const [bun, main] = [process.execPath, join(REPO, 'test', 'fakes', 'misbehaving-server.ts')];
-    writeFileSync(
-      join(dir, '.lsp.json'),
-      JSON.stringify({
-        fake: { command: bun, args: [main, flag, '--cancel-marker', join(dir, 'cancelled')], extensionToLanguage: { '.fake': 'fake' }, rootMarkers: ['.lsp.json'] },
-      }),
-    );
     return dir;
-  }
+  };
 
   test('a crash fails the request in flight with exit 3, naming the server and its stderr', async () => {
-    const dir = fakeProject('--crash-on-definition');
+    const dir = fake('--crash-on-definition');
     const r = await lspq.run(['def', 'a.fake:1:1'], { cwd: dir });
     expect(r.exit).toBe(3);
     expect(r.stderr).toMatch(/^lspq: fake exited with code 3 \(root .*\); its stderr ended with: boom: the fake server crashed on purpose; the next command starts it again\n$/);
   });
 
   test('three crashes in three minutes leave it off until daemon restart', async () => {
-    const dir = fakeProject('--crash-on-definition');
-    await lspq.run(['def', 'a.fake:1:1'], { cwd: dir });
-    await lspq.run(['def', 'a.fake:1:1'], { cwd: dir });
+    const dir = fake('--crash-on-definition');
+    for (let crash = 1; crash <= 3; crash++) expect((await lspq.run(['def', 'a.fake:1:1'], { cwd: dir })).stderr).toContain('boom: the fake server crashed on purpose');
     const fourth = await lspq.run(['def', 'a.fake:1:1'], { cwd: dir });
     expect(fourth.exit).toBe(3);
     expect(fourth.stderr).toContain("crashed 3 times in 3 minutes");
@@ -158,7 +147,7 @@ describe('crashes, cancellation and the socket folder', () => {
   });
 
   test('killing a command cancels its request in the server', async () => {
-    const dir = fakeProject('--hang-on-definition');
+    const dir = fake('--hang-on-definition');
     const proc = Bun.spawn([...lspqArgv(), 'def', 'a.fake:1:1'], { cwd: dir, env: lspq.env(), stdout: 'ignore', stderr: 'ignore' });
     // The request is in flight once the server has been started for it.
     expect(await eventually(() => readFileSync(join(lspq.dir, 'run', 'daemon.log'), 'utf8').includes('starting fake'))).toBe(true);
@@ -169,7 +158,7 @@ describe('crashes, cancellation and the socket folder', () => {
   });
 
   test('a request that runs out of time is cancelled and exits 3 naming the server', async () => {
-    const dir = fakeProject('--hang-on-definition');
+    const dir = fake('--hang-on-definition');
     rmSync(join(dir, 'cancelled'), { force: true });
     const r = await lspq.run(['def', 'a.fake:1:1', '--timeout', '1'], { cwd: dir });
     expect(r.exit).toBe(3);

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, git, Lspq, REPO } from '../helpers/lspq';
+import { copyFixture, fakeProject, git, Lspq, REPO } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const scratch: string[] = [];
@@ -229,32 +229,27 @@ describe('actions', () => {
 });
 
 describe('writing all or nothing (a fake server that misbehaves on purpose)', () => {
-  function fakeProject(flags: string[]): string {
-    const dir = join(REPO, 'test', '.scratch', `edit-fake-${process.pid}-${scratch.length}`);
-    mkdirSync(dir, { recursive: true });
+  const fake = (flags: string[]) => {
+    const dir = fakeProject('edits', flags);
     scratch.push(dir);
-    writeFileSync(join(dir, 'a.fake'), 'hello a\n');
-    writeFileSync(join(dir, 'b.fake'), 'hello b\n');
-    const server = { command: process.execPath, args: [join(REPO, 'test', 'fakes', 'misbehaving-server.ts'), ...flags], extensionToLanguage: { '.fake': 'fake' }, rootMarkers: ['.lsp.json'] };
-    writeFileSync(join(dir, '.lsp.json'), JSON.stringify({ fake: server }));
     return dir;
-  }
+  };
 
-  test('the edit lands in every file, or', async () => {
-    const dir = fakeProject([]);
+  test('the edit lands in every file it names', async () => {
+    const dir = fake([]);
     expect((await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir })).stdout).toBe('a.fake: 1 edit\nb.fake: 1 edit\n');
     expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['howdy a\n', 'howdy b\n']);
   });
 
   test('a file changed by another program while the edit was computed: exit 3, nothing written', async () => {
-    const dir = fakeProject(['--touch-on-rename']);
+    const dir = fake(['--touch-on-rename']);
     const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
     expect(r).toEqual({ stdout: '', stderr: `lspq: ${join(dir, 'a.fake')} changed since the server computed the edit; nothing was written (run the command again)\n`, exit: 3 });
     expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['hello a\nchanged by another program\n', 'hello b\n']);
   });
 
   test("a code action's command: the edit the server sends back (workspace/applyEdit) is written, and answered applied", async () => {
-    const dir = fakeProject([]);
+    const dir = fake([]);
     expect((await lspq.run(['actions', 'a.fake:1'], { cwd: dir })).stdout).toBe('1  command  Fix it by command\n');
     const dry = await lspq.run(['actions', 'a.fake:1', '--apply', '1', '--dry-run'], { cwd: dir });
     expect(dry.stdout).toContain('-hello a\n+fixed a\n');
@@ -266,7 +261,7 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
   });
 
   test('a read-only second file: exit 3, the first file restored', async () => {
-    const dir = fakeProject([]);
+    const dir = fake([]);
     chmodSync(join(dir, 'b.fake'), 0o444);
     const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
     expect(r.exit).toBe(3);

@@ -42,8 +42,7 @@ const isLines = (place: QueryFor<'actions'>['place']): place is LineSpec => 'sta
 async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: Deadline): Promise<Place> {
   const place = req.place;
   if (!isLines(place)) {
-    const { session, target, position, written } = await openTarget(place, req, ctx, deadline, 'codeActionProvider', 'code actions');
-    const path = session.docs.paths.find((p) => written(p) === target.path) ?? target.path;
+    const { session, path, target, position, written } = await openTarget(place, req, ctx, deadline, 'codeActionProvider', 'code actions');
     return { session, path, written, range: { start: position, end: position }, span: { line: target.line, column: target.column, endLine: target.line, endColumn: target.column } };
   }
   assertFile(place.path);

@@ -3,24 +3,15 @@
  * texts the server was given, shown as FileEdits, and written all or
  * nothing, after which the server is told what changed.
  */
-import { readFileSync } from 'node:fs';
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { planWorkspaceEdit, type EditPlan } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
 import type { FileEdit } from '../../protocol/messages';
-import { writePlan } from '../apply-edit';
-
-function readDisk(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+import { readNow, writePlan } from '../apply-edit';
 
 /** The edit against what the server saw: an open document's text, else the disk's. */
 export function planFor(edit: WorkspaceEdit, session: Session): EditPlan {
-  return planWorkspaceEdit(edit, (path) => session.docs.text(path) ?? readDisk(path), session.client.encoding);
+  return planWorkspaceEdit(edit, (path) => session.docs.text(path) ?? readNow(path), session.client.encoding);
 }
 
 /** The plan's files as shown: in path order, whatever order the server listed them in. */

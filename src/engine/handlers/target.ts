@@ -16,6 +16,8 @@ import { findSymbol } from './symbol-search';
 
 export interface OpenTarget {
   session: Session;
+  /** The file the question is about, a symlink followed: the path the server knows it by. */
+  path: string;
   target: ResolvedTarget;
   uri: string;
   position: Position;
@@ -76,6 +78,7 @@ export async function openTarget(
   await prepare(session, ctx, deadline);
   return {
     session,
+    path: real,
     written,
     target: { path: written(real), line, column: column!, ...(symbol ? { symbol } : {}) },
     uri: session.docs.uri(real),
