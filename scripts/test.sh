@@ -11,6 +11,8 @@ source scripts/env.sh
 
 echo "== type check"
 bun x tsc --noEmit -p .
+echo "== format and lint"
+bun x biome ci --reporter=summary
 echo "== build"
 bun run build
 echo "== tests"

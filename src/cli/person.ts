@@ -23,7 +23,14 @@ let lastProgress = 0;
  * and what it wrote goes to stderr with an awaited write.
  */
 let pending = '';
-const collector = { write: (text: string) => ((pending += text), true), isTTY: isTerminal(2), columns: 0 };
+const collector = {
+  write: (text: string) => {
+    pending += text;
+    return true;
+  },
+  isTTY: isTerminal(2),
+  columns: 0,
+};
 /** Terminal rows the progress lines took, so they can be erased when the answer comes. */
 let progressRows = 0;
 

@@ -46,7 +46,7 @@ function checkCommand(name: string): void {
 /** The answer line for one request: `{"id"?, "exit", "answer"}` or `{"id"?, "exit", "error"}`. */
 async function answerOne(text: string, base: CommandLine, host: Host): Promise<{ line: string; exit: ExitCode }> {
   let id: unknown;
-  let output;
+  let output: CommandOutput;
   try {
     const request = parseRequest(text);
     id = request.id;

@@ -85,7 +85,7 @@ export function hunksByPath(patch: string): Map<string, Hunk[]> {
       current = { path: unquote(rest).value, hunks: [], inHeader: true };
       sections.push(current);
     } else if (!current) {
-      continue;
+      // Before the first file's header: nothing to attach the line to.
     } else if (line.startsWith('@@')) {
       current.inHeader = false;
       const hunk = parseHunkHeader(line);

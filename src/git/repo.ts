@@ -21,7 +21,7 @@ export class GitRepo {
 
   /** The repository around `cwd`, or undefined when there is none (or git is not installed). */
   static async open(cwd: string, env: Record<string, string>): Promise<GitRepo | undefined> {
-    let config;
+    let config: Awaited<ReturnType<typeof readConfig>>;
     try {
       config = await readConfig(cwd, env);
     } catch (err) {

@@ -3,7 +3,7 @@
  * document is an overlay the server trusts over the disk, so before every
  * request each one is compared with the file and re-sent or closed.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import {
   DidChangeTextDocumentNotification,
   DidCloseTextDocumentNotification,
@@ -105,7 +105,7 @@ export class Documents {
 
   private async refresh(path: string, doc: OpenDocument): Promise<'same' | 'changed' | 'closed'> {
     if (doc.overlay) return 'same';
-    let st;
+    let st: Stats;
     try {
       st = statSync(path);
     } catch {

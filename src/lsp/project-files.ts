@@ -1,5 +1,5 @@
 /** Source files of a project, found without a server: for servers that need one open file to know the project. */
-import { readdirSync } from 'node:fs';
+import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { languageIdFor, type ServerSpec } from './servers/registry';
 
@@ -40,7 +40,7 @@ function walk(root: string, visit: (full: string, name: string) => boolean, outp
   const queue = [root];
   while (queue.length > 0) {
     const dir = queue.shift()!;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
     } catch {

@@ -16,7 +16,7 @@
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import {
-  CancellationToken,
+  type CancellationToken,
   createMessageConnection,
   ApplyWorkspaceEditRequest,
   CodeActionRequest,
@@ -61,7 +61,7 @@ connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) 
         const at = waiting.indexOf(answer);
         if (at >= 0) waiting.splice(at, 1);
       });
-      if (waiting.length >= 2) waiting.splice(0).forEach((go) => go());
+      if (waiting.length >= 2) for (const go of waiting.splice(0)) go();
     });
   }
   if (args.includes('--hang-on-definition')) {

@@ -20,7 +20,9 @@ const edit = (line: number, start: number, end: number, newText: string, endLine
 });
 
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 function scratch(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'lspq-edits-'));
   dirs.push(dir);

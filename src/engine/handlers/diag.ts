@@ -14,7 +14,7 @@ import { projectFiles } from '../../lsp/project-files';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { uriToPath } from '../../lsp/uri';
 import { byPlace, SEVERITIES, type DiagResult, type Diagnostic, type QueryRequest, type Severity } from '../../protocol/messages';
-import { acquire, assertFile, assertText, candidatesFor, deadlineFor, prepare, using, type Deadline, textsOf, type HandlerContext } from './context';
+import { acquire, assertFile, type Candidate, assertText, candidatesFor, deadlineFor, prepare, using, type Deadline, textsOf, type HandlerContext } from './context';
 import { workspaceSessions } from './symbol-search';
 
 type DiagRequest = Extract<QueryRequest, { op: 'diag' }>;
@@ -60,7 +60,7 @@ async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolea
     } catch (err) {
       if (!(err instanceof LspqError) || err.code !== 'timeout' || ctx.signal?.aborted) throw err;
       ctx.log(`${session.client.spec.id}: diagnostics incomplete: ${err.message}`);
-      paths.forEach((p) => out.incomplete.add(p));
+      for (const p of paths) out.incomplete.add(p);
     } finally {
       // The staged content was for this answer only: the next question sees the disk again.
       if (staged) for (const p of paths) session.docs.releaseOverlay(p);
@@ -105,7 +105,7 @@ async function stagedContents(files: string[], req: DiagRequest): Promise<Map<st
 
 async function workspacePull(session: Session, deadline: Deadline, ctx: HandlerContext, out: Collected): Promise<boolean> {
   const provider = session.client.capabilities.diagnosticProvider;
-  if (!provider || !provider.workspaceDiagnostics) return false;
+  if (!provider?.workspaceDiagnostics) return false;
   const report = await session.client.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, deadline.options(ctx.signal));
   const texts = new TextSource(undefined, ctx.pool.caches.lines);
   for (const item of report.items) {
@@ -146,7 +146,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     for (const path of req.files) {
       // A staged file is read from the index: it may be gone from the work tree.
       if (!req.staged) assertFile(path);
-      let candidates;
+      let candidates: Candidate[];
       // Staged or changed files no server handles (README.md) are not an error; named ones are.
       try {
         candidates = candidatesFor(path, req, ctx.pool);
@@ -169,7 +169,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   const total = [...work.values()].reduce((n, files) => n + files.length, 0);
   let done = 0;
   for (const [session, files] of work) {
-    files.forEach((f) => out.files.add(f));
+    for (const f of files) out.files.add(f);
     for (let i = 0; i < files.length; i += BATCH) {
       const batch = files.slice(i, i + BATCH);
       await diagnoseBatch(session, batch, !req.all, ctx, deadline, out, staged);

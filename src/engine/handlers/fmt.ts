@@ -66,7 +66,9 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
     for (let i = 0; i < batch.length; i += MAX_OPEN_DOCUMENTS / 2) {
       const slice = batch.slice(i, i + MAX_OPEN_DOCUMENTS / 2);
       const done = await formatBatch(session, slice.map((f) => f.real), req, ctx, deadline);
-      slice.forEach((f, k) => files.push({ path: f.written, real: f.real, index: f.index, changed: done[k]!.after !== done[k]!.before, ...done[k]! }));
+      for (const [k, f] of slice.entries()) {
+        files.push({ path: f.written, real: f.real, index: f.index, changed: done[k]!.after !== done[k]!.before, ...done[k]! });
+      }
     }
   }
   // In the order the files were named.

@@ -4,7 +4,7 @@
  * the workspace edit across every file, shown (--dry-run) or written all or
  * nothing.
  */
-import { PrepareRenameRequest, RenameRequest } from 'vscode-languageserver-protocol';
+import { PrepareRenameRequest, RenameRequest, type PrepareRenameResult, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
 import { displayPath } from '../../render/paths';
 import type { QueryFor, RenameResult } from '../../protocol/messages';
@@ -26,7 +26,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
     const at = `${displayPath(target.path, req.cwd)}:${target.line}:${target.column}`;
     const provider = client.capabilities.renameProvider;
     if (typeof provider === 'object' && provider.prepareProvider) {
-      let prepared;
+      let prepared: PrepareRenameResult | null;
       try {
         prepared = await client.request(PrepareRenameRequest.type, { textDocument: { uri }, position }, deadline.options(ctx.signal));
       } catch (err) {
@@ -35,7 +35,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
       }
       if (!prepared) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} finds no symbol there; point at the name to rename`);
     }
-    let edit;
+    let edit: WorkspaceEdit | null;
     try {
       edit = await client.request(RenameRequest.type, { textDocument: { uri }, position, newName: req.newName }, deadline.options(ctx.signal));
     } catch (err) {

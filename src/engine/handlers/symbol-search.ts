@@ -45,7 +45,7 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
       missing.push(`${c.spec.id} (${c.spec.install})`);
       continue;
     }
-    exts.forEach((e) => covered.add(e));
+    for (const e of exts) covered.add(e);
     chosen.push(c);
   }
   if (chosen.length === 0) throw new LspqError('server_not_installed', `no server for ${dir} is installed; install one of: ${missing.join('; ')}`);
