@@ -32,7 +32,20 @@ const MAX_PLACES = 300;
 /** The places to hover: every reference of the symbol (lspq refs), as absolute paths. */
 async function places(project: Project, what: Query): Promise<Place[]> {
   const pos = position(project, what);
-  const r = await timeCommand([LSPQ, 'refs', `${what.file}:${pos.line}:${pos.column}`, '--json', '--limit', String(MAX_PLACES), '--timeout', '300'], project.root, env);
+  const r = await timeCommand(
+    [
+      LSPQ,
+      'refs',
+      `${what.file}:${pos.line}:${pos.column}`,
+      '--json',
+      '--limit',
+      String(MAX_PLACES),
+      '--timeout',
+      '300',
+    ],
+    project.root,
+    env,
+  );
   const refs = JSON.parse(r.stdout) as { locations: Place[] };
   return refs.locations.map((l) => ({ ...l, path: join(project.root, l.path) }));
 }
@@ -40,7 +53,13 @@ async function places(project: Project, what: Query): Promise<Place[]> {
 /** A whole batch process over `lines`, stdin from memory. */
 async function timeBatch(lines: string, cwd: string, jobs: number): Promise<{ ms: number; answers: number }> {
   const start = performance.now();
-  const proc = Bun.spawn([LSPQ, 'batch', '--jobs', String(jobs)], { cwd, env, stdin: new TextEncoder().encode(lines), stdout: 'pipe', stderr: 'ignore' });
+  const proc = Bun.spawn([LSPQ, 'batch', '--jobs', String(jobs)], {
+    cwd,
+    env,
+    stdin: new TextEncoder().encode(lines),
+    stdout: 'pipe',
+    stderr: 'ignore',
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   return { ms: performance.now() - start, answers: out.split('\n').filter(Boolean).length };
@@ -55,13 +74,21 @@ async function hoverRows(): Promise<(string | number)[][]> {
   // The server straight: the same hovers, one after the other, on one connection.
   const spec = BUILTIN_SERVERS.find((s) => s.id === 'gopls')!;
   const rawEnv = toolsEnv({ GOFLAGS: '-mod=mod' });
-  const client = await LspClient.start({ spec, binary: locateBinary(spec, project.root, rawEnv)!, root: project.root, env: rawEnv });
+  const client = await LspClient.start({
+    spec,
+    binary: locateBinary(spec, project.root, rawEnv)!,
+    root: project.root,
+    env: rawEnv,
+  });
   const docs = new Documents(client);
   const params: HoverParams[] = [];
   for (const p of targets) {
     const text = await docs.sync(p.path);
     const line = text.split('\n')[p.line - 1]!;
-    params.push({ textDocument: { uri: docs.uri(p.path) }, position: { line: p.line - 1, character: toServerCharacter(line, p.column - 1, client.encoding) } });
+    params.push({
+      textDocument: { uri: docs.uri(p.path) },
+      position: { line: p.line - 1, character: toServerCharacter(line, p.column - 1, client.encoding) },
+    });
   }
   const serverAll = async () => {
     const t = performance.now();
@@ -93,7 +120,12 @@ async function hoverRows(): Promise<(string | number)[][]> {
   await client.shutdown();
   const per = (name: string) => median(times[name]!) / n;
   const server = per('server');
-  const row = (what: string, name: string) => [what, fmt(median(times[name]!)), fmt(per(name)), name === 'server' ? '' : `${per(name) - server >= 0 ? '+' : '−'}${Math.abs(per(name) - server).toFixed(2)}`];
+  const row = (what: string, name: string) => [
+    what,
+    fmt(median(times[name]!)),
+    fmt(per(name)),
+    name === 'server' ? '' : `${per(name) - server >= 0 ? '+' : '−'}${Math.abs(per(name) - server).toFixed(2)}`,
+  ];
   return [
     [`${n} hovers (the references of \`${HOVERED.name}\` in cobra)`, '', '', ''],
     row('straight to gopls, one after the other', 'server'),
@@ -131,7 +163,13 @@ async function concurrencyRow(): Promise<(string | number)[]> {
     };
     await Promise.all(Array.from({ length: 10 }, worker));
   }
-  return ['50 questions, 10 processes at once, 3 projects (TypeScript, Go, Python), warm', times.length, fmt(quantile(times, 0.5)), fmt(quantile(times, 0.99)), failed];
+  return [
+    '50 questions, 10 processes at once, 3 projects (TypeScript, Go, Python), warm',
+    times.length,
+    fmt(quantile(times, 0.5)),
+    fmt(quantile(times, 0.99)),
+    failed,
+  ];
 }
 
 const hover = await hoverRows();

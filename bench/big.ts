@@ -47,7 +47,20 @@ function effect(): string {
     run(['tar', 'xzf', join(dl, 'effect-3.12.0.tgz'), '-C', dl], WORK);
     run(['mv', join(dl, 'package'), root], WORK);
     // The package ships its sources without their tsconfig: a plain strict one over src/.
-    writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, exactOptionalPropertyTypes: true }, include: ['src'] }));
+    writeFileSync(
+      join(root, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          noEmit: true,
+          exactOptionalPropertyTypes: true,
+        },
+        include: ['src'],
+      }),
+    );
   }
   return root;
 }
@@ -70,11 +83,47 @@ function bigProjects(): Big[] {
   const [, cobra] = projects();
   const at = (q: Query) => q;
   const all: Big[] = [
-    { key: 'fixture', lang: 'Go fixture (go-shapes)', server: 'gopls', root: join(REPO, 'test', 'fixtures', 'go-shapes'), target: at({ file: 'main.go', line: /TotalArea\(shapes/, name: 'TotalArea' }), symbolsFile: 'main.go', query: 'Area' },
+    {
+      key: 'fixture',
+      lang: 'Go fixture (go-shapes)',
+      server: 'gopls',
+      root: join(REPO, 'test', 'fixtures', 'go-shapes'),
+      target: at({ file: 'main.go', line: /TotalArea\(shapes/, name: 'TotalArea' }),
+      symbolsFile: 'main.go',
+      query: 'Area',
+    },
     { ...cobra!, key: 'cobra', query: 'ExecuteC' },
-    { key: 'stdlib', lang: 'Go standard library', server: 'gopls', root: join(goRoot(), 'src'), target: at({ file: 'net/http/server.go', line: /^func ListenAndServe\(/, name: 'ListenAndServe' }), symbolsFile: 'net/http/server.go', query: 'ServeMux' },
-    { key: 'django', lang: 'Python (django 5.1)', server: 'pyright', root: django(), target: at({ file: 'django/db/models/query.py', line: /^ {4}def filter\(self, \*args, \*\*kwargs\):/, name: 'filter' }), symbolsFile: 'django/db/models/query.py', query: 'QuerySet' },
-    { key: 'effect', lang: 'TypeScript (effect 3.12)', server: 'typescript', root: effect(), target: at({ file: 'src/Effect.ts', line: /^export const succeed:/, name: 'succeed' }), symbolsFile: 'src/Effect.ts', query: 'succeed' },
+    {
+      key: 'stdlib',
+      lang: 'Go standard library',
+      server: 'gopls',
+      root: join(goRoot(), 'src'),
+      target: at({ file: 'net/http/server.go', line: /^func ListenAndServe\(/, name: 'ListenAndServe' }),
+      symbolsFile: 'net/http/server.go',
+      query: 'ServeMux',
+    },
+    {
+      key: 'django',
+      lang: 'Python (django 5.1)',
+      server: 'pyright',
+      root: django(),
+      target: at({
+        file: 'django/db/models/query.py',
+        line: /^ {4}def filter\(self, \*args, \*\*kwargs\):/,
+        name: 'filter',
+      }),
+      symbolsFile: 'django/db/models/query.py',
+      query: 'QuerySet',
+    },
+    {
+      key: 'effect',
+      lang: 'TypeScript (effect 3.12)',
+      server: 'typescript',
+      root: effect(),
+      target: at({ file: 'src/Effect.ts', line: /^export const succeed:/, name: 'succeed' }),
+      symbolsFile: 'src/Effect.ts',
+      query: 'succeed',
+    },
   ];
   const only = process.env.BENCH_PROJECTS?.split(',');
   return all.filter((p) => !only || only.includes(p.key));
@@ -101,10 +150,24 @@ async function measure(p: Big): Promise<(string | number)[]> {
   const refs = await warm(['refs', target]);
   const hover = await warm(['hover', target]);
   const wsymbols = await warm(['symbols', '-w', p.query, '--root', p.root]);
-  const status = JSON.parse((await timeCommand([LSPQ, 'daemon', 'status', '--json'], p.root, env)).stdout) as { memoryBytes: number; servers: { id: string; memoryBytes: number | null }[] };
+  const status = JSON.parse((await timeCommand([LSPQ, 'daemon', 'status', '--json'], p.root, env)).stdout) as {
+    memoryBytes: number;
+    servers: { id: string; memoryBytes: number | null }[];
+  };
   const server = status.servers.find((s) => s.id === p.server);
   await timeCommand([LSPQ, 'daemon', 'stop'], p.root, env);
-  return [p.lang, sourceCount(p.root, exts), fmt(cold.ms), fmt(firstRefs.ms), fmt(def), fmt(refs), fmt(hover), fmt(wsymbols), mb(server?.memoryBytes), mb(status.memoryBytes)];
+  return [
+    p.lang,
+    sourceCount(p.root, exts),
+    fmt(cold.ms),
+    fmt(firstRefs.ms),
+    fmt(def),
+    fmt(refs),
+    fmt(hover),
+    fmt(wsymbols),
+    mb(server?.memoryBytes),
+    mb(status.memoryBytes),
+  ];
 }
 
 const rows: (string | number)[][] = [];
@@ -112,6 +175,20 @@ for (const p of bigProjects()) rows.push(await measure(p));
 console.log(
   [
     `Warm figures: median of ${RUNS} runs. All times are wall-clock milliseconds of whole lspq processes; memory in MB (resident, the server with its child processes).\n`,
-    table(['project', 'source files', 'cold first `def` (daemon + server start, project loaded)', 'first `refs` after it', 'warm `def`', 'warm `refs`', 'warm `hover`', 'warm `symbols -w`', 'server MB', 'daemon MB'], rows),
+    table(
+      [
+        'project',
+        'source files',
+        'cold first `def` (daemon + server start, project loaded)',
+        'first `refs` after it',
+        'warm `def`',
+        'warm `refs`',
+        'warm `hover`',
+        'warm `symbols -w`',
+        'server MB',
+        'daemon MB',
+      ],
+      rows,
+    ),
   ].join('\n'),
 );

@@ -48,13 +48,26 @@ async function interleaved(sides: (() => Promise<number>)[]): Promise<number[][]
 }
 
 /** The server driven directly: every file opened, then all formatting requests at once (the request alone, timed). */
-async function rawFormatter(serverId: string, root: string, files: string[], env: Record<string, string>): Promise<{ time: () => Promise<number>; close: () => Promise<void> }> {
+async function rawFormatter(
+  serverId: string,
+  root: string,
+  files: string[],
+  env: Record<string, string>,
+): Promise<{ time: () => Promise<number>; close: () => Promise<void> }> {
   const spec = BUILTIN_SERVERS.find((s) => s.id === serverId)!;
   const client = await LspClient.start({ spec, binary: locateBinary(spec, root, env)!, root, env });
   const docs = new Documents(client);
   for (const f of files) await docs.sync(join(root, f));
   const all = () =>
-    Promise.all(files.map((f) => client.request(DocumentFormattingRequest.type, { textDocument: { uri: docs.uri(join(root, f)) }, options: { tabSize: 4, insertSpaces: true } }, { timeoutMs: 300_000 })));
+    Promise.all(
+      files.map((f) =>
+        client.request(
+          DocumentFormattingRequest.type,
+          { textDocument: { uri: docs.uri(join(root, f)) }, options: { tabSize: 4, insertSpaces: true } },
+          { timeoutMs: 300_000 },
+        ),
+      ),
+    );
   await all();
   return {
     time: async () => {
@@ -85,7 +98,12 @@ async function fmtRows(): Promise<(string | number)[][]> {
       root: py!.root,
       files: filesOf(join(py!.root, 'src'), '.py').map((f) => join('src', f)),
       server: 'ruff',
-      checker: (files: string[]) => [join(import.meta.dir, '..', '.tools', 'bin', 'ruff'), 'format', '--check', ...files],
+      checker: (files: string[]) => [
+        join(import.meta.dir, '..', '.tools', 'bin', 'ruff'),
+        'format',
+        '--check',
+        ...files,
+      ],
       changed: (out: string) => Number(/(\d+) files? would be reformatted/.exec(out)?.[1] ?? 0),
     },
   ];
@@ -102,7 +120,10 @@ async function fmtRows(): Promise<(string | number)[][]> {
       raw.time,
     ]);
     await raw.close();
-    const checkerName = c.checker([]).map((w) => w.split('/').pop()).join(' ');
+    const checkerName = c
+      .checker([])
+      .map((w) => w.split('/').pop())
+      .join(' ');
     rows.push([
       c.lang,
       c.files.length,
@@ -128,11 +149,20 @@ async function renameRow(): Promise<(string | number)[]> {
   const pos = position(project, target);
   const env = toolsEnv({ GOFLAGS: '-mod=mod' });
   const spec = BUILTIN_SERVERS.find((s) => s.id === 'gopls')!;
-  const client = await LspClient.start({ spec, binary: locateBinary(spec, project.root, env)!, root: project.root, env });
+  const client = await LspClient.start({
+    spec,
+    binary: locateBinary(spec, project.root, env)!,
+    root: project.root,
+    env,
+  });
   const docs = new Documents(client);
   const text = await docs.sync(pos.path);
   const line = text.split('\n')[pos.line - 1]!;
-  const params = { textDocument: { uri: docs.uri(pos.path) }, position: { line: pos.line - 1, character: toServerCharacter(line, pos.column - 1, client.encoding) }, newName: 'RunC' };
+  const params = {
+    textDocument: { uri: docs.uri(pos.path) },
+    position: { line: pos.line - 1, character: toServerCharacter(line, pos.column - 1, client.encoding) },
+    newName: 'RunC',
+  };
   const options = { timeoutMs: 300_000 };
   await client.request(RenameRequest.type, params, options);
   const lspqEnv = { ...benchEnv, GOFLAGS: '-mod=mod' };
@@ -152,7 +182,14 @@ async function renameRow(): Promise<(string | number)[]> {
   await client.shutdown();
   await timeCommand([LSPQ, 'daemon', 'stop'], project.root, lspqEnv);
   const files = warm.stdout.split('\n').filter((l) => l.startsWith('diff --git')).length;
-  return ['Go (cobra)', '`ExecuteC` → `RunC`', files, fmt(median(server)), fmt(median(lspq)), `+${fmt(median(lspq) - median(server))}`];
+  return [
+    'Go (cobra)',
+    '`ExecuteC` → `RunC`',
+    files,
+    fmt(median(server)),
+    fmt(median(lspq)),
+    `+${fmt(median(lspq) - median(server))}`,
+  ];
 }
 
 const fmtTable = await fmtRows();
@@ -160,9 +197,33 @@ const renameTable = [await renameRow()];
 console.log(
   [
     `Runs per figure: ${RUNS}, each pair interleaved. Times are wall-clock milliseconds of whole processes, and of the request alone for the server.\n`,
-    '### fmt --check: lspq (warm daemon) against the formatter\'s own CLI\n',
-    table(['project', 'files', 'lspq: would change', 'formatter: would change', 'formatter', 'formatter ms', 'server ms (requests alone)', 'lspq ms', 'lspq / formatter', 'lspq over server'], fmtTable),
-    '\n### rename --dry-run: lspq (warm) against the server\'s own rename\n',
-    table(['project', 'rename', 'files changed', 'server ms (request alone)', 'lspq ms (whole command)', 'lspq over server'], renameTable),
+    "### fmt --check: lspq (warm daemon) against the formatter's own CLI\n",
+    table(
+      [
+        'project',
+        'files',
+        'lspq: would change',
+        'formatter: would change',
+        'formatter',
+        'formatter ms',
+        'server ms (requests alone)',
+        'lspq ms',
+        'lspq / formatter',
+        'lspq over server',
+      ],
+      fmtTable,
+    ),
+    "\n### rename --dry-run: lspq (warm) against the server's own rename\n",
+    table(
+      [
+        'project',
+        'rename',
+        'files changed',
+        'server ms (request alone)',
+        'lspq ms (whole command)',
+        'lspq over server',
+      ],
+      renameTable,
+    ),
   ].join('\n'),
 );

@@ -48,11 +48,19 @@ function copyOnce(from: string, to: string): void {
 function goProject(): Project {
   const root = join(WORK, 'cobra');
   if (!existsSync(root)) {
-    const info = JSON.parse(run(['go', 'mod', 'download', '-json', 'github.com/spf13/cobra@v1.8.1'], WORK, { GOFLAGS: '-mod=mod' })) as { Dir: string };
+    const info = JSON.parse(
+      run(['go', 'mod', 'download', '-json', 'github.com/spf13/cobra@v1.8.1'], WORK, { GOFLAGS: '-mod=mod' }),
+    ) as { Dir: string };
     copyOnce(info.Dir, root);
     run(['go', 'mod', 'download'], root, { GOFLAGS: '-mod=mod' });
   }
-  return { lang: 'Go (cobra)', server: 'gopls', root, target: { file: 'command.go', line: /_, err := c\.ExecuteC\(\)/, name: 'ExecuteC' }, symbolsFile: 'command.go' };
+  return {
+    lang: 'Go (cobra)',
+    server: 'gopls',
+    root,
+    target: { file: 'command.go', line: /_, err := c\.ExecuteC\(\)/, name: 'ExecuteC' },
+    symbolsFile: 'command.go',
+  };
 }
 
 function pythonProject(): Project {
@@ -78,17 +86,31 @@ function cProject(): Project {
   if (!existsSync(root)) {
     const crate = join(WORK, 'zcrate');
     mkdirSync(join(crate, 'src'), { recursive: true });
-    writeFileSync(join(crate, 'Cargo.toml'), '[package]\nname = "zc"\nversion = "0.1.0"\nedition = "2021"\n[dependencies]\nlibz-sys = { version = "=1.1.20", default-features = false, features = ["static"] }\n');
+    writeFileSync(
+      join(crate, 'Cargo.toml'),
+      '[package]\nname = "zc"\nversion = "0.1.0"\nedition = "2021"\n[dependencies]\nlibz-sys = { version = "=1.1.20", default-features = false, features = ["static"] }\n',
+    );
     writeFileSync(join(crate, 'src', 'main.rs'), 'fn main() {}\n');
     run(['cargo', 'fetch', '-q'], crate);
     const registry = join(process.env.HOME ?? '/root', '.cargo', 'registry', 'src');
-    const index = readdirSync(registry).map((d) => join(registry, d, 'libz-sys-1.1.20', 'src', 'zlib')).find(existsSync);
+    const index = readdirSync(registry)
+      .map((d) => join(registry, d, 'libz-sys-1.1.20', 'src', 'zlib'))
+      .find(existsSync);
     if (!index) throw new Error('libz-sys sources not found after cargo fetch');
     copyOnce(index, root);
   }
   const sources = readdirSync(root).filter((f) => f.endsWith('.c') && statSync(join(root, f)).isFile());
-  writeFileSync(join(root, 'compile_commands.json'), JSON.stringify(sources.map((file) => ({ directory: root, file, arguments: ['cc', '-c', '-I.', file] }))));
-  return { lang: 'C (zlib)', server: 'clangd', root, target: { file: 'deflate.c', line: /return deflateInit2_\(strm, level, Z_DEFLATED/, name: 'deflateInit2_' }, symbolsFile: 'deflate.c' };
+  writeFileSync(
+    join(root, 'compile_commands.json'),
+    JSON.stringify(sources.map((file) => ({ directory: root, file, arguments: ['cc', '-c', '-I.', file] }))),
+  );
+  return {
+    lang: 'C (zlib)',
+    server: 'clangd',
+    root,
+    target: { file: 'deflate.c', line: /return deflateInit2_\(strm, level, Z_DEFLATED/, name: 'deflateInit2_' },
+    symbolsFile: 'deflate.c',
+  };
 }
 
 function typescriptProject(): Project {

@@ -58,12 +58,19 @@ async function rawServer(project: Project): Promise<ServerSide> {
   const options = { timeoutMs: READY_TIMEOUT_MS };
   const first = await client.request(DefinitionRequest.type, { textDocument, position: position_ }, options);
   const coldMs = performance.now() - start;
-  if (!first || (Array.isArray(first) && first.length === 0)) throw new Error(`${spec.id}: no definition for the benchmark target`);
+  if (!first || (Array.isArray(first) && first.length === 0))
+    throw new Error(`${spec.id}: no definition for the benchmark target`);
   const send: Record<Op, () => Promise<unknown>> = {
     def: () => client.request(DefinitionRequest.type, { textDocument, position: position_ }, options),
-    refs: () => client.request(ReferencesRequest.type, { textDocument, position: position_, context: { includeDeclaration: false } }, options),
+    refs: () =>
+      client.request(
+        ReferencesRequest.type,
+        { textDocument, position: position_, context: { includeDeclaration: false } },
+        options,
+      ),
     hover: () => client.request(HoverRequest.type, { textDocument, position: position_ }, options),
-    symbols: () => client.request(DocumentSymbolRequest.type, { textDocument: { uri: docs.uri(symbolsPath) } }, options),
+    symbols: () =>
+      client.request(DocumentSymbolRequest.type, { textDocument: { uri: docs.uri(symbolsPath) } }, options),
   };
   return { coldMs, send, close: () => client.shutdown() };
 }
@@ -80,12 +87,18 @@ const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 50);
 
 type Side = 'server' | 'floor' | 'lspq';
 
-async function warmSideBySide(project: Project, raw: ServerSide, floor: string[], op: Op): Promise<Record<Side, number[]>> {
+async function warmSideBySide(
+  project: Project,
+  raw: ServerSide,
+  floor: string[],
+  op: Op,
+): Promise<Record<Side, number[]>> {
   const argv = [LSPQ, ...lspqArgs(project, op)];
   const floorArgv = [...floor, ...lspqArgs(project, op)];
   await raw.send[op]();
   const [viaLspq, viaFloor] = [await timeCommand(argv, project.root), await timeCommand(floorArgv, project.root)];
-  if (viaFloor.stdout !== viaLspq.stdout) throw new Error(`the floor client's answer differs from lspq's:\n${viaFloor.stdout}\n${viaLspq.stdout}`);
+  if (viaFloor.stdout !== viaLspq.stdout)
+    throw new Error(`the floor client's answer differs from lspq's:\n${viaFloor.stdout}\n${viaLspq.stdout}`);
   const times: Record<Side, number[]> = { server: [], floor: [], lspq: [] };
   const measure: Record<Side, () => Promise<number>> = {
     server: async () => {
@@ -181,7 +194,10 @@ async function goplsComparison(project: Project, warmDef: number[]): Promise<str
   const before = goplsDaemons();
   const oneShot = await repeat(5, async () => (await timeCommand([gopls, 'definition', where], project.root, env)).ms);
   await timeCommand([gopls, '-remote=auto', 'definition', where], project.root, env);
-  const remote = await repeat(5, async () => (await timeCommand([gopls, '-remote=auto', 'definition', where], project.root, env)).ms);
+  const remote = await repeat(
+    5,
+    async () => (await timeCommand([gopls, '-remote=auto', 'definition', where], project.root, env)).ms,
+  );
   // gopls -remote=auto leaves its own daemon behind; stop the one this run started.
   for (const pid of goplsDaemons()) if (!before.has(pid)) process.kill(Number(pid), 'SIGTERM');
   const w = median(warmDef);
@@ -190,20 +206,31 @@ async function goplsComparison(project: Project, warmDef: number[]): Promise<str
     [
       ['`lspq def` (warm daemon)', fmt(w), ''],
       ['`gopls definition` (one-shot)', fmt(median(oneShot)), `**${(median(oneShot) / w).toFixed(0)}x faster**`],
-      ['`gopls -remote=auto definition` (gopls daemon)', fmt(median(remote)), `**${(median(remote) / w).toFixed(0)}x faster**`],
+      [
+        '`gopls -remote=auto definition` (gopls daemon)',
+        fmt(median(remote)),
+        `**${(median(remote) / w).toFixed(0)}x faster**`,
+      ],
     ],
   );
 }
 
 async function daemonMemory(): Promise<string> {
   await timeCommand([LSPQ, 'daemon', 'restart'], WORK);
-  const status = JSON.parse((await timeCommand([LSPQ, 'daemon', 'status', '--json'], WORK)).stdout) as { memoryBytes: number; servers: unknown[] };
+  const status = JSON.parse((await timeCommand([LSPQ, 'daemon', 'status', '--json'], WORK)).stdout) as {
+    memoryBytes: number;
+    servers: unknown[];
+  };
   return `Daemon memory with no server running: **${(status.memoryBytes / 1_048_576).toFixed(0)} MB** RSS (${status.servers.length} servers).`;
 }
 
 async function main(): Promise<void> {
-  const sections: string[] = [`Runs per figure: ${RUNS} (cold: ${COLD_RUNS}). Machine: ${navigator.hardwareConcurrency} cores. All times are wall-clock milliseconds of whole processes for lspq, and of the request alone for the server.`];
-  const list = projects().filter((p) => !process.env.BENCH_PROJECTS || process.env.BENCH_PROJECTS.split(',').some((name) => p.lang.includes(name)));
+  const sections: string[] = [
+    `Runs per figure: ${RUNS} (cold: ${COLD_RUNS}). Machine: ${navigator.hardwareConcurrency} cores. All times are wall-clock milliseconds of whole processes for lspq, and of the request alone for the server.`,
+  ];
+  const list = projects().filter(
+    (p) => !process.env.BENCH_PROJECTS || process.env.BENCH_PROJECTS.split(',').some((name) => p.lang.includes(name)),
+  );
   // A narrowed run measures the warm figures only.
   const whole = !process.env.BENCH_OPS && !process.env.BENCH_PROJECTS;
   if (whole) sections.push('### Start-up\n', await startup());
@@ -237,13 +264,31 @@ async function main(): Promise<void> {
     await raw.close();
     await timeCommand([LSPQ, 'daemon', 'stop'], project.root);
     if (!whole) continue;
-    coldRows.push([project.lang, fmt(median(cold.server)), fmt(median(cold.lspq)), signed(median(cold.lspq) - median(cold.server)), fmt(median(warm.def)), `**${(median(cold.lspq) / median(warm.def)).toFixed(0)}x**`]);
+    coldRows.push([
+      project.lang,
+      fmt(median(cold.server)),
+      fmt(median(cold.lspq)),
+      signed(median(cold.lspq) - median(cold.server)),
+      fmt(median(warm.def)),
+      `**${(median(cold.lspq) / median(warm.def)).toFixed(0)}x**`,
+    ]);
     if (project.server === 'gopls') goSection = await goplsComparison(project, warm.def);
   }
   sections.push(
     '### Warm: lspq against the server itself\n',
     table(
-      ['project', 'query', 'server median', 'floor median', 'lspq median', 'lspq p90', 'lspq over server (median)', 'over (p90)', 'floor over server', 'lspq over floor'],
+      [
+        'project',
+        'query',
+        'server median',
+        'floor median',
+        'lspq median',
+        'lspq p90',
+        'lspq over server (median)',
+        'over (p90)',
+        'floor over server',
+        'lspq over floor',
+      ],
       rows,
     ),
   );
@@ -253,9 +298,19 @@ async function main(): Promise<void> {
   }
   sections.push(
     '### Cold against warm\n',
-    table(['project', 'server cold to a correct def', 'lspq cold def (daemon + server start)', 'lspq over server', 'lspq warm def', 'cold / warm'], coldRows),
+    table(
+      [
+        'project',
+        'server cold to a correct def',
+        'lspq cold def (daemon + server start)',
+        'lspq over server',
+        'lspq warm def',
+        'cold / warm',
+      ],
+      coldRows,
+    ),
   );
-  sections.push('### lspq against gopls\'s own command line (cobra)\n', goSection);
+  sections.push("### lspq against gopls's own command line (cobra)\n", goSection);
   sections.push('### Daemon\n', await daemonMemory());
   await timeCommand([LSPQ, 'daemon', 'stop'], WORK);
   console.log(sections.join('\n\n'));

@@ -29,10 +29,15 @@ function files(dir: string): string[] {
 /** The build id: a hash of the sources, this script and the lock file. */
 export function buildId(): string {
   const hash = createHash('sha256');
-  for (const f of [...files(join(root, 'src')), join(root, 'scripts', 'consola-for-citty.ts'), join(root, 'scripts', 'build.ts')].sort()) {
+  for (const f of [
+    ...files(join(root, 'src')),
+    join(root, 'scripts', 'consola-for-citty.ts'),
+    join(root, 'scripts', 'build.ts'),
+  ].sort()) {
     hash.update(f.slice(root.length)).update(readFileSync(f));
   }
-  for (const lock of ['package-lock.json', 'bun.lock']) if (existsSync(join(root, lock))) hash.update(readFileSync(join(root, lock)));
+  for (const lock of ['package-lock.json', 'bun.lock'])
+    if (existsSync(join(root, lock))) hash.update(readFileSync(join(root, lock)));
   return hash.digest('hex').slice(0, 12);
 }
 
@@ -51,7 +56,9 @@ export function bundleOptions(id: string) {
         name: 'citty-without-consola',
         setup(build: import('bun').PluginBuilder) {
           build.onResolve({ filter: /^consola(\/utils)?$/ }, (args) =>
-            args.importer.includes('/node_modules/citty/') ? { path: join(root, 'scripts', 'consola-for-citty.ts') } : undefined,
+            args.importer.includes('/node_modules/citty/')
+              ? { path: join(root, 'scripts', 'consola-for-citty.ts') }
+              : undefined,
           );
         },
       },

@@ -55,7 +55,8 @@ const fail = (err: unknown) => print(errorOutput(err, jsonInArgv(argv, process.e
 function noDaemon(words: readonly string[]): boolean {
   if (process.env.LSPQ_NO_DAEMON === '1') return true;
   // A plain loop: the first call of a builtin such as Array.prototype.some compiles it (0.1-0.2 ms).
-  for (let i = 0; i < words.length; i++) if (words[i] === '--no-daemon' || words[i]!.startsWith('--daemon=')) return true;
+  for (let i = 0; i < words.length; i++)
+    if (words[i] === '--no-daemon' || words[i]!.startsWith('--daemon=')) return true;
   return false;
 }
 
@@ -99,7 +100,14 @@ async function run(): Promise<ExitCode> {
   // process.env as it is: JSON leaves out nothing but unset values, and a copy costs a tenth of a millisecond.
   const env = process.env as Record<string, string>;
   // Progress is for a person at a terminal reading lines, not for --json.
-  const line: CommandLine = { command: name, args, cwd: process.cwd(), env, color: wantsColor(env), progress: isTerminal(2) && !jsonInArgv(args, env) };
+  const line: CommandLine = {
+    command: name,
+    args,
+    cwd: process.cwd(),
+    env,
+    color: wantsColor(env),
+    progress: isTerminal(2) && !jsonInArgv(args, env),
+  };
   const here = spec.process === 'here' || noDaemon(args) || helpAsked('passthrough' in spec, args);
   if ('stream' in spec && !helpAsked(false, args)) return print(await batch(line, here));
   if (!here) return print(await forward(line, showProgress));

@@ -8,7 +8,16 @@ import { BUILD } from '../build-info';
 import { runsCompiled } from '../bundles';
 import { DEFAULT_TIMEOUT_MS } from '../commands/table';
 import { fromErrorPayload, LspqError, type CommandOutput } from '../errors';
-import { PROTOCOL_VERSION, type AnswerLine, type CommandLine, type DaemonStatus, type Envelope, type ProgressLine, type Reply, type Request } from '../protocol/messages';
+import {
+  PROTOCOL_VERSION,
+  type AnswerLine,
+  type CommandLine,
+  type DaemonStatus,
+  type Envelope,
+  type ProgressLine,
+  type Reply,
+  type Request,
+} from '../protocol/messages';
 import { processRuns } from '../protocol/process';
 import { ensureSocketDir, socketDirSafe, socketPath, stateFile } from '../protocol/socket';
 
@@ -36,7 +45,13 @@ export interface Stream {
  * the check passes. With a stream (batch), its lines follow the request,
  * and answer lines come back before the reply.
  */
-function roundTrip(path: string, envelope: Envelope, waitMs: number, onProgress?: (text: string) => void, stream?: Stream): Promise<Reply> {
+function roundTrip(
+  path: string,
+  envelope: Envelope,
+  waitMs: number,
+  onProgress?: (text: string) => void,
+  stream?: Stream,
+): Promise<Reply> {
   // TextEncoder/TextDecoder, not Buffer: the first use of Buffer cost 0.2 ms.
   const encoder = new TextEncoder();
   const queue: Uint8Array[] = [encoder.encode(`${JSON.stringify(envelope)}\n`)];
@@ -273,7 +288,10 @@ function patience(request: Request): number {
 }
 
 /** Sends a request, starting or replacing the daemon as needed; undefined when none runs and `start` is false. */
-async function ask(request: Request, options: { start: boolean; onProgress?: (text: string) => void }): Promise<Reply | undefined> {
+async function ask(
+  request: Request,
+  options: { start: boolean; onProgress?: (text: string) => void },
+): Promise<Reply | undefined> {
   const path = socketPath(process.env);
   let lostOnce = false;
   for (let attempt = 0; attempt < 4; attempt++) {
@@ -296,7 +314,11 @@ async function ask(request: Request, options: { start: boolean; onProgress?: (te
         );
       }
       // The daemon died under the question: ask a fresh one, once.
-      if (lostOnce || request.op === 'stop') throw new LspqError('daemon', `the daemon stopped while answering (${(err as Error).message}); run the command again, or see 'lspq daemon logs'`);
+      if (lostOnce || request.op === 'stop')
+        throw new LspqError(
+          'daemon',
+          `the daemon stopped while answering (${(err as Error).message}); run the command again, or see 'lspq daemon logs'`,
+        );
       lostOnce = true;
       continue;
     }
@@ -337,7 +359,11 @@ export async function forward(line: CommandLine, onProgress?: (text: string) => 
  * round trip, which replaces one of another build), so no input is read
  * for a daemon that would refuse it.
  */
-export async function forwardBatch(line: CommandLine, stream: Stream, onProgress?: (text: string) => void): Promise<CommandOutput> {
+export async function forwardBatch(
+  line: CommandLine,
+  stream: Stream,
+  onProgress?: (text: string) => void,
+): Promise<CommandOutput> {
   await ask({ op: 'status' }, { start: true });
   const request: Request = { op: 'run', line };
   let reply: Reply;
@@ -345,9 +371,15 @@ export async function forwardBatch(line: CommandLine, stream: Stream, onProgress
     reply = await roundTrip(socketPath(process.env), envelope(request), patience(request), onProgress, stream);
   } catch (err) {
     if (err instanceof LspqError) throw err;
-    throw new LspqError('daemon', `the daemon stopped while answering the batch (${(err as Error).message}); run it again, or see 'lspq daemon logs'`);
+    throw new LspqError(
+      'daemon',
+      `the daemon stopped while answering the batch (${(err as Error).message}); run it again, or see 'lspq daemon logs'`,
+    );
   }
-  if (!reply.ok) throw 'error' in reply ? fromErrorPayload(reply.error) : new LspqError('daemon', "the daemon changed build during the batch; run it again");
+  if (!reply.ok)
+    throw 'error' in reply
+      ? fromErrorPayload(reply.error)
+      : new LspqError('daemon', 'the daemon changed build during the batch; run it again');
   if ('output' in reply) return reply.output;
   throw new LspqError('daemon', "the daemon answered a batch with something else; run 'lspq daemon restart'");
 }

@@ -37,7 +37,10 @@ let progressRows = 0;
 function rowsOf(text: string): number {
   const columns = process.stderr.columns || 80;
   const plain = text.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
-  return plain.split('\n').slice(0, -1).reduce((n, line) => n + Math.max(1, Math.ceil(Array.from(line).length / columns)), 0);
+  return plain
+    .split('\n')
+    .slice(0, -1)
+    .reduce((n, line) => n + Math.max(1, Math.ceil(Array.from(line).length / columns)), 0);
 }
 
 function flush(): Promise<void> {

@@ -21,7 +21,8 @@ interface Parsed {
   words: string[];
 }
 
-const isWords = (v: unknown): v is string[] => Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === 'string');
+const isWords = (v: unknown): v is string[] =>
+  Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === 'string');
 
 /** One input line as a request; throws a usage error that becomes the line's answer. */
 export function parseRequest(text: string): Parsed {
@@ -32,7 +33,8 @@ export function parseRequest(text: string): Parsed {
     throw usage(`not JSON: write a request as ["hover", "FILE:LINE:COL"] or {"id": 1, "args": [...]}`);
   }
   if (isWords(value)) return { words: value };
-  if (typeof value === 'object' && value !== null && 'args' in value && isWords(value.args)) return { id: 'id' in value ? value.id : undefined, words: value.args };
+  if (typeof value === 'object' && value !== null && 'args' in value && isWords(value.args))
+    return { id: 'id' in value ? value.id : undefined, words: value.args };
   throw usage('a request is a JSON array of a command and its words, or {"id": ..., "args": [...]}');
 }
 
@@ -40,7 +42,8 @@ export function parseRequest(text: string): Parsed {
 function checkCommand(name: string): void {
   if (!isCommand(name)) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
   const spec = COMMANDS[name];
-  if (spec.process !== 'daemon' || name === 'batch') throw usage(`'${name}' does not run in a batch; run it on its own`);
+  if (spec.process !== 'daemon' || name === 'batch')
+    throw usage(`'${name}' does not run in a batch; run it on its own`);
 }
 
 /** The answer line for one request: `{"id"?, "exit", "answer"}` or `{"id"?, "exit", "error"}`. */
@@ -52,14 +55,24 @@ async function answerOne(text: string, base: CommandLine, host: Host): Promise<{
     id = request.id;
     const [command, ...args] = request.words;
     checkCommand(command!);
-    output = await runCommandLine({ ...base, command: command!, args: [...args, '--json'], color: false, progress: false }, host);
+    output = await runCommandLine(
+      { ...base, command: command!, args: [...args, '--json'], color: false, progress: false },
+      host,
+    );
   } catch (err) {
     output = errorOutput(err, true);
   }
   const document: unknown = JSON.parse(output.stdout || '{}');
   // An error is the command's {"error": {...}} document and nothing else.
-  const error = typeof document === 'object' && document !== null && 'error' in document && Object.keys(document).length === 1 ? document.error : undefined;
-  const line = JSON.stringify({ ...(id !== undefined ? { id } : {}), exit: output.exit, ...(error !== undefined ? { error } : { answer: document }) });
+  const error =
+    typeof document === 'object' && document !== null && 'error' in document && Object.keys(document).length === 1
+      ? document.error
+      : undefined;
+  const line = JSON.stringify({
+    ...(id !== undefined ? { id } : {}),
+    exit: output.exit,
+    ...(error !== undefined ? { error } : { answer: document }),
+  });
   return { line: `${line}\n`, exit: output.exit };
 }
 
@@ -67,7 +80,13 @@ async function answerOne(text: string, base: CommandLine, host: Host): Promise<{
  * Runs every request `lines` yields, `jobs` at a time, and hands `emit`
  * each answer line in input order. Returns the worst exit code.
  */
-export async function runBatch(base: CommandLine, lines: AsyncIterable<string>, emit: (line: string) => void, host: Host, jobs: number): Promise<ExitCode> {
+export async function runBatch(
+  base: CommandLine,
+  lines: AsyncIterable<string>,
+  emit: (line: string) => void,
+  host: Host,
+  jobs: number,
+): Promise<ExitCode> {
   let worst: ExitCode = 0;
   const pending: Promise<{ line: string; exit: ExitCode }>[] = [];
   const flushHead = async () => {
@@ -115,7 +134,12 @@ export class LineQueue implements AsyncIterable<string> {
  * request `lines` yields answered through `host`. Its own output is empty
  * (the answers went to `emit`); its exit code is the worst answer's.
  */
-export async function runBatchLine(line: CommandLine, lines: AsyncIterable<string>, emit: (line: string) => void, host: Host): Promise<CommandOutput> {
+export async function runBatchLine(
+  line: CommandLine,
+  lines: AsyncIterable<string>,
+  emit: (line: string) => void,
+  host: Host,
+): Promise<CommandOutput> {
   try {
     const args = parseFlags('batch', line.args);
     const jobs = positiveInt(args.jobs, '--jobs') ?? DEFAULT_JOBS;

@@ -40,7 +40,12 @@ export interface Presenter<R> {
   found: (result: R) => boolean;
 }
 
-export function present<R>(result: R, json: boolean | undefined, presenter: Presenter<R>, line: CommandLine): CommandOutput {
+export function present<R>(
+  result: R,
+  json: boolean | undefined,
+  presenter: Presenter<R>,
+  line: CommandLine,
+): CommandOutput {
   const exit: ExitCode = presenter.found(result) ? 0 : 1;
   if (jsonWanted(json, line.env)) return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit };
   const { stdout, stderr, warning } = presenter.human(result, renderOptions(line.cwd, line.color));

@@ -15,7 +15,8 @@ import { DAEMON_ACTIONS } from './table';
 
 const LOG_TAIL_LINES = 100;
 
-const isAction = (word: string): word is (typeof DAEMON_ACTIONS)[number] => (DAEMON_ACTIONS as readonly string[]).includes(word);
+const isAction = (word: string): word is (typeof DAEMON_ACTIONS)[number] =>
+  (DAEMON_ACTIONS as readonly string[]).includes(word);
 
 export const daemon: Run<'daemon'> = async (args, { line }) => {
   const action = args.action ?? 'status';
@@ -37,7 +38,11 @@ export const daemon: Run<'daemon'> = async (args, { line }) => {
   }
   const status = await askStatus();
   if (!status) {
-    return { stdout: jsonWanted(args.json, line.env) ? `${JSON.stringify({ running: false })}\n` : '', stderr: 'no daemon is running; the next query starts one', exit: 1 };
+    return {
+      stdout: jsonWanted(args.json, line.env) ? `${JSON.stringify({ running: false })}\n` : '',
+      stderr: 'no daemon is running; the next query starts one',
+      exit: 1,
+    };
   }
   return present(status, args.json, { human: renderDaemonStatus, json: daemonStatusJson, found: () => true }, line);
 };

@@ -35,7 +35,14 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
     files = found.changed;
     changed = true;
   }
-  const query = { op: 'diag' as const, files, all: args.all === true, staged: args.staged === true, changed, ...(shown ? { severity: shown } : {}) };
+  const query = {
+    op: 'diag' as const,
+    files,
+    all: args.all === true,
+    staged: args.staged === true,
+    changed,
+    ...(shown ? { severity: shown } : {}),
+  };
   const result = await ask(query, args);
   const out = present(result, args.json, { human: renderDiag, json: diagJson, found: () => true }, line);
   if (result.incomplete.length > 0) {

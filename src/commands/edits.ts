@@ -15,7 +15,10 @@ function lineRange(value: string): { start: number; end: number } {
   const m = /^(\d+)(?:-(\d+))?$/.exec(value);
   const start = Number(m?.[1]);
   const end = Number(m?.[2] ?? m?.[1]);
-  if (!m || start < 1 || end < start) throw usage(`--range takes START-END, lines counted from 1 with START <= END (for example --range 10-20), not '${value}'`);
+  if (!m || start < 1 || end < start)
+    throw usage(
+      `--range takes START-END, lines counted from 1 with START <= END (for example --range 10-20), not '${value}'`,
+    );
   return { start, end };
 }
 
@@ -25,8 +28,21 @@ export const fmt: Run<'fmt'> = async (args, { line, ask }) => {
   if (args.range !== undefined && args._.length > 1) throw usage('--range formats lines of one file; name one FILE');
   const mode = args.check ? 'check' : args.write ? 'write' : 'diff';
   const files = args._.map((f) => resolvePath(line.cwd, f));
-  const result = await ask({ op: 'fmt', files, write: mode === 'write', ...(args.range !== undefined ? { lines: lineRange(args.range) } : {}) }, args);
-  const out = present(result, args.json, { human: (r, o) => renderFmt(r, o, mode), json: fmtJson, found: () => true }, line);
+  const result = await ask(
+    {
+      op: 'fmt',
+      files,
+      write: mode === 'write',
+      ...(args.range !== undefined ? { lines: lineRange(args.range) } : {}),
+    },
+    args,
+  );
+  const out = present(
+    result,
+    args.json,
+    { human: (r, o) => renderFmt(r, o, mode), json: fmtJson, found: () => true },
+    line,
+  );
   // --check answers with the exit code: 1 when a file would change, as gofmt -l users expect of a check.
   return mode === 'check' && result.files.some((f) => f.changed) ? { ...out, exit: 1 } : out;
 };
@@ -37,8 +53,19 @@ export const rename: Run<'rename'> = async (args, { line, ask }) => {
   const targetWord = args.symbol ? undefined : args.target;
   if (!newName) throw usage('missing NEWNAME: lspq rename TARGET NEWNAME (or --symbol NAME NEWNAME)');
   const target = targetFrom({ ...args, target: targetWord }, line.cwd);
-  const query = { op: 'rename' as const, target, newName, write: args['dry-run'] !== true, allowOutside: args['allow-outside'] === true };
-  return present(await ask(query, args), args.json, { human: renderRename, json: renameJson, found: (r) => r.files.length > 0 }, line);
+  const query = {
+    op: 'rename' as const,
+    target,
+    newName,
+    write: args['dry-run'] !== true,
+    allowOutside: args['allow-outside'] === true,
+  };
+  return present(
+    await ask(query, args),
+    args.json,
+    { human: renderRename, json: renameJson, found: (r) => r.files.length > 0 },
+    line,
+  );
 };
 
 /** A position (FILE:LINE:COL, FILE:LINE:NAME, --symbol) or lines (FILE:LINE, FILE:START-END). */
@@ -51,8 +78,12 @@ function placeFrom(args: Parameters<Run<'actions'>>[0], cwd: string): TargetSpec
 
 export const actions: Run<'actions'> = async (args, { line, ask }) => {
   if (args.apply !== undefined && args['apply-preferred']) throw usage('give --apply N or --apply-preferred, not both');
-  if (args['dry-run'] && args.apply === undefined && !args['apply-preferred']) throw usage('--dry-run goes with --apply N or --apply-preferred');
-  const kinds = args.kind?.split(',').map((k) => k.trim()).filter(Boolean);
+  if (args['dry-run'] && args.apply === undefined && !args['apply-preferred'])
+    throw usage('--dry-run goes with --apply N or --apply-preferred');
+  const kinds = args.kind
+    ?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const apply = args['apply-preferred'] ? ('preferred' as const) : positiveInt(args.apply, '--apply');
   const query = {
     op: 'actions' as const,
@@ -62,5 +93,10 @@ export const actions: Run<'actions'> = async (args, { line, ask }) => {
     write: args['dry-run'] !== true,
     allowOutside: args['allow-outside'] === true,
   };
-  return present(await ask(query, args), args.json, { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0 }, line);
+  return present(
+    await ask(query, args),
+    args.json,
+    { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0 },
+    line,
+  );
 };

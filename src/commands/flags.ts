@@ -13,7 +13,9 @@ import { usage } from '../errors';
 import { COMMANDS, type ArgsOf, type CommandName } from './table';
 
 /** A command's arguments as its flags declare them: switches are booleans, the rest strings; `_` holds every positional word. */
-export type Parsed<A extends ArgsDef> = { -readonly [K in keyof A]?: A[K] extends { type: 'boolean' } ? boolean : string } & { _: string[] };
+export type Parsed<A extends ArgsDef> = {
+  -readonly [K in keyof A]?: A[K] extends { type: 'boolean' } ? boolean : string;
+} & { _: string[] };
 
 type Loose = Record<string, unknown> & { _: string[] };
 
@@ -22,7 +24,11 @@ interface Flag {
   type: 'boolean' | 'string';
 }
 
-function flagTable(defs: ArgsDef): { flags: Map<string, Flag>; positionals: string[]; defaults: Record<string, unknown> } {
+function flagTable(defs: ArgsDef): {
+  flags: Map<string, Flag>;
+  positionals: string[];
+  defaults: Record<string, unknown>;
+} {
   const flags = new Map<string, Flag>();
   const positionals: string[] = [];
   const defaults: Record<string, unknown> = {};
@@ -94,7 +100,9 @@ export function parseFlags<N extends CommandName>(name: N, rawArgs: readonly str
     }
   }
   if (!('variadic' in spec && spec.variadic) && args._.length > positionals.length) {
-    throw usage(`too many arguments for 'lspq ${name}' (it takes ${positionals.length === 1 ? 'one' : positionals.length}); see 'lspq ${name} --help'`);
+    throw usage(
+      `too many arguments for 'lspq ${name}' (it takes ${positionals.length === 1 ? 'one' : positionals.length}); see 'lspq ${name} --help'`,
+    );
   }
   positionals.forEach((key, at) => {
     if (args._[at] !== undefined) args[key] = args._[at];

@@ -48,7 +48,11 @@ export async function runHere(line: CommandLine): Promise<CommandOutput> {
 }
 
 /** A batch with --no-daemon: its requests answered here, one pool for all of them. */
-export async function runBatchHere(line: CommandLine, input: AsyncIterable<string>, emit: (answer: string) => void): Promise<CommandOutput> {
+export async function runBatchHere(
+  line: CommandLine,
+  input: AsyncIterable<string>,
+  emit: (answer: string) => void,
+): Promise<CommandOutput> {
   const host = localHost(line);
   try {
     return await runBatchLine(line, input, emit, host);

@@ -44,7 +44,8 @@ export function callerContext(args: ServerFlags, cwd: string, env: Record<string
     timeoutMs = Math.round(n * 1000);
   }
   const root = args.root;
-  if (root !== undefined && !isDirectory(resolvePath(cwd, root))) throw usage(`--root ${root} is not a directory; give the workspace root folder`);
+  if (root !== undefined && !isDirectory(resolvePath(cwd, root)))
+    throw usage(`--root ${root} is not a directory; give the workspace root folder`);
   return {
     cwd,
     env,
@@ -66,9 +67,13 @@ export function targetFrom(args: TargetFlags, cwd: string): TargetSpec {
 /** `--kind class,function` → validated lower-case LSP symbol kind names. */
 export function parseKinds(value: string | undefined): string[] | undefined {
   if (value === undefined || value.trim() === '') return undefined;
-  const kinds = value.split(',').map((k) => k.trim().toLowerCase()).filter(Boolean);
+  const kinds = value
+    .split(',')
+    .map((k) => k.trim().toLowerCase())
+    .filter(Boolean);
   const bad = kinds.filter((k) => !SYMBOL_KINDS.includes(k));
-  if (bad.length) throw usage(`unknown symbol kind ${bad.map((b) => `'${b}'`).join(', ')}; kinds are: ${SYMBOL_KINDS.join(', ')}`);
+  if (bad.length)
+    throw usage(`unknown symbol kind ${bad.map((b) => `'${b}'`).join(', ')}; kinds are: ${SYMBOL_KINDS.join(', ')}`);
   return kinds;
 }
 

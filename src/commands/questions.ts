@@ -9,12 +9,23 @@ import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJso
 import { present, type Presenter, type Run } from './context';
 import { parseKinds, positiveInt, targetFrom, type TargetFlags } from './options';
 
-const locationsPresenter: Presenter<LocationsResult> = { human: renderLocations, json: locationsJson, found: (r) => r.total > 0 };
+const locationsPresenter: Presenter<LocationsResult> = {
+  human: renderLocations,
+  json: locationsJson,
+  found: (r) => r.total > 0,
+};
 
 /** def, typedef, impls and refs differ only in the request they make. */
 function locations(op: LocationOp) {
-  return async (args: TargetFlags & { 'include-declaration'?: boolean }, { line, ask }: Parameters<Run<LocationOp>>[1]) => {
-    const query = { op, target: targetFrom(args, line.cwd), ...(args['include-declaration'] ? { includeDeclaration: true } : {}) };
+  return async (
+    args: TargetFlags & { 'include-declaration'?: boolean },
+    { line, ask }: Parameters<Run<LocationOp>>[1],
+  ) => {
+    const query = {
+      op,
+      target: targetFrom(args, line.cwd),
+      ...(args['include-declaration'] ? { includeDeclaration: true } : {}),
+    };
     return present(await ask<LocationOp>(query, args), args.json, locationsPresenter, line);
   };
 }
@@ -35,7 +46,12 @@ export const symbols: Run<'symbols'> = async (args, { line, ask }) => {
   if (args.workspace) {
     if (!input) throw usage('symbols -w needs a QUERY: lspq symbols -w NAME');
     const result = await ask({ op: 'wsymbols', query: input, ...(kinds ? { kinds } : {}) }, args);
-    return present(result, args.json, { human: renderWorkspaceSymbols, json: workspaceSymbolsJson, found: (r) => r.total > 0 }, line);
+    return present(
+      result,
+      args.json,
+      { human: renderWorkspaceSymbols, json: workspaceSymbolsJson, found: (r) => r.total > 0 },
+      line,
+    );
   }
   if (!input) throw usage('missing FILE: lspq symbols FILE, or lspq symbols -w QUERY for the workspace');
   const result = await ask({ op: 'symbols', path: resolvePath(line.cwd, input), ...(kinds ? { kinds } : {}) }, args);
@@ -49,5 +65,10 @@ export const calls: Run<'calls'> = async (args, { line, ask }) => {
     direction: args.out ? ('outgoing' as const) : ('incoming' as const),
     depth: positiveInt(args.depth, '--depth') ?? 1,
   };
-  return present(await ask(query, args), args.json, { human: renderCalls, json: callsJson, found: (r) => r.calls.length > 0 }, line);
+  return present(
+    await ask(query, args),
+    args.json,
+    { human: renderCalls, json: callsJson, found: (r) => r.calls.length > 0 },
+    line,
+  );
 };

@@ -23,7 +23,23 @@ const batch: Run<'batch'> = async () => {
   throw usage("'batch' does not run in a batch; run it on its own");
 };
 
-const RUN: { [N in CommandName]: Run<N> } = { def, typedef, impls, refs, hover, symbols, calls, actions, fmt, rename, diag, batch, git, servers, daemon };
+const RUN: { [N in CommandName]: Run<N> } = {
+  def,
+  typedef,
+  impls,
+  refs,
+  hover,
+  symbols,
+  calls,
+  actions,
+  fmt,
+  rename,
+  diag,
+  batch,
+  git,
+  servers,
+  daemon,
+};
 
 /** `--help` or `-h` among a command's words; a passthrough command (git) reads its own. */
 export function wantsHelp(name: CommandName, args: readonly string[]): boolean {

@@ -3,4 +3,9 @@ import { renderServers, serversJson } from '../render/servers';
 import { present, type Run } from './context';
 
 export const servers: Run<'servers'> = async (args, { line, ask }) =>
-  present(await ask({ op: 'servers' }, args), args.json, { human: renderServers, json: serversJson, found: () => true }, line);
+  present(
+    await ask({ op: 'servers' }, args),
+    args.json,
+    { human: renderServers, json: serversJson, found: () => true },
+    line,
+  );

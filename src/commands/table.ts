@@ -39,17 +39,33 @@ const outputArgs = {
 
 const serverArgs = {
   ...outputArgs,
-  root: { type: 'string', description: 'Workspace root (default: found by root markers above the file)', valueHint: 'DIR' },
+  root: {
+    type: 'string',
+    description: 'Workspace root (default: found by root markers above the file)',
+    valueHint: 'DIR',
+  },
   server: { type: 'string', description: "Use this server id ('lspq servers' lists them)", valueHint: 'ID' },
-  timeout: { type: 'string', description: `Give up after this many seconds (default ${DEFAULT_TIMEOUT_MS / 1000}; exit 3)`, valueHint: 'SECONDS' },
+  timeout: {
+    type: 'string',
+    description: `Give up after this many seconds (default ${DEFAULT_TIMEOUT_MS / 1000}; exit 3)`,
+    valueHint: 'SECONDS',
+  },
   limit: { type: 'string', description: `Cut answers at N entries (default ${DEFAULT_LIMIT})`, valueHint: 'N' },
-  daemon: { type: 'boolean', default: true, description: 'With --no-daemon, answer in this process and exit (slower; for one-off use in CI)' },
+  daemon: {
+    type: 'boolean',
+    default: true,
+    description: 'With --no-daemon, answer in this process and exit (slower; for one-off use in CI)',
+  },
 } as const satisfies ArgsDef;
 
 const targetArgs = {
   ...serverArgs,
   target: { type: 'positional', required: false, description: 'FILE:LINE:COL or FILE:LINE:NAME', valueHint: 'TARGET' },
-  symbol: { type: 'string', description: 'Find the target by workspace symbol name (Outer.inner narrows)', valueHint: 'NAME' },
+  symbol: {
+    type: 'string',
+    description: 'Find the target by workspace symbol name (Outer.inner narrows)',
+    valueHint: 'NAME',
+  },
   nth: { type: 'string', description: 'With FILE:LINE:NAME, take the K-th occurrence on the line', valueHint: 'K' },
 } as const satisfies ArgsDef;
 
@@ -57,7 +73,11 @@ export const COMMANDS = {
   def: {
     summary: 'definition(s) of the symbol at TARGET',
     args: targetArgs,
-    examples: ['lspq def main.go:7:TotalArea', 'lspq def src/main.ts:7:totalArea --json', 'lspq def --symbol Circle.Area'],
+    examples: [
+      'lspq def main.go:7:TotalArea',
+      'lspq def src/main.ts:7:totalArea --json',
+      'lspq def --symbol Circle.Area',
+    ],
     process: 'daemon',
   },
   typedef: {
@@ -74,8 +94,15 @@ export const COMMANDS = {
   },
   refs: {
     summary: 'references to the symbol at TARGET',
-    args: { ...targetArgs, 'include-declaration': { type: 'boolean', description: 'Also list the declaration itself' } },
-    examples: ['lspq refs shapes/shape.py:7:Shape', 'lspq refs geometry.go:17:TotalArea --include-declaration', 'lspq refs --symbol total_area --json'],
+    args: {
+      ...targetArgs,
+      'include-declaration': { type: 'boolean', description: 'Also list the declaration itself' },
+    },
+    examples: [
+      'lspq refs shapes/shape.py:7:Shape',
+      'lspq refs geometry.go:17:TotalArea --include-declaration',
+      'lspq refs --symbol total_area --json',
+    ],
     process: 'daemon',
   },
   hover: {
@@ -90,7 +117,11 @@ export const COMMANDS = {
       ...serverArgs,
       input: { type: 'positional', required: false, description: 'FILE, or QUERY with -w', valueHint: 'FILE|QUERY' },
       workspace: { type: 'boolean', alias: 'w', description: 'Search the whole workspace for QUERY' },
-      kind: { type: 'string', description: 'Only these kinds, comma-separated (class,function,...)', valueHint: 'K,...' },
+      kind: {
+        type: 'string',
+        description: 'Only these kinds, comma-separated (class,function,...)',
+        valueHint: 'K,...',
+      },
     },
     examples: ['lspq symbols shape.h', 'lspq symbols -w total', 'lspq symbols src/geometry.ts --kind function'],
     process: 'daemon',
@@ -109,14 +140,27 @@ export const COMMANDS = {
     summary: 'code actions at TARGET, FILE:LINE or FILE:START-END; --apply N applies one',
     args: {
       ...targetArgs,
-      target: { type: 'positional', required: false, description: 'FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:START-END', valueHint: 'TARGET' },
-      kind: { type: 'string', description: 'Only these kinds, comma-separated prefixes (quickfix, refactor, source.organizeImports)', valueHint: 'K,...' },
+      target: {
+        type: 'positional',
+        required: false,
+        description: 'FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:START-END',
+        valueHint: 'TARGET',
+      },
+      kind: {
+        type: 'string',
+        description: 'Only these kinds, comma-separated prefixes (quickfix, refactor, source.organizeImports)',
+        valueHint: 'K,...',
+      },
       apply: { type: 'string', description: 'Apply action N of the list', valueHint: 'N' },
       'apply-preferred': { type: 'boolean', description: "Apply the server's preferred action" },
       'dry-run': { type: 'boolean', description: 'With --apply, print the diff and write nothing' },
       'allow-outside': { type: 'boolean', description: 'Let the edit change files outside the workspace root' },
     },
-    examples: ['lspq actions src/main.ts:1 --kind source', 'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1 --dry-run', 'lspq actions src/main.ts:6:Circle --kind quickfix --json'],
+    examples: [
+      'lspq actions src/main.ts:1 --kind source',
+      'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1 --dry-run',
+      'lspq actions src/main.ts:6:Circle --kind quickfix --json',
+    ],
     process: 'daemon',
   },
   fmt: {
@@ -140,17 +184,30 @@ export const COMMANDS = {
       'dry-run': { type: 'boolean', description: 'Print the diff and write nothing' },
       'allow-outside': { type: 'boolean', description: 'Let the edit change files outside the workspace root' },
     },
-    examples: ['lspq rename geometry.go:17:TotalArea SumOfAreas --dry-run', 'lspq rename shapes/geometry.py:15:total_area area_sum', 'lspq rename --symbol Circle Round --dry-run'],
+    examples: [
+      'lspq rename geometry.go:17:TotalArea SumOfAreas --dry-run',
+      'lspq rename shapes/geometry.py:15:total_area area_sum',
+      'lspq rename --symbol Circle Round --dry-run',
+    ],
     process: 'daemon',
   },
   diag: {
     summary: 'diagnostics for files, --staged changes or --all the workspace',
     args: {
       ...serverArgs,
-      files: { type: 'positional', required: false, description: 'Files to check (default: the changed files, in git)', valueHint: 'FILE...' },
+      files: {
+        type: 'positional',
+        required: false,
+        description: 'Files to check (default: the changed files, in git)',
+        valueHint: 'FILE...',
+      },
       staged: { type: 'boolean', description: 'The staged content of the staged files (for a pre-commit hook)' },
       all: { type: 'boolean', description: 'Every source file of the workspace' },
-      severity: { type: 'string', description: 'Show only this severity and worse (error, warning, info, hint)', valueHint: 'S' },
+      severity: {
+        type: 'string',
+        description: 'Show only this severity and worse (error, warning, info, hint)',
+        valueHint: 'S',
+      },
       'fail-on': { type: 'string', description: 'Exit 1 at this severity or worse (default error)', valueHint: 'S' },
     },
     examples: ['lspq diag src/broken.ts', 'lspq diag --staged --fail-on warning', 'lspq diag --all --json'],
@@ -160,7 +217,11 @@ export const COMMANDS = {
   batch: {
     summary: 'many questions, one per stdin line, answered as JSON lines in order',
     args: {
-      jobs: { type: 'string', description: 'Questions answered at once (default 4); answers still leave in input order', valueHint: 'N' },
+      jobs: {
+        type: 'string',
+        description: 'Questions answered at once (default 4); answers still leave in input order',
+        valueHint: 'N',
+      },
       daemon: serverArgs.daemon,
     },
     examples: [
@@ -187,7 +248,12 @@ export const COMMANDS = {
     summary: 'status | stop | restart | logs of the background daemon',
     args: {
       ...outputArgs,
-      action: { type: 'positional', required: false, description: 'status | stop | restart | logs', valueHint: 'ACTION' },
+      action: {
+        type: 'positional',
+        required: false,
+        description: 'status | stop | restart | logs',
+        valueHint: 'ACTION',
+      },
     },
     examples: ['lspq daemon status', 'lspq daemon logs', 'lspq daemon stop'],
     process: 'here',

@@ -8,7 +8,10 @@ import { COMMANDS, type CommandName } from './table';
 
 export async function helpFor(name: CommandName): Promise<string> {
   const spec = COMMANDS[name];
-  const usage = await renderUsage({ meta: { name, description: spec.summary }, args: spec.args }, { meta: { name: 'lspq' } });
+  const usage = await renderUsage(
+    { meta: { name, description: spec.summary }, args: spec.args },
+    { meta: { name: 'lspq' } },
+  );
   const examples = spec.examples.map((e) => `  $ ${e}`).join('\n');
   // citty marks usage up with backticks; plain text reads better in a terminal.
   return `${usage.replace(/`/g, '')}\n\nEXAMPLES\n\n${examples}\n`;

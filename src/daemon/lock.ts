@@ -5,7 +5,6 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { processRuns } from '../protocol/process';
 
-
 /** True if this process now holds the lock. */
 export function takeLock(path: string): boolean {
   for (let attempt = 0; attempt < 2; attempt++) {

@@ -77,18 +77,21 @@ export async function runDaemon(): Promise<ExitCode> {
   log(`listening on ${socket} (pid ${process.pid})`);
 
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void stop(sig));
-  const housekeeping = setInterval(() => {
-    recordServers(stateFile(socket, 'servers.json'), pool.list());
-    watchers.prune(new Set(pool.list().map((s) => s.client.root)));
-    void pool.enforceMemoryLimit();
-    // A daemon that lost its lock (a racing start took over a stale one) steps aside.
-    let holder = '';
-    try {
-      holder = readFileSync(lock, 'utf8').trim();
-    } catch {}
-    if (holder !== String(process.pid)) void stop('lock taken by another daemon');
-    else if (server.inFlight === 0 && Date.now() - lastActivity >= idleMs) void stop('idle');
-  }, Math.min(HOUSEKEEPING_MS, idleMs));
+  const housekeeping = setInterval(
+    () => {
+      recordServers(stateFile(socket, 'servers.json'), pool.list());
+      watchers.prune(new Set(pool.list().map((s) => s.client.root)));
+      void pool.enforceMemoryLimit();
+      // A daemon that lost its lock (a racing start took over a stale one) steps aside.
+      let holder = '';
+      try {
+        holder = readFileSync(lock, 'utf8').trim();
+      } catch {}
+      if (holder !== String(process.pid)) void stop('lock taken by another daemon');
+      else if (server.inFlight === 0 && Date.now() - lastActivity >= idleMs) void stop('idle');
+    },
+    Math.min(HOUSEKEEPING_MS, idleMs),
+  );
   housekeeping.unref?.();
   await new Promise<never>(() => {});
   return 0;

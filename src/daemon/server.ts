@@ -11,7 +11,16 @@ import { answer } from '../engine/answer';
 import type { HandlerContext } from '../engine/handlers/context';
 import { LspqError, toErrorPayload } from '../errors';
 import type { ServerPool } from '../lsp/manager';
-import { PROTOCOL_VERSION, type BatchInput, type CommandLine, type DaemonStatus, type Envelope, type Op, type QueryFor, type Reply } from '../protocol/messages';
+import {
+  PROTOCOL_VERSION,
+  type BatchInput,
+  type CommandLine,
+  type DaemonStatus,
+  type Envelope,
+  type Op,
+  type QueryFor,
+  type Reply,
+} from '../protocol/messages';
 import type { Watchers } from './watch';
 
 export interface ListenOptions {
@@ -140,12 +149,18 @@ export function listen(o: ListenOptions): DaemonServer {
       const host = {
         answer: <O extends Op>(query: QueryFor<O>) => answer(query, handlerContext(socket, line)),
         report: (err: unknown) => {
-          if (!(err instanceof LspqError)) o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
+          if (!(err instanceof LspqError))
+            o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
         },
       };
       const input = socket.data.input;
       const output = input
-        ? await runBatchLine(line, input, (answerLine) => write(socket, `${JSON.stringify({ answer: answerLine.trimEnd() })}\n`), host)
+        ? await runBatchLine(
+            line,
+            input,
+            (answerLine) => write(socket, `${JSON.stringify({ answer: answerLine.trimEnd() })}\n`),
+            host,
+          )
         : await runCommandLine(line, host);
       send(socket, { ok: true, output });
       o.log(`${line.command} (exit ${output.exit}) answered in ${(performance.now() - started).toFixed(1)} ms`);
@@ -166,14 +181,25 @@ export function listen(o: ListenOptions): DaemonServer {
     log: o.log,
     beforeRequest: (session) => o.watchers.flush(session),
     // Progress only for a person at a terminal; a line the socket cannot take now is simply skipped.
-    progress: line.progress ? (text) => void (socket.data.out ? undefined : write(socket, `${JSON.stringify({ progress: text })}\n`)) : undefined,
+    progress: line.progress
+      ? (text) => void (socket.data.out ? undefined : write(socket, `${JSON.stringify({ progress: text })}\n`))
+      : undefined,
   });
 
   const server = Bun.listen<Connection>({
     unix: o.socket,
     socket: {
       open(socket) {
-        socket.data = { buffer: '', decoder: new TextDecoder(), abort: new AbortController(), out: undefined, ending: false, handled: false, answered: false, input: undefined };
+        socket.data = {
+          buffer: '',
+          decoder: new TextDecoder(),
+          abort: new AbortController(),
+          out: undefined,
+          ending: false,
+          handled: false,
+          answered: false,
+          input: undefined,
+        };
       },
       data(socket, chunk) {
         const d = socket.data;

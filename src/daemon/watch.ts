@@ -39,7 +39,12 @@ function globsOf(session: Session): Matcher[] {
     const options = reg.registerOptions as DidChangeWatchedFilesRegistrationOptions | undefined;
     for (const w of options?.watchers ?? []) {
       const pattern = typeof w.globPattern === 'string' ? w.globPattern : w.globPattern.pattern;
-      const baseUri = typeof w.globPattern === 'string' ? undefined : typeof w.globPattern.baseUri === 'string' ? w.globPattern.baseUri : w.globPattern.baseUri.uri;
+      const baseUri =
+        typeof w.globPattern === 'string'
+          ? undefined
+          : typeof w.globPattern.baseUri === 'string'
+            ? w.globPattern.baseUri
+            : w.globPattern.baseUri.uri;
       const base = baseUri ? uriToPath(baseUri) : undefined;
       const glob = new Bun.Glob(pattern);
       matchers.push((path) => {
@@ -109,13 +114,21 @@ export class Watchers {
     const recent = [...state.changes].filter(([path, c]) => c.seq > since && !outputs.some((o) => path.startsWith(o)));
     if (recent.length === 0) return;
     session.docs.touchWorld();
-    await this.openCreated(session, recent.filter(([path, c]) => c.renamedSeq > since && !session.docs.isOpen(path)).map(([path]) => path));
+    await this.openCreated(
+      session,
+      recent.filter(([path, c]) => c.renamedSeq > since && !session.docs.isOpen(path)).map(([path]) => path),
+    );
     const matchers = globsOf(session);
     if (matchers.length === 0) return; // it watches on its own (tsserver, rust-analyzer)
     const events: FileEvent[] = [];
     for (const [path, c] of recent) {
       if (!matchers.some((m) => m(path))) continue;
-      const type = c.renamedSeq > since ? (existsSync(path) ? FileChangeType.Created : FileChangeType.Deleted) : FileChangeType.Changed;
+      const type =
+        c.renamedSeq > since
+          ? existsSync(path)
+            ? FileChangeType.Created
+            : FileChangeType.Deleted
+          : FileChangeType.Changed;
       events.push({ uri: pathToUri(path), type });
     }
     if (events.length === 0) return;
@@ -125,7 +138,9 @@ export class Watchers {
 
   private async openCreated(session: Session, paths: string[]): Promise<void> {
     const spec = session.client.spec;
-    const created = paths.filter((p) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && isFile(p));
+    const created = paths.filter(
+      (p) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && isFile(p),
+    );
     for (const path of created.slice(0, OPEN_CREATED_MAX)) await session.docs.sync(path);
   }
 

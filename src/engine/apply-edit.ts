@@ -6,7 +6,16 @@
  * symlink, writing its target; if any step fails, the steps already taken
  * are undone in reverse, so the files are as they were.
  */
-import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LspqError } from '../errors';
 import type { EditPlan, FileChange } from '../lsp/edits';
@@ -73,7 +82,10 @@ export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
     for (const f of plan.files) {
       for (const path of [f.path, f.renamedTo].filter((p): p is string => p !== undefined)) {
         if (!under(realOf(path), root) && !under(path, o.root)) {
-          throw new LspqError('outside_workspace', `the edit would change ${path}, outside the workspace root ${o.root}; nothing was written (add --allow-outside to allow it)`);
+          throw new LspqError(
+            'outside_workspace',
+            `the edit would change ${path}, outside the workspace root ${o.root}; nothing was written (add --allow-outside to allow it)`,
+          );
         }
       }
     }
@@ -81,9 +93,13 @@ export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
   for (const f of plan.files) {
     const version = o.versionOf?.(f.path);
     const changed =
-      (f.version !== undefined && version !== undefined && f.version !== version) || (f.before !== null && readNow(realOf(f.path)) !== f.before);
+      (f.version !== undefined && version !== undefined && f.version !== version) ||
+      (f.before !== null && readNow(realOf(f.path)) !== f.before);
     if (changed) {
-      throw new LspqError('stale_edit', `${f.path} changed since the server computed the edit; nothing was written (run the command again)`);
+      throw new LspqError(
+        'stale_edit',
+        `${f.path} changed since the server computed the edit; nothing was written (run the command again)`,
+      );
     }
   }
 }
@@ -96,7 +112,8 @@ export function writePlan(plan: EditPlan, o: ApplyOptions): string[] {
   const step = (f: FileChange) => {
     const mode = modeOf(realOf(f.path));
     // A file without its owner's write permission says "leave me": replacing it by a rename would not ask.
-    if (f.before !== null && mode !== undefined && (mode & 0o200) === 0) throw Object.assign(new Error('read-only'), { code: 'read-only' });
+    if (f.before !== null && mode !== undefined && (mode & 0o200) === 0)
+      throw Object.assign(new Error('read-only'), { code: 'read-only' });
     if (f.before !== null && f.after !== null && f.after !== f.before) {
       writeWhole(f.path, f.after, mode);
       undo.push(() => writeWhole(f.path, f.before!, mode));
@@ -128,7 +145,10 @@ export function writePlan(plan: EditPlan, o: ApplyOptions): string[] {
         }
       }
       const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-      const restored = failed.length === 0 ? `nothing was changed${written.length ? ` (${written.length} file(s) written before it were restored)` : ''}` : 'some files could not be restored; check them with git diff';
+      const restored =
+        failed.length === 0
+          ? `nothing was changed${written.length ? ` (${written.length} file(s) written before it were restored)` : ''}`
+          : 'some files could not be restored; check them with git diff';
       throw new LspqError('write_failed', `could not write ${f.path} (${why}); ${restored}`);
     }
   }

@@ -37,7 +37,8 @@ function gitFailed(p: Plan, r: GitResult): LspqError {
 }
 
 export async function gitCall(words: string[], o: GitCallOptions): Promise<GitCallResult> {
-  if (words.length === 0) throw usage("missing git subcommand: write 'lspq git status' (see 'lspq git --help' for the policy)");
+  if (words.length === 0)
+    throw usage("missing git subcommand: write 'lspq git status' (see 'lspq git --help' for the policy)");
   // Refusals that need no look at the repository come first: a refused call runs nothing at all.
   const early = locate(words).refused;
   if (early) throw new LspqError('refused', refusal(early, o.allowWrite, o.allowDestructive) as string);
@@ -63,7 +64,10 @@ export async function gitCall(words: string[], o: GitCallOptions): Promise<GitCa
 
 async function parsedCall(p: Plan, neutralized: Neutralized, o: GitCallOptions): Promise<GitCallResult> {
   const conflict = jsonConflict(p);
-  if (conflict) throw usage(`${conflict} does not go with --json, which picks git ${p.command.join(' ')}'s output format itself; drop one of them`);
+  if (conflict)
+    throw usage(
+      `${conflict} does not go with --json, which picks git ${p.command.join(' ')}'s output format itself; drop one of them`,
+    );
   // Unquoted UTF-8 paths in patch headers, so they match the NUL-separated ones.
   const env = gitEnv(o.env, neutralized, [...colorConfig(false), ['core.quotepath', 'false']]);
   const outputs: string[] = [];
@@ -78,6 +82,12 @@ async function parsedCall(p: Plan, neutralized: Neutralized, o: GitCallOptions):
   }
   const [first = '', second = ''] = outputs;
   const doc =
-    p.json === 'status' ? parseStatus(first) : p.json === 'log' ? parseLog(first) : p.json === 'branch' ? parseBranches(first) : parseDiff(first, second);
+    p.json === 'status'
+      ? parseStatus(first)
+      : p.json === 'log'
+        ? parseLog(first)
+        : p.json === 'branch'
+          ? parseBranches(first)
+          : parseDiff(first, second);
   return { kind: 'parsed', doc, warnings: [...new Set(warnings)] };
 }

@@ -23,7 +23,19 @@ const SAFETY: Record<string, string[]> = {
   fetch: ['--recurse-submodules=no'],
 };
 
-const COLOR_KEYS = ['ui', 'diff', 'status', 'branch', 'grep', 'interactive', 'showbranch', 'remote', 'push', 'transport', 'advice'];
+const COLOR_KEYS = [
+  'ui',
+  'diff',
+  'status',
+  'branch',
+  'grep',
+  'interactive',
+  'showbranch',
+  'remote',
+  'push',
+  'transport',
+  'advice',
+];
 
 /** Colour only when lspq's own output is a terminal: git's output is a pipe to lspq, so it is told. */
 export function colorConfig(color: boolean): Array<[string, string]> {
@@ -36,13 +48,39 @@ export function gitArgv(plan: Plan, format: readonly string[] = []): string[] {
   const safety = SAFETY[plan.command.join(' ')] ?? [];
   // shortlog reads a log from stdin when given no revision, and lspq's stdin is closed.
   const head = plan.command[0] === 'shortlog' && parsed.positionals.length === 0 ? ['HEAD'] : [];
-  return ['--no-pager', ...plan.globals, ...plan.command, ...safety, ...plan.inject, ...args.slice(0, parsed.insertAt), ...format, ...head, ...args.slice(parsed.insertAt)];
+  return [
+    '--no-pager',
+    ...plan.globals,
+    ...plan.command,
+    ...safety,
+    ...plan.inject,
+    ...args.slice(0, parsed.insertAt),
+    ...format,
+    ...head,
+    ...args.slice(parsed.insertAt),
+  ];
 }
 
 /** Diff output formats that would mix with the ones lspq parses. */
 const DIFF_FORMATS = [
-  'patch', 'stat', 'numstat', 'shortstat', 'dirstat', 'dirstat-by-file', 'cumulative', 'raw', 'name-only', 'name-status',
-  'summary', 'compact-summary', 'check', 'patch-with-raw', 'patch-with-stat', 'no-patch', 'line-prefix', 'quiet',
+  'patch',
+  'stat',
+  'numstat',
+  'shortstat',
+  'dirstat',
+  'dirstat-by-file',
+  'cumulative',
+  'raw',
+  'name-only',
+  'name-status',
+  'summary',
+  'compact-summary',
+  'check',
+  'patch-with-raw',
+  'patch-with-stat',
+  'no-patch',
+  'line-prefix',
+  'quiet',
 ];
 const LOG_ONLY = ['graph', 'show-signature', 'cc'];
 const SHORT_FORMATS: Record<string, string[]> = { diff: ['p', 'u', 's'], log: ['p', 'u', 's', 'L'] };
@@ -71,14 +109,21 @@ export function jsonCalls(plan: Plan): string[][] {
     case 'branch':
       return [gitArgv(plan, [BRANCH_FORMAT, '--no-color', '--no-column'])];
     case 'diff':
-      return [gitArgv(plan, [...DIFF_COUNTS_ARGS, '--no-color']), gitArgv(plan, ['-p', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'])];
+      return [
+        gitArgv(plan, [...DIFF_COUNTS_ARGS, '--no-color']),
+        gitArgv(plan, ['-p', '--no-color', '--src-prefix=a/', '--dst-prefix=b/']),
+      ];
     case 'none':
       return [gitArgv(plan)];
   }
 }
 
 /** The caller's environment, made safe: no pager, editor or prompt; lspq's config last so it wins. */
-export function gitEnv(base: Record<string, string>, neutralized: Neutralized, extra: ReadonlyArray<[string, string]>): Record<string, string> {
+export function gitEnv(
+  base: Record<string, string>,
+  neutralized: Neutralized,
+  extra: ReadonlyArray<[string, string]>,
+): Record<string, string> {
   const env = { ...base, ...neutralized.env };
   env.GIT_CONFIG_PARAMETERS = configParameters([...neutralized.config, ...extra], base.GIT_CONFIG_PARAMETERS);
   return env;

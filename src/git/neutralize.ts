@@ -92,7 +92,9 @@ function programOverrides(entries: readonly ConfigEntry[]): Array<[string, strin
 function credentialOverrides(entries: readonly ConfigEntry[]): Array<[string, string]> {
   const helpers = entries.filter((e) => /^credential\.(.+\.)?helper$/.test(e.key));
   if (helpers.every(trusted)) return [];
-  const kept = helpers.filter((e) => trusted(e) && e.value !== null).map((e): [string, string] => [e.key, e.value as string]);
+  const kept = helpers
+    .filter((e) => trusted(e) && e.value !== null)
+    .map((e): [string, string] => [e.key, e.value as string]);
   return [['credential.helper', ''], ...kept];
 }
 
@@ -102,7 +104,11 @@ function submoduleDiff(entries: readonly ConfigEntry[]): Array<[string, string]>
   return last?.value === 'diff' ? [['diff.submodule', 'log']] : [];
 }
 
-export function neutralize(entries: readonly ConfigEntry[], cls: GitClass, env: Record<string, string | undefined>): Neutralized {
+export function neutralize(
+  entries: readonly ConfigEntry[],
+  cls: GitClass,
+  env: Record<string, string | undefined>,
+): Neutralized {
   const out: Neutralized = {
     config: [['core.pager', 'cat']],
     env: {
@@ -120,9 +126,15 @@ export function neutralize(entries: readonly ConfigEntry[], cls: GitClass, env: 
   if (cls !== 'read') return out;
 
   out.env.GIT_OPTIONAL_LOCKS = '0';
-  out.config.push(...ALWAYS_READ, ...programOverrides(entries), ...credentialOverrides(entries), ...submoduleDiff(entries));
+  out.config.push(
+    ...ALWAYS_READ,
+    ...programOverrides(entries),
+    ...credentialOverrides(entries),
+    ...submoduleDiff(entries),
+  );
   // core.gitProxy takes the first match, so config cannot override it; an empty GIT_PROXY_COMMAND can.
-  if (env.GIT_PROXY_COMMAND === undefined && entries.some((e) => e.key === 'core.gitproxy' && !trusted(e))) out.env.GIT_PROXY_COMMAND = '';
+  if (env.GIT_PROXY_COMMAND === undefined && entries.some((e) => e.key === 'core.gitproxy' && !trusted(e)))
+    out.env.GIT_PROXY_COMMAND = '';
   return out;
 }
 

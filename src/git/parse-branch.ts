@@ -23,7 +23,12 @@ export function parseBranches(text: string): { current: string | null; branches:
     if (!refname.startsWith('refs/')) continue;
     const isCurrent = head === '*';
     if (isCurrent) current = name;
-    branches.push({ name, current: isCurrent, remote: refname.startsWith('refs/remotes/'), ...(upstream ? { upstream } : {}) });
+    branches.push({
+      name,
+      current: isCurrent,
+      remote: refname.startsWith('refs/remotes/'),
+      ...(upstream ? { upstream } : {}),
+    });
   }
   return { current, branches };
 }

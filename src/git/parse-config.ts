@@ -11,7 +11,9 @@ export function parseConfigList(text: string): ConfigEntry[] {
     const scope = tokens[i] as string;
     const item = tokens[i + 1] as string;
     const nl = item.indexOf('\n');
-    entries.push(nl < 0 ? { scope, key: item, value: null } : { scope, key: item.slice(0, nl), value: item.slice(nl + 1) });
+    entries.push(
+      nl < 0 ? { scope, key: item, value: null } : { scope, key: item.slice(0, nl), value: item.slice(nl + 1) },
+    );
   }
   return entries;
 }

@@ -36,7 +36,8 @@ export function unquote(text: string): { value: string; rest: string } {
   return { value: new TextDecoder().decode(new Uint8Array(bytes)), rest: text.slice(i + 1) };
 }
 
-const stripPrefix = (path: string, prefix: string): string => (path.startsWith(prefix) ? path.slice(prefix.length) : path);
+const stripPrefix = (path: string, prefix: string): string =>
+  path.startsWith(prefix) ? path.slice(prefix.length) : path;
 
 /** `+++ b/path` (git adds a tab after names with spaces, for patch(1)). */
 function labelPath(label: string, prefix: string): string | undefined {
@@ -53,7 +54,8 @@ function gitHeaderPath(rest: string): string {
     return stripPrefix(second.startsWith('"') ? unquote(second).value : second, 'b/');
   }
   const half = (rest.length - 5) / 2;
-  if (Number.isInteger(half) && rest.slice(2 + half) === ` b/${rest.slice(2, 2 + half)}`) return rest.slice(2, 2 + half);
+  if (Number.isInteger(half) && rest.slice(2 + half) === ` b/${rest.slice(2, 2 + half)}`)
+    return rest.slice(2, 2 + half);
   const at = rest.lastIndexOf(' b/');
   return at >= 0 ? rest.slice(at + 3) : rest;
 }
@@ -63,8 +65,16 @@ const HUNK = /^(@{2,}) ((?:-\d+(?:,\d+)? )+)\+(\d+)(?:,(\d+))? \1(?: |$)/;
 export function parseHunkHeader(line: string): Hunk | undefined {
   const m = HUNK.exec(line);
   if (!m) return undefined;
-  const [oldStart = '0', oldLines = '1'] = (/-(\d+)(?:,(\d+))?/.exec(m[2] as string) ?? []).slice(1).map((x) => x ?? '1');
-  return { oldStart: Number(oldStart), oldLines: Number(oldLines), newStart: Number(m[3]), newLines: Number(m[4] ?? '1'), header: line };
+  const [oldStart = '0', oldLines = '1'] = (/-(\d+)(?:,(\d+))?/.exec(m[2] as string) ?? [])
+    .slice(1)
+    .map((x) => x ?? '1');
+  return {
+    oldStart: Number(oldStart),
+    oldLines: Number(oldLines),
+    newStart: Number(m[3]),
+    newLines: Number(m[4] ?? '1'),
+    header: line,
+  };
 }
 
 interface Section {

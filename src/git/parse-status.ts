@@ -63,13 +63,27 @@ function header(out: StatusJson, line: string): void {
 
 function changed(out: StatusJson, xy: string, path: string, oldPath?: string): void {
   const [x = '.', y = '.'] = xy;
-  const entry = (letter: string): StatusEntry => ({ path, status: statusWord(letter), ...(oldPath !== undefined && (letter === 'R' || letter === 'C') ? { oldPath } : {}) });
+  const entry = (letter: string): StatusEntry => ({
+    path,
+    status: statusWord(letter),
+    ...(oldPath !== undefined && (letter === 'R' || letter === 'C') ? { oldPath } : {}),
+  });
   if (x !== '.') out.staged.push(entry(x));
   if (y !== '.') out.unstaged.push(entry(y));
 }
 
 export function parseStatus(text: string): StatusJson {
-  const out: StatusJson = { branch: null, oid: null, ahead: 0, behind: 0, staged: [], unstaged: [], untracked: [], conflicted: [], ignored: [] };
+  const out: StatusJson = {
+    branch: null,
+    oid: null,
+    ahead: 0,
+    behind: 0,
+    staged: [],
+    unstaged: [],
+    untracked: [],
+    conflicted: [],
+    ignored: [],
+  };
   const records = text.split('\0');
   for (let i = 0; i < records.length; i++) {
     const record = records[i] as string;
@@ -101,5 +115,16 @@ export function parseStatus(text: string): StatusJson {
   }
   // The contract's key order: branch, upstream, ahead, behind, then the lists.
   const { branch, oid, upstream, ahead, behind, staged, unstaged, untracked, conflicted, ignored } = out;
-  return { branch, oid, ...(upstream !== undefined ? { upstream } : {}), ahead, behind, staged, unstaged, untracked, conflicted, ignored };
+  return {
+    branch,
+    oid,
+    ...(upstream !== undefined ? { upstream } : {}),
+    ahead,
+    behind,
+    staged,
+    unstaged,
+    untracked,
+    conflicted,
+    ignored,
+  };
 }

@@ -36,7 +36,9 @@ const writeAlways: Rule = (_p, _f, sub) => verdict('write', sub);
 function sequencer(...discarding: string[]): Rule {
   return (p, _f, sub) => {
     const flag = any(p, ...discarding);
-    return flag ? verdict('destructive', sub, flag, 'it resets the work tree and drops what the operation changed so far') : verdict('write', sub);
+    return flag
+      ? verdict('destructive', sub, flag, 'it resets the work tree and drops what the operation changed so far')
+      : verdict('write', sub);
   };
 }
 
@@ -70,7 +72,8 @@ const push: Rule = (p, facts, sub) => {
   // A configured remote: its own settings count; a URL: none; no remote given: any remote's could apply.
   const isUrl = remote !== undefined && !facts.config.some((e) => e.key.startsWith(`remote.${remote}.`));
   const byConfig = isUrl ? undefined : pushForcedByConfig(facts, remote);
-  if (byConfig) return verdict('destructive', sub, undefined, `${byConfig} in the configuration makes it force or mirror`);
+  if (byConfig)
+    return verdict('destructive', sub, undefined, `${byConfig} in the configuration makes it force or mirror`);
   return verdict('write', sub);
 };
 
@@ -78,17 +81,29 @@ const pull: Rule = (p, _f, sub) => {
   const flag = any(p, 'force');
   if (flag) return verdict('destructive', sub, flag, 'it lets fetch overwrite local refs');
   for (const spec of p.positionals.slice(1)) {
-    if (spec.startsWith('+') && spec.includes(':')) return verdict('destructive', sub, spec, 'a leading + forces the update of a local ref');
+    if (spec.startsWith('+') && spec.includes(':'))
+      return verdict('destructive', sub, spec, 'a leading + forces the update of a local ref');
   }
   return verdict('write', sub);
 };
 
 const fetch: Rule = (p, facts, sub) => {
-  for (const o of [...occurrences(p, 'recurse-submodules'), ...occurrences(p, 'recurse-submodules-default'), ...occurrences(p, 'submodule-prefix')]) {
-    if (o.value !== 'no') return verdict('refused', sub, o.raw, "it runs git in submodules, whose own configuration lspq cannot vet");
+  for (const o of [
+    ...occurrences(p, 'recurse-submodules'),
+    ...occurrences(p, 'recurse-submodules-default'),
+    ...occurrences(p, 'submodule-prefix'),
+  ]) {
+    if (o.value !== 'no')
+      return verdict('refused', sub, o.raw, 'it runs git in submodules, whose own configuration lspq cannot vet');
   }
   const uploadPack = repositoryUploadPack(facts.config);
-  if (uploadPack && has(p, 'all', 'multiple')) return verdict('refused', sub, any(p, 'all', 'multiple'), `the repository's ${uploadPack} names a program to run; fetch one remote at a time`);
+  if (uploadPack && has(p, 'all', 'multiple'))
+    return verdict(
+      'refused',
+      sub,
+      any(p, 'all', 'multiple'),
+      `the repository's ${uploadPack} names a program to run; fetch one remote at a time`,
+    );
   const flag = any(p, 'force', 'update-head-ok');
   if (flag) return verdict('destructive', sub, flag, 'it lets fetch overwrite local branches');
   const refspecs = has(p, 'all', 'multiple') ? [] : p.positionals.slice(1);
@@ -96,9 +111,13 @@ const fetch: Rule = (p, facts, sub) => {
   for (const spec of [...refspecs, ...refmaps]) {
     if (!spec.includes(':') || spec.endsWith(':')) continue;
     if (spec.startsWith('+')) return verdict('destructive', sub, spec, 'a leading + forces the update of a local ref');
-    if (has(p, 'prune')) return verdict('destructive', sub, `${raw(p, 'prune')} ${spec}`, 'it deletes local refs missing on the remote');
+    if (has(p, 'prune'))
+      return verdict('destructive', sub, `${raw(p, 'prune')} ${spec}`, 'it deletes local refs missing on the remote');
   }
-  const writes = refspecs.find((s) => s.includes(':') && !s.endsWith(':')) ?? any(p, 'set-upstream') ?? refmaps.find((s) => s.includes(':'));
+  const writes =
+    refspecs.find((s) => s.includes(':') && !s.endsWith(':')) ??
+    any(p, 'set-upstream') ??
+    refmaps.find((s) => s.includes(':'));
   if (writes) return verdict('write', sub, writes, 'it updates local refs or configuration');
   return verdict('read', sub);
 };
@@ -106,7 +125,13 @@ const fetch: Rule = (p, facts, sub) => {
 const branch: Rule = (p, _f, sub) => {
   const force = any(p, 'force');
   if (has(p, 'delete', 'D')) {
-    if (has(p, 'D') || force) return verdict('destructive', sub, any(p, 'D') ?? `${raw(p, 'delete')} ${force}`, 'it deletes a branch even if it is not merged');
+    if (has(p, 'D') || force)
+      return verdict(
+        'destructive',
+        sub,
+        any(p, 'D') ?? `${raw(p, 'delete')} ${force}`,
+        'it deletes a branch even if it is not merged',
+      );
     return verdict('write', sub, raw(p, 'delete'));
   }
   if (has(p, 'move', 'M', 'copy', 'C')) {
@@ -124,7 +149,8 @@ const branch: Rule = (p, _f, sub) => {
 };
 
 const tag: Rule = (p, _f, sub) => {
-  if (has(p, 'delete')) return verdict('destructive', sub, raw(p, 'delete'), 'a deleted tag has no reflog to restore it from');
+  if (has(p, 'delete'))
+    return verdict('destructive', sub, raw(p, 'delete'), 'a deleted tag has no reflog to restore it from');
   if (has(p, 'verify')) return verdict('read', sub);
   if (has(p, 'list') || p.positionals.length === 0) return verdict('read', sub);
   const force = any(p, 'force');
@@ -137,13 +163,25 @@ const checkout: Rule = (p, facts, sub) => {
   if (forced) return verdict('destructive', sub, forced, 'it throws away local changes or resets a branch');
   const patch = any(p, 'patch', 'pathspec-from-file');
   if (patch) return verdict('destructive', sub, patch, 'it overwrites files in the work tree');
-  if (p.paths.length > 0) return verdict('destructive', sub, `-- ${p.paths.join(' ')}`, 'it overwrites files in the work tree with their committed content');
+  if (p.paths.length > 0)
+    return verdict(
+      'destructive',
+      sub,
+      `-- ${p.paths.join(' ')}`,
+      'it overwrites files in the work tree with their committed content',
+    );
   if (has(p, 'b', 'orphan')) return verdict('write', sub, any(p, 'b', 'orphan'));
-  if (p.positionals.length > 1) return verdict('destructive', sub, p.positionals.join(' '), 'it overwrites files in the work tree');
+  if (p.positionals.length > 1)
+    return verdict('destructive', sub, p.positionals.join(' '), 'it overwrites files in the work tree');
   const [name] = p.positionals;
   // '-' is git's name for the previous branch, never a file.
   if (name === undefined || name === '-' || p.dashDash || facts.commits.has(name)) return verdict('write', sub, name);
-  return verdict('destructive', sub, name, `'${name}' is not a branch or commit, so git would overwrite the file of that name (use 'lspq git switch' for branches)`);
+  return verdict(
+    'destructive',
+    sub,
+    name,
+    `'${name}' is not a branch or commit, so git would overwrite the file of that name (use 'lspq git switch' for branches)`,
+  );
 };
 
 const switchRule: Rule = (p, _f, sub) => {
@@ -154,7 +192,12 @@ const switchRule: Rule = (p, _f, sub) => {
 
 const restore: Rule = (p, _f, sub) => {
   if (has(p, 'worktree') || !has(p, 'staged')) {
-    return verdict('destructive', sub, any(p, 'worktree') ?? p.paths.concat(p.positionals).join(' '), 'it overwrites files in the work tree');
+    return verdict(
+      'destructive',
+      sub,
+      any(p, 'worktree') ?? p.paths.concat(p.positionals).join(' '),
+      'it overwrites files in the work tree',
+    );
   }
   return verdict('write', sub, raw(p, 'staged'));
 };
@@ -196,13 +239,30 @@ export const REMOTE: Record<string, Rule> = {
   '': readAlways,
   show: (p, facts, sub) => {
     const uploadPack = repositoryUploadPack(facts.config);
-    if (uploadPack && !has(p, 'n')) return verdict('refused', sub, undefined, `the repository's ${uploadPack} names a program to run; use 'lspq git remote show -n' or 'lspq git fetch'`);
+    if (uploadPack && !has(p, 'n'))
+      return verdict(
+        'refused',
+        sub,
+        undefined,
+        `the repository's ${uploadPack} names a program to run; use 'lspq git remote show -n' or 'lspq git fetch'`,
+      );
     return verdict('read', sub);
   },
   'get-url': readAlways,
 };
 
-export const READS = ['status', 'diff', 'log', 'show', 'blame', 'rev-parse', 'ls-files', 'grep', 'describe', 'shortlog'];
+export const READS = [
+  'status',
+  'diff',
+  'log',
+  'show',
+  'blame',
+  'rev-parse',
+  'ls-files',
+  'grep',
+  'describe',
+  'shortlog',
+];
 
 export const RULES: Record<string, Rule> = {
   ...Object.fromEntries(READS.map((name) => [name, readAlways])),

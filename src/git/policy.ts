@@ -84,17 +84,33 @@ export function locate(words: readonly string[]): Located {
       globals.push(word);
       continue;
     }
-    const name = word.startsWith('--') ? word.split('=')[0] as string : word.slice(0, 2);
+    const name = word.startsWith('--') ? (word.split('=')[0] as string) : word.slice(0, 2);
     const because = NEVER_GLOBALS[name] ?? 'lspq git does not know this global option';
     return { globals, command: [], args: [], options: [], full: false, refused: refuse(`git ${word}`, because) };
   }
   const sub = words[i];
   const rest = words.slice(i + 1);
-  if (sub === undefined) return { globals, command: [], args: [], options: [], full: false, refused: refuse('git', 'a subcommand is missing') };
+  if (sub === undefined)
+    return {
+      globals,
+      command: [],
+      args: [],
+      options: [],
+      full: false,
+      refused: refuse('git', 'a subcommand is missing'),
+    };
   if (sub === 'stash') return locateStash(globals, rest);
   if (sub === 'remote') return locateRemote(globals, rest);
   const rule = RULES[sub];
-  if (!rule) return { globals, command: [sub], args: rest, options: [], full: false, refused: refuse(`git ${sub}`, notAllowed(sub)) };
+  if (!rule)
+    return {
+      globals,
+      command: [sub],
+      args: rest,
+      options: [],
+      full: false,
+      refused: refuse(`git ${sub}`, notAllowed(sub)),
+    };
   return { globals, command: [sub], args: rest, ...tableFor(sub), rule };
 }
 
@@ -104,10 +120,19 @@ function notAllowed(sub: string): string {
 
 function locateStash(globals: string[], rest: string[]): Located {
   const first = rest[0];
-  if (first === undefined || first.startsWith('-')) return { globals, command: ['stash'], args: rest, ...tableFor('stash push'), rule: STASH.push };
+  if (first === undefined || first.startsWith('-'))
+    return { globals, command: ['stash'], args: rest, ...tableFor('stash push'), rule: STASH.push };
   const rule = STASH[first];
   const command = ['stash', first];
-  if (!rule) return { globals, command, args: rest.slice(1), options: [], full: false, refused: refuse(`git stash ${first}`, `'${first}' is not a stash subcommand lspq knows`) };
+  if (!rule)
+    return {
+      globals,
+      command,
+      args: rest.slice(1),
+      options: [],
+      full: false,
+      refused: refuse(`git stash ${first}`, `'${first}' is not a stash subcommand lspq knows`),
+    };
   return { globals, command, args: rest.slice(1), ...tableFor(`stash ${first}`), rule };
 }
 
@@ -118,7 +143,14 @@ function locateRemote(globals: string[], rest: string[]): Located {
   const command = ['remote', ...rest.slice(0, i + (sub === undefined ? 0 : 1))];
   const rule = REMOTE[sub ?? ''];
   if (!rule) {
-    return { globals, command, args: rest.slice(i + 1), options: [], full: false, refused: refuse(`git remote ${sub}`, 'lspq git lists and shows remotes but does not change them') };
+    return {
+      globals,
+      command,
+      args: rest.slice(i + 1),
+      options: [],
+      full: false,
+      refused: refuse(`git remote ${sub}`, 'lspq git lists and shows remotes but does not change them'),
+    };
   }
   return { globals, command, args: rest.slice(i + 1), ...tableFor(sub ? `remote ${sub}` : 'remote'), rule };
 }
@@ -160,7 +192,8 @@ function neverAllowed(at: Located, p: ParsedArgs): Verdict | undefined {
     if (m) return refuse(`${sub} ${o.raw}`, NEVER_OPTIONS[m.name] as string);
   }
   for (const word of at.args) {
-    if (TRANSPORT.has(at.command[0] as string) && /(^|=)ext::/.test(word)) return refuse(`${sub} ${word}`, 'ext:: remotes run a command of your choosing');
+    if (TRANSPORT.has(at.command[0] as string) && /(^|=)ext::/.test(word))
+      return refuse(`${sub} ${word}`, 'ext:: remotes run a command of your choosing');
     const because = at.full ? undefined : suspiciousReadWord(word, at.options);
     if (because) return refuse(`${sub} ${word}`, because);
   }
@@ -180,7 +213,8 @@ export function plan(words: readonly string[], facts: GitFacts): Plan {
   const at = locate(words);
   const parsed = parseArgs(at.args, at.options);
   // fetch cannot be kept from the repository's uploadpack by configuration (the first value wins), only by this option.
-  const inject = at.command[0] === 'fetch' && repositoryUploadPack(facts.config) ? ['--upload-pack=git-upload-pack'] : [];
+  const inject =
+    at.command[0] === 'fetch' && repositoryUploadPack(facts.config) ? ['--upload-pack=git-upload-pack'] : [];
   const base = { globals: at.globals, command: at.command, args: at.args, parsed, inject };
   if (at.refused || !at.rule) return { ...base, verdict: at.refused ?? refuse('git', 'nothing to run'), json: 'none' };
   const never = neverAllowed(at, parsed);
@@ -188,7 +222,11 @@ export function plan(words: readonly string[], facts: GitFacts): Plan {
   let verdict = at.rule(parsed, facts, at.command.join(' '));
   const unknown = at.full ? firstUnknown(parsed) : undefined;
   if (unknown && verdict.cls !== 'refused') {
-    verdict = { cls: 'destructive', what: `git ${at.command.join(' ')} ${unknown.raw}`, because: `lspq does not know what ${unknown.raw} does here, so it takes the stricter class` };
+    verdict = {
+      cls: 'destructive',
+      what: `git ${at.command.join(' ')} ${unknown.raw}`,
+      because: `lspq does not know what ${unknown.raw} does here, so it takes the stricter class`,
+    };
   }
   return { ...base, verdict, json: jsonKind(at.command, parsed, verdict) };
 }
@@ -200,9 +238,13 @@ export function refusal(verdict: Verdict, allowWrite: boolean, allowDestructive:
     case 'read':
       return undefined;
     case 'write':
-      return allowWrite || allowDestructive ? undefined : `${verdict.what} changes the repository${because}; add --allow-write to run it`;
+      return allowWrite || allowDestructive
+        ? undefined
+        : `${verdict.what} changes the repository${because}; add --allow-write to run it`;
     case 'destructive':
-      return allowDestructive ? undefined : `${verdict.what} can lose work${because}; add --allow-destructive to run it`;
+      return allowDestructive
+        ? undefined
+        : `${verdict.what} can lose work${because}; add --allow-destructive to run it`;
     case 'refused':
       return `${verdict.what} is never allowed by lspq git${because}`;
   }

@@ -36,12 +36,18 @@ export class GitRepo {
 
   private async read(args: string[], what: string): Promise<string> {
     const r = await spawnGit(['--no-pager', ...args], { cwd: this.top, env: this.env, stderr: 'pipe' });
-    if (r.exit !== 0) throw new LspqError('git_failed', `${what} failed: ${r.stderr.trim() || `git exited with code ${r.exit}`}`);
+    if (r.exit !== 0)
+      throw new LspqError('git_failed', `${what} failed: ${r.stderr.trim() || `git exited with code ${r.exit}`}`);
     return r.stdout;
   }
 
   async status(): Promise<StatusJson> {
-    return parseStatus(await this.read(['status', '--ignore-submodules=dirty', '--untracked-files=all', '--porcelain=v2', '--branch', '-z'], 'git status'));
+    return parseStatus(
+      await this.read(
+        ['status', '--ignore-submodules=dirty', '--untracked-files=all', '--porcelain=v2', '--branch', '-z'],
+        'git status',
+      ),
+    );
   }
 
   /** Tracked and untracked files, .gitignore honoured, as absolute paths. */

@@ -23,7 +23,13 @@ export interface SpawnOptions {
 export async function spawnGit(args: readonly string[], options: SpawnOptions): Promise<GitResult> {
   let proc: Bun.Subprocess<'ignore', 'pipe', 'pipe' | 'inherit'>;
   try {
-    proc = Bun.spawn(['git', ...args], { cwd: options.cwd, env: options.env, stdin: 'ignore', stdout: 'pipe', stderr: options.stderr });
+    proc = Bun.spawn(['git', ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: options.stderr,
+    });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     throw new LspqError('git_failed', `could not start git (${why}); install git and make sure it is on PATH`);
@@ -39,21 +45,35 @@ function probeEnv(env: Record<string, string>): Record<string, string> {
     ['core.fsmonitor', 'false'],
     ['core.hookspath', '/dev/null'],
   ];
-  return { ...env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', GIT_CONFIG_PARAMETERS: configParameters(safe, env.GIT_CONFIG_PARAMETERS) };
+  return {
+    ...env,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_OPTIONAL_LOCKS: '0',
+    GIT_CONFIG_PARAMETERS: configParameters(safe, env.GIT_CONFIG_PARAMETERS),
+  };
 }
 
 /** Every configuration entry git will see here, with its scope. Reading configuration runs nothing. */
 export async function readConfig(cwd: string, env: Record<string, string>): Promise<ConfigEntry[]> {
   const r = await spawnGit(['config', '--list', '--show-scope', '-z'], { cwd, env: probeEnv(env), stderr: 'pipe' });
-  if (r.exit !== 0) throw new LspqError('git_failed', r.stderr.trim() || `git config --list exited with code ${r.exit}`);
+  if (r.exit !== 0)
+    throw new LspqError('git_failed', r.stderr.trim() || `git config --list exited with code ${r.exit}`);
   return parseConfigList(r.stdout);
 }
 
 /** The names among `names` that are commits here. */
-export async function commitsAmong(names: readonly string[], cwd: string, env: Record<string, string>): Promise<Set<string>> {
+export async function commitsAmong(
+  names: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<Set<string>> {
   const found = new Set<string>();
   for (const name of names) {
-    const r = await spawnGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${name}^{commit}`], { cwd, env: probeEnv(env), stderr: 'pipe' });
+    const r = await spawnGit(['rev-parse', '--verify', '--quiet', '--end-of-options', `${name}^{commit}`], {
+      cwd,
+      env: probeEnv(env),
+      stderr: 'pipe',
+    });
     if (r.exit === 0) found.add(name);
   }
   return found;

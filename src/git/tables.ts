@@ -82,7 +82,9 @@ export const OPTIONS: Record<string, OptionTable> = {
     'n|dry-run v|verbose i|interactive p|patch e|edit f|force u|update |renormalize N|intent-to-add A|all |ignore-removal ' +
       '|refresh |ignore-errors |ignore-missing |sparse |chmod= |warn-embedded-repo |pathspec-from-file= |pathspec-file-nul',
   ),
-  'stash push': table('k|keep-index S|staged p|patch q|quiet u|include-untracked a|all m|message= |pathspec-from-file= |pathspec-file-nul'),
+  'stash push': table(
+    'k|keep-index S|staged p|patch q|quiet u|include-untracked a|all m|message= |pathspec-from-file= |pathspec-file-nul',
+  ),
   'stash save': table('k|keep-index S|staged p|patch q|quiet u|include-untracked a|all m|message='),
   'stash pop': table('q|quiet |index'),
   'stash apply': table('q|quiet |index'),
@@ -117,8 +119,12 @@ export const READ_OPTIONS: Record<string, OptionTable> = {
   'stash list': LOG_DIFF,
   'stash show': table('u|include-untracked |only-untracked').concat(LOG_DIFF),
   blame: table('L= S= |contents= |ignore-rev= |ignore-revs-file= |abbrev=? C=? M=? |date= |since= |reverse='),
-  grep: table('e= f= A|after-context= B|before-context= C|context= m|max-count= O|open-files-in-pager=? |max-depth= |threads= |and |or |not'),
+  grep: table(
+    'e= f= A|after-context= B|before-context= C|context= m|max-count= O|open-files-in-pager=? |max-depth= |threads= |and |or |not',
+  ),
   describe: table('|match= |exclude= |candidates= |abbrev=? |dirty=? |broken=?'),
-  'rev-parse': table('|default= |prefix= |abbrev-ref=? |short=? |since= |after= |until= |before= |show-object-format=? |git-path= |resolve-git-dir='),
+  'rev-parse': table(
+    '|default= |prefix= |abbrev-ref=? |short=? |since= |after= |until= |before= |show-object-format=? |git-path= |resolve-git-dir=',
+  ),
   'ls-files': table('x|exclude= X|exclude-from= |exclude-per-directory= |with-tree= |format= |abbrev=?'),
 };

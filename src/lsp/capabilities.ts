@@ -23,7 +23,11 @@ export function clientCapabilities(): ClientCapabilities {
       configuration: true,
       // Answered only while lspq runs a code action's command (actions --apply); refused otherwise.
       applyEdit: true,
-      workspaceEdit: { documentChanges: true, resourceOperations: ['create', 'rename', 'delete'], failureHandling: 'transactional' },
+      workspaceEdit: {
+        documentChanges: true,
+        resourceOperations: ['create', 'rename', 'delete'],
+        failureHandling: 'transactional',
+      },
       didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
       symbol: { symbolKind: { valueSet: ALL_SYMBOL_KINDS } },
       diagnostics: { refreshSupport: true },
@@ -43,7 +47,21 @@ export function clientCapabilities(): ClientCapabilities {
       rename: { prepareSupport: true },
       codeAction: {
         // Without literal support servers answer with bare commands only.
-        codeActionLiteralSupport: { codeActionKind: { valueSet: ['', 'quickfix', 'refactor', 'refactor.extract', 'refactor.inline', 'refactor.rewrite', 'source', 'source.organizeImports', 'source.fixAll'] } },
+        codeActionLiteralSupport: {
+          codeActionKind: {
+            valueSet: [
+              '',
+              'quickfix',
+              'refactor',
+              'refactor.extract',
+              'refactor.inline',
+              'refactor.rewrite',
+              'source',
+              'source.organizeImports',
+              'source.fixAll',
+            ],
+          },
+        },
         isPreferredSupport: true,
         disabledSupport: true,
         dataSupport: true,

@@ -158,11 +158,15 @@ export class LspClient {
     proc.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
-    this.connection = createMessageConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    this.connection = createMessageConnection(
+      new StreamMessageReader(proc.stdout!),
+      new StreamMessageWriter(proc.stdin!),
+    );
     this.answerServerRequests(log);
     // LSPQ_TRACE_LSP=1 logs every message, for diagnosing a server's behaviour.
     if (options.env.LSPQ_TRACE_LSP) {
-      const trace = (message: string, data?: string) => log(`${this.spec.id} trace: ${message} ${(data ?? '').replace(/\s+/g, ' ').slice(0, TRACE_DATA_CHARS)}`);
+      const trace = (message: string, data?: string) =>
+        log(`${this.spec.id} trace: ${message} ${(data ?? '').replace(/\s+/g, ' ').slice(0, TRACE_DATA_CHARS)}`);
       void this.connection.trace(Trace.Verbose, { log: trace });
     }
     this.connection.listen();
@@ -194,13 +198,22 @@ export class LspClient {
     let proc: ChildProcess;
     try {
       // Its own process group, so shutdown can kill helpers the server spawned.
-      proc = spawn(binary, spec.args, { cwd: root, env: { ...env, ...spec.env }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      proc = spawn(binary, spec.args, {
+        cwd: root,
+        env: { ...env, ...spec.env },
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      });
     } catch (err) {
       throw new LspqError('server_failed', `could not start ${spec.id} (${binary}): ${(err as Error).message}`);
     }
     await new Promise<void>((resolve, reject) => {
       proc.once('spawn', resolve);
-      proc.once('error', (err) => reject(new LspqError('server_failed', `could not start ${spec.id} (${binary}): ${err.message}; ${spec.install}`)));
+      proc.once('error', (err) =>
+        reject(
+          new LspqError('server_failed', `could not start ${spec.id} (${binary}): ${err.message}; ${spec.install}`),
+        ),
+      );
     });
     const client = new LspClient(proc, options);
     try {
@@ -248,7 +261,9 @@ export class LspClient {
     c.onRequest(ShowDocumentRequest.type, () => ({ success: false }));
     // Edits arrive this way only for commands lspq runs; none are run yet.
     c.onRequest(ApplyWorkspaceEditRequest.type, (params) =>
-      this.onApplyEdit ? this.onApplyEdit(params.edit) : { applied: false, failureReason: 'lspq applies a server edit only while it runs a code action' },
+      this.onApplyEdit
+        ? this.onApplyEdit(params.edit)
+        : { applied: false, failureReason: 'lspq applies a server edit only while it runs a code action' },
     );
     c.onRequest(DiagnosticRefreshRequest.type, () => {
       this.refreshRequested++;
@@ -309,7 +324,13 @@ export class LspClient {
   }
 
   /** Resolves once `condition()` holds, re-checked on every server event; rejects at the deadline or on exit. */
-  waitFor(condition: () => boolean, timeoutMs: number, what: string, signal?: AbortSignal, recheckMs?: number): Promise<void> {
+  waitFor(
+    condition: () => boolean,
+    timeoutMs: number,
+    what: string,
+    signal?: AbortSignal,
+    recheckMs?: number,
+  ): Promise<void> {
     if (condition()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       // Conditions about quiet time need a clock tick as well as server events.
@@ -328,7 +349,10 @@ export class LspClient {
       };
       const onAbort = () => done(new LspqError('timeout', 'cancelled'));
       const timer = setTimeout(
-        () => done(new LspqError('timeout', `${this.spec.id} did not finish ${what} in time; retry with a larger --timeout`)),
+        () =>
+          done(
+            new LspqError('timeout', `${this.spec.id} did not finish ${what} in time; retry with a larger --timeout`),
+          ),
         timeoutMs,
       );
       this.listeners.add(check);
@@ -368,7 +392,11 @@ export class LspClient {
 
   async request<P, R, E>(type: RequestType<P, R, E>, params: P, options: RequestOptions): Promise<R>;
   async request<R, E>(type: RequestType0<R, E>, params: undefined, options: RequestOptions): Promise<R>;
-  async request<P, R, E>(type: RequestType<P, R, E> | RequestType0<R, E>, params: P, options: RequestOptions): Promise<R> {
+  async request<P, R, E>(
+    type: RequestType<P, R, E> | RequestType0<R, E>,
+    params: P,
+    options: RequestOptions,
+  ): Promise<R> {
     // A server busy with a change answers ServerCancelled or ContentModified and
     // expects the request again (rust-analyzer's pull diagnostics while it analyses).
     const end = Date.now() + options.timeoutMs;
@@ -384,7 +412,11 @@ export class LspClient {
     }
   }
 
-  private async requestOnce<P, R, E>(type: RequestType<P, R, E> | RequestType0<R, E>, params: P, options: RequestOptions): Promise<R> {
+  private async requestOnce<P, R, E>(
+    type: RequestType<P, R, E> | RequestType0<R, E>,
+    params: P,
+    options: RequestOptions,
+  ): Promise<R> {
     if (!this.alive) throw this.crashError();
     const source = new CancellationTokenSource();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -416,16 +448,30 @@ export class LspClient {
       return result;
     } catch (err) {
       if (err instanceof LspqError) throw err;
-      if (err instanceof ResponseError && (err.code === LSPErrorCodes.ServerCancelled || err.code === LSPErrorCodes.ContentModified)) {
-        throw new RetryableError(new LspqError('server_failed', `${this.spec.id} kept cancelling ${type.method} (${firstLine(err.message)}); retry, or see 'lspq daemon logs'`));
+      if (
+        err instanceof ResponseError &&
+        (err.code === LSPErrorCodes.ServerCancelled || err.code === LSPErrorCodes.ContentModified)
+      ) {
+        throw new RetryableError(
+          new LspqError(
+            'server_failed',
+            `${this.spec.id} kept cancelling ${type.method} (${firstLine(err.message)}); retry, or see 'lspq daemon logs'`,
+          ),
+        );
       }
       if (err instanceof ResponseError && err.code === ErrorCodes.MethodNotFound) {
-        throw new LspqError('unsupported', `${this.spec.id} does not support ${type.method}; try another server with --server`);
+        throw new LspqError(
+          'unsupported',
+          `${this.spec.id} does not support ${type.method}; try another server with --server`,
+        );
       }
       // A server's error can carry its whole stack (tsserver's does): the user gets its first line, the log the rest.
       const message = (err as Error).message;
       if (message.includes('\n')) this.log(`${this.spec.id} failed ${type.method}: ${message}`);
-      throw new LspqError('server_failed', `${this.spec.id} failed ${type.method}: ${firstLine(message)}; see 'lspq daemon logs'`);
+      throw new LspqError(
+        'server_failed',
+        `${this.spec.id} failed ${type.method}: ${firstLine(message)}; see 'lspq daemon logs'`,
+      );
     } finally {
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);
@@ -439,7 +485,11 @@ export class LspClient {
   }
 
   crashError(): LspqError {
-    const how = this.exit ? (this.exit.signal ? `was killed by ${this.exit.signal}` : `exited with code ${this.exit.code}`) : 'stopped';
+    const how = this.exit
+      ? this.exit.signal
+        ? `was killed by ${this.exit.signal}`
+        : `exited with code ${this.exit.code}`
+      : 'stopped';
     const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
     return new LspqError(
       'server_crashed',
@@ -464,7 +514,9 @@ export class LspClient {
   private async killGroup(): Promise<void> {
     const pid = this.proc.pid;
     if (pid === undefined) return;
-    const gone = this.alive ? new Promise<void>((resolve) => this.proc.once('exit', () => resolve())) : Promise.resolve();
+    const gone = this.alive
+      ? new Promise<void>((resolve) => this.proc.once('exit', () => resolve()))
+      : Promise.resolve();
     const signal = (sig: NodeJS.Signals) => {
       try {
         process.kill(-pid, sig);

@@ -21,7 +21,6 @@ import { BoundedCache } from './bounded-cache';
 import { previewOf } from './preview';
 import { uriToPath } from './uri';
 
-
 export function symbolKindName(kind: SymbolKind): string {
   return SYMBOL_KINDS[kind - 1] ?? 'unknown';
 }
@@ -34,12 +33,16 @@ export function symbolKindName(kind: SymbolKind): string {
  */
 export class LineCache {
   static readonly ENTRIES = 256;
-  private readonly cache = new BoundedCache<string, { key: string | number; size: number; lines: string[] }>(LineCache.ENTRIES);
+  private readonly cache = new BoundedCache<string, { key: string | number; size: number; lines: string[] }>(
+    LineCache.ENTRIES,
+  );
 
   /** The lines of an open document's text, split once per version of the text. */
   ofText(path: string, text: string): string[] {
     const hit = this.cache.get(`open:${path}`);
-    return hit && hit.key === text ? hit.lines : this.cache.set(`open:${path}`, { key: text, size: text.length, lines: splitLines(text) }).lines;
+    return hit && hit.key === text
+      ? hit.lines
+      : this.cache.set(`open:${path}`, { key: text, size: text.length, lines: splitLines(text) }).lines;
   }
 
   ofDisk(path: string): string[] | null {
@@ -47,7 +50,8 @@ export class LineCache {
       const st = statSync(path);
       const hit = this.cache.get(path);
       if (hit && hit.key === st.mtimeMs && hit.size === st.size) return hit.lines;
-      return this.cache.set(path, { key: st.mtimeMs, size: st.size, lines: splitLines(readFileSync(path, 'utf8')) }).lines;
+      return this.cache.set(path, { key: st.mtimeMs, size: st.size, lines: splitLines(readFileSync(path, 'utf8')) })
+        .lines;
     } catch {
       return null;
     }
@@ -82,7 +86,11 @@ export class TextSource {
 }
 
 /** A server position to a 1-based line and code-point column. */
-export function fromServerPosition(lineText: string, position: Position, encoding: PositionEncoding): { line: number; column: number } {
+export function fromServerPosition(
+  lineText: string,
+  position: Position,
+  encoding: PositionEncoding,
+): { line: number; column: number } {
   return { line: position.line + 1, column: fromServerCharacter(lineText, position.character, encoding) + 1 };
 }
 
@@ -90,22 +98,36 @@ export function toSpan(path: string | undefined, range: Range, texts: TextSource
   const startText = path ? texts.line(path, range.start.line) : '';
   const endText = path ? texts.line(path, range.end.line) : '';
   // Without the text (a non-file URI) the server's units are the best there is.
-  const start = path ? fromServerPosition(startText, range.start, encoding) : { line: range.start.line + 1, column: range.start.character + 1 };
-  const end = path ? fromServerPosition(endText, range.end, encoding) : { line: range.end.line + 1, column: range.end.character + 1 };
+  const start = path
+    ? fromServerPosition(startText, range.start, encoding)
+    : { line: range.start.line + 1, column: range.start.character + 1 };
+  const end = path
+    ? fromServerPosition(endText, range.end, encoding)
+    : { line: range.end.line + 1, column: range.end.character + 1 };
   return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
 }
 
 export function toLocation(uri: string, range: Range, texts: TextSource, encoding: PositionEncoding): Location {
   const path = uriToPath(uri);
   const span = toSpan(path, range, texts, encoding);
-  return { path: path ?? uri, ...span, preview: path ? previewOf(texts.line(path, range.start.line), span.column) : '' };
+  return {
+    path: path ?? uri,
+    ...span,
+    preview: path ? previewOf(texts.line(path, range.start.line), span.column) : '',
+  };
 }
 
 /** Definition-like answers in all their forms, as (uri, range) pairs; links use their selection range. */
-export function flattenLocations(result: LspLocation | LspLocation[] | LocationLink[] | null | undefined): { uri: string; range: Range }[] {
+export function flattenLocations(
+  result: LspLocation | LspLocation[] | LocationLink[] | null | undefined,
+): { uri: string; range: Range }[] {
   if (!result) return [];
   const list: (LspLocation | LocationLink)[] = Array.isArray(result) ? result : [result];
-  return list.map((item) => ('targetUri' in item ? { uri: item.targetUri, range: item.targetSelectionRange } : { uri: item.uri, range: item.range }));
+  return list.map((item) =>
+    'targetUri' in item
+      ? { uri: item.targetUri, range: item.targetSelectionRange }
+      : { uri: item.uri, range: item.range },
+  );
 }
 
 /** Sorted by path, line, column, with exact duplicates removed (servers repeat them across projects). */
@@ -127,7 +149,12 @@ function markedStringText(s: MarkedString): string {
 
 /** The three hover forms (MarkupContent, MarkedString, MarkedString[]) as one text. */
 export function hoverText(contents: Hover['contents'] | MarkupContent | MarkedString | MarkedString[]): string {
-  if (Array.isArray(contents)) return contents.map(markedStringText).filter((s) => s.trim() !== '').join('\n\n').trim();
+  if (Array.isArray(contents))
+    return contents
+      .map(markedStringText)
+      .filter((s) => s.trim() !== '')
+      .join('\n\n')
+      .trim();
   if (typeof contents === 'string') return contents.trim();
   if ('kind' in contents) return contents.value.trim();
   return markedStringText(contents).trim();

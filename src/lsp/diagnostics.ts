@@ -33,7 +33,8 @@ export interface DiagnosticsOptions {
   signal?: AbortSignal;
 }
 
-const offersCommand = (session: Session, command: string) => session.client.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
+const offersCommand = (session: Session, command: string) =>
+  session.client.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
 
 function offersPull(session: Session): boolean {
   const client = session.client;
@@ -60,7 +61,10 @@ async function pull(session: Session, path: string, uri: string, o: DiagnosticsO
   );
   if (report.kind === DocumentDiagnosticReportKind.Unchanged) {
     if (previous) return previous.items;
-    throw new LspqError('server_failed', `${session.client.spec.id} said diagnostics were unchanged for a file it never reported`);
+    throw new LspqError(
+      'server_failed',
+      `${session.client.spec.id} said diagnostics were unchanged for a file it never reported`,
+    );
   }
   if (report.resultId) session.docs.rememberPull(path, { resultId: report.resultId, items: report.items });
   return report.items;
@@ -111,9 +115,15 @@ const TS_SEVERITY: Record<string, DiagnosticSeverity> = {
 
 /** tsserver's positions are 1-based lines and UTF-16 offsets; the server's published form is what the user sees elsewhere. */
 export function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
-  const tags = [...(d.reportsUnnecessary ? [DiagnosticTag.Unnecessary] : []), ...(d.reportsDeprecated ? [DiagnosticTag.Deprecated] : [])];
+  const tags = [
+    ...(d.reportsUnnecessary ? [DiagnosticTag.Unnecessary] : []),
+    ...(d.reportsDeprecated ? [DiagnosticTag.Deprecated] : []),
+  ];
   return {
-    range: { start: { line: d.start.line - 1, character: d.start.offset - 1 }, end: { line: d.end.line - 1, character: d.end.offset - 1 } },
+    range: {
+      start: { line: d.start.line - 1, character: d.start.offset - 1 },
+      end: { line: d.end.line - 1, character: d.end.offset - 1 },
+    },
     message: d.text,
     severity: TS_SEVERITY[d.category] ?? DiagnosticSeverity.Error,
     ...(d.code !== undefined ? { code: d.code } : {}),
@@ -123,7 +133,8 @@ export function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
 }
 
 function tsBody(answer: unknown): TsDiagnostic[] {
-  const body = typeof answer === 'object' && answer !== null && 'body' in answer ? (answer as { body: unknown }).body : answer;
+  const body =
+    typeof answer === 'object' && answer !== null && 'body' in answer ? (answer as { body: unknown }).body : answer;
   return Array.isArray(body) ? (body as TsDiagnostic[]) : [];
 }
 
@@ -185,16 +196,23 @@ async function push(session: Session, path: string, uri: string, mark: number, o
  * per path, the server's publish sequence from before the documents were
  * synced: a publish after it is news.
  */
-export async function completeDiagnostics(session: Session, paths: string[], marks: Map<string, number>, o: DiagnosticsOptions): Promise<Map<string, Diagnostic[]>> {
+export async function completeDiagnostics(
+  session: Session,
+  paths: string[],
+  marks: Map<string, number>,
+  o: DiagnosticsOptions,
+): Promise<Map<string, Diagnostic[]>> {
   const strategy = strategyFor(session);
   const uris = paths.map((p) => session.docs.uri(p));
   const out = new Map<string, Diagnostic[]>();
   if (strategy === 'pull' || strategy === 'tsserver') {
-    for (const [i, path] of paths.entries()) out.set(path, strategy === 'pull' ? await pull(session, path, uris[i]!, o) : await tsserver(session, path, o));
+    for (const [i, path] of paths.entries())
+      out.set(path, strategy === 'pull' ? await pull(session, path, uris[i]!, o) : await tsserver(session, path, o));
     return out;
   }
   if (strategy === 'gopls-barrier') await goplsBarrier(session, uris, o);
-  else if (strategy === 'versioned') for (const [i, path] of paths.entries()) await versioned(session, path, uris[i]!, o);
+  else if (strategy === 'versioned')
+    for (const [i, path] of paths.entries()) await versioned(session, path, uris[i]!, o);
   else await Promise.all(paths.map((path, i) => push(session, path, uris[i]!, marks.get(path) ?? 0, o)));
   for (const [i, path] of paths.entries()) {
     out.set(path, session.client.diagnostics.get(uris[i]!)?.diagnostics ?? []);

@@ -147,7 +147,9 @@ export class Documents {
     if (!doc) {
       const uri = pathToUri(path);
       const languageId = languageIdFor(this.client.spec, path) ?? 'plaintext';
-      await this.client.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+      await this.client.sendNotification(DidOpenTextDocumentNotification.type, {
+        textDocument: { uri, languageId, version: 1, text },
+      });
       doc = { uri, version: 1, text, mtimeMs: Number.NaN, size: -1 };
       this.open.set(path, doc);
       this.world++;

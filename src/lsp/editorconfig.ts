@@ -73,9 +73,14 @@ function propertiesFor(path: string): Record<string, string> {
 export function formattingOptions(path: string): FormattingOptions {
   const p = propertiesFor(path);
   const size = Number(p.indent_size === 'tab' ? (p.tab_width ?? '4') : (p.indent_size ?? p.tab_width ?? '4'));
-  const options: FormattingOptions = { tabSize: Number.isSafeInteger(size) && size > 0 ? size : 4, insertSpaces: p.indent_style !== 'tab' };
-  if (p.insert_final_newline === 'true' || p.insert_final_newline === 'false') options.insertFinalNewline = p.insert_final_newline === 'true';
-  if (p.trim_trailing_whitespace === 'true' || p.trim_trailing_whitespace === 'false') options.trimTrailingWhitespace = p.trim_trailing_whitespace === 'true';
+  const options: FormattingOptions = {
+    tabSize: Number.isSafeInteger(size) && size > 0 ? size : 4,
+    insertSpaces: p.indent_style !== 'tab',
+  };
+  if (p.insert_final_newline === 'true' || p.insert_final_newline === 'false')
+    options.insertFinalNewline = p.insert_final_newline === 'true';
+  if (p.trim_trailing_whitespace === 'true' || p.trim_trailing_whitespace === 'false')
+    options.trimTrailingWhitespace = p.trim_trailing_whitespace === 'true';
   if (options.insertFinalNewline) options.trimFinalNewlines = true;
   return options;
 }

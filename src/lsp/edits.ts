@@ -33,11 +33,21 @@ export type TextReader = (path: string) => string | undefined;
 const BOM = '\uFEFF';
 
 /** The offset in `text` of an LSP position, in the server's encoding. */
-function offsetOf(lines: string[], starts: number[], line: number, character: number, encoding: PositionEncoding, path: string): number {
+function offsetOf(
+  lines: string[],
+  starts: number[],
+  line: number,
+  character: number,
+  encoding: PositionEncoding,
+  path: string,
+): number {
   if (line >= lines.length) {
     // A position just past the last line (an edit that appends) is the end of the text.
     if (line === lines.length && character === 0) return starts[lines.length - 1]! + lines[lines.length - 1]!.length;
-    throw new LspqError('server_failed', `the server's edit for ${path} points past its last line (${line + 1}); nothing was written`);
+    throw new LspqError(
+      'server_failed',
+      `the server's edit for ${path} points past its last line (${line + 1}); nothing was written`,
+    );
   }
   return starts[line]! + toStringOffset(lines[line]!, character, encoding);
 }
@@ -47,7 +57,12 @@ function offsetOf(lines: string[], starts: number[], line: number, character: nu
  * text, then the edits are applied from the end backwards, so none moves
  * another; inserts at one place keep the order the server gave them.
  */
-export function applyTextEdits(text: string, edits: readonly TextEdit[], encoding: PositionEncoding, path: string): string {
+export function applyTextEdits(
+  text: string,
+  edits: readonly TextEdit[],
+  encoding: PositionEncoding,
+  path: string,
+): string {
   const lines = splitLines(text);
   const starts: number[] = [];
   let at = 0;
@@ -64,7 +79,8 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[], encodin
   }));
   spans.sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
   for (let i = 1; i < spans.length; i++) {
-    if (spans[i]!.start < spans[i - 1]!.end) throw new LspqError('server_failed', `the server's edits for ${path} overlap; nothing was written`);
+    if (spans[i]!.start < spans[i - 1]!.end)
+      throw new LspqError('server_failed', `the server's edits for ${path} overlap; nothing was written`);
   }
   let out = '';
   let from = 0;
@@ -89,7 +105,8 @@ export function keepFileConventions(before: string, after: string): string {
 
 function pathOf(uri: string): string {
   const path = uriToPath(uri);
-  if (!path) throw new LspqError('server_failed', `the server's edit names ${uri}, which is not a file; nothing was written`);
+  if (!path)
+    throw new LspqError('server_failed', `the server's edit names ${uri}, which is not a file; nothing was written`);
   return path;
 }
 
@@ -101,7 +118,11 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
     let change = files.get(path);
     if (!change) {
       const text = read(path);
-      if (text === undefined) throw new LspqError('file_not_found', `the server's edit changes ${path}, which does not exist; nothing was written`);
+      if (text === undefined)
+        throw new LspqError(
+          'file_not_found',
+          `the server's edit changes ${path}, which does not exist; nothing was written`,
+        );
       change = { path, before: text, after: text, edits: 0 };
       files.set(path, change);
     }
@@ -109,7 +130,8 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
   };
   const editFile = (path: string, edits: readonly TextEdit[], version?: number | null) => {
     const change = current(path);
-    if (change.after === null) throw new LspqError('server_failed', `the server's edit changes ${path} after deleting it; nothing was written`);
+    if (change.after === null)
+      throw new LspqError('server_failed', `the server's edit changes ${path} after deleting it; nothing was written`);
     change.after = applyTextEdits(change.after, edits, encoding, path);
     change.edits += edits.length;
     if (typeof version === 'number' && change.version === undefined) change.version = version;
@@ -117,7 +139,11 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
   if (edit.documentChanges) {
     for (const op of edit.documentChanges) {
       if ('textDocument' in op) {
-        editFile(pathOf(op.textDocument.uri), op.edits.filter((e): e is TextEdit => 'range' in e), op.textDocument.version);
+        editFile(
+          pathOf(op.textDocument.uri),
+          op.edits.filter((e): e is TextEdit => 'range' in e),
+          op.textDocument.version,
+        );
       } else if (op.kind === 'create') {
         const path = pathOf(op.uri);
         const exists = read(path) !== undefined;
@@ -131,7 +157,10 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
         const to = pathOf(op.newUri);
         if (read(to) !== undefined && !op.options?.overwrite) {
           if (op.options?.ignoreIfExists) continue;
-          throw new LspqError('server_failed', `the server's edit renames ${from} to ${to}, which exists; nothing was written`);
+          throw new LspqError(
+            'server_failed',
+            `the server's edit renames ${from} to ${to}, which exists; nothing was written`,
+          );
         }
         const change = current(from);
         change.renamedTo = to;
@@ -140,7 +169,10 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
         const path = pathOf(op.uri);
         if (read(path) === undefined) {
           if (op.options?.ignoreIfNotExists) continue;
-          throw new LspqError('server_failed', `the server's edit deletes ${path}, which does not exist; nothing was written`);
+          throw new LspqError(
+            'server_failed',
+            `the server's edit deletes ${path}, which does not exist; nothing was written`,
+          );
         }
         const change = current(path);
         change.after = null;
@@ -150,6 +182,8 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
   } else {
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) editFile(pathOf(uri), edits);
   }
-  const planned = [...files.values()].map((f) => (f.before !== null && f.after !== null ? { ...f, after: keepFileConventions(f.before, f.after) } : f));
+  const planned = [...files.values()].map((f) =>
+    f.before !== null && f.after !== null ? { ...f, after: keepFileConventions(f.before, f.after) } : f,
+  );
   return { files: planned.filter((f) => f.before !== f.after || f.renamedTo !== undefined) };
 }

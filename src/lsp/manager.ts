@@ -156,7 +156,15 @@ export class ServerPool {
     this.log(`starting ${options.spec.id} (${options.binary}) for ${options.root}`);
     const client = await LspClient.start({ ...options, log: this.log });
     const envKey = Object.fromEntries(options.spec.envKeys.map((k) => [k, options.env[k] ?? '']));
-    const session: Session = { key, binary: options.binary, envKey, client, docs: new Documents(client), lastUsed: Date.now(), inFlight: 0 };
+    const session: Session = {
+      key,
+      binary: options.binary,
+      envKey,
+      client,
+      docs: new Documents(client),
+      lastUsed: Date.now(),
+      inFlight: 0,
+    };
     this.sessions.set(key, session);
     client.onEvent(() => {
       if (client.alive || this.sessions.get(key) !== session) return;
@@ -214,11 +222,15 @@ export class ServerPool {
         .sort((a, b) => a.lastUsed - b.lastUsed);
       if (this.sessions.size <= 1 || idle.length === 0 || (idle.length === 1 && idle[0] === this.newest())) {
         const mb = (n: number) => `${Math.round(n / 1_048_576)} MB`;
-        this.log(`warning: servers use ${mb(report.total)}, over the ${mb(this.memoryLimit)} limit (LSPQ_MEMORY_LIMIT_MB); keeping the one in use`);
+        this.log(
+          `warning: servers use ${mb(report.total)}, over the ${mb(this.memoryLimit)} limit (LSPQ_MEMORY_LIMIT_MB); keeping the one in use`,
+        );
         return;
       }
       const victim = idle[0] === this.newest() ? idle[1]! : idle[0]!;
-      this.log(`memory over the limit: stopping ${victim.client.spec.id} (${victim.client.root}), ${Math.round((report.each.get(victim.key) ?? 0) / 1_048_576)} MB`);
+      this.log(
+        `memory over the limit: stopping ${victim.client.spec.id} (${victim.client.root}), ${Math.round((report.each.get(victim.key) ?? 0) / 1_048_576)} MB`,
+      );
       await this.stop(victim);
       report = this.memory();
     }
@@ -240,7 +252,12 @@ export class ServerPool {
 
   async shutdownAll(): Promise<void> {
     clearInterval(this.sweeper);
-    const starting = [...this.starting.values()].map((p) => p.then((s) => this.stop(s), () => {}));
+    const starting = [...this.starting.values()].map((p) =>
+      p.then(
+        (s) => this.stop(s),
+        () => {},
+      ),
+    );
     await Promise.all([...this.list().map((s) => this.stop(s)), ...starting]);
   }
 }

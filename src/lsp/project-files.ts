@@ -3,17 +3,33 @@ import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { languageIdFor, type ServerSpec } from './servers/registry';
 
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'target', 'vendor', '.venv', 'venv', '__pycache__', '.cache']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'out',
+  'target',
+  'vendor',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.cache',
+]);
 
 /** Files under `root` the server handles, breadth first, skipping dependency and build folders. */
 export function projectFiles(spec: ServerSpec, root: string, max: number): string[] {
   const found: string[] = [];
   const notSources = spec.notSources ?? [];
-  walk(root, (full, name) => {
-    if (!languageIdFor(spec, full) || notSources.some((end) => name.endsWith(end))) return true;
-    found.push(full);
-    return found.length < max;
-  }, spec.outputDirs);
+  walk(
+    root,
+    (full, name) => {
+      if (!languageIdFor(spec, full) || notSources.some((end) => name.endsWith(end))) return true;
+      found.push(full);
+      return found.length < max;
+    },
+    spec.outputDirs,
+  );
   return found;
 }
 

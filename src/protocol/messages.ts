@@ -32,7 +32,14 @@ export type Query =
   | { op: 'servers' }
   | { op: 'fmt'; files: string[]; lines?: { start: number; end: number }; write: boolean }
   | { op: 'rename'; target: TargetSpec; newName: string; write: boolean; allowOutside: boolean }
-  | { op: 'actions'; place: TargetSpec | LineSpec; kinds?: string[]; apply?: number | 'preferred'; write: boolean; allowOutside: boolean };
+  | {
+      op: 'actions';
+      place: TargetSpec | LineSpec;
+      kinds?: string[];
+      apply?: number | 'preferred';
+      write: boolean;
+      allowOutside: boolean;
+    };
 
 export type Op = Query['op'];
 
@@ -120,7 +127,10 @@ export interface Span {
 }
 
 /** The order of every list of places lspq prints: by path (as bytes, like sort(1) in the C locale), then line, then column. */
-export function byPlace(a: { path: string; line: number; column: number }, b: { path: string; line: number; column: number }): number {
+export function byPlace(
+  a: { path: string; line: number; column: number },
+  b: { path: string; line: number; column: number },
+): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column;
 }
 

@@ -23,10 +23,16 @@ export function stateFile(socket: string, name: string): string {
 /** The folder rules, on a stat of the folder; throws the one-line refusal. */
 export function checkSocketDir(dir: string, st: { uid: number; mode: number }, uid = process.getuid?.()): void {
   if (uid !== undefined && st.uid !== uid) {
-    throw new LspqError('daemon', `refusing the daemon folder ${dir}: it is owned by uid ${st.uid}, not you (${uid}); remove it or set LSPQ_SOCKET`);
+    throw new LspqError(
+      'daemon',
+      `refusing the daemon folder ${dir}: it is owned by uid ${st.uid}, not you (${uid}); remove it or set LSPQ_SOCKET`,
+    );
   }
   if ((st.mode & 0o077) !== 0) {
-    throw new LspqError('daemon', `refusing the daemon folder ${dir}: it is open to group or others (mode ${(st.mode & 0o777).toString(8)}); run 'chmod 700 ${dir}' or set LSPQ_SOCKET`);
+    throw new LspqError(
+      'daemon',
+      `refusing the daemon folder ${dir}: it is open to group or others (mode ${(st.mode & 0o777).toString(8)}); run 'chmod 700 ${dir}' or set LSPQ_SOCKET`,
+    );
   }
 }
 
@@ -37,7 +43,10 @@ export function ensureSocketDir(socket: string): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (err) {
-    throw new LspqError('daemon', `cannot create the daemon folder ${dir}: ${(err as Error).message}; set LSPQ_SOCKET to a path in a folder you own`);
+    throw new LspqError(
+      'daemon',
+      `cannot create the daemon folder ${dir}: ${(err as Error).message}; set LSPQ_SOCKET to a path in a folder you own`,
+    );
   }
   checkSocketDir(dir, statSync(dir));
 }

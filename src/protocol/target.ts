@@ -23,7 +23,8 @@ function absolute(cwd: string, file: string): string {
 
 function positive(text: string, what: string, raw: string): number {
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1) throw usage(`${what} in '${raw}' must be 1 or more (lines and columns count from 1)`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw usage(`${what} in '${raw}' must be 1 or more (lines and columns count from 1)`);
   return n;
 }
 
@@ -48,7 +49,9 @@ export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
       nth: positive(String(nth), '--nth', raw),
     };
   }
-  throw usage(`'${raw}' is not a target: write FILE:LINE:COL or FILE:LINE:NAME (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME`);
+  throw usage(
+    `'${raw}' is not a target: write FILE:LINE:COL or FILE:LINE:NAME (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME`,
+  );
 }
 
 /** `FILE:LINE` or `FILE:START-END` (actions, fmt --range). */
@@ -57,7 +60,8 @@ export function parseLineTarget(raw: string, cwd: string): LineSpec {
   if (!m) throw usage(`'${raw}' is not a line target: write FILE:LINE or FILE:START-END`);
   const startLine = positive(m[2]!, 'the line', raw);
   const endLine = m[3] ? positive(m[3], 'the end line', raw) : startLine;
-  if (endLine < startLine) throw usage(`the range in '${raw}' ends before it starts: write FILE:START-END with START <= END`);
+  if (endLine < startLine)
+    throw usage(`the range in '${raw}' ends before it starts: write FILE:START-END with START <= END`);
   return { path: absolute(cwd, m[1]!), startLine, endLine };
 }
 

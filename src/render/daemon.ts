@@ -30,14 +30,19 @@ export function distinctions(servers: HeldServer[]): string[] {
 
 export function renderDaemonStatus(s: DaemonStatus, o: RenderOptions): Rendered {
   const c = o.colors;
-  const lines = [`daemon pid ${s.pid}, up ${duration(s.uptimeSeconds)}, ${mb(s.memoryBytes)}, build ${s.build}, socket ${s.socket}`];
+  const lines = [
+    `daemon pid ${s.pid}, up ${duration(s.uptimeSeconds)}, ${mb(s.memoryBytes)}, build ${s.build}, socket ${s.socket}`,
+  ];
   if (s.servers.length === 0) lines.push('no servers running');
   else lines.push(`servers: ${mb(s.serversMemoryBytes)} of the ${mb(s.memoryLimitBytes)} limit`);
   const differs = distinctions(s.servers);
   for (const [i, v] of s.servers.entries()) {
     const which = differs[i] ? `  ${c.dim(`(${differs[i]})`)}` : '';
-    lines.push(`  ${c.bold(v.id.padEnd(26))} pid ${String(v.pid ?? '?').padEnd(7)} up ${duration(v.uptimeSeconds).padEnd(7)} ${mb(v.memoryBytes).padEnd(7)} ${String(v.requests).padStart(5)} requests  ${v.state}  ${v.root}${which}`);
+    lines.push(
+      `  ${c.bold(v.id.padEnd(26))} pid ${String(v.pid ?? '?').padEnd(7)} up ${duration(v.uptimeSeconds).padEnd(7)} ${mb(v.memoryBytes).padEnd(7)} ${String(v.requests).padStart(5)} requests  ${v.state}  ${v.root}${which}`,
+    );
   }
-  for (const b of s.broken) lines.push(`  ${c.red('broken')} ${b.id} for ${b.root} (crashed too often; 'lspq daemon restart' clears it)`);
+  for (const b of s.broken)
+    lines.push(`  ${c.red('broken')} ${b.id} for ${b.root} (crashed too often; 'lspq daemon restart' clears it)`);
   return { stdout: `${lines.join('\n')}\n` };
 }

@@ -23,7 +23,9 @@ const oneOrList = (values: string[]): string | string[] => (values.length === 1 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 export function summaryLine(r: DiagResult): string {
-  const counts = (['error', 'warning', 'info', 'hint'] as Severity[]).filter((s) => r.summary[s] > 0).map((s) => plural(r.summary[s], s));
+  const counts = (['error', 'warning', 'info', 'hint'] as Severity[])
+    .filter((s) => r.summary[s] > 0)
+    .map((s) => plural(r.summary[s], s));
   // A file whose diagnostics did not complete is not "without problems": it is counted apart.
   const where = plural(r.files.length - r.incomplete.length, 'file');
   return counts.length ? `${counts.join(', ')} in ${where}` : `no problems in ${where}`;
@@ -41,6 +43,8 @@ export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {
   return {
     stdout: lines.length ? `${lines.join('\n')}\n` : '',
     stderr: summaryLine(r),
-    ...(r.truncated ? { warning: `${r.total - r.diagnostics.length} more diagnostics not shown; raise --limit to see them` } : {}),
+    ...(r.truncated
+      ? { warning: `${r.total - r.diagnostics.length} more diagnostics not shown; raise --limit to see them` }
+      : {}),
   };
 }

@@ -23,8 +23,10 @@ export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
     out += `--- ${f.before === null ? '/dev/null' : `a/${from}`}\n+++ ${f.after === null ? '/dev/null' : `b/${to}`}\n`;
     for (const h of patch.hunks) {
       // A side with no lines is numbered at the line before it, as diff(1) does.
-      const old = h.oldLines === 0 ? `${h.oldStart - 1},0` : h.oldLines === 1 ? `${h.oldStart}` : `${h.oldStart},${h.oldLines}`;
-      const now = h.newLines === 0 ? `${h.newStart - 1},0` : h.newLines === 1 ? `${h.newStart}` : `${h.newStart},${h.newLines}`;
+      const old =
+        h.oldLines === 0 ? `${h.oldStart - 1},0` : h.oldLines === 1 ? `${h.oldStart}` : `${h.oldStart},${h.oldLines}`;
+      const now =
+        h.newLines === 0 ? `${h.newStart - 1},0` : h.newLines === 1 ? `${h.newStart}` : `${h.newStart},${h.newLines}`;
       out += `@@ -${old} +${now} @@\n${h.lines.join('\n')}\n`;
     }
   }

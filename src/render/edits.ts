@@ -24,7 +24,11 @@ function writtenLines(files: readonly FileEdit[], cwd: string): string {
 }
 
 const editsJson = (files: readonly FileEdit[], cwd: string) =>
-  files.map((f) => ({ path: displayPath(f.path, cwd), changes: f.changes, ...(f.renamedTo ? { newPath: displayPath(f.renamedTo, cwd) } : {}) }));
+  files.map((f) => ({
+    path: displayPath(f.path, cwd),
+    changes: f.changes,
+    ...(f.renamedTo ? { newPath: displayPath(f.renamedTo, cwd) } : {}),
+  }));
 
 export function fmtJson(r: FmtResult, cwd: string): object {
   return {
@@ -39,18 +43,39 @@ export function fmtJson(r: FmtResult, cwd: string): object {
 export function renderFmt(r: FmtResult, o: RenderOptions, mode: 'diff' | 'write' | 'check'): Rendered {
   const changed = r.files.filter((f) => f.changed);
   if (mode === 'check') return { stdout: changed.map((f) => `${displayPath(f.path, o.cwd)}\n`).join('') };
-  if (mode === 'write') return { stdout: writtenLines(changed.map((f) => ({ ...f, changes: f.edits })), o.cwd) };
-  return { stdout: unifiedDiff(changed.map((f) => ({ path: f.path, changes: f.edits, before: f.before, after: f.after })), o.cwd) };
+  if (mode === 'write')
+    return {
+      stdout: writtenLines(
+        changed.map((f) => ({ ...f, changes: f.edits })),
+        o.cwd,
+      ),
+    };
+  return {
+    stdout: unifiedDiff(
+      changed.map((f) => ({ path: f.path, changes: f.edits, before: f.before, after: f.after })),
+      o.cwd,
+    ),
+  };
 }
 
 export function renameJson(r: RenameResult, cwd: string): object {
-  return { target: targetJson(r.target, cwd), server: r.server, root: r.root, newName: r.newName, files: editsJson(r.files, cwd), applied: r.applied };
+  return {
+    target: targetJson(r.target, cwd),
+    server: r.server,
+    root: r.root,
+    newName: r.newName,
+    files: editsJson(r.files, cwd),
+    applied: r.applied,
+  };
 }
 
 export function renderRename(r: RenameResult, o: RenderOptions): Rendered {
   if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd) };
   const edits = r.files.reduce((n, f) => n + f.changes, 0);
-  return { stdout: writtenLines(r.files, o.cwd), stderr: `renamed to '${r.newName}': ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}` };
+  return {
+    stdout: writtenLines(r.files, o.cwd),
+    stderr: `renamed to '${r.newName}': ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}`,
+  };
 }
 
 export function actionsJson(r: ActionsResult, cwd: string): object {
@@ -60,7 +85,12 @@ export function actionsJson(r: ActionsResult, cwd: string): object {
     server: r.server,
     root: r.root,
     actions: r.actions.map((a) => ({ ...a, edits: a.edits.map((e) => ({ ...e, path: displayPath(e.path, cwd) })) })),
-    applied: r.applied && { index: r.applied.index, title: r.applied.title, files: r.applied.files.map((f) => displayPath(f.renamedTo ?? f.path, cwd)), written: r.applied.written },
+    applied: r.applied && {
+      index: r.applied.index,
+      title: r.applied.title,
+      files: r.applied.files.map((f) => displayPath(f.renamedTo ?? f.path, cwd)),
+      written: r.applied.written,
+    },
   };
 }
 
@@ -69,11 +99,16 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
   const c = o.colors;
   if (r.applied) {
     const note = `${r.applied.written ? 'applied' : 'would apply'} ${r.applied.index}: ${r.applied.title}`;
-    return { stdout: r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, o.cwd), stderr: note };
+    return {
+      stdout: r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, o.cwd),
+      stderr: note,
+    };
   }
   const width = String(r.actions.length).length;
   const lines = r.actions.map((a) => {
-    const tags = [a.preferred ? 'preferred' : '', a.disabled ? `disabled: ${a.disabled}` : ''].filter(Boolean).join(', ');
+    const tags = [a.preferred ? 'preferred' : '', a.disabled ? `disabled: ${a.disabled}` : '']
+      .filter(Boolean)
+      .join(', ');
     return `${String(a.index).padStart(width)}  ${c.cyan(a.kind || '-')}  ${a.title}${tags ? c.dim(` (${tags})`) : ''}\n`;
   });
   return { stdout: lines.join('') };

@@ -11,7 +11,10 @@ export function renderGitCall(r: GitCallResult): CommandOutput {
       return { stdout: `${JSON.stringify(r.doc)}\n`, exit: 0, ...(r.warnings.length ? { warnings: r.warnings } : {}) };
     case 'raw': {
       const { exit, stdout, stderr } = r.result;
-      return { stdout: `${JSON.stringify({ subcommand: r.subcommand, class: r.class, exit, stdout, stderr })}\n`, exit: exit === 0 ? 0 : 1 };
+      return {
+        stdout: `${JSON.stringify({ subcommand: r.subcommand, class: r.class, exit, stdout, stderr })}\n`,
+        exit: exit === 0 ? 0 : 1,
+      };
     }
   }
 }

@@ -24,7 +24,9 @@ export function locationsJson(r: LocationsResult, cwd: string): object {
 }
 
 export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered {
-  const lines = r.locations.map((l) => `${locationPrefix(o, displayPath(l.path, o.cwd), l.line, l.column)} ${l.preview}`);
+  const lines = r.locations.map(
+    (l) => `${locationPrefix(o, displayPath(l.path, o.cwd), l.line, l.column)} ${l.preview}`,
+  );
   return {
     stdout: lines.length ? `${lines.join('\n')}\n` : '',
     warning: r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,

@@ -5,7 +5,14 @@ import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import type { Rendered } from './types';
 
 export function symbolsJson(r: SymbolsResult, cwd: string): object {
-  return { path: displayPath(r.path, cwd), server: r.server, root: r.root, symbols: r.symbols, total: r.total, truncated: r.truncated };
+  return {
+    path: displayPath(r.path, cwd),
+    server: r.server,
+    root: r.root,
+    symbols: r.symbols,
+    total: r.total,
+    truncated: r.truncated,
+  };
 }
 
 export function renderSymbols(r: SymbolsResult, o: RenderOptions): Rendered {
@@ -14,7 +21,9 @@ export function renderSymbols(r: SymbolsResult, o: RenderOptions): Rendered {
   const walk = (list: DocumentSymbol[], depth: number) => {
     for (const s of list) {
       const detail = s.detail ? ` ${o.colors.dim(s.detail)}` : '';
-      lines.push(`${locationPrefix(o, path, s.line, s.column)} ${'  '.repeat(depth)}${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${detail}`);
+      lines.push(
+        `${locationPrefix(o, path, s.line, s.column)} ${'  '.repeat(depth)}${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${detail}`,
+      );
       walk(s.children, depth + 1);
     }
   };

@@ -35,7 +35,10 @@ import {
 const args = process.argv.slice(2);
 const waiting: (() => void)[] = [];
 const marker = args[args.indexOf('--cancel-marker') + 1];
-const connection = createMessageConnection(new StreamMessageReader(process.stdin), new StreamMessageWriter(process.stdout));
+const connection = createMessageConnection(
+  new StreamMessageReader(process.stdin),
+  new StreamMessageWriter(process.stdout),
+);
 
 const initialized: InitializeResult = {
   capabilities: {
@@ -54,7 +57,11 @@ connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) 
   }
   if (args.includes('--rendezvous')) {
     return new Promise((resolve) => {
-      const answer = () => resolve({ uri: params.textDocument.uri, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } });
+      const answer = () =>
+        resolve({
+          uri: params.textDocument.uri,
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+        });
       waiting.push(answer);
       // A cancelled question no longer waits for its pair.
       token.onCancellationRequested(() => {
@@ -78,12 +85,20 @@ connection.onRequest(RenameRequest.type, (params) => {
   if (args.includes('--touch-on-rename')) appendFileSync(path, 'changed by another program\n');
   const word = { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, newText: params.newName };
   const other = path.replace(/[^/]+$/, 'b.fake');
-  return { changes: { [params.textDocument.uri]: [word], ...(existsSync(other) ? { [`file://${other}`]: [word] } : {}) } };
+  return {
+    changes: { [params.textDocument.uri]: [word], ...(existsSync(other) ? { [`file://${other}`]: [word] } : {}) },
+  };
 });
-connection.onRequest(CodeActionRequest.type, (params) => [{ title: 'Fix it by command', command: 'fake.fix', arguments: [params.textDocument.uri] }]);
+connection.onRequest(CodeActionRequest.type, (params) => [
+  { title: 'Fix it by command', command: 'fake.fix', arguments: [params.textDocument.uri] },
+]);
 connection.onRequest(ExecuteCommandRequest.type, async (params) => {
   const uri = String(params.arguments?.[0]);
-  const edit = { changes: { [uri]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, newText: 'fixed' }] } };
+  const edit = {
+    changes: {
+      [uri]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, newText: 'fixed' }],
+    },
+  };
   const answer = await connection.sendRequest(ApplyWorkspaceEditRequest.type, { edit });
   const path = decodeURIComponent(new URL(uri).pathname);
   appendFileSync(path.replace(/[^/]+$/, 'applied.log'), `${JSON.stringify(answer)}\n`);

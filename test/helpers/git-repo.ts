@@ -25,7 +25,8 @@ export class TempRepo {
 
   env(extra: Record<string, string> = {}): Record<string, string> {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('LSPQ_')) env[k] = v;
+    for (const [k, v] of Object.entries(process.env))
+      if (v !== undefined && !k.startsWith('GIT_') && !k.startsWith('LSPQ_')) env[k] = v;
     return {
       ...env,
       HOME: this.home,
@@ -63,7 +64,13 @@ export class TempRepo {
 
   /** The same, without blocking: for tests whose server runs in this process. */
   async tryGitAsync(...args: string[]): Promise<number> {
-    const proc = Bun.spawn(['git', ...args], { cwd: this.dir, env: this.env(), stdin: 'ignore', stdout: 'ignore', stderr: 'ignore' });
+    const proc = Bun.spawn(['git', ...args], {
+      cwd: this.dir,
+      env: this.env(),
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: 'ignore',
+    });
     return proc.exited;
   }
 

@@ -31,7 +31,11 @@ export function lspqArgv(): string[] {
 /** Runs a process to completion with stdin closed, capturing both outputs. */
 export async function capture(argv: string[], cwd: string, env: Record<string, string>): Promise<RunResult> {
   const proc = Bun.spawn(argv, { cwd, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-  const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, exit] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { stdout, stderr, exit };
 }
 
@@ -42,14 +46,24 @@ export class Lspq {
   env(extra: Record<string, string> = {}): Record<string, string> {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('LSPQ_')) env[k] = v;
-    return { ...env, PATH: toolsPath(), LSPQ_SOCKET: this.socket, NO_COLOR: '1', XDG_CONFIG_HOME: join(this.dir, 'config'), ...extra };
+    return {
+      ...env,
+      PATH: toolsPath(),
+      LSPQ_SOCKET: this.socket,
+      NO_COLOR: '1',
+      XDG_CONFIG_HOME: join(this.dir, 'config'),
+      ...extra,
+    };
   }
 
   run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
     return capture([...lspqArgv(), ...args], options.cwd ?? REPO, this.env(options.env));
   }
 
-  async json<T = Record<string, unknown>>(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<T> {
+  async json<T = Record<string, unknown>>(
+    args: string[],
+    options: { cwd?: string; env?: Record<string, string> } = {},
+  ): Promise<T> {
     const r = await this.run([...args, '--json'], options);
     try {
       return JSON.parse(r.stdout) as T;
@@ -62,7 +76,10 @@ export class Lspq {
   async stop(): Promise<number[]> {
     let pids: number[] = [];
     if (existsSync(this.socket)) {
-      const status = await this.json<{ running: boolean; pid?: number; servers?: { pid: number }[] }>(['daemon', 'status']);
+      const status = await this.json<{ running: boolean; pid?: number; servers?: { pid: number }[] }>([
+        'daemon',
+        'status',
+      ]);
       pids = [...(status.pid ? [status.pid] : []), ...(status.servers ?? []).map((s) => s.pid)];
       await this.run(['daemon', 'stop']);
     }
@@ -94,20 +111,32 @@ export function copyFixture(name: string): string {
  * A scratch project served by the fake server (test/fakes), its flags
  * chosen by the test, with a .fake file per entry of `files`. Removed by the caller.
  */
-export function fakeProject(name: string, flags: string[], files: Record<string, string> = { 'a.fake': 'hello a\n', 'b.fake': 'hello b\n' }): string {
+export function fakeProject(
+  name: string,
+  flags: string[],
+  files: Record<string, string> = { 'a.fake': 'hello a\n', 'b.fake': 'hello b\n' },
+): string {
   const { mkdirSync } = require('node:fs') as typeof import('node:fs');
   const base = join(REPO, 'test', '.scratch');
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `fake-${name}-`));
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
   const main = join(REPO, 'test', 'fakes', 'misbehaving-server.ts');
-  const server = { command: process.execPath, args: [main, ...flags, '--cancel-marker', join(dir, 'cancelled')], extensionToLanguage: { '.fake': 'fake' }, rootMarkers: ['.lsp.json'] };
+  const server = {
+    command: process.execPath,
+    args: [main, ...flags, '--cancel-marker', join(dir, 'cancelled')],
+    extensionToLanguage: { '.fake': 'fake' },
+    rootMarkers: ['.lsp.json'],
+  };
   writeFileSync(join(dir, '.lsp.json'), JSON.stringify({ fake: server }));
   return dir;
 }
 
 export function git(cwd: string, ...args: string[]): string {
-  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd, stdin: 'ignore' });
+  const r = Bun.spawnSync(['git', '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+    cwd,
+    stdin: 'ignore',
+  });
   if (r.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr.toString()}`);
   return r.stdout.toString();
 }

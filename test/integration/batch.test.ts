@@ -18,10 +18,31 @@ afterAll(async () => {
 
 const go = join(FIXTURES, 'go-shapes');
 
-async function batch(lines: string[], args: string[] = [], cwd = go): Promise<{ answers: Record<string, unknown>[]; stderr: string; exit: number }> {
-  const proc = Bun.spawn([...lspqArgv(), 'batch', ...args], { cwd, env: lspq.env(), stdin: new TextEncoder().encode(lines.map((l) => `${l}\n`).join('')), stdout: 'pipe', stderr: 'pipe' });
-  const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-  return { answers: stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>), stderr, exit };
+async function batch(
+  lines: string[],
+  args: string[] = [],
+  cwd = go,
+): Promise<{ answers: Record<string, unknown>[]; stderr: string; exit: number }> {
+  const proc = Bun.spawn([...lspqArgv(), 'batch', ...args], {
+    cwd,
+    env: lspq.env(),
+    stdin: new TextEncoder().encode(lines.map((l) => `${l}\n`).join('')),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stdout, stderr, exit] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return {
+    answers: stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>),
+    stderr,
+    exit,
+  };
 }
 
 /** What the same command prints with --json on its own: a batch answer carries exactly that. */
@@ -44,7 +65,13 @@ describe('batch', () => {
     expect(r.answers).toEqual([
       { exit: 0, answer: await alone(['hover', 'geometry.go:9:sumAreas']) },
       { id: 'refs-1', exit: 0, answer: await alone(['refs', 'shape.go:4:Shape']) },
-      { exit: 2, error: { code: 'usage', message: 'not JSON: write a request as ["hover", "FILE:LINE:COL"] or {"id": 1, "args": [...]}' } },
+      {
+        exit: 2,
+        error: {
+          code: 'usage',
+          message: 'not JSON: write a request as ["hover", "FILE:LINE:COL"] or {"id": 1, "args": [...]}',
+        },
+      },
       { exit: 2, error: { code: 'bad_position', message: 'line 99 is outside main.go, which has 8 lines' } },
       { id: 3, exit: 0, answer: await alone(['symbols', 'circle.go']) },
       { exit: 2, error: { code: 'usage', message: "'git' does not run in a batch; run it on its own" } },
@@ -74,10 +101,13 @@ describe('batch', () => {
 
   test("the README's recipe: every reference of a symbol, hovered (the jq step done here)", async () => {
     const refs = await alone(['refs', 'shape.go:4:Shape']);
-    const places = (refs as { locations: { path: string; line: number; column: number }[] }).locations.map((l) => `${l.path}:${l.line}:${l.column}`);
+    const places = (refs as { locations: { path: string; line: number; column: number }[] }).locations.map(
+      (l) => `${l.path}:${l.line}:${l.column}`,
+    );
     const r = await batch(places.map((p) => JSON.stringify(['hover', p])));
     expect(r.answers.length).toBe(4);
-    for (const [i, place] of places.entries()) expect(r.answers[i]).toEqual({ exit: 0, answer: await alone(['hover', place]) });
+    for (const [i, place] of places.entries())
+      expect(r.answers[i]).toEqual({ exit: 0, answer: await alone(['hover', place]) });
   });
 
   test('an answer only an exit code says: nothing found is exit 1 with the answer', async () => {
@@ -101,8 +131,14 @@ describe('batch concurrency and interruption (a fake server)', () => {
 
   test('--jobs 2 asks two questions at once: a server that answers only in pairs answers both, in order', async () => {
     const dir = fake(['--rendezvous']);
-    const r = await batch(['{"id": "a", "args": ["def", "a.fake:1:1"]}', '{"id": "b", "args": ["def", "b.fake:1:1"]}'], ['--jobs', '2'], dir);
-    expect(r.answers.map((a) => [a.id, a.exit, (a.answer as { locations: { path: string }[] }).locations[0]!.path])).toEqual([
+    const r = await batch(
+      ['{"id": "a", "args": ["def", "a.fake:1:1"]}', '{"id": "b", "args": ["def", "b.fake:1:1"]}'],
+      ['--jobs', '2'],
+      dir,
+    );
+    expect(
+      r.answers.map((a) => [a.id, a.exit, (a.answer as { locations: { path: string }[] }).locations[0]!.path]),
+    ).toEqual([
       ['a', 0, 'a.fake'],
       ['b', 0, 'b.fake'],
     ]);
@@ -110,7 +146,11 @@ describe('batch concurrency and interruption (a fake server)', () => {
 
   test('--jobs 1 asks one at a time: the same pair never gets an answer and each times out (exit 3)', async () => {
     const dir = fake(['--rendezvous']);
-    const r = await batch(['["def", "a.fake:1:1", "--timeout", "1"]', '["def", "b.fake:1:1", "--timeout", "1"]'], ['--jobs', '1'], dir);
+    const r = await batch(
+      ['["def", "a.fake:1:1", "--timeout", "1"]', '["def", "b.fake:1:1", "--timeout", "1"]'],
+      ['--jobs', '1'],
+      dir,
+    );
     expect(r.answers.map((a) => [a.exit, (a.error as { code: string }).code])).toEqual([
       [3, 'timeout'],
       [3, 'timeout'],
@@ -119,7 +159,13 @@ describe('batch concurrency and interruption (a fake server)', () => {
 
   test('SIGINT during a batch: the question in flight is cancelled in the server, and the daemon takes the next question', async () => {
     const dir = fake(['--hang-on-definition']);
-    const proc = Bun.spawn([...lspqArgv(), 'batch'], { cwd: dir, env: lspq.env(), stdin: 'pipe', stdout: 'pipe', stderr: 'pipe' });
+    const proc = Bun.spawn([...lspqArgv(), 'batch'], {
+      cwd: dir,
+      env: lspq.env(),
+      stdin: 'pipe',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     proc.stdin.write('["def", "a.fake:1:1"]\n');
     await proc.stdin.flush();
     for (let i = 0; i < 200 && !existsSync(join(dir, 'cancelled')); i++) {

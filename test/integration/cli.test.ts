@@ -15,18 +15,36 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
   test.each([
     [['nope'], "lspq: unknown command 'nope'; run 'lspq --help' for the list\n"],
     [['def', 'main.go:7:TotalArea', '--bogus'], "lspq: unknown flag '--bogus' for 'lspq def'; see 'lspq def --help'\n"],
-    [['def', 'main.go'], "lspq: 'main.go' is not a target: write FILE:LINE:COL or FILE:LINE:NAME (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME\n"],
+    [
+      ['def', 'main.go'],
+      "lspq: 'main.go' is not a target: write FILE:LINE:COL or FILE:LINE:NAME (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME\n",
+    ],
     [['def'], 'lspq: missing TARGET: write FILE:LINE:COL or FILE:LINE:NAME, or use --symbol NAME\n'],
     [['def', 'main.go:0:1'], "lspq: the line in 'main.go:0:1' must be 1 or more (lines and columns count from 1)\n"],
     [['def', 'main.go:99:1'], 'lspq: line 99 is outside main.go, which has 8 lines\n'],
     [['def', 'main.go:7:200'], 'lspq: column 200 is past the end of line 7 of main.go (55 characters)\n'],
-    [['def', 'main.go:7:Nowhere'], `lspq: 'Nowhere' is not on line 7 of main.go: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))\n`],
-    [['def', 'main.go:7:TotalArea', '--nth', '2'], "lspq: line 7 of main.go has 1 occurrence(s) of 'TotalArea', not 2; lower --nth\n"],
-    [['def', 'missing.go:1:1'], `lspq: ${go}/missing.go does not exist; check the path (relative paths are from the current directory)\n`],
+    [
+      ['def', 'main.go:7:Nowhere'],
+      `lspq: 'Nowhere' is not on line 7 of main.go: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))\n`,
+    ],
+    [
+      ['def', 'main.go:7:TotalArea', '--nth', '2'],
+      "lspq: line 7 of main.go has 1 occurrence(s) of 'TotalArea', not 2; lower --nth\n",
+    ],
+    [
+      ['def', 'missing.go:1:1'],
+      `lspq: ${go}/missing.go does not exist; check the path (relative paths are from the current directory)\n`,
+    ],
     [['def', 'main.go:7:TotalArea', '--limit', '0'], "lspq: --limit takes a whole number of 1 or more, not '0'\n"],
     [['def', 'main.go:7:TotalArea', '--timeout', 'soon'], "lspq: --timeout takes seconds greater than 0, not 'soon'\n"],
-    [['symbols', 'main.go', '--kind', 'gizmo'], expect.stringContaining("lspq: unknown symbol kind 'gizmo'; kinds are: file, module")],
-    [['def', '--symbol', 'NoSuchThing'], "lspq: no symbol named 'NoSuchThing' in the workspace; 'lspq symbols -w NoSuchThing' lists similar names\n"],
+    [
+      ['symbols', 'main.go', '--kind', 'gizmo'],
+      expect.stringContaining("lspq: unknown symbol kind 'gizmo'; kinds are: file, module"),
+    ],
+    [
+      ['def', '--symbol', 'NoSuchThing'],
+      "lspq: no symbol named 'NoSuchThing' in the workspace; 'lspq symbols -w NoSuchThing' lists similar names\n",
+    ],
   ] as const)('%p', async (args, stderr) => {
     const r = await lspq.run([...args], { cwd: go });
     expect(r.stderr).toEqual(stderr);
@@ -36,7 +54,9 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
 
   test('with --json the error is also a JSON document on stdout', async () => {
     const r = await lspq.run(['def', 'main.go:99:1', '--json'], { cwd: go });
-    expect(JSON.parse(r.stdout)).toEqual({ error: { code: 'bad_position', message: 'line 99 is outside main.go, which has 8 lines' } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: { code: 'bad_position', message: 'line 99 is outside main.go, which has 8 lines' },
+    });
     expect(r.exit).toBe(2);
   });
 });
@@ -47,7 +67,11 @@ describe('every command loads from the binary', () => {
   test.each([
     ['def', 'definition(s) of the symbol at TARGET (lspq def)', '  $ lspq def --symbol Circle.Area'],
     ['symbols', 'USAGE lspq symbols [OPTIONS] [INPUT]', '  $ lspq symbols -w total'],
-    ['diag', 'diagnostics for files, --staged changes or --all the workspace (lspq diag)', '  $ lspq diag --staged --fail-on warning'],
+    [
+      'diag',
+      'diagnostics for files, --staged changes or --all the workspace (lspq diag)',
+      '  $ lspq diag --staged --fail-on warning',
+    ],
     ['servers', 'USAGE lspq servers [OPTIONS] ', '  $ lspq servers --json'],
     ['daemon', 'USAGE lspq daemon [OPTIONS] [ACTION]', '  $ lspq daemon logs'],
   ])('lspq %s --help: flags, then examples', async (name, line, example) => {
@@ -71,10 +95,11 @@ describe('no server: exit 3 with what to do', () => {
   test('an extension no server handles', async () => {
     const r = await lspq.run(['hover', `${FIXTURES}/c-shapes/compile_flags.txt:1:1`]);
     expect(r.exit).toBe(3);
-    expect(r.stderr).toStartWith(`lspq: no language server is configured for ${FIXTURES}/c-shapes/compile_flags.txt; known extensions: `);
+    expect(r.stderr).toStartWith(
+      `lspq: no language server is configured for ${FIXTURES}/c-shapes/compile_flags.txt; known extensions: `,
+    );
     expect(r.stderr).toContain(' .go ');
   });
-
 });
 
 describe('answers and their shapes', () => {
@@ -88,7 +113,16 @@ describe('answers and their shapes', () => {
       target: { path: 'main.go', line: 7, column: 32, symbol: 'TotalArea' },
       server: 'gopls',
       root: go,
-      locations: [{ path: 'geometry.go', line: 17, column: 6, endLine: 17, endColumn: 15, preview: 'func TotalArea(shapes []Shape, unit Unit) string {' }],
+      locations: [
+        {
+          path: 'geometry.go',
+          line: 17,
+          column: 6,
+          endLine: 17,
+          endColumn: 15,
+          preview: 'func TotalArea(shapes []Shape, unit Unit) string {',
+        },
+      ],
       total: 1,
       truncated: false,
     });
@@ -120,15 +154,28 @@ describe('answers and their shapes', () => {
   });
 
   test('symbols --json: a tree with names positioned on the name', async () => {
-    const r = await lspq.json<{ symbols: { name: string; kind: string; line: number; column: number; children: { name: string }[] }[] }>(['symbols', 'src/square.ts', '--kind', 'class,method'], { cwd: ts });
-    expect(r.symbols.map((s) => [s.name, s.kind, s.line, s.column, s.children.map((c) => c.name)])).toEqual([['Square', 'class', 3, 14, ['area']]]);
+    const r = await lspq.json<{
+      symbols: { name: string; kind: string; line: number; column: number; children: { name: string }[] }[];
+    }>(['symbols', 'src/square.ts', '--kind', 'class,method'], { cwd: ts });
+    expect(r.symbols.map((s) => [s.name, s.kind, s.line, s.column, s.children.map((c) => c.name)])).toEqual([
+      ['Square', 'class', 3, 14, ['area']],
+    ]);
   });
 
   test('symbols -w --json', async () => {
-    const r = await lspq.json<{ query: string; server: string; symbols: unknown[] }>(['symbols', '-w', 'TotalArea'], { cwd: go });
+    const r = await lspq.json<{ query: string; server: string; symbols: unknown[] }>(['symbols', '-w', 'TotalArea'], {
+      cwd: go,
+    });
     expect(r).toMatchObject({ query: 'TotalArea', server: 'gopls' });
     // gopls matches fuzzily; the exact name comes first.
-    expect(r.symbols[0]).toEqual({ name: 'TotalArea', kind: 'function', container: 'example.com/shapes', path: 'geometry.go', line: 17, column: 6 });
+    expect(r.symbols[0]).toEqual({
+      name: 'TotalArea',
+      kind: 'function',
+      container: 'example.com/shapes',
+      path: 'geometry.go',
+      line: 17,
+      column: 6,
+    });
   });
 
   test('calls --json: items, ranges and nested calls', async () => {
@@ -155,21 +202,38 @@ describe('answers and their shapes', () => {
   test('servers lists found ones with a version and missing ones with the install command', async () => {
     // Exactly these servers on PATH, whatever the machine has (TypeScript 7 comes from the repository's node_modules).
     const only = exactPath(['gopls', 'clangd']);
-    const r = await lspq.json<{ servers: { id: string; found: boolean; version?: string; install: string }[] }>(['servers'], { env: { PATH: only } });
+    const r = await lspq.json<{ servers: { id: string; found: boolean; version?: string; install: string }[] }>(
+      ['servers'],
+      { env: { PATH: only } },
+    );
     rmSync(only, { recursive: true, force: true });
-    expect(r.servers.filter((s) => s.found).map((s) => s.id).sort()).toEqual(['clangd', 'gopls', 'typescript']);
+    expect(
+      r.servers
+        .filter((s) => s.found)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual(['clangd', 'gopls', 'typescript']);
     const byId = new Map(r.servers.map((s) => [s.id, s]));
     expect(byId.get('gopls')).toMatchObject({ found: true, version: expect.stringContaining('v0.') });
     expect(byId.get('clangd')).toMatchObject({ found: true, version: expect.stringContaining('clangd version') });
-    expect(byId.get('jdtls')).toMatchObject({ found: false, install: 'install jdtls (for example brew install jdtls)' });
+    expect(byId.get('jdtls')).toMatchObject({
+      found: false,
+      install: 'install jdtls (for example brew install jdtls)',
+    });
   });
 
   test('colour on a terminal: the command decides, the daemon renders; NO_COLOR turns it off', async () => {
     // script(1) gives the command a terminal; the daemon it forwards to has none.
     const onTerminal = (env: Record<string, string>) =>
-      capture(['script', '-qec', [...lspqArgv(), 'def', 'main.go:7:TotalArea'].join(' '), '/dev/null'], go, lspq.env(env));
+      capture(
+        ['script', '-qec', [...lspqArgv(), 'def', 'main.go:7:TotalArea'].join(' '), '/dev/null'],
+        go,
+        lspq.env(env),
+      );
     const coloured = await onTerminal({ NO_COLOR: '' });
-    expect(coloured.stdout).toBe('\u001b[35mgeometry.go\u001b[39m:\u001b[32m17\u001b[39m:\u001b[32m6\u001b[39m: func TotalArea(shapes []Shape, unit Unit) string {\r\n');
+    expect(coloured.stdout).toBe(
+      '\u001b[35mgeometry.go\u001b[39m:\u001b[32m17\u001b[39m:\u001b[32m6\u001b[39m: func TotalArea(shapes []Shape, unit Unit) string {\r\n',
+    );
     const plain = await onTerminal({ NO_COLOR: '1' });
     expect(plain.stdout).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\r\n');
   });

@@ -45,7 +45,12 @@ test('50 questions from 10 processes at once, cold then warm: each answer is the
   const expected: string[] = [];
   for (const q of QUESTIONS) expected.push((await lspq.run(q.args, { cwd: join(FIXTURES, q.cwd) })).stdout);
   expect(expected.every((e) => e.length > 0)).toBe(true);
-  for (const r of [...cold, ...warm]) expect({ question: r.question, exit: r.exit, stdout: r.stdout }).toEqual({ question: r.question, exit: 0, stdout: expected[r.question]! });
+  for (const r of [...cold, ...warm])
+    expect({ question: r.question, exit: r.exit, stdout: r.stdout }).toEqual({
+      question: r.question,
+      exit: 0,
+      stdout: expected[r.question]!,
+    });
   // One daemon, one server per language and root.
   const status = await lspq.json<{ servers: { id: string }[] }>(['daemon', 'status']);
   expect(status.servers.map((s) => s.id).sort()).toEqual(['gopls', 'pyright', 'typescript']);

@@ -34,7 +34,9 @@ describe('the daemon', () => {
   afterAll(async () => expect(await lspq.stop()).toEqual([]));
 
   test('the first command starts it; later ones reuse the same server', async () => {
-    expect((await lspq.run(GO_DEF, { cwd: go })).stdout).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n');
+    expect((await lspq.run(GO_DEF, { cwd: go })).stdout).toBe(
+      'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n',
+    );
     const first = await lspq.json<Status>(['daemon', 'status'], { cwd: go });
     await lspq.run(['refs', 'geometry.go:17:TotalArea'], { cwd: go });
     const second = await lspq.json<Status>(['daemon', 'status'], { cwd: go });
@@ -105,16 +107,22 @@ describe('never stale', () => {
     git(dir, 'checkout', '-q', 'main');
     expect((await lspq.run(GO_DEF, { cwd: dir })).stdout).toStartWith('geometry.go:17:6:');
     git(dir, 'checkout', '-q', 'moved');
-    expect((await lspq.run(GO_DEF, { cwd: dir })).stdout).toBe('total.go:6:6: func TotalArea(shapes []Shape, unit Unit) string {\n');
+    expect((await lspq.run(GO_DEF, { cwd: dir })).stdout).toBe(
+      'total.go:6:6: func TotalArea(shapes []Shape, unit Unit) string {\n',
+    );
   });
 
   test('an open document edited on disk is re-read (TypeScript)', async () => {
     const dir = copyFixture('ts-shapes');
     scratch.push(dir);
-    expect((await lspq.run(['def', 'src/main.ts:7:totalArea'], { cwd: dir })).stdout).toStartWith('src/geometry.ts:13:17:');
+    expect((await lspq.run(['def', 'src/main.ts:7:totalArea'], { cwd: dir })).stdout).toStartWith(
+      'src/geometry.ts:13:17:',
+    );
     const main = join(dir, 'src/main.ts');
     writeFileSync(main, `\n\n${readFileSync(main, 'utf8')}`);
-    expect((await lspq.run(['def', 'src/main.ts:9:totalArea'], { cwd: dir })).stdout).toStartWith('src/geometry.ts:13:17:');
+    expect((await lspq.run(['def', 'src/main.ts:9:totalArea'], { cwd: dir })).stdout).toStartWith(
+      'src/geometry.ts:13:17:',
+    );
   });
 });
 
@@ -131,16 +139,21 @@ describe('crashes, cancellation and the socket folder', () => {
     const dir = fake('--crash-on-definition');
     const r = await lspq.run(['def', 'a.fake:1:1'], { cwd: dir });
     expect(r.exit).toBe(3);
-    expect(r.stderr).toMatch(/^lspq: fake exited with code 3 \(root .*\); its stderr ended with: boom: the fake server crashed on purpose; the next command starts it again\n$/);
+    expect(r.stderr).toMatch(
+      /^lspq: fake exited with code 3 \(root .*\); its stderr ended with: boom: the fake server crashed on purpose; the next command starts it again\n$/,
+    );
   });
 
   test('three crashes in three minutes leave it off until daemon restart', async () => {
     const dir = fake('--crash-on-definition');
-    for (let crash = 1; crash <= 3; crash++) expect((await lspq.run(['def', 'a.fake:1:1'], { cwd: dir })).stderr).toContain('boom: the fake server crashed on purpose');
+    for (let crash = 1; crash <= 3; crash++)
+      expect((await lspq.run(['def', 'a.fake:1:1'], { cwd: dir })).stderr).toContain(
+        'boom: the fake server crashed on purpose',
+      );
     const fourth = await lspq.run(['def', 'a.fake:1:1'], { cwd: dir });
     expect(fourth.exit).toBe(3);
-    expect(fourth.stderr).toContain("crashed 3 times in 3 minutes");
-    expect(fourth.stderr).toContain("lspq daemon restart");
+    expect(fourth.stderr).toContain('crashed 3 times in 3 minutes');
+    expect(fourth.stderr).toContain('lspq daemon restart');
     expect((await lspq.json<Status>(['daemon', 'status'])).broken).toEqual([{ id: 'fake', root: dir }]);
     await lspq.run(['daemon', 'restart']);
     expect((await lspq.json<Status>(['daemon', 'status'])).broken).toEqual([]);
@@ -148,9 +161,16 @@ describe('crashes, cancellation and the socket folder', () => {
 
   test('killing a command cancels its request in the server', async () => {
     const dir = fake('--hang-on-definition');
-    const proc = Bun.spawn([...lspqArgv(), 'def', 'a.fake:1:1'], { cwd: dir, env: lspq.env(), stdout: 'ignore', stderr: 'ignore' });
+    const proc = Bun.spawn([...lspqArgv(), 'def', 'a.fake:1:1'], {
+      cwd: dir,
+      env: lspq.env(),
+      stdout: 'ignore',
+      stderr: 'ignore',
+    });
     // The request is in flight once the server has been started for it.
-    expect(await eventually(() => readFileSync(join(lspq.dir, 'run', 'daemon.log'), 'utf8').includes('starting fake'))).toBe(true);
+    expect(
+      await eventually(() => readFileSync(join(lspq.dir, 'run', 'daemon.log'), 'utf8').includes('starting fake')),
+    ).toBe(true);
     await Bun.sleep(200);
     proc.kill('SIGINT');
     await proc.exited;
@@ -162,7 +182,9 @@ describe('crashes, cancellation and the socket folder', () => {
     rmSync(join(dir, 'cancelled'), { force: true });
     const r = await lspq.run(['def', 'a.fake:1:1', '--timeout', '1'], { cwd: dir });
     expect(r.exit).toBe(3);
-    expect(r.stderr).toBe("lspq: fake did not answer textDocument/definition within 1s; retry with a larger --timeout, or see 'lspq daemon logs'\n");
+    expect(r.stderr).toBe(
+      "lspq: fake did not answer textDocument/definition within 1s; retry with a larger --timeout, or see 'lspq daemon logs'\n",
+    );
     expect(await eventually(() => existsSync(join(dir, 'cancelled')))).toBe(true);
   });
 
@@ -170,9 +192,14 @@ describe('crashes, cancellation and the socket folder', () => {
     const dir = join(lspq.dir, 'open');
     mkdirSync(dir, { mode: 0o755 });
     chmodSync(dir, 0o755);
-    const r = await lspq.run(['def', 'main.go:7:TotalArea'], { cwd: join(FIXTURES, 'go-shapes'), env: { LSPQ_SOCKET: join(dir, 'd.sock') } });
+    const r = await lspq.run(['def', 'main.go:7:TotalArea'], {
+      cwd: join(FIXTURES, 'go-shapes'),
+      env: { LSPQ_SOCKET: join(dir, 'd.sock') },
+    });
     expect(r.exit).toBe(3);
-    expect(r.stderr).toBe(`lspq: refusing the daemon folder ${dir}: it is open to group or others (mode 755); run 'chmod 700 ${dir}' or set LSPQ_SOCKET\n`);
+    expect(r.stderr).toBe(
+      `lspq: refusing the daemon folder ${dir}: it is open to group or others (mode 755); run 'chmod 700 ${dir}' or set LSPQ_SOCKET\n`,
+    );
   });
 
   test('a running daemon whose folder was opened to others gets no question', async () => {
@@ -182,7 +209,9 @@ describe('crashes, cancellation and the socket folder', () => {
       const dir = join(other.dir, 'run');
       chmodSync(dir, 0o777);
       const r = await other.run(['def', 'main.go:7:TotalArea'], { cwd: join(FIXTURES, 'go-shapes') });
-      expect(r.stderr).toBe(`lspq: refusing the daemon folder ${dir}: it is open to group or others (mode 777); run 'chmod 700 ${dir}' or set LSPQ_SOCKET\n`);
+      expect(r.stderr).toBe(
+        `lspq: refusing the daemon folder ${dir}: it is open to group or others (mode 777); run 'chmod 700 ${dir}' or set LSPQ_SOCKET\n`,
+      );
       expect(r.exit).toBe(3);
       expect(readFileSync(join(dir, 'daemon.log'), 'utf8')).not.toContain('def answered');
       chmodSync(dir, 0o700);
@@ -197,7 +226,9 @@ describe('crashes, cancellation and the socket folder', () => {
     chownSync(dir, 65534, 65534);
     const r = await lspq.run(['servers'], { env: { LSPQ_SOCKET: join(dir, 'd.sock') } });
     expect(r.exit).toBe(3);
-    expect(r.stderr).toMatch(/^lspq: refusing the daemon folder .*: it is owned by uid 65534, not you \(0\); remove it or set LSPQ_SOCKET\n$/);
+    expect(r.stderr).toMatch(
+      /^lspq: refusing the daemon folder .*: it is owned by uid 65534, not you \(0\); remove it or set LSPQ_SOCKET\n$/,
+    );
   });
 
   test('a stale socket file of a dead daemon is cleaned up, not an error', async () => {
@@ -245,12 +276,17 @@ describe('builds', () => {
     if (!process.env.LSPQ_TEST_BIN) Bun.spawnSync([process.execPath, 'run', 'build'], { cwd: REPO });
     const lspq = new Lspq();
     const go = join(FIXTURES, 'go-shapes');
-    const fromSource = Bun.spawnSync([process.execPath, join(REPO, 'src', 'main.ts'), ...GO_DEF], { cwd: go, env: lspq.env() });
+    const fromSource = Bun.spawnSync([process.execPath, join(REPO, 'src', 'main.ts'), ...GO_DEF], {
+      cwd: go,
+      env: lspq.env(),
+    });
     expect(fromSource.stdout.toString()).toStartWith('geometry.go:17:6:');
     const before = await lspq.json<Status>(['daemon', 'status']);
     const fromBinary = Bun.spawnSync([binary, ...GO_DEF], { cwd: go, env: lspq.env() });
     expect(fromBinary.stdout.toString()).toStartWith('geometry.go:17:6:');
-    const binaryStatus = JSON.parse(Bun.spawnSync([binary, 'daemon', 'status', '--json'], { env: lspq.env() }).stdout.toString()) as Status;
+    const binaryStatus = JSON.parse(
+      Bun.spawnSync([binary, 'daemon', 'status', '--json'], { env: lspq.env() }).stdout.toString(),
+    ) as Status;
     expect(binaryStatus.build).not.toBe(before.build);
     expect(binaryStatus.pid).not.toBe(before.pid);
     expect(isAlive(before.pid)).toBe(false);
@@ -264,9 +300,15 @@ describe('one daemon for many commands', () => {
     const lspq = new Lspq();
     const go = join(FIXTURES, 'go-shapes');
     const runs = await Promise.all(Array.from({ length: 20 }, () => lspq.run(GO_DEF, { cwd: go })));
-    for (const r of runs) expect(r.stdout).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n');
+    for (const r of runs)
+      expect(r.stdout).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n');
     const status = await lspq.json<Status>(['daemon', 'status']);
-    const daemons = Bun.spawnSync(['pgrep', '-f', '__daemon']).stdout.toString().trim().split('\n').filter(Boolean).map(Number);
+    const daemons = Bun.spawnSync(['pgrep', '-f', '__daemon'])
+      .stdout.toString()
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
     const ours = daemons.filter((pid) => readFileSync(`/proc/${pid}/environ`, 'utf8').includes(lspq.socket));
     expect(ours).toEqual([status.pid]);
     expect(status.servers).toHaveLength(1);

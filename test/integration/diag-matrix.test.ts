@@ -42,7 +42,10 @@ const CASES: Case[] = [
     fixture: 'ts-diag',
     broken: 'src/broken.ts',
     clean: 'src/clean.ts',
-    brokenLines: ["src/broken.ts:1:14: error: Type 'string' is not assignable to type 'number'. [ts 2322]", "src/broken.ts:4:24: error: Cannot find name 'missing'. [ts 2304]"],
+    brokenLines: [
+      "src/broken.ts:1:14: error: Type 'string' is not assignable to type 'number'. [ts 2322]",
+      "src/broken.ts:4:24: error: Cannot find name 'missing'. [ts 2304]",
+    ],
     edited: TS_EDIT,
     editedLines: ["src/clean.ts:2:18: error: Cannot find name 'nope'. [ts 2304]"],
   },
@@ -109,7 +112,10 @@ const CASES: Case[] = [
     fixture: 'c-diag',
     broken: 'broken.c',
     clean: 'clean.c',
-    brokenLines: ["broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]", "broken.c:8:6: warning: Unused variable 'unused' [clang -Wunused-variable]"],
+    brokenLines: [
+      "broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]",
+      "broken.c:8:6: warning: Unused variable 'unused' [clang -Wunused-variable]",
+    ],
     edited: 'int twice(int n)\n{\n\treturn n * 2 + nope;\n}\n',
     editedLines: ["clean.c:3:17: error: Use of undeclared identifier 'nope' [clang undeclared_var_use]"],
   },
@@ -132,7 +138,8 @@ for (const c of CASES) {
     const dir = copyFixture(c.fixture);
     scratch.push(dir);
     const original = readFileSync(join(dir, c.clean), 'utf8');
-    const diag = (...files: string[]) => lspq.run(['diag', ...files, '--server', c.server, '--timeout', c.timeout ?? '60'], { cwd: dir });
+    const diag = (...files: string[]) =>
+      lspq.run(['diag', ...files, '--server', c.server, '--timeout', c.timeout ?? '60'], { cwd: dir });
     const expectAnswer = async (files: string[], lines: string[], summary: string) => {
       const r = await diag(...files);
       expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({ stdout: output(lines), stderr: `lspq: ${summary}\n` });
@@ -142,7 +149,10 @@ for (const c of CASES) {
     const brokenSummary = (files: number) => {
       const e = c.brokenLines.filter((l) => l.includes(': error: ')).length;
       const w = c.brokenLines.length - e;
-      return `${errors(e)}${w ? `, ${w} warning${w === 1 ? '' : 's'}` : ''} in ${files} files`.replace(/ in 1 files$/, ' in 1 file');
+      return `${errors(e)}${w ? `, ${w} warning${w === 1 ? '' : 's'}` : ''} in ${files} files`.replace(
+        / in 1 files$/,
+        ' in 1 file',
+      );
     };
 
     test('first call: the clean file alone', async () => {
@@ -165,7 +175,11 @@ for (const c of CASES) {
       writeFileSync(join(dir, c.clean), c.edited);
       const e = c.brokenLines.filter((l) => l.includes(': error: ')).length + 1;
       const w = c.brokenLines.length + 1 - e;
-      await expectAnswer([c.broken, c.clean], [...c.brokenLines, ...c.editedLines].sort(byPath), `${errors(e)}${w ? `, ${w} warning${w === 1 ? '' : 's'}` : ''} in 2 files`);
+      await expectAnswer(
+        [c.broken, c.clean],
+        [...c.brokenLines, ...c.editedLines].sort(byPath),
+        `${errors(e)}${w ? `, ${w} warning${w === 1 ? '' : 's'}` : ''} in 2 files`,
+      );
     });
 
     test('after reverting the edit', async () => {

@@ -62,7 +62,9 @@ describe('diag on known errors and warnings, one language each', () => {
     {
       lang: 'gopls analyzers (warnings)',
       file: 'go-diag/vet/vet.go',
-      stdout: lines('go-diag/vet/vet.go:6:14: warning: fmt.Printf format %d has arg name of wrong type string [printf default]'),
+      stdout: lines(
+        'go-diag/vet/vet.go:6:14: warning: fmt.Printf format %d has arg name of wrong type string [printf default]',
+      ),
       summary: '1 warning in 1 file',
       exit: 0,
     },
@@ -92,12 +94,15 @@ describe('diag on known errors and warnings, one language each', () => {
     });
   }
 
-  test.each(['ts-diag/src/clean.ts', 'py-diag/clean.py', 'go-diag/clean.go', 'c-diag/clean.c'])('%s: no errors, exit 0', async (file) => {
-    const r = await lspq.run(['diag', file], { cwd: FIXTURES });
-    expect(r.stdout).toBe('');
-    expect(r.stderr).toBe('lspq: no problems in 1 file\n');
-    expect(r.exit).toBe(0);
-  });
+  test.each(['ts-diag/src/clean.ts', 'py-diag/clean.py', 'go-diag/clean.go', 'c-diag/clean.c'])(
+    '%s: no errors, exit 0',
+    async (file) => {
+      const r = await lspq.run(['diag', file], { cwd: FIXTURES });
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe('lspq: no problems in 1 file\n');
+      expect(r.exit).toBe(0);
+    },
+  );
 });
 
 describe('filters, JSON and exit codes', () => {
@@ -105,8 +110,28 @@ describe('filters, JSON and exit codes', () => {
     const r = await lspq.json(['diag', 'c-diag/broken.c', 'go-diag/clean.go'], { cwd: FIXTURES });
     expect(r).toEqual({
       diagnostics: [
-        { path: 'c-diag/broken.c', line: 3, column: 9, endLine: 3, endColumn: 16, severity: 'error', message: "Use of undeclared identifier 'missing'", source: 'clang', code: 'undeclared_var_use' },
-        { path: 'c-diag/broken.c', line: 8, column: 6, endLine: 8, endColumn: 12, severity: 'warning', message: "Unused variable 'unused'", source: 'clang', code: '-Wunused-variable' },
+        {
+          path: 'c-diag/broken.c',
+          line: 3,
+          column: 9,
+          endLine: 3,
+          endColumn: 16,
+          severity: 'error',
+          message: "Use of undeclared identifier 'missing'",
+          source: 'clang',
+          code: 'undeclared_var_use',
+        },
+        {
+          path: 'c-diag/broken.c',
+          line: 8,
+          column: 6,
+          endLine: 8,
+          endColumn: 12,
+          severity: 'warning',
+          message: "Unused variable 'unused'",
+          source: 'clang',
+          code: '-Wunused-variable',
+        },
       ],
       summary: { error: 1, warning: 1, info: 0, hint: 0 },
       files: ['c-diag/broken.c', 'go-diag/clean.go'],
@@ -126,15 +151,22 @@ describe('filters, JSON and exit codes', () => {
 
   test('--severity error hides warnings', async () => {
     const r = await lspq.run(['diag', 'c-diag/broken.c', '--severity', 'error'], { cwd: FIXTURES });
-    expect(r.stdout).toBe(lines("c-diag/broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]"));
+    expect(r.stdout).toBe(
+      lines("c-diag/broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]"),
+    );
   });
 
   test('--severity chooses what is shown, --fail-on judges everything found', async () => {
-    const r = await lspq.run(['diag', 'go-diag/vet/vet.go', '--severity', 'error', '--fail-on', 'warning'], { cwd: FIXTURES });
+    const r = await lspq.run(['diag', 'go-diag/vet/vet.go', '--severity', 'error', '--fail-on', 'warning'], {
+      cwd: FIXTURES,
+    });
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('lspq: 1 warning in 1 file\n');
     expect(r.exit).toBe(1);
-    const json = await lspq.json<{ diagnostics: unknown[]; summary: Record<string, number> }>(['diag', 'go-diag/vet/vet.go', '--severity', 'error'], { cwd: FIXTURES });
+    const json = await lspq.json<{ diagnostics: unknown[]; summary: Record<string, number> }>(
+      ['diag', 'go-diag/vet/vet.go', '--severity', 'error'],
+      { cwd: FIXTURES },
+    );
     expect(json.diagnostics).toEqual([]);
     expect(json.summary).toEqual({ error: 0, warning: 1, info: 0, hint: 0 });
   });
@@ -165,10 +197,32 @@ describe('filters, JSON and exit codes', () => {
 
 describe('edit, then diag, with the daemon warm', () => {
   const edits = [
-    { fixture: 'ts-diag', file: 'src/broken.ts', fixed: "export const count: number = 3;\n\nexport function size(text: string): number {\n  return text.length + undefinedName;\n}\n", newError: /src\/broken\.ts:4:24: error: Cannot find name 'undefinedName'\./ },
-    { fixture: 'py-diag', file: 'broken.py', fixed: 'count: int = 3\n\n\ndef size(text: str) -> int:\n    return len(text) + undefined_name\n', newError: /broken\.py:5:24: error: "undefined_name" is not defined/ },
-    { fixture: 'go-diag', file: 'broken.go', fixed: 'package diag\n\nvar count int = 3\n\nfunc Size(text string) int {\n\treturn len(text) + undefinedName\n}\n', newError: /broken\.go:6:21: error: undefined: undefinedName/ },
-    { fixture: 'c-diag', file: 'broken.c', fixed: 'int size(const char *text)\n{\n\treturn undefined_name + 1;\n}\n', newError: /broken\.c:3:9: error: Use of undeclared identifier 'undefined_name'/ },
+    {
+      fixture: 'ts-diag',
+      file: 'src/broken.ts',
+      fixed:
+        'export const count: number = 3;\n\nexport function size(text: string): number {\n  return text.length + undefinedName;\n}\n',
+      newError: /src\/broken\.ts:4:24: error: Cannot find name 'undefinedName'\./,
+    },
+    {
+      fixture: 'py-diag',
+      file: 'broken.py',
+      fixed: 'count: int = 3\n\n\ndef size(text: str) -> int:\n    return len(text) + undefined_name\n',
+      newError: /broken\.py:5:24: error: "undefined_name" is not defined/,
+    },
+    {
+      fixture: 'go-diag',
+      file: 'broken.go',
+      fixed:
+        'package diag\n\nvar count int = 3\n\nfunc Size(text string) int {\n\treturn len(text) + undefinedName\n}\n',
+      newError: /broken\.go:6:21: error: undefined: undefinedName/,
+    },
+    {
+      fixture: 'c-diag',
+      file: 'broken.c',
+      fixed: 'int size(const char *text)\n{\n\treturn undefined_name + 1;\n}\n',
+      newError: /broken\.c:3:9: error: Use of undeclared identifier 'undefined_name'/,
+    },
   ];
   for (const e of edits) {
     test(`${e.fixture}: the fixed error is gone, the new one is found`, async () => {
@@ -218,7 +272,12 @@ describe('--staged and the changed files', () => {
     git(repo, 'add', 'clean.py');
     writeFileSync(join(repo, 'clean.py'), fixed);
     const r = await lspq.run(['diag', '--staged'], { cwd: repo });
-    expect(r.stdout).toBe(lines('clean.py:3:16: error: "nope" is not defined [Pyright reportUndefinedVariable]', 'clean.py:3:16: error: Undefined name `nope` [Ruff F821]'));
+    expect(r.stdout).toBe(
+      lines(
+        'clean.py:3:16: error: "nope" is not defined [Pyright reportUndefinedVariable]',
+        'clean.py:3:16: error: Undefined name `nope` [Ruff F821]',
+      ),
+    );
     expect(r.exit).toBe(1);
     // The work tree is never written, and the next question sees it again.
     expect(readFileSync(join(repo, 'clean.py'), 'utf8')).toBe(fixed);
@@ -232,7 +291,11 @@ describe('--staged and the changed files', () => {
     git(repo, 'add', 'clean.py');
     writeFileSync(join(repo, 'clean.py'), 'def twice(n: int) -> int:\n    return n * nope\n');
     const r = await lspq.run(['diag', '--staged'], { cwd: repo });
-    expect({ stdout: r.stdout, stderr: r.stderr, exit: r.exit }).toEqual({ stdout: '', stderr: 'lspq: no problems in 1 file\n', exit: 0 });
+    expect({ stdout: r.stdout, stderr: r.stderr, exit: r.exit }).toEqual({
+      stdout: '',
+      stderr: 'lspq: no problems in 1 file\n',
+      exit: 0,
+    });
     const now = await lspq.run(['diag', 'clean.py'], { cwd: repo });
     expect(now.exit).toBe(1);
     writeFileSync(join(repo, 'clean.py'), fixed);
@@ -247,7 +310,7 @@ describe('--staged and the changed files', () => {
 });
 
 describe('a hostile repository', () => {
-  test('plain diag runs none of the repository\'s programs (a clean filter here)', async () => {
+  test("plain diag runs none of the repository's programs (a clean filter here)", async () => {
     const repo = copyFixture('py-diag');
     scratch.push(repo);
     const marker = join(repo, '..', `marker-${process.pid}`);
@@ -256,7 +319,23 @@ describe('a hostile repository', () => {
     git(repo, 'config', 'filter.evil.clean', `sh -c 'touch ${marker}; cat'`);
     git(repo, 'config', 'core.fsmonitor', `sh -c 'touch ${marker}'`);
     Bun.spawnSync(['git', '-c', 'filter.evil.clean=cat', '-c', 'core.fsmonitor=', 'add', '.'], { cwd: repo });
-    Bun.spawnSync(['git', '-c', 'filter.evil.clean=cat', '-c', 'core.fsmonitor=', '-c', 'user.name=t', '-c', 'user.email=t@e', 'commit', '-qm', 'x'], { cwd: repo });
+    Bun.spawnSync(
+      [
+        'git',
+        '-c',
+        'filter.evil.clean=cat',
+        '-c',
+        'core.fsmonitor=',
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@e',
+        'commit',
+        '-qm',
+        'x',
+      ],
+      { cwd: repo },
+    );
     writeFileSync(join(repo, 'clean.py'), 'def twice(n: int) -> int:\n    return n * 3\n');
     const r = await lspq.json(['diag'], { cwd: repo });
     expect(r.files).toEqual(['clean.py']);

@@ -38,30 +38,48 @@ describe('rename', () => {
     writeFileSync(join(dir, 'src/index.ts'), "export { totalArea } from './geometry';\n");
     writeFileSync(join(dir, 'src/main.ts'), read(dir, 'src/main.ts').replace("from './geometry'", "from './index'"));
     const r = await lspq.run(['rename', 'src/geometry.ts:13:totalArea', 'sumOfAreas'], { cwd: dir });
-    expect(r).toEqual({ stdout: 'src/geometry.ts: 1 edit\nsrc/index.ts: 1 edit\nsrc/main.ts: 2 edits\n', stderr: "lspq: renamed to 'sumOfAreas': 4 edits in 3 files\n", exit: 0 });
+    expect(r).toEqual({
+      stdout: 'src/geometry.ts: 1 edit\nsrc/index.ts: 1 edit\nsrc/main.ts: 2 edits\n',
+      stderr: "lspq: renamed to 'sumOfAreas': 4 edits in 3 files\n",
+      exit: 0,
+    });
     expect(read(dir, 'src/index.ts')).toBe("export { sumOfAreas } from './geometry';\n");
     expect(read(dir, 'src/main.ts')).toContain("import { sumOfAreas } from './index';");
     expect(read(dir, 'src/main.ts')).toContain("console.log(名前, sumOfAreas(shapes, 'cm'));");
     expect(tsc(dir)).toEqual({ exit: 0, output: '' });
     // The server was told what was written: the next question, warm, sees it.
     const refs = await lspq.run(['refs', 'src/geometry.ts:13:sumOfAreas'], { cwd: dir });
-    expect(refs.stdout).toBe("src/main.ts:7:36: const 名前 = '🎉 图形'; console.log(名前, sumOfAreas(shapes, 'cm'));\n");
+    expect(refs.stdout).toBe(
+      "src/main.ts:7:36: const 名前 = '🎉 图形'; console.log(名前, sumOfAreas(shapes, 'cm'));\n",
+    );
     // And back: the same edit the other way round gives the original files.
     expect((await lspq.run(['rename', 'src/geometry.ts:13:sumOfAreas', 'totalArea'], { cwd: dir })).exit).toBe(0);
-    expect(read(dir, 'src/geometry.ts')).toBe(readFileSync(join(REPO, 'test/fixtures/ts-shapes/src/geometry.ts'), 'utf8'));
+    expect(read(dir, 'src/geometry.ts')).toBe(
+      readFileSync(join(REPO, 'test/fixtures/ts-shapes/src/geometry.ts'), 'utf8'),
+    );
   });
 
   test('Go: across packages; go build passes', async () => {
     const dir = copy('go-shapes');
     mkdirSync(join(dir, 'units'));
     writeFileSync(join(dir, 'go.mod'), 'module example.com/shapes\n\ngo 1.21\n');
-    writeFileSync(join(dir, 'units/units.go'), 'package units\n\n// Square turns a length into an area unit.\nfunc Square(unit string) string { return unit + "²" }\n');
-    writeFileSync(join(dir, 'units_use.go'), 'package main\n\nimport "example.com/shapes/units"\n\nvar areaUnit = units.Square("cm")\n');
+    writeFileSync(
+      join(dir, 'units/units.go'),
+      'package units\n\n// Square turns a length into an area unit.\nfunc Square(unit string) string { return unit + "²" }\n',
+    );
+    writeFileSync(
+      join(dir, 'units_use.go'),
+      'package main\n\nimport "example.com/shapes/units"\n\nvar areaUnit = units.Square("cm")\n',
+    );
     const r = await lspq.run(['rename', 'units/units.go:4:Square', 'Squared'], { cwd: dir });
     // gopls renames the doc comment's mention too.
     expect(r.stdout).toBe('units/units.go: 2 edits\nunits_use.go: 1 edit\n');
-    expect(read(dir, 'units/units.go')).toBe('package units\n\n// Squared turns a length into an area unit.\nfunc Squared(unit string) string { return unit + "²" }\n');
-    expect(read(dir, 'units_use.go')).toBe('package main\n\nimport "example.com/shapes/units"\n\nvar areaUnit = units.Squared("cm")\n');
+    expect(read(dir, 'units/units.go')).toBe(
+      'package units\n\n// Squared turns a length into an area unit.\nfunc Squared(unit string) string { return unit + "²" }\n',
+    );
+    expect(read(dir, 'units_use.go')).toBe(
+      'package main\n\nimport "example.com/shapes/units"\n\nvar areaUnit = units.Squared("cm")\n',
+    );
     expect(check(dir, ['go', 'build', './...'])).toEqual({ exit: 0, output: '' });
   });
 
@@ -79,7 +97,10 @@ describe('rename', () => {
   test('C: a function declared in a header, its definition and its calls; the sources compile', async () => {
     const dir = copy('c-shapes');
     const files = ['main.c', 'circle.c', 'square.c', 'geometry.c'];
-    writeFileSync(join(dir, 'compile_commands.json'), JSON.stringify(files.map((file) => ({ directory: dir, file, arguments: ['cc', '-std=c11', '-c', file] }))));
+    writeFileSync(
+      join(dir, 'compile_commands.json'),
+      JSON.stringify(files.map((file) => ({ directory: dir, file, arguments: ['cc', '-std=c11', '-c', file] }))),
+    );
     const r = await lspq.run(['rename', 'shape.h:13:total_area', 'shapes_area'], { cwd: dir });
     expect(r.stdout).toBe('geometry.c: 1 edit\nmain.c: 1 edit\nshape.h: 1 edit\n');
     expect(read(dir, 'shape.h')).toContain('double shapes_area(const struct shape *shapes, int count);');
@@ -98,7 +119,9 @@ describe('rename', () => {
       '+\t名前 := "🎉 图形"; fmt.Println(名前, SumOfAreas(shapes, "cm"))',
     ]);
     expect(read(dir, 'geometry.go')).toBe(before);
-    expect((await lspq.run(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--dry-run'], { cwd: dir })).stdout).toBe(r.stdout);
+    expect(
+      (await lspq.run(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--dry-run'], { cwd: dir })).stdout,
+    ).toBe(r.stdout);
     git(dir, 'init', '-q');
     writeFileSync(join(dir, 'edit.patch'), r.stdout);
     git(dir, 'apply', 'edit.patch');
@@ -108,16 +131,30 @@ describe('rename', () => {
   test('JSON: the files and their edit counts, applied false for a dry run', async () => {
     const dir = copy('go-shapes');
     const json = await lspq.json(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--dry-run'], { cwd: dir });
-    expect(json).toMatchObject({ server: 'gopls', newName: 'SumOfAreas', applied: false, files: [{ path: 'geometry.go', changes: 1 }, { path: 'main.go', changes: 1 }] });
+    expect(json).toMatchObject({
+      server: 'gopls',
+      newName: 'SumOfAreas',
+      applied: false,
+      files: [
+        { path: 'geometry.go', changes: 1 },
+        { path: 'main.go', changes: 1 },
+      ],
+    });
   });
 
   test('a place that cannot be renamed: exit 2 with the server reason, nothing written', async () => {
     const dir = copy('go-shapes');
     const bad = await lspq.run(['rename', 'geometry.go:17:TotalArea', 'not valid'], { cwd: dir });
-    expect(bad).toEqual({ stdout: '', stderr: "lspq: geometry.go:17:6 cannot be renamed to 'not valid': invalid identifier to rename: \"not valid\"\n", exit: 2 });
+    expect(bad).toEqual({
+      stdout: '',
+      stderr: 'lspq: geometry.go:17:6 cannot be renamed to \'not valid\': invalid identifier to rename: "not valid"\n',
+      exit: 2,
+    });
     const nothing = await lspq.run(['rename', 'geometry.go:1:1', 'X'], { cwd: dir });
     expect(nothing.exit).toBe(2);
-    expect(nothing.stderr).toBe('lspq: geometry.go:1:1 cannot be renamed: gopls finds no symbol there; point at the name to rename\n');
+    expect(nothing.stderr).toBe(
+      'lspq: geometry.go:1:1 cannot be renamed: gopls finds no symbol there; point at the name to rename\n',
+    );
   });
 });
 
@@ -128,7 +165,11 @@ describe('fmt', () => {
     const dir = copy('go-shapes');
     writeFileSync(join(dir, 'mangled.go'), mangled);
     const gofmt = Bun.spawnSync(['gofmt'], { stdin: new TextEncoder().encode(mangled) }).stdout.toString();
-    expect(await lspq.run(['fmt', '--check', 'mangled.go'], { cwd: dir })).toEqual({ stdout: 'mangled.go\n', stderr: '', exit: 1 });
+    expect(await lspq.run(['fmt', '--check', 'mangled.go'], { cwd: dir })).toEqual({
+      stdout: 'mangled.go\n',
+      stderr: '',
+      exit: 1,
+    });
     const written = await lspq.run(['fmt', 'mangled.go', '--write'], { cwd: dir });
     expect(written.exit).toBe(0);
     expect(written.stdout).toMatch(/^mangled\.go: \d+ edits\n$/);
@@ -180,7 +221,11 @@ describe('fmt', () => {
     writeFileSync(join(dir, 'b.go'), 'package main\nvar  b=2\n');
     chmodSync(join(dir, 'b.go'), 0o444);
     const r = await lspq.run(['fmt', 'a.go', 'b.go', '--write'], { cwd: dir });
-    expect(r).toEqual({ stdout: '', stderr: `lspq: could not write ${join(dir, 'b.go')} (read-only); nothing was changed (1 file(s) written before it were restored)\n`, exit: 3 });
+    expect(r).toEqual({
+      stdout: '',
+      stderr: `lspq: could not write ${join(dir, 'b.go')} (read-only); nothing was changed (1 file(s) written before it were restored)\n`,
+      exit: 3,
+    });
     expect(read(dir, 'a.go')).toBe('package main\nvar  a=1\n');
     expect(read(dir, 'b.go')).toBe('package main\nvar  b=2\n');
   });
@@ -189,25 +234,56 @@ describe('fmt', () => {
 describe('actions', () => {
   test('TypeScript: the quick fix that adds a missing import, listed, shown, applied; tsc passes', async () => {
     const dir = copy('ts-shapes');
-    writeFileSync(join(dir, 'src/main.ts'), read(dir, 'src/main.ts').replace("import { Circle } from './circle';\n", ''));
-    expect(await lspq.run(['actions', 'src/main.ts:5:Circle'], { cwd: dir })).toEqual({ stdout: '1  quickfix  Add import from "./circle"\n', stderr: '', exit: 0 });
+    writeFileSync(
+      join(dir, 'src/main.ts'),
+      read(dir, 'src/main.ts').replace("import { Circle } from './circle';\n", ''),
+    );
+    expect(await lspq.run(['actions', 'src/main.ts:5:Circle'], { cwd: dir })).toEqual({
+      stdout: '1  quickfix  Add import from "./circle"\n',
+      stderr: '',
+      exit: 0,
+    });
     const json = await lspq.json(['actions', 'src/main.ts:5:Circle', '--kind', 'quickfix'], { cwd: dir });
-    expect(json.actions).toEqual([{ index: 1, title: 'Add import from "./circle"', kind: 'quickfix', preferred: false, edits: [{ path: 'src/main.ts', changes: 1 }] }]);
+    expect(json.actions).toEqual([
+      {
+        index: 1,
+        title: 'Add import from "./circle"',
+        kind: 'quickfix',
+        preferred: false,
+        edits: [{ path: 'src/main.ts', changes: 1 }],
+      },
+    ]);
     const dry = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '1', '--dry-run'], { cwd: dir });
     expect(dry.stdout).toContain("+import { Circle } from './circle';\n");
     expect(tsc(dir).output).toContain("Cannot find name 'Circle'");
     const applied = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '1'], { cwd: dir });
-    expect(applied).toEqual({ stdout: 'src/main.ts: 1 edit\n', stderr: 'lspq: applied 1: Add import from "./circle"\n', exit: 0 });
+    expect(applied).toEqual({
+      stdout: 'src/main.ts: 1 edit\n',
+      stderr: 'lspq: applied 1: Add import from "./circle"\n',
+      exit: 0,
+    });
     expect(tsc(dir)).toEqual({ exit: 0, output: '' });
     // Asked again where Circle now is (the import moved it down a line): no quick fix any more.
-    expect(await lspq.run(['actions', 'src/main.ts:6:Circle', '--kind', 'quickfix'], { cwd: dir })).toEqual({ stdout: '', stderr: '', exit: 1 });
+    expect(await lspq.run(['actions', 'src/main.ts:6:Circle', '--kind', 'quickfix'], { cwd: dir })).toEqual({
+      stdout: '',
+      stderr: '',
+      exit: 1,
+    });
   });
 
   test('TypeScript: organize imports over a range of lines', async () => {
     const dir = copy('ts-shapes');
     const main = read(dir, 'src/main.ts');
-    writeFileSync(join(dir, 'src/main.ts'), main.replace("import { Circle } from './circle';\nimport { Square } from './square';\n", "import { Square } from './square';\nimport { Circle } from './circle';\n"));
-    const r = await lspq.run(['actions', 'src/main.ts:1-4', '--kind', 'source.organizeImports', '--apply', '1'], { cwd: dir });
+    writeFileSync(
+      join(dir, 'src/main.ts'),
+      main.replace(
+        "import { Circle } from './circle';\nimport { Square } from './square';\n",
+        "import { Square } from './square';\nimport { Circle } from './circle';\n",
+      ),
+    );
+    const r = await lspq.run(['actions', 'src/main.ts:1-4', '--kind', 'source.organizeImports', '--apply', '1'], {
+      cwd: dir,
+    });
     expect(r.stderr).toBe('lspq: applied 1: Organize Imports\n');
     // Sorted by module specifier, as TypeScript organizes them.
     expect(read(dir, 'src/main.ts').split('\n').slice(0, 4)).toEqual([
@@ -223,8 +299,12 @@ describe('actions', () => {
     const dir = copy('ts-shapes');
     const r = await lspq.run(['actions', 'src/main.ts:1', '--apply', '9'], { cwd: dir });
     expect(r.exit).toBe(2);
-    expect(r.stderr).toMatch(/^lspq: there is no code action 9 at src\/main\.ts:1 \(\d+ offered\); list them with 'lspq actions'\n$/);
-    expect((await lspq.run(['actions', 'src/main.ts:1', '--dry-run'], { cwd: dir })).stderr).toBe('lspq: --dry-run goes with --apply N or --apply-preferred\n');
+    expect(r.stderr).toMatch(
+      /^lspq: there is no code action 9 at src\/main\.ts:1 \(\d+ offered\); list them with 'lspq actions'\n$/,
+    );
+    expect((await lspq.run(['actions', 'src/main.ts:1', '--dry-run'], { cwd: dir })).stderr).toBe(
+      'lspq: --dry-run goes with --apply N or --apply-preferred\n',
+    );
   });
 });
 
@@ -237,14 +317,20 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
 
   test('the edit lands in every file it names', async () => {
     const dir = fake([]);
-    expect((await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir })).stdout).toBe('a.fake: 1 edit\nb.fake: 1 edit\n');
+    expect((await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir })).stdout).toBe(
+      'a.fake: 1 edit\nb.fake: 1 edit\n',
+    );
     expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['howdy a\n', 'howdy b\n']);
   });
 
   test('a file changed by another program while the edit was computed: exit 3, nothing written', async () => {
     const dir = fake(['--touch-on-rename']);
     const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
-    expect(r).toEqual({ stdout: '', stderr: `lspq: ${join(dir, 'a.fake')} changed since the server computed the edit; nothing was written (run the command again)\n`, exit: 3 });
+    expect(r).toEqual({
+      stdout: '',
+      stderr: `lspq: ${join(dir, 'a.fake')} changed since the server computed the edit; nothing was written (run the command again)\n`,
+      exit: 3,
+    });
     expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['hello a\nchanged by another program\n', 'hello b\n']);
   });
 
@@ -257,7 +343,12 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
     const r = await lspq.run(['actions', 'a.fake:1', '--apply', '1'], { cwd: dir });
     expect(r).toEqual({ stdout: 'a.fake: 1 edit\n', stderr: 'lspq: applied 1: Fix it by command\n', exit: 0 });
     expect(read(dir, 'a.fake')).toBe('fixed a\n');
-    expect(read(dir, 'applied.log').split('\n').filter(Boolean).map((l) => JSON.parse(l).applied)).toEqual([false, true]);
+    expect(
+      read(dir, 'applied.log')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l).applied),
+    ).toEqual([false, true]);
   });
 
   test('a read-only second file: exit 3, the first file restored', async () => {
@@ -265,7 +356,9 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
     chmodSync(join(dir, 'b.fake'), 0o444);
     const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
     expect(r.exit).toBe(3);
-    expect(r.stderr).toBe(`lspq: could not write ${join(dir, 'b.fake')} (read-only); nothing was changed (1 file(s) written before it were restored)\n`);
+    expect(r.stderr).toBe(
+      `lspq: could not write ${join(dir, 'b.fake')} (read-only); nothing was changed (1 file(s) written before it were restored)\n`,
+    );
     expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['hello a\n', 'hello b\n']);
   });
 });

@@ -89,7 +89,15 @@ describe('hostile repositories: read commands run nothing the repository names',
     r.commitAll('attributes');
     r.git('config', 'diff.conv.textconv', script);
     r.write('a.txt', 'two\n');
-    for (const args of [['diff'], ['diff', '--json'], ['log', '-p'], ['show'], ['show', 'HEAD:a.txt'], ['blame', 'a.txt'], ['grep', 'one', 'HEAD']]) {
+    for (const args of [
+      ['diff'],
+      ['diff', '--json'],
+      ['log', '-p'],
+      ['show'],
+      ['show', 'HEAD:a.txt'],
+      ['blame', 'a.txt'],
+      ['grep', 'one', 'HEAD'],
+    ]) {
       const out = await r.lspq(args);
       expect({ args, exit: out.exit, stderr: out.stderr }).toEqual({ args, exit: 0, stderr: '' });
     }
@@ -128,7 +136,16 @@ describe('hostile repositories: read commands run nothing the repository names',
     const { script, marker } = r.markerScript('gpg');
     // A commit carrying a (bogus) signature, so that showing it verifies.
     const raw = r.git('cat-file', 'commit', 'HEAD').split('\n');
-    const signed = [...raw.slice(0, 3), 'gpgsig -----BEGIN PGP SIGNATURE-----', ' ', ' AAAA', ' -----END PGP SIGNATURE-----', '', 'signed', ''].join('\n');
+    const signed = [
+      ...raw.slice(0, 3),
+      'gpgsig -----BEGIN PGP SIGNATURE-----',
+      ' ',
+      ' AAAA',
+      ' -----END PGP SIGNATURE-----',
+      '',
+      'signed',
+      '',
+    ].join('\n');
     writeFileSync(join(r.base, 'commit.txt'), signed);
     const hash = r.git('hash-object', '-t', 'commit', '-w', join(r.base, 'commit.txt')).trim();
     r.git('update-ref', 'refs/heads/main', hash);
@@ -198,7 +215,10 @@ describe('hostile repositories: read commands run nothing the repository names',
     const r = repo();
     const helper = r.markerScript('credential-helper');
     const askpass = r.markerScript('askpass');
-    const server = Bun.serve({ port: 0, fetch: () => new Response('no', { status: 401, headers: { 'WWW-Authenticate': 'Basic realm="x"' } }) });
+    const server = Bun.serve({
+      port: 0,
+      fetch: () => new Response('no', { status: 401, headers: { 'WWW-Authenticate': 'Basic realm="x"' } }),
+    });
     try {
       r.git('remote', 'add', 'web', `http://127.0.0.1:${server.port}/repo.git`);
       r.git('config', 'credential.helper', helper.script);
@@ -251,17 +271,48 @@ describe('hostile repositories: read commands run nothing the repository names',
     r.commitAll('attributes');
     r.git('tag', '-a', 'v1', '-m', 'v1');
     for (const [key, value] of [
-      ['core.fsmonitor', script], ['core.pager', script], ['pager.log', script], ['pager.diff', script], ['diff.external', script],
-      ['diff.evil.command', script], ['diff.evil.textconv', script], ['filter.evil.clean', script], ['filter.evil.smudge', script],
-      ['gpg.program', script], ['log.showSignature', 'true'], ['core.sshCommand', script], ['credential.helper', script],
-      ['core.askPass', script], ['core.hooksPath', join(r.base, 'bin')], ['status.submoduleSummary', 'true'],
-    ] as const) r.git('config', key, value);
+      ['core.fsmonitor', script],
+      ['core.pager', script],
+      ['pager.log', script],
+      ['pager.diff', script],
+      ['diff.external', script],
+      ['diff.evil.command', script],
+      ['diff.evil.textconv', script],
+      ['filter.evil.clean', script],
+      ['filter.evil.smudge', script],
+      ['gpg.program', script],
+      ['log.showSignature', 'true'],
+      ['core.sshCommand', script],
+      ['credential.helper', script],
+      ['core.askPass', script],
+      ['core.hooksPath', join(r.base, 'bin')],
+      ['status.submoduleSummary', 'true'],
+    ] as const)
+      r.git('config', key, value);
     modifyRacily(r, 'a.txt', 'two\n');
     r.write('new.txt', 'new\n');
     const reads = [
-      ['status'], ['status', '--json'], ['diff'], ['diff', '--json'], ['diff', '--cached'], ['log', '-p'], ['log', '--json'], ['show'],
-      ['show', 'v1'], ['branch', '-vv'], ['branch', '--json'], ['tag', '-n'], ['describe', '--dirty'], ['grep', 'one'], ['ls-files', '-m'],
-      ['rev-parse', 'HEAD'], ['shortlog', '-s'], ['stash', 'list'], ['blame', 'a.txt'], ['remote', '-v'], ['clean', '-n'],
+      ['status'],
+      ['status', '--json'],
+      ['diff'],
+      ['diff', '--json'],
+      ['diff', '--cached'],
+      ['log', '-p'],
+      ['log', '--json'],
+      ['show'],
+      ['show', 'v1'],
+      ['branch', '-vv'],
+      ['branch', '--json'],
+      ['tag', '-n'],
+      ['describe', '--dirty'],
+      ['grep', 'one'],
+      ['ls-files', '-m'],
+      ['rev-parse', 'HEAD'],
+      ['shortlog', '-s'],
+      ['stash', 'list'],
+      ['blame', 'a.txt'],
+      ['remote', '-v'],
+      ['clean', '-n'],
     ];
     for (const args of reads) await r.lspqOnTty(args);
     expect(existsSync(marker)).toBe(false);
@@ -271,7 +322,7 @@ describe('hostile repositories: read commands run nothing the repository names',
 });
 
 describe('write commands never wait for input', () => {
-  test('commit without -m does not start the repository\'s editor', async () => {
+  test("commit without -m does not start the repository's editor", async () => {
     const r = repo();
     const { script, marker } = r.markerScript('editor');
     r.git('config', 'core.editor', script);

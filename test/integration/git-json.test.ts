@@ -82,7 +82,11 @@ describe('lspq git --json', () => {
   test('status with a pathspec and LSPQ_JSON=1 instead of --json', async () => {
     const out = await r.lspq(['status', '--', 'sp ace.txt'], { env: { LSPQ_JSON: '1' } });
     const doc = JSON.parse(out.stdout);
-    expect([doc.staged, doc.unstaged, doc.untracked]).toEqual([[{ path: 'sp ace.txt', status: 'modified' }], [{ path: 'sp ace.txt', status: 'modified' }], []]);
+    expect([doc.staged, doc.unstaged, doc.untracked]).toEqual([
+      [{ path: 'sp ace.txt', status: 'modified' }],
+      [{ path: 'sp ace.txt', status: 'modified' }],
+      [],
+    ]);
   });
 
   test('diff: per file status, counts, hunks; binary files have no counts', async () => {
@@ -99,7 +103,15 @@ describe('lspq git --json', () => {
     expect(await r.json(['diff', '--staged'])).toEqual({
       files: [
         { path: NEWLINE, status: 'deleted', additions: 0, deletions: 1, binary: false, hunks: [h(1, 1, 0, 0)] },
-        { path: 'new name.txt', oldPath: 'old.txt', status: 'renamed', additions: 0, deletions: 0, binary: false, hunks: [] },
+        {
+          path: 'new name.txt',
+          oldPath: 'old.txt',
+          status: 'renamed',
+          additions: 0,
+          deletions: 0,
+          binary: false,
+          hunks: [],
+        },
         { path: 'sp ace.txt', status: 'modified', additions: 1, deletions: 0, binary: false, hunks: [h(1, 2, 1, 3)] },
       ],
     });
@@ -107,21 +119,38 @@ describe('lspq git --json', () => {
 
   test('diff between commits, limited to a path', async () => {
     expect(await r.json(['diff', `${hash.first}..${hash.second}`, '--', 'ünï.txt'])).toEqual({
-      files: [{ path: 'ünï.txt', status: 'modified', additions: 1, deletions: 0, binary: false, hunks: [h(1, 1, 1, 2)] }],
+      files: [
+        { path: 'ünï.txt', status: 'modified', additions: 1, deletions: 0, binary: false, hunks: [h(1, 1, 1, 2)] },
+      ],
     });
   });
 
   test('log: hash, author, email, ISO date, subject, body; -n', async () => {
     expect(await r.json(['log', '-n', '2'])).toEqual({
       commits: [
-        { hash: hash.third, author: 'Ann Author', email: 'ann@example.com', date: DATE, subject: 'third, not pushed', body: '' },
-        { hash: hash.second, author: 'Ann Author', email: 'ann@example.com', date: DATE, subject: 'Second: with "quotes"', body: 'Body line 1\n\nBody line 3' },
+        {
+          hash: hash.third,
+          author: 'Ann Author',
+          email: 'ann@example.com',
+          date: DATE,
+          subject: 'third, not pushed',
+          body: '',
+        },
+        {
+          hash: hash.second,
+          author: 'Ann Author',
+          email: 'ann@example.com',
+          date: DATE,
+          subject: 'Second: with "quotes"',
+          body: 'Body line 1\n\nBody line 3',
+        },
       ],
     });
   });
 
   test('log with a range, a path, -1 and a user format (overridden)', async () => {
-    const subjects = async (args: string[]) => (await r.json<{ commits: Array<{ subject: string }> }>(['log', ...args])).commits.map((c) => c.subject);
+    const subjects = async (args: string[]) =>
+      (await r.json<{ commits: Array<{ subject: string }> }>(['log', ...args])).commits.map((c) => c.subject);
     expect(await subjects(['origin/main..main'])).toEqual(['third, not pushed']);
     expect(await subjects(['--', 'ünï.txt'])).toEqual(['Second: with "quotes"', 'first']);
     expect(await subjects(['-1', '--oneline'])).toEqual(['third, not pushed']);
@@ -147,8 +176,20 @@ describe('lspq git --json', () => {
   });
 
   test('other subcommands: git output as strings, with the class', async () => {
-    expect(await r.json(['rev-parse', 'HEAD'])).toEqual({ subcommand: 'rev-parse', class: 'read', exit: 0, stdout: `${hash.third}\n`, stderr: '' });
-    expect(await r.json(['grep', 'no such text anywhere'])).toEqual({ subcommand: 'grep', class: 'read', exit: 1, stdout: '', stderr: '' });
+    expect(await r.json(['rev-parse', 'HEAD'])).toEqual({
+      subcommand: 'rev-parse',
+      class: 'read',
+      exit: 0,
+      stdout: `${hash.third}\n`,
+      stderr: '',
+    });
+    expect(await r.json(['grep', 'no such text anywhere'])).toEqual({
+      subcommand: 'grep',
+      class: 'read',
+      exit: 1,
+      stdout: '',
+      stderr: '',
+    });
     const grep = await r.lspq(['grep', 'no such text anywhere', '--json']);
     expect(grep.exit).toBe(1);
   });
@@ -156,13 +197,19 @@ describe('lspq git --json', () => {
   test('an output format that cannot go with --json is bad input', async () => {
     const out = await r.lspq(['log', '--graph', '--json']);
     expect(out.exit).toBe(2);
-    expect(JSON.parse(out.stdout)).toEqual({ error: { code: 'usage', message: "--graph does not go with --json, which picks git log's output format itself; drop one of them" } });
+    expect(JSON.parse(out.stdout)).toEqual({
+      error: {
+        code: 'usage',
+        message: "--graph does not go with --json, which picks git log's output format itself; drop one of them",
+      },
+    });
   });
 
   test("git's own failure: exit 1, its message in the JSON error and on stderr", async () => {
     const out = await r.lspq(['log', 'no-such-rev', '--json']);
     expect(out.exit).toBe(1);
-    const message = "fatal: ambiguous argument 'no-such-rev': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'";
+    const message =
+      "fatal: ambiguous argument 'no-such-rev': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'";
     expect(JSON.parse(out.stdout)).toEqual({ error: { code: 'git_failed', message } });
     expect(out.stderr).toBe(`lspq: ${message}\n`);
   });
@@ -184,7 +231,16 @@ describe('conflicts', () => {
       const status = await c.json<{ conflicted: string[]; staged: unknown[] }>(['status']);
       expect([status.conflicted, status.staged]).toEqual([['f.txt'], []]);
       expect(await c.json(['diff'])).toEqual({
-        files: [{ path: 'f.txt', status: 'unmerged', additions: 4, deletions: 0, binary: false, hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 7, header: '@@@ -1,3 -1,3 +1,7 @@@' }] }],
+        files: [
+          {
+            path: 'f.txt',
+            status: 'unmerged',
+            additions: 4,
+            deletions: 0,
+            binary: false,
+            hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 7, header: '@@@ -1,3 -1,3 +1,7 @@@' }],
+          },
+        ],
       });
     } finally {
       c.cleanup();
@@ -194,7 +250,17 @@ describe('conflicts', () => {
   test('an unborn branch', async () => {
     const c = new TempRepo();
     try {
-      expect(await c.json(['status'])).toEqual({ branch: 'main', oid: null, ahead: 0, behind: 0, staged: [], unstaged: [], untracked: [], conflicted: [], ignored: [] });
+      expect(await c.json(['status'])).toEqual({
+        branch: 'main',
+        oid: null,
+        ahead: 0,
+        behind: 0,
+        staged: [],
+        unstaged: [],
+        untracked: [],
+        conflicted: [],
+        ignored: [],
+      });
       expect(await c.json(['branch'])).toEqual({ current: null, branches: [] });
     } finally {
       c.cleanup();

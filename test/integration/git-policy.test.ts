@@ -26,14 +26,19 @@ function repo(): { r: TempRepo; remote: TempRepo } {
   return { r, remote };
 }
 
-const DESTRUCTIVE = (what: string, because: string) => `lspq: git ${what} can lose work: ${because}; add --allow-destructive to run it\n`;
+const DESTRUCTIVE = (what: string, because: string) =>
+  `lspq: git ${what} can lose work: ${because}; add --allow-destructive to run it\n`;
 
 describe('refusals exit 4, change nothing and name the flag that would allow them', () => {
   test('reset --hard: not with --allow-write; with --allow-destructive it runs', async () => {
     const { r } = repo();
     for (const extra of [[], ['--allow-write']]) {
       const out = await r.lspq(['reset', '--hard', ...extra]);
-      expect(out).toEqual({ exit: 4, stdout: '', stderr: DESTRUCTIVE('reset --hard', 'it throws away changes in the work tree') });
+      expect(out).toEqual({
+        exit: 4,
+        stdout: '',
+        stderr: DESTRUCTIVE('reset --hard', 'it throws away changes in the work tree'),
+      });
       expect(r.read('a.txt')).toBe('one\nlocal change\n');
     }
     const allowed = await r.lspq(['--allow-destructive', 'reset', '--hard']);
@@ -87,7 +92,13 @@ describe('refusals exit 4, change nothing and name the flag that would allow the
   test('branch -D, branch -f, stash drop, commit --amend', async () => {
     const { r } = repo();
     const head = r.git('rev-parse', 'HEAD');
-    for (const args of [['branch', '-D', 'feature'], ['branch', '-df', 'feature'], ['branch', '-f', 'feature', 'HEAD'], ['stash', 'drop'], ['commit', '--amend', '-m', 'x']]) {
+    for (const args of [
+      ['branch', '-D', 'feature'],
+      ['branch', '-df', 'feature'],
+      ['branch', '-f', 'feature', 'HEAD'],
+      ['stash', 'drop'],
+      ['commit', '--amend', '-m', 'x'],
+    ]) {
       expect((await r.lspq([...args, '--allow-write'])).exit).toBe(4);
     }
     expect(r.git('branch', '--list', 'feature')).toBe('  feature\n');
@@ -101,7 +112,12 @@ describe('refusals exit 4, change nothing and name the flag that would allow the
     r.git('push', '-q');
     r.git('reset', '-q', '--keep', 'HEAD~1');
     const before = remote.git('rev-parse', 'main');
-    for (const args of [['push', '--forc', 'origin', 'main'], ['push', 'origin', '+main'], ['push', 'origin', ':feature'], ['push', '--delete', 'origin', 'feature']]) {
+    for (const args of [
+      ['push', '--forc', 'origin', 'main'],
+      ['push', 'origin', '+main'],
+      ['push', 'origin', ':feature'],
+      ['push', '--delete', 'origin', 'feature'],
+    ]) {
       const out = await r.lspq([...args, '--allow-write']);
       expect(out.exit).toBe(4);
       expect(out.stderr).toEndWith('; add --allow-destructive to run it\n');
@@ -116,11 +132,18 @@ describe('refusals exit 4, change nothing and name the flag that would allow the
   test('never allowed: -c, other subcommands, --exec; as JSON too', async () => {
     const { r } = repo();
     const c = await r.lspq(['-c', 'core.pager=evil', 'log', '--allow-destructive']);
-    expect(c).toEqual({ exit: 4, stdout: '', stderr: 'lspq: git -c is never allowed by lspq git: it sets configuration, and configuration can name programs for git to run\n' });
+    expect(c).toEqual({
+      exit: 4,
+      stdout: '',
+      stderr:
+        'lspq: git -c is never allowed by lspq git: it sets configuration, and configuration can name programs for git to run\n',
+    });
     const config = await r.lspq(['config', 'user.name', 'x', '--allow-destructive', '--json']);
     expect(config.exit).toBe(4);
     expect(JSON.parse(config.stdout).error.code).toBe('refused');
-    expect(config.stderr).toStartWith("lspq: git config is never allowed by lspq git: lspq git runs only status, diff, log");
+    expect(config.stderr).toStartWith(
+      'lspq: git config is never allowed by lspq git: lspq git runs only status, diff, log',
+    );
     expect((await r.lspq(['rebase', '-x', 'touch pwned', 'main', '--allow-destructive'])).exit).toBe(4);
     expect(r.exists('pwned')).toBe(false);
   });
@@ -142,7 +165,11 @@ describe("git's own output and errors", () => {
   test("human output is git's own, awkward paths quoted the way git quotes them", async () => {
     const { r } = repo();
     r.write('sp ace "q".txt', 'x\n');
-    expect(await r.lspq(['status', '--short'])).toEqual({ exit: 0, stdout: ' M a.txt\n?? junk/\n?? "sp ace \\"q\\".txt"\n', stderr: '' });
+    expect(await r.lspq(['status', '--short'])).toEqual({
+      exit: 0,
+      stdout: ' M a.txt\n?? junk/\n?? "sp ace \\"q\\".txt"\n',
+      stderr: '',
+    });
     expect((await r.lspq(['log', '--format=%s'])).stdout).toBe('first\n');
   });
 
@@ -151,7 +178,9 @@ describe("git's own output and errors", () => {
     const out = await r.lspq(['log', 'no-such-rev']);
     expect(out.exit).toBe(1);
     expect(out.stdout).toBe('');
-    expect(out.stderr).toStartWith("fatal: ambiguous argument 'no-such-rev': unknown revision or path not in the working tree.\n");
+    expect(out.stderr).toStartWith(
+      "fatal: ambiguous argument 'no-such-rev': unknown revision or path not in the working tree.\n",
+    );
   });
 
   test('outside a repository', async () => {
@@ -162,11 +191,13 @@ describe("git's own output and errors", () => {
     expect(out.stderr).toStartWith('fatal: not a git repository');
   });
 
-  test('usage: no subcommand is bad input; --help is lspq\'s; -h after a subcommand is git\'s short usage', async () => {
+  test("usage: no subcommand is bad input; --help is lspq's; -h after a subcommand is git's short usage", async () => {
     const { r } = repo();
     const none = await r.lspq([]);
     expect(none.exit).toBe(2);
-    expect(none.stderr).toBe("lspq: missing git subcommand: write 'lspq git status' (see 'lspq git --help' for the policy)\n");
+    expect(none.stderr).toBe(
+      "lspq: missing git subcommand: write 'lspq git status' (see 'lspq git --help' for the policy)\n",
+    );
     const help = await r.lspq(['log', '--help']);
     expect(help.exit).toBe(0);
     expect(help.stdout).toStartWith('lspq git: git for agents');

@@ -58,7 +58,9 @@ describe('GitRepo', () => {
         },
       ],
     });
-    expect((await repo.diff(['--cached'])).files.map((f) => [f.path, f.status, f.additions])).toEqual([['c.txt', 'added', 1]]);
+    expect((await repo.diff(['--cached'])).files.map((f) => [f.path, f.status, f.additions])).toEqual([
+      ['c.txt', 'added', 1],
+    ]);
   });
 
   test('staged: what a commit would hold', async () => {
@@ -66,8 +68,12 @@ describe('GitRepo', () => {
     expect(await repo.staged(r.path('a.txt'))).toBe('one\ntwo\nthree\n');
   });
 
-  test("nothing the repository configures ran, and each vector is real", async () => {
-    expect([existsSync(fsmonitor.marker), existsSync(driver.marker), existsSync(textconv.marker)]).toEqual([false, false, false]);
+  test('nothing the repository configures ran, and each vector is real', async () => {
+    expect([existsSync(fsmonitor.marker), existsSync(driver.marker), existsSync(textconv.marker)]).toEqual([
+      false,
+      false,
+      false,
+    ]);
     r.tryGit('status');
     r.tryGit('diff');
     expect([existsSync(fsmonitor.marker), existsSync(driver.marker)]).toEqual([true, true]);

@@ -47,7 +47,9 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   // In a repository whose staged change is the broken file: the hook's refusal.
   'lspq diag --staged --fail-on warning': { in: 'repo', exit: 1 },
   'lspq diag --all --json': { in: 'ts-diag', exit: 1 },
-  'printf \'["hover", "geometry.go:9:sumAreas"]\\n["def", "main.go:7:TotalArea"]\\n\' | lspq batch': { in: 'go-shapes' },
+  'printf \'["hover", "geometry.go:9:sumAreas"]\\n["def", "main.go:7:TotalArea"]\\n\' | lspq batch': {
+    in: 'go-shapes',
+  },
   'echo \'{"id": 1, "args": ["refs", "shape.go:4:Shape"]}\' | lspq batch --jobs 8': { in: 'go-shapes' },
   'lspq git status --json': { in: 'repo' },
   'lspq git log -n 5 --json': { in: 'repo' },
@@ -73,7 +75,12 @@ function copy(fixture: string): string {
 beforeAll(() => {
   prepareCFixture();
   // `lspq` on PATH, as a user has it: the binary (or the sources) under test.
-  writeFileSync(join(bin, 'lspq'), `#!/bin/sh\nexec ${lspqArgv().map((w) => `'${w}'`).join(' ')} "$@"\n`);
+  writeFileSync(
+    join(bin, 'lspq'),
+    `#!/bin/sh\nexec ${lspqArgv()
+      .map((w) => `'${w}'`)
+      .join(' ')} "$@"\n`,
+  );
   chmodSync(join(bin, 'lspq'), 0o755);
   // A repository with one commit and a broken TypeScript file staged, inside the checkout so TypeScript 7 is found.
   mkdirSync(join(FIXTURES, '..', '.scratch'), { recursive: true });
@@ -102,9 +109,19 @@ describe('every --help example runs', () => {
   test.each(examples)('%s', async (example) => {
     const where = WHERE[example]!;
     const cwd = where.in === 'repo' ? repo : where.copy ? copy(where.in) : join(FIXTURES, where.in);
-    const env = lspq.env({ PATH: `${bin}:${lspq.env().PATH}`, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' });
+    const env = lspq.env({
+      PATH: `${bin}:${lspq.env().PATH}`,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@example.com',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@example.com',
+    });
     const proc = Bun.spawn(['sh', '-c', example], { cwd, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
-    const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    const [stdout, stderr, exit] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
     expect({ exit, stderr: exit === (where.exit ?? 0) ? '' : stderr }).toEqual({ exit: where.exit ?? 0, stderr: '' });
     if (example.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
     else if (!/^lspq (daemon stop|git commit|fmt .*--write)/.test(example)) expect(stdout.length).toBeGreaterThan(0);

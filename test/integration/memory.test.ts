@@ -40,7 +40,9 @@ test('over the limit: the least recently used idle server stops, the one in use 
   expect((await serversUntil(['pyright'])).servers.map((s) => s.id)).toEqual(['pyright']);
   const log = (await lspq.run(['daemon', 'logs'], { env })).stdout;
   expect(log).toMatch(/memory over the limit: stopping gopls \(.*go-shapes\), \d+ MB/);
-  expect(log).toMatch(/warning: servers use \d+ MB, over the 1 MB limit \(LSPQ_MEMORY_LIMIT_MB\); keeping the one in use/);
+  expect(log).toMatch(
+    /warning: servers use \d+ MB, over the 1 MB limit \(LSPQ_MEMORY_LIMIT_MB\); keeping the one in use/,
+  );
   // And back: gopls starts again and answers, pyright goes.
   expect((await lspq.run(['def', 'main.go:7:TotalArea'], { cwd: join(FIXTURES, 'go-shapes'), env })).exit).toBe(0);
   expect((await serversUntil(['gopls'])).servers.map((s) => s.id)).toEqual(['gopls']);

@@ -28,11 +28,17 @@ const py = join(FIXTURES, 'py-shapes');
 describe('servers not installed, or unable to answer', () => {
   test('not installed: the install command, with no server anywhere on PATH', async () => {
     const r = await lspq.run(['def', 'main.go:7:TotalArea', '--no-daemon'], { cwd: go, env: { PATH: path(['git']) } });
-    expect({ stderr: r.stderr, exit: r.exit }).toEqual({ stderr: `lspq: gopls is not installed (needed for ${go}/main.go); install it: go install golang.org/x/tools/gopls@latest\n`, exit: 3 });
+    expect({ stderr: r.stderr, exit: r.exit }).toEqual({
+      stderr: `lspq: gopls is not installed (needed for ${go}/main.go); install it: go install golang.org/x/tools/gopls@latest\n`,
+      exit: 3,
+    });
   });
 
   test('impls in Python with pyright and ruff: which known server may answer, with its install command', async () => {
-    const r = await lspq.run(['impls', 'shapes/shape.py:13:area', '--no-daemon'], { cwd: py, env: { PATH: path(['node', 'pyright-langserver', 'ruff']) } });
+    const r = await lspq.run(['impls', 'shapes/shape.py:13:area', '--no-daemon'], {
+      cwd: py,
+      env: { PATH: path(['node', 'pyright-langserver', 'ruff']) },
+    });
     expect({ stderr: r.stderr, exit: r.exit }).toEqual({
       stderr: `lspq: pyright, ruff cannot answer implementations for ${py}/shapes/shape.py; not installed, and may: basedpyright (pip install basedpyright)\n`,
       exit: 3,
@@ -66,7 +72,10 @@ describe('bad input', () => {
     cleanup.push(dir);
     writeFileSync(join(dir, 'x.go'), Buffer.alloc(64));
     const r = await lspq.run(['def', 'x.go:1:1'], { cwd: dir });
-    expect({ stderr: r.stderr, exit: r.exit }).toEqual({ stderr: `lspq: ${dir}/x.go is not a text file (it holds NUL bytes); name a source file\n`, exit: 2 });
+    expect({ stderr: r.stderr, exit: r.exit }).toEqual({
+      stderr: `lspq: ${dir}/x.go is not a text file (it holds NUL bytes); name a source file\n`,
+      exit: 2,
+    });
   });
 
   test('lspq with no arguments: the usage on stderr, nothing on stdout, exit 2', async () => {
@@ -84,8 +93,14 @@ describe('bad input', () => {
     const dir = copyFixture('go-shapes');
     cleanup.push(dir);
     const filler = Array.from({ length: 2_000 }, (_, i) => `v${i} = ${i}`).join('; ');
-    writeFileSync(join(dir, 'long.go'), `package main\n\nfunc useTotal() { var ${filler}; _ = TotalArea(nil, "cm") }\n`);
-    const r = await lspq.json<{ locations: { path: string; line: number; preview: string }[] }>(['refs', 'geometry.go:17:TotalArea'], { cwd: dir });
+    writeFileSync(
+      join(dir, 'long.go'),
+      `package main\n\nfunc useTotal() { var ${filler}; _ = TotalArea(nil, "cm") }\n`,
+    );
+    const r = await lspq.json<{ locations: { path: string; line: number; preview: string }[] }>(
+      ['refs', 'geometry.go:17:TotalArea'],
+      { cwd: dir },
+    );
     const long = r.locations.find((l) => l.path === 'long.go')!;
     expect(long.line).toBe(3);
     expect(long.preview.startsWith('…')).toBe(true);
@@ -106,10 +121,18 @@ describe('workspace questions', () => {
   });
 
   test('--symbol takes qualifiers as code writes them: Go package names, Python module names', async () => {
-    expect((await lspq.run(['def', '--symbol', 'fmt.Sprintf'], { cwd: go })).stdout).toEndWith('/src/fmt/print.go:237:6: func Sprintf(format string, a ...any) string {\n');
-    expect((await lspq.run(['def', '--symbol', 'main.TotalArea'], { cwd: go })).stdout).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n');
-    expect((await lspq.run(['def', '--symbol', 'geometry.total_area'], { cwd: py })).stdout).toBe('shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:\n');
-    expect((await lspq.run(['def', '--symbol', 'shapes.geometry.total_area'], { cwd: py })).stdout).toBe('shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:\n');
+    expect((await lspq.run(['def', '--symbol', 'fmt.Sprintf'], { cwd: go })).stdout).toEndWith(
+      '/src/fmt/print.go:237:6: func Sprintf(format string, a ...any) string {\n',
+    );
+    expect((await lspq.run(['def', '--symbol', 'main.TotalArea'], { cwd: go })).stdout).toBe(
+      'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n',
+    );
+    expect((await lspq.run(['def', '--symbol', 'geometry.total_area'], { cwd: py })).stdout).toBe(
+      'shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:\n',
+    );
+    expect((await lspq.run(['def', '--symbol', 'shapes.geometry.total_area'], { cwd: py })).stdout).toBe(
+      'shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:\n',
+    );
   });
 
   test('an ambiguous --symbol suggests, for each candidate, a qualifier that works', async () => {
@@ -119,6 +142,7 @@ describe('workspace questions', () => {
         "lspq: 'Area' names 3 symbols; pick one as a target or qualify it as shown: shape.go:5:2 (method --symbol Shape.Area), circle.go:9:17 (method --symbol Circle.Area), square.go:8:17 (method --symbol Square.Area)\n",
       exit: 2,
     });
-    for (const q of ['Shape.Area', 'Circle.Area', 'Square.Area']) expect((await lspq.run(['def', '--symbol', q], { cwd: go })).exit).toBe(0);
+    for (const q of ['Shape.Area', 'Circle.Area', 'Square.Area'])
+      expect((await lspq.run(['def', '--symbol', q], { cwd: go })).exit).toBe(0);
   });
 });

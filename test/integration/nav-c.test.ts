@@ -11,7 +11,11 @@ navSuite('c-shapes', [
     stdout: 'geometry.c:16:8: double total_area(const struct shape *shapes, int count)\n',
     cold: true,
   },
-  { name: 'def by code-point column', args: ['def', 'main.c:7:49'], stdout: 'geometry.c:16:8: double total_area(const struct shape *shapes, int count)\n' },
+  {
+    name: 'def by code-point column',
+    args: ['def', 'main.c:7:49'],
+    stdout: 'geometry.c:16:8: double total_area(const struct shape *shapes, int count)\n',
+  },
   {
     name: 'refs of a struct used across files',
     args: ['refs', 'shape.h:5:shape'],
@@ -34,13 +38,21 @@ navSuite('c-shapes', [
   {
     name: 'incoming calls three deep',
     args: ['calls', 'geometry.c:3:area_of', '--depth', '3'],
-    stdout: 'geometry.c:3:15: function area_of\ngeometry.c:8:15:   ← function sum_areas\ngeometry.c:16:8:     ← function total_area\nmain.c:4:5:       ← function main\n',
+    stdout:
+      'geometry.c:3:15: function area_of\ngeometry.c:8:15:   ← function sum_areas\ngeometry.c:16:8:     ← function total_area\nmain.c:4:5:       ← function main\n',
   },
-  { name: 'outgoing calls: clangd 14 lacks them, said as unsupported', args: ['calls', 'geometry.c:16:total_area', '--out'], stdout: '', exit: 3, stderr: /clangd does not support callHierarchy\/outgoingCalls/ },
+  {
+    name: 'outgoing calls: clangd 14 lacks them, said as unsupported',
+    args: ['calls', 'geometry.c:16:total_area', '--out'],
+    stdout: '',
+    exit: 3,
+    stderr: /clangd does not support callHierarchy\/outgoingCalls/,
+  },
   {
     name: '--symbol keeps the definition clangd answers with its declaration',
     args: ['def', '--symbol', 'total_area'],
-    stdout: 'geometry.c:16:8: double total_area(const struct shape *shapes, int count)\nshape.h:13:8: double total_area(const struct shape *shapes, int count);\n',
+    stdout:
+      'geometry.c:16:8: double total_area(const struct shape *shapes, int count)\nshape.h:13:8: double total_area(const struct shape *shapes, int count);\n',
   },
   {
     name: 'document symbols with details',

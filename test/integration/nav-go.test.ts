@@ -1,8 +1,17 @@
 import { navSuite } from '../helpers/nav';
 
 navSuite('go-shapes', [
-  { name: 'def across files from a line with emoji and CJK text', args: ['def', 'main.go:7:TotalArea'], stdout: 'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n', cold: true },
-  { name: 'def by code-point column on the same line', args: ['def', 'main.go:7:32'], stdout: 'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n' },
+  {
+    name: 'def across files from a line with emoji and CJK text',
+    args: ['def', 'main.go:7:TotalArea'],
+    stdout: 'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n',
+    cold: true,
+  },
+  {
+    name: 'def by code-point column on the same line',
+    args: ['def', 'main.go:7:32'],
+    stdout: 'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n',
+  },
   {
     name: 'refs across files, code-point columns back out',
     args: ['refs', 'geometry.go:17:TotalArea'],
@@ -20,22 +29,45 @@ navSuite('go-shapes', [
       '',
     ].join('\n'),
   },
-  { name: 'refs --include-declaration', args: ['refs', 'geometry.go:5:areaOf', '--include-declaration'], stdout: 'geometry.go:5:6: func areaOf(shape Shape) float64 {\ngeometry.go:12:10: sum += areaOf(shape)\n' },
-  { name: 'impls of an interface method', args: ['impls', 'shape.go:5:Area'], stdout: 'circle.go:9:17: func (c Circle) Area() float64 {\nsquare.go:8:17: func (s Square) Area() float64 {\n', cold: true },
+  {
+    name: 'refs --include-declaration',
+    args: ['refs', 'geometry.go:5:areaOf', '--include-declaration'],
+    stdout: 'geometry.go:5:6: func areaOf(shape Shape) float64 {\ngeometry.go:12:10: sum += areaOf(shape)\n',
+  },
+  {
+    name: 'impls of an interface method',
+    args: ['impls', 'shape.go:5:Area'],
+    stdout: 'circle.go:9:17: func (c Circle) Area() float64 {\nsquare.go:8:17: func (s Square) Area() float64 {\n',
+    cold: true,
+  },
   { name: 'typedef', args: ['typedef', 'main.go:6:shapes'], stdout: 'shape.go:4:6: type Shape interface {\n' },
-  { name: 'hover', args: ['hover', 'geometry.go:9:sumAreas'], stdout: '```go\nfunc sumAreas(shapes []Shape) float64\n```\n' },
+  {
+    name: 'hover',
+    args: ['hover', 'geometry.go:9:sumAreas'],
+    stdout: '```go\nfunc sumAreas(shapes []Shape) float64\n```\n',
+  },
   {
     name: 'document symbols',
     args: ['symbols', 'geometry.go'],
-    stdout: 'geometry.go:5:6: function areaOf func(shape Shape) float64\ngeometry.go:9:6: function sumAreas func(shapes []Shape) float64\ngeometry.go:17:6: function TotalArea func(shapes []Shape, unit Unit) string\n',
+    stdout:
+      'geometry.go:5:6: function areaOf func(shape Shape) float64\ngeometry.go:9:6: function sumAreas func(shapes []Shape) float64\ngeometry.go:17:6: function TotalArea func(shapes []Shape, unit Unit) string\n',
   },
   {
     name: 'incoming calls three deep',
     args: ['calls', 'geometry.go:5:areaOf', '--depth', '3'],
-    stdout: 'geometry.go:5:6: function areaOf\ngeometry.go:9:6:   ← function sumAreas\ngeometry.go:17:6:     ← function TotalArea\nmain.go:5:6:       ← function main\n',
+    stdout:
+      'geometry.go:5:6: function areaOf\ngeometry.go:9:6:   ← function sumAreas\ngeometry.go:17:6:     ← function TotalArea\nmain.go:5:6:       ← function main\n',
   },
-  { name: 'outgoing calls into the standard library', args: ['calls', 'geometry.go:17:TotalArea', '--out'], stdout: expectOutgoing() },
-  { name: '--symbol with Outer.inner', args: ['def', '--symbol', 'Circle.Area'], stdout: 'circle.go:9:17: func (c Circle) Area() float64 {\n' },
+  {
+    name: 'outgoing calls into the standard library',
+    args: ['calls', 'geometry.go:17:TotalArea', '--out'],
+    stdout: expectOutgoing(),
+  },
+  {
+    name: '--symbol with Outer.inner',
+    args: ['def', '--symbol', 'Circle.Area'],
+    stdout: 'circle.go:9:17: func (c Circle) Area() float64 {\n',
+  },
   {
     name: '--symbol that is ambiguous lists candidates as targets',
     args: ['def', '--symbol', 'Area'],

@@ -1,8 +1,17 @@
 import { navSuite } from '../helpers/nav';
 
 navSuite('py-shapes', [
-  { name: 'def across files from a line with emoji and CJK text', args: ['def', 'main.py:7:total_area'], stdout: 'shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:\n', cold: true },
-  { name: 'def by code-point column', args: ['def', 'main.py:7:24'], stdout: 'shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:\n' },
+  {
+    name: 'def across files from a line with emoji and CJK text',
+    args: ['def', 'main.py:7:total_area'],
+    stdout: 'shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:\n',
+    cold: true,
+  },
+  {
+    name: 'def by code-point column',
+    args: ['def', 'main.py:7:24'],
+    stdout: 'shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:\n',
+  },
   {
     name: 'refs of a class across files (cold: the workspace must be enumerated first)',
     args: ['refs', 'shapes/shape.py:7:Shape'],
@@ -24,20 +33,42 @@ navSuite('py-shapes', [
   {
     name: 'refs back onto the non-ASCII line',
     args: ['refs', 'shapes/geometry.py:15:total_area'],
-    stdout: 'main.py:2:29: from shapes.geometry import total_area\nmain.py:7:24: 名前 = "🎉 图形"; print(名前, total_area(shapes, "cm"))\n',
+    stdout:
+      'main.py:2:29: from shapes.geometry import total_area\nmain.py:7:24: 名前 = "🎉 图形"; print(名前, total_area(shapes, "cm"))\n',
   },
-  { name: 'impls: pyright does not offer it, a different answer from nothing found', args: ['impls', 'shapes/shape.py:13:area'], stdout: '', exit: 3, stderr: /^lspq: pyright, (pylsp, )?ruff cannot answer implementations for .*; not installed, and may: basedpyright \(pip install basedpyright\)\n$/ },
-  { name: 'hover', args: ['hover', 'shapes/geometry.py:8:sum_areas'], stdout: '```python\n(function) def sum_areas(shapes: list[Shape]) -> float\n```\n' },
+  {
+    name: 'impls: pyright does not offer it, a different answer from nothing found',
+    args: ['impls', 'shapes/shape.py:13:area'],
+    stdout: '',
+    exit: 3,
+    stderr:
+      /^lspq: pyright, (pylsp, )?ruff cannot answer implementations for .*; not installed, and may: basedpyright \(pip install basedpyright\)\n$/,
+  },
+  {
+    name: 'hover',
+    args: ['hover', 'shapes/geometry.py:8:sum_areas'],
+    stdout: '```python\n(function) def sum_areas(shapes: list[Shape]) -> float\n```\n',
+  },
   {
     name: 'incoming calls three deep',
     args: ['calls', 'shapes/geometry.py:4:area_of', '--depth', '3'],
-    stdout: 'shapes/geometry.py:4:5: function area_of\nshapes/geometry.py:8:5:   ← function sum_areas\nshapes/geometry.py:15:5:     ← function total_area\nmain.py:1:1:       ← module (module) main.py\n',
+    stdout:
+      'shapes/geometry.py:4:5: function area_of\nshapes/geometry.py:8:5:   ← function sum_areas\nshapes/geometry.py:15:5:     ← function total_area\nmain.py:1:1:       ← module (module) main.py\n',
   },
-  { name: 'outgoing calls', args: ['calls', 'shapes/geometry.py:15:total_area', '--out'], stdout: 'shapes/geometry.py:15:5: function total_area\nshapes/geometry.py:8:5:   → function sum_areas\n' },
-  { name: '--symbol Outer.inner', args: ['def', '--symbol', 'Circle.area'], stdout: 'shapes/circle.py:12:9: def area(self) -> float:\n' },
+  {
+    name: 'outgoing calls',
+    args: ['calls', 'shapes/geometry.py:15:total_area', '--out'],
+    stdout: 'shapes/geometry.py:15:5: function total_area\nshapes/geometry.py:8:5:   → function sum_areas\n',
+  },
+  {
+    name: '--symbol Outer.inner',
+    args: ['def', '--symbol', 'Circle.area'],
+    stdout: 'shapes/circle.py:12:9: def area(self) -> float:\n',
+  },
   {
     name: 'symbols sorted by position, --kind filters',
     args: ['symbols', 'shapes/square.py', '--kind', 'class,method'],
-    stdout: 'shapes/square.py:4:7: class Square\nshapes/square.py:8:9:   method __init__\nshapes/square.py:11:9:   method area\n',
+    stdout:
+      'shapes/square.py:4:7: class Square\nshapes/square.py:8:9:   method __init__\nshapes/square.py:11:9:   method area\n',
   },
 ]);

@@ -28,7 +28,12 @@ const IMPLS = 'src/circle.ts:6:3: area(): number {\nsrc/square.ts:7:3: area(): n
 
 // TypeScript 7's native server (tsc --lsp), found in the repository's node_modules.
 navSuite('ts-shapes', [
-  { name: 'def from a line with emoji and CJK text (cold: not the import line)', args: ['def', 'src/main.ts:7:totalArea'], stdout: DEF, cold: true },
+  {
+    name: 'def from a line with emoji and CJK text (cold: not the import line)',
+    args: ['def', 'src/main.ts:7:totalArea'],
+    stdout: DEF,
+    cold: true,
+  },
   { name: 'def by code-point column', args: ['def', 'src/main.ts:7:36'], stdout: DEF },
   { name: 'refs of an interface across files', args: ['refs', 'src/shape.ts:2:Shape'], stdout: REFS_SHAPE, cold: true },
   { name: 'impls of an interface method', args: ['impls', 'src/shape.ts:4:area'], stdout: IMPLS, cold: true },
@@ -37,17 +42,46 @@ navSuite('ts-shapes', [
     args: ['calls', 'src/geometry.ts:3:areaOf', '--depth', '3'],
     stdout: expect3deep(),
   },
-  { name: 'outgoing calls', args: ['calls', 'src/geometry.ts:13:totalArea', '--out'], stdout: 'src/geometry.ts:13:17: function totalArea\nsrc/geometry.ts:7:17:   → function sumAreas\n' },
-  { name: '--symbol Outer.inner', args: ['def', '--symbol', 'Circle.area'], stdout: 'src/circle.ts:6:3: area(): number {\n' },
-  { name: 'workspace symbols', args: ['symbols', '-w', 'total'], stdout: 'src/geometry.ts:13:17: function totalArea\n' },
-  { name: 'hover', args: ['hover', 'src/geometry.ts:7:sumAreas'], stdout: '```typescript\nfunction sumAreas(shapes: Shape[]): number\n```\n' },
+  {
+    name: 'outgoing calls',
+    args: ['calls', 'src/geometry.ts:13:totalArea', '--out'],
+    stdout: 'src/geometry.ts:13:17: function totalArea\nsrc/geometry.ts:7:17:   → function sumAreas\n',
+  },
+  {
+    name: '--symbol Outer.inner',
+    args: ['def', '--symbol', 'Circle.area'],
+    stdout: 'src/circle.ts:6:3: area(): number {\n',
+  },
+  {
+    name: 'workspace symbols',
+    args: ['symbols', '-w', 'total'],
+    stdout: 'src/geometry.ts:13:17: function totalArea\n',
+  },
+  {
+    name: 'hover',
+    args: ['hover', 'src/geometry.ts:7:sumAreas'],
+    stdout: '```typescript\nfunction sumAreas(shapes: Shape[]): number\n```\n',
+  },
 ]);
 
 // typescript-language-server on TypeScript 5's tsserver, from .tools.
 navSuite('ts-shapes', [
-  { name: 'tsserver: def cold (the syntax server would answer with the import line)', args: ['def', 'src/main.ts:7:totalArea', '--server', 'typescript-language-server'], stdout: DEF, cold: true },
-  { name: 'tsserver: refs', args: ['refs', 'src/shape.ts:2:Shape', '--server', 'typescript-language-server'], stdout: REFS_SHAPE_TSSERVER },
-  { name: 'tsserver: impls', args: ['impls', 'src/shape.ts:4:area', '--server', 'typescript-language-server'], stdout: IMPLS },
+  {
+    name: 'tsserver: def cold (the syntax server would answer with the import line)',
+    args: ['def', 'src/main.ts:7:totalArea', '--server', 'typescript-language-server'],
+    stdout: DEF,
+    cold: true,
+  },
+  {
+    name: 'tsserver: refs',
+    args: ['refs', 'src/shape.ts:2:Shape', '--server', 'typescript-language-server'],
+    stdout: REFS_SHAPE_TSSERVER,
+  },
+  {
+    name: 'tsserver: impls',
+    args: ['impls', 'src/shape.ts:4:area', '--server', 'typescript-language-server'],
+    stdout: IMPLS,
+  },
 ]);
 
 function expect3deep(): string {

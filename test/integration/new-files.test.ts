@@ -45,7 +45,10 @@ const CASES: Case[] = [
     args: ['refs', 'src/geometry.ts:13:totalArea', '--server', 'typescript-language-server'],
     created: 'src/extra.ts',
     content: "import { totalArea } from './geometry';\nexport const t = totalArea([], 'cm');\n",
-    lines: (f) => [`${f}:1:10: import { totalArea } from './geometry';`, `${f}:2:18: export const t = totalArea([], 'cm');`],
+    lines: (f) => [
+      `${f}:1:10: import { totalArea } from './geometry';`,
+      `${f}:2:18: export const t = totalArea([], 'cm');`,
+    ],
     renamed: 'src/moved.ts',
   },
   {

@@ -24,7 +24,13 @@ const ERASE = /\u001b\[\d+F\u001b\[0J/;
  */
 async function onTerminal(lspq: Lspq, args: string[]): Promise<{ text: string; exit: number; erased: boolean }> {
   const command = [...lspqArgv(), ...args].map((w) => `'${w}'`).join(' ');
-  const proc = Bun.spawn(['script', '-qec', command, '/dev/null'], { cwd: rust, env: lspq.env({ NO_COLOR: '1' }), stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+  const proc = Bun.spawn(['script', '-qec', command, '/dev/null'], {
+    cwd: rust,
+    env: lspq.env({ NO_COLOR: '1' }),
+    stdin: 'ignore',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
   const [raw, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   return { text: raw.replace(/\r/g, '').replace(/\u001b\[[0-9;]*[A-Za-z]/g, ''), exit, erased: ERASE.test(raw) };
 }
@@ -68,7 +74,10 @@ describe('progress while a project loads', () => {
     const args = ['impls', 'src/shape.rs:3:area', '--limit', '1'];
     const note = '1 more locations not shown (2 in all); raise --limit to see them';
     const terminal = await onTerminal(lspq, args);
-    expect(terminal.text.split('\n').filter(Boolean)).toEqual(['src/circle.rs:8:8: fn area(&self) -> f64 {', ` WARN  ${note}`]);
+    expect(terminal.text.split('\n').filter(Boolean)).toEqual([
+      'src/circle.rs:8:8: fn area(&self) -> f64 {',
+      ` WARN  ${note}`,
+    ]);
     const piped = await lspq.run(args, { cwd: rust });
     expect(piped.stderr).toBe(`lspq: warning: ${note}\n`);
   });

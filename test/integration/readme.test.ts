@@ -7,7 +7,7 @@ import { Lspq, REPO } from '../helpers/lspq';
 const lspq = new Lspq();
 afterAll(async () => expect(await lspq.stop()).toEqual([]));
 
-test('the install command\'s query and its documented answer', async () => {
+test("the install command's query and its documented answer", async () => {
   const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
   const command = /npm install && npm run build && \.\/dist\/lspq (.+)\n/.exec(readme)?.[1];
   const printed = /It prints `(.+)`\./.exec(readme)?.[1];

@@ -20,20 +20,29 @@ afterAll(async () => {
 
 test('def through a link: the project of the linked file answers, elsewhere printed absolute', async () => {
   const r = await lspq.run(['def', 'entry.go:7:TotalArea'], { cwd: outside });
-  expect({ stdout: r.stdout, exit: r.exit }).toEqual({ stdout: `${project}/geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n`, exit: 0 });
+  expect({ stdout: r.stdout, exit: r.exit }).toEqual({
+    stdout: `${project}/geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n`,
+    exit: 0,
+  });
 });
 
 test('locations in the linked file are shown as the link; the rest of the project as it is', async () => {
   const r = await lspq.run(['refs', 'geo.go:9:sumAreas', '--include-declaration'], { cwd: outside });
-  expect(r.stdout).toBe('geo.go:9:6: func sumAreas(shapes []Shape) float64 {\ngeo.go:18:31: return fmt.Sprintf("%v %s²", sumAreas(shapes), unit)\n');
-  const json = await lspq.json<{ target: { path: string }; root: string }>(['refs', 'geo.go:9:sumAreas'], { cwd: outside });
+  expect(r.stdout).toBe(
+    'geo.go:9:6: func sumAreas(shapes []Shape) float64 {\ngeo.go:18:31: return fmt.Sprintf("%v %s²", sumAreas(shapes), unit)\n',
+  );
+  const json = await lspq.json<{ target: { path: string }; root: string }>(['refs', 'geo.go:9:sumAreas'], {
+    cwd: outside,
+  });
   expect(json.target.path).toBe('geo.go');
   expect(json.root).toBe(project);
 });
 
-test('symbols of a link: the linked file\'s symbols', async () => {
+test("symbols of a link: the linked file's symbols", async () => {
   const r = await lspq.run(['symbols', 'geo.go'], { cwd: outside });
-  expect(r.stdout).toBe('geo.go:5:6: function areaOf func(shape Shape) float64\ngeo.go:9:6: function sumAreas func(shapes []Shape) float64\ngeo.go:17:6: function TotalArea func(shapes []Shape, unit Unit) string\n');
+  expect(r.stdout).toBe(
+    'geo.go:5:6: function areaOf func(shape Shape) float64\ngeo.go:9:6: function sumAreas func(shapes []Shape) float64\ngeo.go:17:6: function TotalArea func(shapes []Shape, unit Unit) string\n',
+  );
 });
 
 test('a current directory reached through a linked folder: paths relative to it, as before', async () => {

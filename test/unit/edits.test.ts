@@ -4,7 +4,17 @@
  * writer keeps, and all-or-nothing writes with their refusals and undo.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
@@ -57,11 +67,15 @@ describe('applyTextEdits', () => {
   });
 
   test('CRLF lines and an edit appending after the last line', () => {
-    expect(applyTextEdits('a\r\nb\r\n', [edit(1, 0, 1, 'B'), edit(2, 0, 0, 'c\r\n')], 'utf-16', 'f')).toBe('a\r\nB\r\nc\r\n');
+    expect(applyTextEdits('a\r\nb\r\n', [edit(1, 0, 1, 'B'), edit(2, 0, 0, 'c\r\n')], 'utf-16', 'f')).toBe(
+      'a\r\nB\r\nc\r\n',
+    );
   });
 
   test('overlapping edits are refused, nothing applied', () => {
-    expect(refusal(() => applyTextEdits('abcdef', [edit(0, 0, 3, 'x'), edit(0, 2, 4, 'y')], 'utf-16', 'f')).message).toBe("the server's edits for f overlap; nothing was written");
+    expect(
+      refusal(() => applyTextEdits('abcdef', [edit(0, 0, 3, 'x'), edit(0, 2, 4, 'y')], 'utf-16', 'f')).message,
+    ).toBe("the server's edits for f overlap; nothing was written");
   });
 });
 
@@ -80,7 +94,11 @@ describe('planWorkspaceEdit', () => {
   const read = (p: string) => texts[p];
 
   test('changes: each file with its text before and after', () => {
-    const plan = planWorkspaceEdit({ changes: { 'file:///w/a.ts': [edit(0, 0, 3, 'new')], 'file:///w/b.ts': [edit(0, 0, 3, 'new')] } }, read, 'utf-16');
+    const plan = planWorkspaceEdit(
+      { changes: { 'file:///w/a.ts': [edit(0, 0, 3, 'new')], 'file:///w/b.ts': [edit(0, 0, 3, 'new')] } },
+      read,
+      'utf-16',
+    );
     expect(plan.files).toEqual([
       { path: '/w/a.ts', before: 'old a\n', after: 'new a\n', edits: 1 },
       { path: '/w/b.ts', before: 'old b\n', after: 'new b\n', edits: 1 },
@@ -106,10 +124,13 @@ describe('planWorkspaceEdit', () => {
   });
 
   test('a file the edit names that does not exist, or a create over one that does', () => {
-    expect(refusal(() => planWorkspaceEdit({ changes: { 'file:///w/nope.ts': [edit(0, 0, 0, 'x')] } }, read, 'utf-16')).code).toBe('file_not_found');
-    expect(refusal(() => planWorkspaceEdit({ documentChanges: [{ kind: 'create', uri: 'file:///w/a.ts' }] }, read, 'utf-16')).message).toBe(
-      "the server's edit creates /w/a.ts, which exists; nothing was written",
-    );
+    expect(
+      refusal(() => planWorkspaceEdit({ changes: { 'file:///w/nope.ts': [edit(0, 0, 0, 'x')] } }, read, 'utf-16')).code,
+    ).toBe('file_not_found');
+    expect(
+      refusal(() => planWorkspaceEdit({ documentChanges: [{ kind: 'create', uri: 'file:///w/a.ts' }] }, read, 'utf-16'))
+        .message,
+    ).toBe("the server's edit creates /w/a.ts, which exists; nothing was written");
   });
 });
 
@@ -119,7 +140,12 @@ describe('writePlan', () => {
     chmodSync(join(dir, 'a.txt'), 0o755);
     symlinkSync(join(dir, 'real.txt'), join(dir, 'link.txt'));
     const written = writePlan(
-      { files: [{ path: join(dir, 'a.txt'), before: 'a\n', after: 'A\n', edits: 1 }, { path: join(dir, 'link.txt'), before: 'r\n', after: 'R\n', edits: 1 }] },
+      {
+        files: [
+          { path: join(dir, 'a.txt'), before: 'a\n', after: 'A\n', edits: 1 },
+          { path: join(dir, 'link.txt'), before: 'r\n', after: 'R\n', edits: 1 },
+        ],
+      },
       { root: dir, allowOutside: false },
     );
     expect(written).toEqual([join(dir, 'a.txt'), join(dir, 'link.txt')]);
@@ -133,7 +159,12 @@ describe('writePlan', () => {
     const dir = scratch({ 'a.txt': 'a\n', 'b.txt': 'changed by someone\n' });
     const err = refusal(() =>
       writePlan(
-        { files: [{ path: join(dir, 'a.txt'), before: 'a\n', after: 'A\n', edits: 1 }, { path: join(dir, 'b.txt'), before: 'b\n', after: 'B\n', edits: 1 }] },
+        {
+          files: [
+            { path: join(dir, 'a.txt'), before: 'a\n', after: 'A\n', edits: 1 },
+            { path: join(dir, 'b.txt'), before: 'b\n', after: 'B\n', edits: 1 },
+          ],
+        },
         { root: dir, allowOutside: false },
       ),
     );
@@ -151,7 +182,7 @@ describe('writePlan', () => {
   });
 
   test('a step that fails undoes the ones before it: written, created and renamed files are put back', () => {
-    const dir = scratch({ 'a.txt': 'a\n', 'b.txt': 'b\n', 'blocker': 'a file where a folder should be\n' });
+    const dir = scratch({ 'a.txt': 'a\n', 'b.txt': 'b\n', blocker: 'a file where a folder should be\n' });
     const err = refusal(() =>
       writePlan(
         {
@@ -165,7 +196,10 @@ describe('writePlan', () => {
         { root: dir, allowOutside: false },
       ),
     );
-    expect([err.code, err.message]).toEqual(['write_failed', `could not write ${join(dir, 'blocker', 'c.txt')} (EEXIST); nothing was changed (3 file(s) written before it were restored)`]);
+    expect([err.code, err.message]).toEqual([
+      'write_failed',
+      `could not write ${join(dir, 'blocker', 'c.txt')} (EEXIST); nothing was changed (3 file(s) written before it were restored)`,
+    ]);
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\n');
     expect(readFileSync(join(dir, 'b.txt'), 'utf8')).toBe('b\n');
     expect([existsSync(join(dir, 'new.txt')), existsSync(join(dir, 'moved.txt'))]).toEqual([false, false]);
@@ -184,9 +218,26 @@ describe('unifiedDiff', () => {
     );
     expect(diff).toBe(
       [
-        'diff --git a/a.txt b/a.txt', '--- a/a.txt', '+++ b/a.txt', '@@ -1,2 +1,2 @@', ' x', '-y', '+z',
-        'diff --git a/new.txt b/new.txt', 'new file mode 100644', '--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1 @@', '+n',
-        'diff --git a/gone.txt b/gone.txt', 'deleted file mode 100644', '--- a/gone.txt', '+++ /dev/null', '@@ -1 +0,0 @@', '-g', '\\ No newline at end of file',
+        'diff --git a/a.txt b/a.txt',
+        '--- a/a.txt',
+        '+++ b/a.txt',
+        '@@ -1,2 +1,2 @@',
+        ' x',
+        '-y',
+        '+z',
+        'diff --git a/new.txt b/new.txt',
+        'new file mode 100644',
+        '--- /dev/null',
+        '+++ b/new.txt',
+        '@@ -0,0 +1 @@',
+        '+n',
+        'diff --git a/gone.txt b/gone.txt',
+        'deleted file mode 100644',
+        '--- a/gone.txt',
+        '+++ /dev/null',
+        '@@ -1 +0,0 @@',
+        '-g',
+        '\\ No newline at end of file',
         '',
       ].join('\n'),
     );
@@ -195,7 +246,9 @@ describe('unifiedDiff', () => {
 
 describe('parseEditorconfig', () => {
   test('root, sections, keys in any case, comments', () => {
-    expect(parseEditorconfig('root = true\n# c\n[*.ts]\nIndent_Style = tab\n; c\n[Makefile]\nindent_size: 8\n')).toEqual({
+    expect(
+      parseEditorconfig('root = true\n# c\n[*.ts]\nIndent_Style = tab\n; c\n[Makefile]\nindent_size: 8\n'),
+    ).toEqual({
       root: true,
       sections: [
         { glob: '*.ts', props: { indent_style: 'tab' } },

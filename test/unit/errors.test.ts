@@ -5,14 +5,21 @@ import { timeoutInArgs } from '../../src/cli/forward';
 
 describe('LspqError', () => {
   test('an error from another copy of the class is still an LspqError', () => {
-    const foreign = Object.assign(new Error('gopls is not installed'), { [Symbol.for('lspq.error')]: true, code: 'server_not_installed', exit: 3 });
+    const foreign = Object.assign(new Error('gopls is not installed'), {
+      [Symbol.for('lspq.error')]: true,
+      code: 'server_not_installed',
+      exit: 3,
+    });
     expect(foreign instanceof LspqError).toBe(true);
     expect(toErrorPayload(foreign)).toEqual({ code: 'server_not_installed', message: 'gopls is not installed' });
   });
 
   test('any other error is internal, with a request to report it', () => {
     expect(new Error('boom') instanceof LspqError).toBe(false);
-    expect(toErrorPayload(new Error('boom'))).toEqual({ code: 'internal', message: 'internal error: boom (please report it with the command you ran)' });
+    expect(toErrorPayload(new Error('boom'))).toEqual({
+      code: 'internal',
+      message: 'internal error: boom (please report it with the command you ran)',
+    });
   });
 
   test('a payload comes back with the exit of its code; an unknown code is internal', () => {
@@ -25,7 +32,11 @@ describe('what a failed command prints', () => {
   test('an lspq error: its line on stderr, its exit code, and the JSON document only with --json', () => {
     const err = new LspqError('file_not_found', 'a.go does not exist');
     expect(errorOutput(err, false)).toEqual({ stdout: '', stderr: 'a.go does not exist', exit: 2 });
-    expect(errorOutput(err, true)).toEqual({ stdout: '{"error":{"code":"file_not_found","message":"a.go does not exist"}}\n', stderr: 'a.go does not exist', exit: 2 });
+    expect(errorOutput(err, true)).toEqual({
+      stdout: '{"error":{"code":"file_not_found","message":"a.go does not exist"}}\n',
+      stderr: 'a.go does not exist',
+      exit: 2,
+    });
   });
 
   test('anything else is an internal error, exit 3', () => {
@@ -60,9 +71,11 @@ describe('how long a command waits for the daemon', () => {
 describe("a server's error message reaches the user as one line", () => {
   const { firstLine } = require('../../src/lsp/client') as typeof import('../../src/lsp/client');
   test("tsserver's stack: the first line, without the colon that led into the stack", () => {
-    expect(firstLine('Request workspace/symbol failed with message: Error processing request. No Project.\nError: No Project.\n    at Object.ThrowNoProject (tsserver.js:1:1)\n    at x (y.js:2:2)')).toBe(
-      'Request workspace/symbol failed with message: Error processing request. No Project.',
-    );
+    expect(
+      firstLine(
+        'Request workspace/symbol failed with message: Error processing request. No Project.\nError: No Project.\n    at Object.ThrowNoProject (tsserver.js:1:1)\n    at x (y.js:2:2)',
+      ),
+    ).toBe('Request workspace/symbol failed with message: Error processing request. No Project.');
     expect(firstLine('\n\nSomething failed:\n  at a')).toBe('Something failed');
     expect(firstLine('plain')).toBe('plain');
   });

@@ -31,7 +31,11 @@ describe('parseFlags', () => {
   });
 
   test('a short alias, and a kebab-case flag under its own name', () => {
-    expect(parseFlags('symbols', ['-w', 'Shape', '--kind', 'class'])).toMatchObject({ workspace: true, input: 'Shape', kind: 'class' });
+    expect(parseFlags('symbols', ['-w', 'Shape', '--kind', 'class'])).toMatchObject({
+      workspace: true,
+      input: 'Shape',
+      kind: 'class',
+    });
     expect(parseFlags('refs', ['a:1:1', '--include-declaration'])).toMatchObject({ 'include-declaration': true });
   });
 
@@ -41,16 +45,30 @@ describe('parseFlags', () => {
 
   test('diag takes any number of files; def takes one target', () => {
     expect(parseFlags('diag', ['a.ts', 'b.ts', 'c.ts'])._).toEqual(['a.ts', 'b.ts', 'c.ts']);
-    expect(refusal(() => parseFlags('def', ['a:1:1', 'b:1:1']))).toBe("too many arguments for 'lspq def' (it takes one); see 'lspq def --help'");
+    expect(refusal(() => parseFlags('def', ['a:1:1', 'b:1:1']))).toBe(
+      "too many arguments for 'lspq def' (it takes one); see 'lspq def --help'",
+    );
   });
 
   test('unknown flags, missing values and negative numbers are refused with the fix', () => {
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--bogus']))).toBe("unknown flag '--bogus' for 'lspq def'; see 'lspq def --help'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '-x']))).toBe("unknown flag '-x' for 'lspq def'; see 'lspq def --help'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--no-root']))).toBe("unknown flag '--no-root' for 'lspq def'; see 'lspq def --help'");
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--bogus']))).toBe(
+      "unknown flag '--bogus' for 'lspq def'; see 'lspq def --help'",
+    );
+    expect(refusal(() => parseFlags('def', ['a:1:1', '-x']))).toBe(
+      "unknown flag '-x' for 'lspq def'; see 'lspq def --help'",
+    );
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--no-root']))).toBe(
+      "unknown flag '--no-root' for 'lspq def'; see 'lspq def --help'",
+    );
     expect(refusal(() => parseFlags('def', ['a:1:1', '--root']))).toBe("--root needs a value; see 'lspq def --help'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--root', '--json']))).toBe("--root needs a value, not the flag '--json'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--limit', '-5']))).toBe("--limit takes a positive number, not '-5'");
-    expect(refusal(() => parseFlags('def', ['a:1:1', '--json=yes']))).toBe('--json=yes is a switch: write it alone (or --no-json), without a value');
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--root', '--json']))).toBe(
+      "--root needs a value, not the flag '--json'",
+    );
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--limit', '-5']))).toBe(
+      "--limit takes a positive number, not '-5'",
+    );
+    expect(refusal(() => parseFlags('def', ['a:1:1', '--json=yes']))).toBe(
+      '--json=yes is a switch: write it alone (or --no-json), without a value',
+    );
   });
 });

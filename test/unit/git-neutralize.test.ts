@@ -28,7 +28,7 @@ describe('neutralize', () => {
     e('local', 'core.gitproxy', '/repo/evil'),
   ];
 
-  test('reads replace what the repository sets with the user\'s own value or git\'s default', () => {
+  test("reads replace what the repository sets with the user's own value or git's default", () => {
     const n = neutralize(config, 'read', {});
     const map = new Map(n.config);
     expect(map.get('gpg.program')).toBe('/usr/bin/my-gpg');
@@ -55,56 +55,153 @@ describe('neutralize', () => {
       ['credential.helper', 'cache'],
       ['credential.https://y.example.helper', 'store'],
     ]);
-    expect(n.env).toEqual({ GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_EDITOR: ':', GIT_SEQUENCE_EDITOR: ':', GIT_OPTIONAL_LOCKS: '0', GIT_PROXY_COMMAND: '' });
+    expect(n.env).toEqual({
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_PAGER: 'cat',
+      PAGER: 'cat',
+      GIT_EDITOR: ':',
+      GIT_SEQUENCE_EDITOR: ':',
+      GIT_OPTIONAL_LOCKS: '0',
+      GIT_PROXY_COMMAND: '',
+    });
   });
 
   test('trusted values alone change nothing', () => {
-    const n = neutralize([e('global', 'gpg.program', 'g'), e('global', 'credential.helper', 'store'), e('global', 'core.sshcommand', 'ssh -i k')], 'read', {});
+    const n = neutralize(
+      [
+        e('global', 'gpg.program', 'g'),
+        e('global', 'credential.helper', 'store'),
+        e('global', 'core.sshcommand', 'ssh -i k'),
+      ],
+      'read',
+      {},
+    );
     expect(n.config.filter(([k]) => /^(gpg|credential|core\.sshcommand)/.test(k))).toEqual([]);
   });
 
-  test('writes keep the repository\'s configuration but never page, prompt or edit', () => {
+  test("writes keep the repository's configuration but never page, prompt or edit", () => {
     const n = neutralize(config, 'write', {});
     expect(n.config).toEqual([['core.pager', 'cat']]);
-    expect(n.env).toEqual({ GIT_TERMINAL_PROMPT: '0', GIT_PAGER: 'cat', PAGER: 'cat', GIT_EDITOR: ':', GIT_SEQUENCE_EDITOR: ':' });
+    expect(n.env).toEqual({
+      GIT_TERMINAL_PROMPT: '0',
+      GIT_PAGER: 'cat',
+      PAGER: 'cat',
+      GIT_EDITOR: ':',
+      GIT_SEQUENCE_EDITOR: ':',
+    });
   });
 
   test('ssh never asks, unless the user chose an ssh command', () => {
     expect(neutralize([], 'write', {}).config).toContainEqual(['core.sshcommand', BATCH_SSH]);
-    expect(neutralize([], 'write', { GIT_SSH_COMMAND: 'ssh -v' }).config).not.toContainEqual(['core.sshcommand', BATCH_SSH]);
+    expect(neutralize([], 'write', { GIT_SSH_COMMAND: 'ssh -v' }).config).not.toContainEqual([
+      'core.sshcommand',
+      BATCH_SSH,
+    ]);
   });
 
   test('GIT_CONFIG_PARAMETERS quoting keeps quotes and = in keys, after what the caller had', () => {
-    expect(configParameters([['filter.a=b.clean', ''], ['x.y', "it's"]], "'u.v'='1'")).toBe("'u.v'='1' 'filter.a=b.clean'='' 'x.y'='it'\\''s'");
+    expect(
+      configParameters(
+        [
+          ['filter.a=b.clean', ''],
+          ['x.y', "it's"],
+        ],
+        "'u.v'='1'",
+      ),
+    ).toBe("'u.v'='1' 'filter.a=b.clean'='' 'x.y'='it'\\''s'");
   });
 });
 
 describe('invocation', () => {
-  test('safety options after the subcommand, formats before the user\'s --', () => {
+  test("safety options after the subcommand, formats before the user's --", () => {
     const p = plan(['log', '-n', '3', '--', 'src dir'], facts);
-    expect(gitArgv(p, ['--FORMAT'])).toEqual(['--no-pager', 'log', '--no-ext-diff', '--no-textconv', '-n', '3', '--FORMAT', '--', 'src dir']);
+    expect(gitArgv(p, ['--FORMAT'])).toEqual([
+      '--no-pager',
+      'log',
+      '--no-ext-diff',
+      '--no-textconv',
+      '-n',
+      '3',
+      '--FORMAT',
+      '--',
+      'src dir',
+    ]);
   });
 
   test('a -- consumed as a value is not the separator', () => {
     const p = plan(['log', '--grep', '--', 'x'], facts);
-    expect(gitArgv(p, ['--F'])).toEqual(['--no-pager', 'log', '--no-ext-diff', '--no-textconv', '--grep', '--', 'x', '--F']);
+    expect(gitArgv(p, ['--F'])).toEqual([
+      '--no-pager',
+      'log',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--grep',
+      '--',
+      'x',
+      '--F',
+    ]);
   });
 
   test('--end-of-options keeps revisions after the formats', () => {
     const p = plan(['log', '--end-of-options', '-weird-branch'], facts);
-    expect(gitArgv(p, ['--F'])).toEqual(['--no-pager', 'log', '--no-ext-diff', '--no-textconv', '--F', '--end-of-options', '-weird-branch']);
+    expect(gitArgv(p, ['--F'])).toEqual([
+      '--no-pager',
+      'log',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--F',
+      '--end-of-options',
+      '-weird-branch',
+    ]);
   });
 
   test('global options stay before the subcommand; shortlog gets HEAD', () => {
-    expect(gitArgv(plan(['--literal-pathspecs', 'shortlog', '-sn'], facts))).toEqual(['--no-pager', '--literal-pathspecs', 'shortlog', '--no-ext-diff', '--no-textconv', '-sn', 'HEAD']);
-    expect(gitArgv(plan(['shortlog', 'v1..v2'], facts))).toEqual(['--no-pager', 'shortlog', '--no-ext-diff', '--no-textconv', 'v1..v2']);
+    expect(gitArgv(plan(['--literal-pathspecs', 'shortlog', '-sn'], facts))).toEqual([
+      '--no-pager',
+      '--literal-pathspecs',
+      'shortlog',
+      '--no-ext-diff',
+      '--no-textconv',
+      '-sn',
+      'HEAD',
+    ]);
+    expect(gitArgv(plan(['shortlog', 'v1..v2'], facts))).toEqual([
+      '--no-pager',
+      'shortlog',
+      '--no-ext-diff',
+      '--no-textconv',
+      'v1..v2',
+    ]);
   });
 
   test('diff --json runs counts, then the patch', () => {
     const calls = jsonCalls(plan(['diff', '--staged'], facts));
     expect(calls).toEqual([
-      ['--no-pager', 'diff', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty', '--staged', '--raw', '--numstat', '-z', '--no-abbrev', '--no-color'],
-      ['--no-pager', 'diff', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty', '--staged', '-p', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'],
+      [
+        '--no-pager',
+        'diff',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--ignore-submodules=dirty',
+        '--staged',
+        '--raw',
+        '--numstat',
+        '-z',
+        '--no-abbrev',
+        '--no-color',
+      ],
+      [
+        '--no-pager',
+        'diff',
+        '--no-ext-diff',
+        '--no-textconv',
+        '--ignore-submodules=dirty',
+        '--staged',
+        '-p',
+        '--no-color',
+        '--src-prefix=a/',
+        '--dst-prefix=b/',
+      ],
     ]);
   });
 

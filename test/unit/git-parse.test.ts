@@ -70,17 +70,51 @@ const PATCH =
   'diff --git a/sp ace.txt b/sp ace.txt\nindex 9ad2ebb..e3990a7 100644\n--- a/sp ace.txt\t\n+++ b/sp ace.txt\t\n@@ -1,2 +1,3 @@ fn x\n a\n a2\n+a3\n' +
   'diff --git a/ünï.txt b/ünï.txt\nindex 4ae8ef0..3369f51 100644\n--- a/ünï.txt\n+++ b/ünï.txt\n@@ -1 +1,2 @@\n u\n+ü\n';
 
-const h = (oldStart: number, oldLines: number, newStart: number, newLines: number, header: string) => ({ oldStart, oldLines, newStart, newLines, header });
+const h = (oldStart: number, oldLines: number, newStart: number, newLines: number, header: string) => ({
+  oldStart,
+  oldLines,
+  newStart,
+  newLines,
+  header,
+});
 
 describe('diff', () => {
   test('raw + numstat + hunks, binary files without counts', () => {
     expect(parseDiff(COUNTS, PATCH)).toEqual({
       files: [
         { path: 'bin.dat', status: 'modified', additions: null, deletions: null, binary: true, hunks: [] },
-        { path: 'new\nline.txt', status: 'deleted', additions: 0, deletions: 1, binary: false, hunks: [h(1, 1, 0, 0, '@@ -1 +0,0 @@')] },
-        { path: 'quo"te.txt', status: 'modified', additions: 1, deletions: 0, binary: false, hunks: [h(1, 1, 1, 2, '@@ -1 +1,2 @@')] },
-        { path: 'sp ace.txt', status: 'modified', additions: 1, deletions: 0, binary: false, hunks: [h(1, 2, 1, 3, '@@ -1,2 +1,3 @@ fn x')] },
-        { path: 'ünï.txt', status: 'modified', additions: 1, deletions: 0, binary: false, hunks: [h(1, 1, 1, 2, '@@ -1 +1,2 @@')] },
+        {
+          path: 'new\nline.txt',
+          status: 'deleted',
+          additions: 0,
+          deletions: 1,
+          binary: false,
+          hunks: [h(1, 1, 0, 0, '@@ -1 +0,0 @@')],
+        },
+        {
+          path: 'quo"te.txt',
+          status: 'modified',
+          additions: 1,
+          deletions: 0,
+          binary: false,
+          hunks: [h(1, 1, 1, 2, '@@ -1 +1,2 @@')],
+        },
+        {
+          path: 'sp ace.txt',
+          status: 'modified',
+          additions: 1,
+          deletions: 0,
+          binary: false,
+          hunks: [h(1, 2, 1, 3, '@@ -1,2 +1,3 @@ fn x')],
+        },
+        {
+          path: 'ünï.txt',
+          status: 'modified',
+          additions: 1,
+          deletions: 0,
+          binary: false,
+          hunks: [h(1, 1, 1, 2, '@@ -1 +1,2 @@')],
+        },
       ],
     });
   });
@@ -94,8 +128,23 @@ describe('diff', () => {
       'diff --git a/old.txt b/new name.txt\nsimilarity index 100%\nrename from old.txt\nrename to new name.txt\n' +
       'diff --git a/sp ace.txt b/sp ace.txt\nindex 7898192..9ad2ebb 100644\n--- a/sp ace.txt\t\n+++ b/sp ace.txt\t\n@@ -1 +1,2 @@\n a\n+a2\n';
     expect(parseDiff(counts, patch).files).toEqual([
-      { path: 'new name.txt', oldPath: 'old.txt', status: 'renamed', additions: 0, deletions: 0, binary: false, hunks: [] },
-      { path: 'sp ace.txt', status: 'modified', additions: 1, deletions: 0, binary: false, hunks: [h(1, 1, 1, 2, '@@ -1 +1,2 @@')] },
+      {
+        path: 'new name.txt',
+        oldPath: 'old.txt',
+        status: 'renamed',
+        additions: 0,
+        deletions: 0,
+        binary: false,
+        hunks: [],
+      },
+      {
+        path: 'sp ace.txt',
+        status: 'modified',
+        additions: 1,
+        deletions: 0,
+        binary: false,
+        hunks: [h(1, 1, 1, 2, '@@ -1 +1,2 @@')],
+      },
     ]);
   });
 
@@ -105,10 +154,26 @@ describe('diff', () => {
       ':000000 100644 0000000000000000000000000000000000000000 0000000000000000000000000000000000000000 U\u0000f.txt\u0000' +
       ':100644 100644 502fdbb4c4c9e936890870f6799cfbb5ba984470 0000000000000000000000000000000000000000 M\u0000f.txt\u0000' +
       '1\t0\ta.txt\u00000\t0\tf.txt\u00004\t0\tf.txt\u0000';
-    const patch = 'diff --cc f.txt\nindex 1,1..0000000\n--- a/f.txt\n+++ b/f.txt\n@@@ -1,3 -1,3 +1,7 @@@\n a\n++<<<<<<< HEAD\n' + 'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n x\n+y\n';
+    const patch =
+      'diff --cc f.txt\nindex 1,1..0000000\n--- a/f.txt\n+++ b/f.txt\n@@@ -1,3 -1,3 +1,7 @@@\n a\n++<<<<<<< HEAD\n' +
+      'diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1 +1,2 @@\n x\n+y\n';
     expect(parseDiff(counts, patch).files).toEqual([
-      { path: 'a.txt', status: 'modified', additions: 1, deletions: 0, binary: false, hunks: [h(1, 1, 1, 2, '@@ -1 +1,2 @@')] },
-      { path: 'f.txt', status: 'unmerged', additions: 4, deletions: 0, binary: false, hunks: [h(1, 3, 1, 7, '@@@ -1,3 -1,3 +1,7 @@@')] },
+      {
+        path: 'a.txt',
+        status: 'modified',
+        additions: 1,
+        deletions: 0,
+        binary: false,
+        hunks: [h(1, 1, 1, 2, '@@ -1 +1,2 @@')],
+      },
+      {
+        path: 'f.txt',
+        status: 'unmerged',
+        additions: 4,
+        deletions: 0,
+        binary: false,
+        hunks: [h(1, 3, 1, 7, '@@@ -1,3 -1,3 +1,7 @@@')],
+      },
     ]);
   });
 
@@ -126,20 +191,38 @@ describe('diff', () => {
 });
 
 describe('log', () => {
-  const ONE = 'af6fa78ca549a3710a9ad68f06ff355d56bded85\u0000Ann "Q" Lee\u0000ann@example.com\u00002024-01-02T03:04:05+01:00\u0000Subject: with "quotes"\u0000Body line 1\n\nBody line 3\n\u0000';
-  const TWO = '0123456789abcdef0123456789abcdef01234567\u0000B\u0000b@e\u00002024-01-01T00:00:00+00:00\u0000only a subject\u0000\u0000';
+  const ONE =
+    'af6fa78ca549a3710a9ad68f06ff355d56bded85\u0000Ann "Q" Lee\u0000ann@example.com\u00002024-01-02T03:04:05+01:00\u0000Subject: with "quotes"\u0000Body line 1\n\nBody line 3\n\u0000';
+  const TWO =
+    '0123456789abcdef0123456789abcdef01234567\u0000B\u0000b@e\u00002024-01-01T00:00:00+00:00\u0000only a subject\u0000\u0000';
   const commits = [
-    { hash: 'af6fa78ca549a3710a9ad68f06ff355d56bded85', author: 'Ann "Q" Lee', email: 'ann@example.com', date: '2024-01-02T03:04:05+01:00', subject: 'Subject: with "quotes"', body: 'Body line 1\n\nBody line 3' },
-    { hash: '0123456789abcdef0123456789abcdef01234567', author: 'B', email: 'b@e', date: '2024-01-01T00:00:00+00:00', subject: 'only a subject', body: '' },
+    {
+      hash: 'af6fa78ca549a3710a9ad68f06ff355d56bded85',
+      author: 'Ann "Q" Lee',
+      email: 'ann@example.com',
+      date: '2024-01-02T03:04:05+01:00',
+      subject: 'Subject: with "quotes"',
+      body: 'Body line 1\n\nBody line 3',
+    },
+    {
+      hash: '0123456789abcdef0123456789abcdef01234567',
+      author: 'B',
+      email: 'b@e',
+      date: '2024-01-01T00:00:00+00:00',
+      subject: 'only a subject',
+      body: '',
+    },
   ];
   test('commits separated by newlines', () => expect(parseLog(`${ONE}\n${TWO}`)).toEqual({ commits }));
-  test('commits separated by NUL (the user gave -z)', () => expect(parseLog(`${ONE}\u0000${TWO}`)).toEqual({ commits }));
+  test('commits separated by NUL (the user gave -z)', () =>
+    expect(parseLog(`${ONE}\u0000${TWO}`)).toEqual({ commits }));
   test('no commits', () => expect(parseLog('')).toEqual({ commits: [] }));
 });
 
 describe('branch', () => {
   test('current, upstreams, remote-tracking, and a detached HEAD skipped', () => {
-    const text = '*\u0000(HEAD detached at 1234567)\u0000(HEAD detached at 1234567)\u0000\n \u0000refs/heads/main\u0000main\u0000origin/main\n \u0000refs/remotes/origin/main\u0000origin/main\u0000\n';
+    const text =
+      '*\u0000(HEAD detached at 1234567)\u0000(HEAD detached at 1234567)\u0000\n \u0000refs/heads/main\u0000main\u0000origin/main\n \u0000refs/remotes/origin/main\u0000origin/main\u0000\n';
     expect(parseBranches(text)).toEqual({
       current: null,
       branches: [
@@ -153,7 +236,11 @@ describe('branch', () => {
 
 describe('config list', () => {
   test('scopes, values with newlines, and keys without a value', () => {
-    expect(parseConfigList('global\u0000user.name\nAnn\u0000local\u0000x.flag\u0000local\u0000filter.a=b.c.clean\nline1\nline2\u0000')).toEqual([
+    expect(
+      parseConfigList(
+        'global\u0000user.name\nAnn\u0000local\u0000x.flag\u0000local\u0000filter.a=b.c.clean\nline1\nline2\u0000',
+      ),
+    ).toEqual([
       { scope: 'global', key: 'user.name', value: 'Ann' },
       { scope: 'local', key: 'x.flag', value: null },
       { scope: 'local', key: 'filter.a=b.c.clean', value: 'line1\nline2' },

@@ -239,8 +239,10 @@ describe('grammar details', () => {
   test('a message that reads like an option is a value', () => expect(classOf('commit -m --amend')).toBe('write'));
   test('--no-force-with-lease negates', () => expect(classOf('push --no-force-with-lease')).toBe('write'));
   test('grep -e takes O as its pattern', () => expect(classOf('grep -eO')).toBe('read'));
-  test('options after positionals count (git permutes)', () => expect(classOf('push origin main --force')).toBe('destructive'));
-  test('a path named like an option after -- is refused all the same (stricter)', () => expect(classOf('log -- --output=x')).toBe('refused'));
+  test('options after positionals count (git permutes)', () =>
+    expect(classOf('push origin main --force')).toBe('destructive'));
+  test('a path named like an option after -- is refused all the same (stricter)', () =>
+    expect(classOf('log -- --output=x')).toBe('refused'));
 
   test('checkout NAME writes when NAME is a commit, else overwrites a file', () => {
     expect(probeNames(['checkout', 'main'])).toEqual(['main']);
@@ -252,23 +254,35 @@ describe('grammar details', () => {
   });
 
   test('push to a remote configured as a mirror or with a forcing refspec is destructive', () => {
-    const mirror = { commits: new Set<string>(), config: [{ scope: 'local', key: 'remote.backup.mirror', value: 'true' }] };
+    const mirror = {
+      commits: new Set<string>(),
+      config: [{ scope: 'local', key: 'remote.backup.mirror', value: 'true' }],
+    };
     expect(classOf('push backup', mirror)).toBe('destructive');
     expect(classOf('push', mirror)).toBe('destructive');
     expect(classOf('push origin', mirror)).toBe('write');
-    const forcing = { commits: new Set<string>(), config: [{ scope: 'local', key: 'remote.origin.push', value: '+refs/heads/*:refs/heads/*' }] };
+    const forcing = {
+      commits: new Set<string>(),
+      config: [{ scope: 'local', key: 'remote.origin.push', value: '+refs/heads/*:refs/heads/*' }],
+    };
     expect(classOf('push origin', forcing)).toBe('destructive');
   });
 
-  test("a repository-set uploadpack: fetch overrides it, what cannot is refused", () => {
-    const hostile = { commits: new Set<string>(), config: [{ scope: 'local', key: 'remote.up.uploadpack', value: '/evil' }] };
+  test('a repository-set uploadpack: fetch overrides it, what cannot is refused', () => {
+    const hostile = {
+      commits: new Set<string>(),
+      config: [{ scope: 'local', key: 'remote.up.uploadpack', value: '/evil' }],
+    };
     expect(plan(['fetch', 'up'], hostile).inject).toEqual(['--upload-pack=git-upload-pack']);
     expect(plan(['fetch', 'up'], hostile).verdict.cls).toBe('read');
     expect(plan(['fetch', 'up'], NO_FACTS).inject).toEqual([]);
     expect(classOf('fetch --all', hostile)).toBe('refused');
     expect(classOf('remote show up', hostile)).toBe('refused');
     expect(classOf('remote show -n up', hostile)).toBe('read');
-    const mine = { commits: new Set<string>(), config: [{ scope: 'global', key: 'remote.up.uploadpack', value: '/mine' }] };
+    const mine = {
+      commits: new Set<string>(),
+      config: [{ scope: 'global', key: 'remote.up.uploadpack', value: '/mine' }],
+    };
     expect(classOf('fetch --all', mine)).toBe('read');
   });
 
@@ -282,17 +296,24 @@ describe('grammar details', () => {
 
 describe('refusal messages', () => {
   const message = (line: string, w = false, d = false) => refusal(plan(words(line), NO_FACTS).verdict, w, d);
-  test('write names --allow-write', () => expect(message('commit -m x')).toBe('git commit changes the repository; add --allow-write to run it'));
+  test('write names --allow-write', () =>
+    expect(message('commit -m x')).toBe('git commit changes the repository; add --allow-write to run it'));
   test('write runs with either flag', () => {
     expect(message('commit -m x', true)).toBeUndefined();
     expect(message('commit -m x', false, true)).toBeUndefined();
   });
   test('destructive names the option as written and --allow-destructive', () => {
-    expect(message('push --forc', true)).toBe('git push --forc can lose work: it can overwrite or delete refs on the remote; add --allow-destructive to run it');
+    expect(message('push --forc', true)).toBe(
+      'git push --forc can lose work: it can overwrite or delete refs on the remote; add --allow-destructive to run it',
+    );
     expect(message('push --forc', false, true)).toBeUndefined();
   });
   test('refused says never', () => {
-    expect(message('-c a=b status', true, true)).toBe('git -c is never allowed by lspq git: it sets configuration, and configuration can name programs for git to run');
-    expect(message('rebase -x make', true, true)).toBe('git rebase -x is never allowed by lspq git: it runs a command of your choosing');
+    expect(message('-c a=b status', true, true)).toBe(
+      'git -c is never allowed by lspq git: it sets configuration, and configuration can name programs for git to run',
+    );
+    expect(message('rebase -x make', true, true)).toBe(
+      'git rebase -x is never allowed by lspq git: it runs a command of your choosing',
+    );
   });
 });

@@ -21,12 +21,26 @@ describe('locations', () => {
   test('Location, Location[] and LocationLink[] flatten; links use the selection range', () => {
     expect(flattenLocations({ uri: 'file:///a', range: range(1) })).toEqual([{ uri: 'file:///a', range: range(1) }]);
     expect(
-      flattenLocations([{ targetUri: 'file:///b', targetRange: range(0), targetSelectionRange: range(3), originSelectionRange: range(9) }]),
+      flattenLocations([
+        {
+          targetUri: 'file:///b',
+          targetRange: range(0),
+          targetSelectionRange: range(3),
+          originSelectionRange: range(9),
+        },
+      ]),
     ).toEqual([{ uri: 'file:///b', range: range(3) }]);
     expect(flattenLocations(null)).toEqual([]);
   });
   test('sorted by path, line, column; duplicates removed', () => {
-    const loc = (path: string, line: number, column: number) => ({ path, line, column, endLine: line, endColumn: column + 1, preview: '' });
+    const loc = (path: string, line: number, column: number) => ({
+      path,
+      line,
+      column,
+      endLine: line,
+      endColumn: column + 1,
+      preview: '',
+    });
     expect(sortLocations([loc('/b', 1, 1), loc('/a', 2, 5), loc('/a', 2, 1), loc('/b', 1, 1)])).toEqual([
       loc('/a', 2, 1),
       loc('/a', 2, 5),

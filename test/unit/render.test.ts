@@ -63,8 +63,24 @@ describe('render', () => {
       truncated: false,
       symbols: [
         {
-          name: 'A', kind: 'class', line: 1, column: 14, endLine: 1, endColumn: 15,
-          children: [{ name: 'm', kind: 'method', detail: '(): void', line: 2, column: 3, endLine: 2, endColumn: 4, children: [] }],
+          name: 'A',
+          kind: 'class',
+          line: 1,
+          column: 14,
+          endLine: 1,
+          endColumn: 15,
+          children: [
+            {
+              name: 'm',
+              kind: 'method',
+              detail: '(): void',
+              line: 2,
+              column: 3,
+              endLine: 2,
+              endColumn: 4,
+              children: [],
+            },
+          ],
         },
       ],
     };
@@ -83,21 +99,36 @@ describe('render', () => {
         {
           item: { name: 'g', kind: 'function', path: '/p/b.go', line: 9, column: 6 },
           ranges: [{ line: 10, column: 2, endLine: 10, endColumn: 3 }],
-          calls: [{ item: { name: 'main', kind: 'function', path: '/p/main.go', line: 3, column: 6 }, ranges: [], calls: [] }],
+          calls: [
+            { item: { name: 'main', kind: 'function', path: '/p/main.go', line: 3, column: 6 }, ranges: [], calls: [] },
+          ],
         },
       ],
     };
-    expect(renderCalls(calls, o).stdout).toBe('a.go:5:6: function f\nb.go:9:6:   ← function g\nmain.go:3:6:     ← function main\n');
+    expect(renderCalls(calls, o).stdout).toBe(
+      'a.go:5:6: function f\nb.go:9:6:   ← function g\nmain.go:3:6:     ← function main\n',
+    );
   });
 });
 
 describe('daemon status: rows of one server and root say what differs', () => {
   const held = (binary: string, env: Record<string, string>): HeldServer => ({
-    id: 'gopls', root: '/p', binary, env, pid: 1, uptimeSeconds: 1, memoryBytes: null, requests: 0, state: 'idle',
+    id: 'gopls',
+    root: '/p',
+    binary,
+    env,
+    pid: 1,
+    uptimeSeconds: 1,
+    memoryBytes: null,
+    requests: 0,
+    state: 'idle',
   });
 
   test('a different binary is named', () => {
-    expect(distinctions([held('/a/gopls', { PATH: '/a' }), held('/b/gopls', { PATH: '/b' })])).toEqual(['binary /a/gopls', 'binary /b/gopls']);
+    expect(distinctions([held('/a/gopls', { PATH: '/a' }), held('/b/gopls', { PATH: '/b' })])).toEqual([
+      'binary /a/gopls',
+      'binary /b/gopls',
+    ]);
   });
 
   test('the same binary: the environment variables that differ, and only those', () => {
@@ -106,8 +137,22 @@ describe('daemon status: rows of one server and root say what differs', () => {
   });
 
   test('a server held once shows nothing extra, and the line carries the difference', () => {
-    const servers = [held('/a/gopls', { PATH: '/a' }), held('/b/gopls', { PATH: '/b' }), { ...held('/a/gopls', { PATH: '/a' }), root: '/q' }];
-    const status = { pid: 9, build: 'b', socket: '/s', uptimeSeconds: 5, memoryBytes: 0, broken: [], servers, serversMemoryBytes: 3 * 1_048_576, memoryLimitBytes: 1024 * 1_048_576 };
+    const servers = [
+      held('/a/gopls', { PATH: '/a' }),
+      held('/b/gopls', { PATH: '/b' }),
+      { ...held('/a/gopls', { PATH: '/a' }), root: '/q' },
+    ];
+    const status = {
+      pid: 9,
+      build: 'b',
+      socket: '/s',
+      uptimeSeconds: 5,
+      memoryBytes: 0,
+      broken: [],
+      servers,
+      serversMemoryBytes: 3 * 1_048_576,
+      memoryLimitBytes: 1024 * 1_048_576,
+    };
     expect(distinctions(status.servers)).toEqual(['binary /a/gopls', 'binary /b/gopls', '']);
     const out = renderDaemonStatus(status, o).stdout.split('\n');
     expect(out[1]).toBe('servers: 3 MB of the 1024 MB limit');

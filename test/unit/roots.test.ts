@@ -18,12 +18,21 @@ function files(...paths: string[]): void {
 const spec = (id: string) => BUILTIN_SERVERS.find((s) => s.id === id)!;
 
 describe('Python roots without a marker: the folder above the top-most package', () => {
-  files('site/rich/__init__.py', 'site/rich/table.py', 'site/rich/_sub/__init__.py', 'site/rich/_sub/deep.py', 'loose/script.py');
+  files(
+    'site/rich/__init__.py',
+    'site/rich/table.py',
+    'site/rich/_sub/__init__.py',
+    'site/rich/_sub/deep.py',
+    'loose/script.py',
+  );
 
-  test.each(['pyright', 'basedpyright', 'pylsp', 'ruff'])('%s: a module of the package, and one in a sub-package', (id) => {
-    expect(findRoot(spec(id), join(base, 'site/rich/table.py'))).toBe(join(base, 'site'));
-    expect(findRoot(spec(id), join(base, 'site/rich/_sub/deep.py'))).toBe(join(base, 'site'));
-  });
+  test.each(['pyright', 'basedpyright', 'pylsp', 'ruff'])(
+    '%s: a module of the package, and one in a sub-package',
+    (id) => {
+      expect(findRoot(spec(id), join(base, 'site/rich/table.py'))).toBe(join(base, 'site'));
+      expect(findRoot(spec(id), join(base, 'site/rich/_sub/deep.py'))).toBe(join(base, 'site'));
+    },
+  );
 
   test('a file in no package keeps its folder', () => {
     expect(findRoot(spec('pyright'), join(base, 'loose/script.py'))).toBe(join(base, 'loose'));

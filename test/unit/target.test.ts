@@ -16,16 +16,31 @@ function error(fn: () => unknown): LspqError {
 
 describe('parseTarget', () => {
   test('FILE:LINE:COL', () => {
-    expect(parseTarget('src/a.ts:12:5', CWD)).toEqual({ kind: 'position', path: '/home/u/project/src/a.ts', line: 12, column: 5 });
+    expect(parseTarget('src/a.ts:12:5', CWD)).toEqual({
+      kind: 'position',
+      path: '/home/u/project/src/a.ts',
+      line: 12,
+      column: 5,
+    });
   });
   test('FILE:LINE:NAME with --nth', () => {
-    expect(parseTarget('src/a.ts:3:render', CWD, 2)).toEqual({ kind: 'name', path: '/home/u/project/src/a.ts', line: 3, name: 'render', nth: 2 });
+    expect(parseTarget('src/a.ts:3:render', CWD, 2)).toEqual({
+      kind: 'name',
+      path: '/home/u/project/src/a.ts',
+      line: 3,
+      name: 'render',
+      nth: 2,
+    });
   });
   test('absolute paths stay absolute', () => {
     expect(parseTarget('/abs/x.go:1:1', CWD)).toMatchObject({ path: '/abs/x.go' });
   });
   test('a path that itself contains a colon', () => {
-    expect(parseTarget('dir:odd/a.ts:2:3', CWD)).toMatchObject({ path: '/home/u/project/dir:odd/a.ts', line: 2, column: 3 });
+    expect(parseTarget('dir:odd/a.ts:2:3', CWD)).toMatchObject({
+      path: '/home/u/project/dir:odd/a.ts',
+      line: 2,
+      column: 3,
+    });
   });
   test('a non-ASCII NAME', () => {
     expect(parseTarget('m.py:7:名前', CWD)).toMatchObject({ kind: 'name', name: '名前' });
@@ -65,7 +80,8 @@ describe('findWord', () => {
 });
 
 describe('paths without node:path', () => {
-  const { normalizePath, resolvePath, relativePath, dirnameOf, joinPath } = require('../../src/protocol/paths') as typeof import('../../src/protocol/paths');
+  const { normalizePath, resolvePath, relativePath, dirnameOf, joinPath } =
+    require('../../src/protocol/paths') as typeof import('../../src/protocol/paths');
   test.each([
     ['/a/b/../c/./d', '/a/c/d'],
     ['/../x', '/x'],

@@ -25,7 +25,16 @@ import type { ActionsResult, CodeActionItem, FileEdit, QueryFor, Span } from '..
 import type { LineSpec } from '../../protocol/target';
 import { uriToPath } from '../../lsp/uri';
 import { displayPath } from '../../render/paths';
-import { assertFile, deadlineFor, followLink, prepare, sessionFor, using, type Deadline, type HandlerContext } from './context';
+import {
+  assertFile,
+  deadlineFor,
+  followLink,
+  prepare,
+  sessionFor,
+  using,
+  type Deadline,
+  type HandlerContext,
+} from './context';
 import { commit, fileEdits, planFor } from './edits';
 import { openTarget } from './target';
 
@@ -42,17 +51,37 @@ const isLines = (place: QueryFor<'actions'>['place']): place is LineSpec => 'sta
 async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: Deadline): Promise<Place> {
   const place = req.place;
   if (!isLines(place)) {
-    const { session, path, target, position, written } = await openTarget(place, req, ctx, deadline, 'codeActionProvider', 'code actions');
-    return { session, path, written, range: { start: position, end: position }, span: { line: target.line, column: target.column, endLine: target.line, endColumn: target.column } };
+    const { session, path, target, position, written } = await openTarget(
+      place,
+      req,
+      ctx,
+      deadline,
+      'codeActionProvider',
+      'code actions',
+    );
+    return {
+      session,
+      path,
+      written,
+      range: { start: position, end: position },
+      span: { line: target.line, column: target.column, endLine: target.line, endColumn: target.column },
+    };
   }
   assertFile(place.path);
   const { real, written } = followLink(place.path, req.cwd);
   const session = await sessionFor(ctx, req, real, 'codeActionProvider', 'code actions');
   const lines = splitLines(await session.docs.sync(real));
-  if (place.endLine > lines.length) throw new LspqError('bad_position', `line ${place.endLine} is outside ${displayPath(place.path, req.cwd)}, which has ${lines.length} lines`);
+  if (place.endLine > lines.length)
+    throw new LspqError(
+      'bad_position',
+      `line ${place.endLine} is outside ${displayPath(place.path, req.cwd)}, which has ${lines.length} lines`,
+    );
   await prepare(session, ctx, deadline);
   const last = lines[place.endLine - 1]!;
-  const end = { line: place.endLine - 1, character: toServerCharacter(last, codePointLength(last), session.client.encoding) };
+  const end = {
+    line: place.endLine - 1,
+    character: toServerCharacter(last, codePointLength(last), session.client.encoding),
+  };
   return {
     session,
     path: real,
@@ -63,7 +92,12 @@ async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: 
 }
 
 const overlaps = (a: Range, b: Range) =>
-  !(a.end.line < b.start.line || (a.end.line === b.start.line && a.end.character < b.start.character) || b.end.line < a.start.line || (b.end.line === a.start.line && b.end.character < a.start.character));
+  !(
+    a.end.line < b.start.line ||
+    (a.end.line === b.start.line && a.end.character < b.start.character) ||
+    b.end.line < a.start.line ||
+    (b.end.line === a.start.line && b.end.character < a.start.character)
+  );
 
 const isCommand = (item: Command | CodeAction): item is Command => typeof item.command === 'string';
 
@@ -74,7 +108,10 @@ function matchesKind(kind: string, wanted: string[] | undefined): boolean {
 }
 
 /** Files and edit counts of an edit, read from its shape (nothing is resolved or run for a listing). */
-function touched(edit: WorkspaceEdit | undefined, written: (path: string) => string): { path: string; changes: number }[] {
+function touched(
+  edit: WorkspaceEdit | undefined,
+  written: (path: string) => string,
+): { path: string; changes: number }[] {
   if (!edit) return [];
   const counts = new Map<string, number>();
   const add = (uri: string, n: number) => {
@@ -90,7 +127,13 @@ function touched(edit: WorkspaceEdit | undefined, written: (path: string) => str
 }
 
 /** Runs the chosen action: its edit, then its command (whose edits come back as workspace/applyEdit). */
-async function run(session: Session, item: Command | CodeAction, req: QueryFor<'actions'>, ctx: HandlerContext, deadline: Deadline): Promise<EditPlan[]> {
+async function run(
+  session: Session,
+  item: Command | CodeAction,
+  req: QueryFor<'actions'>,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<EditPlan[]> {
   const client = session.client;
   let action = item;
   const provider = client.capabilities.codeActionProvider;
@@ -117,7 +160,11 @@ async function run(session: Session, item: Command | CodeAction, req: QueryFor<'
     }
   };
   try {
-    await client.request(ExecuteCommandRequest.type, { command: command.command, arguments: command.arguments ?? [] }, deadline.options(ctx.signal));
+    await client.request(
+      ExecuteCommandRequest.type,
+      { command: command.command, arguments: command.arguments ?? [] },
+      deadline.options(ctx.signal),
+    );
   } finally {
     client.onApplyEdit = undefined;
   }
@@ -130,10 +177,23 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
   const { session, path, written } = place;
   return using(session, async () => {
     const client = session.client;
-    const found = await completeDiagnostics(session, [path], publishMarks(session, [path]), { deadline: () => deadline.remaining, budgetMs: deadline.totalMs, signal: ctx.signal });
+    const found = await completeDiagnostics(session, [path], publishMarks(session, [path]), {
+      deadline: () => deadline.remaining,
+      budgetMs: deadline.totalMs,
+      signal: ctx.signal,
+    });
     const diagnostics: Diagnostic[] = (found.get(path) ?? []).filter((d) => overlaps(d.range, place.range));
-    const context = { diagnostics, triggerKind: CodeActionTriggerKind.Invoked, ...(req.kinds ? { only: req.kinds } : {}) };
-    const answer = (await client.request(CodeActionRequest.type, { textDocument: { uri: session.docs.uri(path) }, range: place.range, context }, deadline.options(ctx.signal))) ?? [];
+    const context = {
+      diagnostics,
+      triggerKind: CodeActionTriggerKind.Invoked,
+      ...(req.kinds ? { only: req.kinds } : {}),
+    };
+    const answer =
+      (await client.request(
+        CodeActionRequest.type,
+        { textDocument: { uri: session.docs.uri(path) }, range: place.range, context },
+        deadline.options(ctx.signal),
+      )) ?? [];
     const offered = answer.filter((a) => matchesKind(kindOf(a), req.kinds));
     const items: CodeActionItem[] = offered.map((a, i) => ({
       index: i + 1,
@@ -155,11 +215,22 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
             : `there is no code action ${req.apply} at ${at} (${items.length} offered); list them with 'lspq actions'`,
         );
       }
-      if (chosen.disabled) throw new LspqError('usage', `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`);
+      if (chosen.disabled)
+        throw new LspqError(
+          'usage',
+          `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`,
+        );
       const plans = await run(session, offered[chosen.index - 1]!, req, ctx, deadline);
       const files: FileEdit[] = plans.flatMap((p) => fileEdits(p, written));
       applied = { index: chosen.index, title: chosen.title, files, written: req.write };
     }
-    return { path: written(path), span: place.span, server: client.spec.id, root: client.root, actions: items.slice(0, req.limit), applied };
+    return {
+      path: written(path),
+      span: place.span,
+      server: client.spec.id,
+      root: client.root,
+      actions: items.slice(0, req.limit),
+      applied,
+    };
   });
 }

@@ -31,18 +31,34 @@ function toItem(item: CallHierarchyItem, texts: TextSource, session: Session): C
 
 /** Paths in a call tree as the user wrote them (a symlinked file shown as the link). */
 function asWritten(nodes: CallNode[], written: (path: string) => string): CallNode[] {
-  return nodes.map((n) => ({ ...n, item: { ...n.item, path: written(n.item.path) }, calls: asWritten(n.calls, written) }));
+  return nodes.map((n) => ({
+    ...n,
+    item: { ...n.item, path: written(n.item.path) },
+    calls: asWritten(n.calls, written),
+  }));
 }
 
-const itemKey = (item: CallHierarchyItem) => `${item.uri}#${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
+const itemKey = (item: CallHierarchyItem) =>
+  `${item.uri}#${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
 
 export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<CallsResult> {
   const deadline = deadlineFor(req);
-  const { session, uri, position, written } = await openTarget(req.target, req, ctx, deadline, 'callHierarchyProvider', 'the call hierarchy');
+  const { session, uri, position, written } = await openTarget(
+    req.target,
+    req,
+    ctx,
+    deadline,
+    'callHierarchyProvider',
+    'the call hierarchy',
+  );
   return using(session, async () => {
     const client = session.client;
-    const options = () => (deadline.options(ctx.signal));
-    const prepared = await client.request(CallHierarchyPrepareRequest.type, { textDocument: { uri }, position }, options());
+    const options = () => deadline.options(ctx.signal);
+    const prepared = await client.request(
+      CallHierarchyPrepareRequest.type,
+      { textDocument: { uri }, position },
+      options(),
+    );
     const root = prepared?.[0];
     if (!root) throw new LspqError('bad_position', 'there is no function or method at the target; point at its name');
     const texts = textsOf(session, ctx);
@@ -76,8 +92,16 @@ async function expand(
   const options = deadline.options(ctx.signal);
   const edges: { item: CallHierarchyItem; ranges: Range[]; rangesUri: string }[] =
     req.direction === 'incoming'
-      ? ((await client.request(CallHierarchyIncomingCallsRequest.type, { item }, options)) ?? []).map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri }))
-      : ((await client.request(CallHierarchyOutgoingCallsRequest.type, { item }, options)) ?? []).map((c) => ({ item: c.to, ranges: c.fromRanges, rangesUri: item.uri }));
+      ? ((await client.request(CallHierarchyIncomingCallsRequest.type, { item }, options)) ?? []).map((c) => ({
+          item: c.from,
+          ranges: c.fromRanges,
+          rangesUri: c.from.uri,
+        }))
+      : ((await client.request(CallHierarchyOutgoingCallsRequest.type, { item }, options)) ?? []).map((c) => ({
+          item: c.to,
+          ranges: c.fromRanges,
+          rangesUri: item.uri,
+        }));
   // Outgoing: in the order the calls stand in the body. Incoming: the workspace's own files
   // first, then by path and line; never by where the checkout happens to live.
   const inRoot = (uri: string) => (uriToPath(uri)?.startsWith(`${client.root}/`) ? 0 : 1);
@@ -85,7 +109,12 @@ async function expand(
   edges.sort((a, b) =>
     req.direction === 'outgoing'
       ? site(a).line - site(b).line || site(a).character - site(b).character
-      : inRoot(a.item.uri) - inRoot(b.item.uri) || (a.item.uri < b.item.uri ? -1 : a.item.uri > b.item.uri ? 1 : a.item.selectionRange.start.line - b.item.selectionRange.start.line),
+      : inRoot(a.item.uri) - inRoot(b.item.uri) ||
+        (a.item.uri < b.item.uri
+          ? -1
+          : a.item.uri > b.item.uri
+            ? 1
+            : a.item.selectionRange.start.line - b.item.selectionRange.start.line),
   );
   const nodes: CallNode[] = [];
   for (const edge of edges) {
@@ -93,9 +122,10 @@ async function expand(
     if (counter.total > req.limit) continue;
     const key = itemKey(edge.item);
     // A recursive call is shown once, not followed forever.
-    const children = level < req.depth && !onPath.has(key)
-      ? await expand(edge.item, req, session, texts, deadline, ctx, counter, new Set([...onPath, key]), level + 1)
-      : [];
+    const children =
+      level < req.depth && !onPath.has(key)
+        ? await expand(edge.item, req, session, texts, deadline, ctx, counter, new Set([...onPath, key]), level + 1)
+        : [];
     const rangesPath = uriToPath(edge.rangesUri);
     nodes.push({
       item: toItem(edge.item, texts, session),

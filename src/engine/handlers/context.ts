@@ -16,7 +16,6 @@ import { findRoot, locateBinary } from '../../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
 import type { CallerContext } from '../../protocol/messages';
 
-
 export interface HandlerContext {
   pool: ServerPool;
   signal?: AbortSignal;
@@ -57,7 +56,10 @@ export function assertFile(path: string): void {
   } catch {}
   if (!ok) {
     const why = existsSync(path) ? 'is not a regular file' : 'does not exist';
-    throw new LspqError('file_not_found', `${path} ${why}; check the path (relative paths are from the current directory)`);
+    throw new LspqError(
+      'file_not_found',
+      `${path} ${why}; check the path (relative paths are from the current directory)`,
+    );
   }
   if (holdsNul(path)) throw notText(path);
 }
@@ -91,7 +93,8 @@ export function followLink(path: string, cwd: string): { real: string; written: 
   };
 }
 
-const notText = (path: string) => new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);
+const notText = (path: string) =>
+  new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);
 
 /** The same check for text that is not on disk (a staged file). */
 export function assertText(path: string, text: string): void {
@@ -126,13 +129,21 @@ function configuredFor(path: string, req: CallerContext): ServerSpec[] {
     const chosen = specs.find((s) => s.id === req.server);
     if (!chosen) throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
     if (!matching.includes(chosen)) {
-      const others = matching.length ? `the servers for it: ${matching.map((s) => s.id).join(', ')}` : 'no server is configured for it';
-      throw new LspqError('usage', `${chosen.id} does not handle ${path} (${others}); drop --server or name one of them`);
+      const others = matching.length
+        ? `the servers for it: ${matching.map((s) => s.id).join(', ')}`
+        : 'no server is configured for it';
+      throw new LspqError(
+        'usage',
+        `${chosen.id} does not handle ${path} (${others}); drop --server or name one of them`,
+      );
     }
     return [chosen];
   }
   if (matching.length === 0) {
-    throw new LspqError('no_server', `no language server is configured for ${path}; known extensions: ${knownExtensions(specs).join(' ')} (add one in .lsp.json)`);
+    throw new LspqError(
+      'no_server',
+      `no language server is configured for ${path}; known extensions: ${knownExtensions(specs).join(' ')} (add one in .lsp.json)`,
+    );
   }
   return matching;
 }
@@ -158,14 +169,23 @@ function notInstalled(path: string, specs: ServerSpec[]): LspqError {
       `'${first!.command}' (server '${first!.id}' in ${first!.configuredIn}) is not installed or not on PATH (needed for ${path}); install it or fix "command" there${alternatives}`,
     );
   }
-  return new LspqError('server_not_installed', `${first!.id} is not installed (needed for ${path}); install it: ${first!.install}${alternatives}`);
+  return new LspqError(
+    'server_not_installed',
+    `${first!.id} is not installed (needed for ${path}); install it: ${first!.install}${alternatives}`,
+  );
 }
 
 /**
  * None of the installed servers offers the request: name the configured
  * servers that are not installed and not known to lack it, or say none can.
  */
-function unsupported(path: string, specs: ServerSpec[], tried: string[], capability: keyof ServerCapabilities, what: string): LspqError {
+function unsupported(
+  path: string,
+  specs: ServerSpec[],
+  tried: string[],
+  capability: keyof ServerCapabilities,
+  what: string,
+): LspqError {
   const could = specs.filter((s) => !tried.includes(s.id) && !s.lacks?.includes(capability));
   const hint = could.length
     ? `not installed, and may: ${could.map((s) => `${s.id} (${s.install})`).join('; ')}`

@@ -13,8 +13,27 @@ import type { Session } from '../../lsp/manager';
 import { projectFiles } from '../../lsp/project-files';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { uriToPath } from '../../lsp/uri';
-import { byPlace, SEVERITIES, type DiagResult, type Diagnostic, type QueryRequest, type Severity } from '../../protocol/messages';
-import { acquire, assertFile, type Candidate, assertText, candidatesFor, deadlineFor, prepare, using, type Deadline, textsOf, type HandlerContext } from './context';
+import {
+  byPlace,
+  SEVERITIES,
+  type DiagResult,
+  type Diagnostic,
+  type QueryRequest,
+  type Severity,
+} from '../../protocol/messages';
+import {
+  acquire,
+  assertFile,
+  type Candidate,
+  assertText,
+  candidatesFor,
+  deadlineFor,
+  prepare,
+  using,
+  type Deadline,
+  textsOf,
+  type HandlerContext,
+} from './context';
 import { workspaceSessions } from './symbol-search';
 
 type DiagRequest = Extract<QueryRequest, { op: 'diag' }>;
@@ -43,7 +62,15 @@ function convert(session: Session, path: string, items: LspDiagnostic[], texts: 
 }
 
 /** Opens a batch, waits for its complete diagnostics, closes what was opened only for this. */
-async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolean, ctx: HandlerContext, deadline: Deadline, out: Collected, staged?: Map<string, string>): Promise<void> {
+async function diagnoseBatch(
+  session: Session,
+  paths: string[],
+  keepOpen: boolean,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  out: Collected,
+  staged?: Map<string, string>,
+): Promise<void> {
   await using(session, async () => {
     const openedHere = paths.filter((p) => !session.docs.isOpen(p));
     try {
@@ -54,7 +81,11 @@ async function diagnoseBatch(session: Session, paths: string[], keepOpen: boolea
         else await session.docs.sync(p);
       }
       await prepare(session, ctx, deadline);
-      const found = await completeDiagnostics(session, paths, marks, { deadline: () => deadline.remaining, budgetMs: deadline.totalMs, signal: ctx.signal });
+      const found = await completeDiagnostics(session, paths, marks, {
+        deadline: () => deadline.remaining,
+        budgetMs: deadline.totalMs,
+        signal: ctx.signal,
+      });
       const texts = textsOf(session, ctx);
       for (const [path, items] of found) out.diagnostics.push(...convert(session, path, items, texts));
     } catch (err) {
@@ -103,10 +134,19 @@ async function stagedContents(files: string[], req: DiagRequest): Promise<Map<st
   return out;
 }
 
-async function workspacePull(session: Session, deadline: Deadline, ctx: HandlerContext, out: Collected): Promise<boolean> {
+async function workspacePull(
+  session: Session,
+  deadline: Deadline,
+  ctx: HandlerContext,
+  out: Collected,
+): Promise<boolean> {
   const provider = session.client.capabilities.diagnosticProvider;
   if (!provider?.workspaceDiagnostics) return false;
-  const report = await session.client.request(WorkspaceDiagnosticRequest.type, { previousResultIds: [] }, deadline.options(ctx.signal));
+  const report = await session.client.request(
+    WorkspaceDiagnosticRequest.type,
+    { previousResultIds: [] },
+    deadline.options(ctx.signal),
+  );
   const texts = new TextSource(undefined, ctx.pool.caches.lines);
   for (const item of report.items) {
     const path = uriToPath(item.uri);

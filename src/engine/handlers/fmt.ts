@@ -3,7 +3,11 @@
  * the options of its .editorconfig; the new texts are shown as a diff,
  * written all or nothing (--write), or only compared (--check).
  */
-import { DocumentFormattingRequest, DocumentRangeFormattingRequest, type TextEdit } from 'vscode-languageserver-protocol';
+import {
+  DocumentFormattingRequest,
+  DocumentRangeFormattingRequest,
+  type TextEdit,
+} from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
 import { formattingOptions } from '../../lsp/editorconfig';
 import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
@@ -13,10 +17,25 @@ import { splitLines, toServerCharacter } from '../../lsp/position';
 import type { FmtFile, FmtResult, QueryFor } from '../../protocol/messages';
 import { displayPath } from '../../render/paths';
 import { writePlan } from '../apply-edit';
-import { assertFile, deadlineFor, followLink, prepare, sessionFor, using, type Deadline, type HandlerContext } from './context';
+import {
+  assertFile,
+  deadlineFor,
+  followLink,
+  prepare,
+  sessionFor,
+  using,
+  type Deadline,
+  type HandlerContext,
+} from './context';
 
 /** One file's formatting edits applied: the text the server had and the text after. */
-async function formatOne(session: Session, path: string, req: QueryFor<'fmt'>, ctx: HandlerContext, deadline: Deadline): Promise<{ before: string; after: string; edits: number }> {
+async function formatOne(
+  session: Session,
+  path: string,
+  req: QueryFor<'fmt'>,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<{ before: string; after: string; edits: number }> {
   const before = session.docs.text(path) ?? (await session.docs.sync(path));
   const textDocument = { uri: session.docs.uri(path) };
   const options = formattingOptions(path);
@@ -24,15 +43,31 @@ async function formatOne(session: Session, path: string, req: QueryFor<'fmt'>, c
   if (req.lines) {
     const lines = splitLines(before);
     const shown = displayPath(path, req.cwd);
-    if (req.lines.end > lines.length) throw new LspqError('bad_position', `line ${req.lines.end} is outside ${shown}, which has ${lines.length} lines`);
+    if (req.lines.end > lines.length)
+      throw new LspqError('bad_position', `line ${req.lines.end} is outside ${shown}, which has ${lines.length} lines`);
     const last = lines[req.lines.end - 1]!;
-    const range = { start: { line: req.lines.start - 1, character: 0 }, end: { line: req.lines.end - 1, character: toServerCharacter(last, last.length, session.client.encoding) } };
-    edits = await session.client.request(DocumentRangeFormattingRequest.type, { textDocument, range, options }, deadline.options(ctx.signal));
+    const range = {
+      start: { line: req.lines.start - 1, character: 0 },
+      end: { line: req.lines.end - 1, character: toServerCharacter(last, last.length, session.client.encoding) },
+    };
+    edits = await session.client.request(
+      DocumentRangeFormattingRequest.type,
+      { textDocument, range, options },
+      deadline.options(ctx.signal),
+    );
   } else {
-    edits = await session.client.request(DocumentFormattingRequest.type, { textDocument, options }, deadline.options(ctx.signal));
+    edits = await session.client.request(
+      DocumentFormattingRequest.type,
+      { textDocument, options },
+      deadline.options(ctx.signal),
+    );
   }
   const list = edits ?? [];
-  return { before, after: keepFileConventions(before, applyTextEdits(before, list, session.client.encoding, path)), edits: list.length };
+  return {
+    before,
+    after: keepFileConventions(before, applyTextEdits(before, list, session.client.encoding, path)),
+    edits: list.length,
+  };
 }
 
 /**
@@ -40,7 +75,13 @@ async function formatOne(session: Session, path: string, req: QueryFor<'fmt'>, c
  * request sent at once (servers answer them concurrently; one after the
  * other cost cobra's 36 files three times gofmt's time).
  */
-async function formatBatch(session: Session, paths: string[], req: QueryFor<'fmt'>, ctx: HandlerContext, deadline: Deadline) {
+async function formatBatch(
+  session: Session,
+  paths: string[],
+  req: QueryFor<'fmt'>,
+  ctx: HandlerContext,
+  deadline: Deadline,
+) {
   return using(session, async () => {
     for (const path of paths) await session.docs.sync(path);
     await prepare(session, ctx, deadline);
@@ -65,9 +106,21 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
     // More files than a server keeps open go in slices, so each slice's documents stay open until formatted.
     for (let i = 0; i < batch.length; i += MAX_OPEN_DOCUMENTS / 2) {
       const slice = batch.slice(i, i + MAX_OPEN_DOCUMENTS / 2);
-      const done = await formatBatch(session, slice.map((f) => f.real), req, ctx, deadline);
+      const done = await formatBatch(
+        session,
+        slice.map((f) => f.real),
+        req,
+        ctx,
+        deadline,
+      );
       for (const [k, f] of slice.entries()) {
-        files.push({ path: f.written, real: f.real, index: f.index, changed: done[k]!.after !== done[k]!.before, ...done[k]! });
+        files.push({
+          path: f.written,
+          real: f.real,
+          index: f.index,
+          changed: done[k]!.after !== done[k]!.before,
+          ...done[k]!,
+        });
       }
     }
   }
@@ -76,7 +129,10 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
   if (req.write) {
     const changed = files.filter((f) => f.changed);
     // The user named these files: a file outside the server's root is theirs to format.
-    writePlan({ files: changed.map((f) => ({ path: f.real, before: f.before, after: f.after, edits: f.edits })) }, { root: '/', allowOutside: true });
+    writePlan(
+      { files: changed.map((f) => ({ path: f.real, before: f.before, after: f.after, edits: f.edits })) },
+      { root: '/', allowOutside: true },
+    );
     for (const session of sessions) await session.docs.refreshAll();
   }
   const list = [...sessions];

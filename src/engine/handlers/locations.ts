@@ -27,9 +27,19 @@ const WHAT: Record<LocationOp, string> = {
   refs: 'references',
 };
 
-export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, ctx: HandlerContext): Promise<LocationsResult> {
+export async function locations(
+  req: Extract<QueryRequest, { op: LocationOp }>,
+  ctx: HandlerContext,
+): Promise<LocationsResult> {
   const deadline = deadlineFor(req);
-  const { session, target, uri, position, written } = await openTarget(req.target, req, ctx, deadline, CAPABILITY[req.op], WHAT[req.op]);
+  const { session, target, uri, position, written } = await openTarget(
+    req.target,
+    req,
+    ctx,
+    deadline,
+    CAPABILITY[req.op],
+    WHAT[req.op],
+  );
   return using(session, async () => {
     const client = session.client;
     const options = deadline.options(ctx.signal);
@@ -41,7 +51,11 @@ export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, 
           ? await client.request(TypeDefinitionRequest.type, params, options)
           : req.op === 'impls'
             ? await client.request(ImplementationRequest.type, params, options)
-            : await client.request(ReferencesRequest.type, { ...params, context: { includeDeclaration: req.includeDeclaration ?? false } }, options);
+            : await client.request(
+                ReferencesRequest.type,
+                { ...params, context: { includeDeclaration: req.includeDeclaration ?? false } },
+                options,
+              );
     const texts = textsOf(session, ctx);
     // A server whose watcher lags may still answer from a file just deleted or renamed away.
     const found = flattenLocations(raw)
@@ -50,9 +64,20 @@ export async function locations(req: Extract<QueryRequest, { op: LocationOp }>, 
       .map((l) => ({ ...l, path: written(l.path) }));
     // The symbol search already found a definition; clangd answers def on a
     // definition with its declaration, so keep the definition in the answer.
-    if (req.op === 'def' && req.target.kind === 'symbol' && !found.some((l) => l.path === target.path && l.line === target.line)) {
+    if (
+      req.op === 'def' &&
+      req.target.kind === 'symbol' &&
+      !found.some((l) => l.path === target.path && l.line === target.line)
+    ) {
       const line = texts.line(target.path, target.line - 1);
-      found.push({ path: target.path, line: target.line, column: target.column, endLine: target.line, endColumn: target.column + (target.symbol?.split('.').pop()?.length ?? 0), preview: previewOf(line, target.column) });
+      found.push({
+        path: target.path,
+        line: target.line,
+        column: target.column,
+        endLine: target.line,
+        endColumn: target.column + (target.symbol?.split('.').pop()?.length ?? 0),
+        preview: previewOf(line, target.column),
+      });
     }
     const all = sortLocations(found);
     return {

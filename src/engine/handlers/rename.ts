@@ -4,7 +4,12 @@
  * the workspace edit across every file, shown (--dry-run) or written all or
  * nothing.
  */
-import { PrepareRenameRequest, RenameRequest, type PrepareRenameResult, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+import {
+  PrepareRenameRequest,
+  RenameRequest,
+  type PrepareRenameResult,
+  type WorkspaceEdit,
+} from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
 import { displayPath } from '../../render/paths';
 import type { QueryFor, RenameResult } from '../../protocol/messages';
@@ -20,7 +25,14 @@ function reason(err: LspqError): string {
 
 export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Promise<RenameResult> {
   const deadline = deadlineFor(req);
-  const { session, target, uri, position, written } = await openTarget(req.target, req, ctx, deadline, 'renameProvider', 'rename');
+  const { session, target, uri, position, written } = await openTarget(
+    req.target,
+    req,
+    ctx,
+    deadline,
+    'renameProvider',
+    'rename',
+  );
   return using(session, async () => {
     const client = session.client;
     const at = `${displayPath(target.path, req.cwd)}:${target.line}:${target.column}`;
@@ -28,18 +40,32 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
     if (typeof provider === 'object' && provider.prepareProvider) {
       let prepared: PrepareRenameResult | null;
       try {
-        prepared = await client.request(PrepareRenameRequest.type, { textDocument: { uri }, position }, deadline.options(ctx.signal));
+        prepared = await client.request(
+          PrepareRenameRequest.type,
+          { textDocument: { uri }, position },
+          deadline.options(ctx.signal),
+        );
       } catch (err) {
-        if (err instanceof LspqError && err.code === 'server_failed') throw new LspqError('cannot_rename', `${at} cannot be renamed: ${reason(err)}`);
+        if (err instanceof LspqError && err.code === 'server_failed')
+          throw new LspqError('cannot_rename', `${at} cannot be renamed: ${reason(err)}`);
         throw err;
       }
-      if (!prepared) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} finds no symbol there; point at the name to rename`);
+      if (!prepared)
+        throw new LspqError(
+          'cannot_rename',
+          `${at} cannot be renamed: ${client.spec.id} finds no symbol there; point at the name to rename`,
+        );
     }
     let edit: WorkspaceEdit | null;
     try {
-      edit = await client.request(RenameRequest.type, { textDocument: { uri }, position, newName: req.newName }, deadline.options(ctx.signal));
+      edit = await client.request(
+        RenameRequest.type,
+        { textDocument: { uri }, position, newName: req.newName },
+        deadline.options(ctx.signal),
+      );
     } catch (err) {
-      if (err instanceof LspqError && err.code === 'server_failed') throw new LspqError('cannot_rename', `${at} cannot be renamed to '${req.newName}': ${reason(err)}`);
+      if (err instanceof LspqError && err.code === 'server_failed')
+        throw new LspqError('cannot_rename', `${at} cannot be renamed to '${req.newName}': ${reason(err)}`);
       throw err;
     }
     if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);

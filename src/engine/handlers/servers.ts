@@ -10,7 +10,12 @@ import type { HandlerContext } from './context';
 const VERSION_TIMEOUT_MS = 5_000;
 
 /** A binary's own version line, remembered per binary and modification time. */
-function versionOf(binary: string, args: string[], env: Record<string, string>, caches: PoolCaches): string | undefined {
+function versionOf(
+  binary: string,
+  args: string[],
+  env: Record<string, string>,
+  caches: PoolCaches,
+): string | undefined {
   let mtime = 0;
   try {
     mtime = statSync(binary).mtimeMs;
@@ -18,10 +23,18 @@ function versionOf(binary: string, args: string[], env: Record<string, string>, 
   const key = `${binary}\0${mtime}`;
   const known = caches.versions.get(key);
   if (known) return known.line;
-  const run = spawnSync(binary, args, { env, timeout: VERSION_TIMEOUT_MS, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const run = spawnSync(binary, args, {
+    env,
+    timeout: VERSION_TIMEOUT_MS,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // A failing --version prints a stack trace, not a version (pyright-langserver does).
   const text = run.status === 0 ? `${run.stdout ?? ''}\n${run.stderr ?? ''}` : '';
-  const line = text.split('\n').find((l) => /\d+\.\d+/.test(l))?.trim();
+  const line = text
+    .split('\n')
+    .find((l) => /\d+\.\d+/.test(l))
+    ?.trim();
   return caches.versions.set(key, line === undefined ? {} : { line }).line;
 }
 

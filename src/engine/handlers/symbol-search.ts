@@ -3,7 +3,11 @@
  * directory, `symbols -w QUERY`, and `--symbol NAME` (exact name,
  * `Outer.inner` narrowed by container, ambiguity listed as targets).
  */
-import { WorkspaceSymbolRequest, type SymbolInformation, type WorkspaceSymbol as LspWorkspaceSymbol } from 'vscode-languageserver-protocol';
+import {
+  WorkspaceSymbolRequest,
+  type SymbolInformation,
+  type WorkspaceSymbol as LspWorkspaceSymbol,
+} from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
 import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
@@ -20,20 +24,32 @@ import { acquire, prepare, using, type Deadline, textsOf, type HandlerContext } 
 export async function workspaceSessions(req: CallerContext, ctx: HandlerContext): Promise<Session[]> {
   const dir = req.root ?? req.cwd;
   const specs = loadServers(dir, req.env).filter((s) => !req.server || s.id === req.server);
-  if (req.server && specs.length === 0) throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
+  if (req.server && specs.length === 0)
+    throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
   const marked = specs
     .map((spec) => ({ spec, root: req.root ?? findMarkedRoot(spec, dir) }))
     .filter((c): c is { spec: typeof c.spec; root: string } => c.root !== undefined);
   if (marked.length === 0) {
-    throw new LspqError('no_server', `no project found around ${dir} (no go.mod, package.json, pyproject.toml, Cargo.toml, compile_commands.json...); run from inside a project or pass --root`);
+    throw new LspqError(
+      'no_server',
+      `no project found around ${dir} (no go.mod, package.json, pyproject.toml, Cargo.toml, compile_commands.json...); run from inside a project or pass --root`,
+    );
   }
   const nearest = Math.max(...marked.map((c) => c.root.length));
   const atNearest = marked.filter((m) => m.root.length === nearest);
   // Only the servers whose languages the root holds: a marker says where a project is, not what it is written in.
-  const withFiles = new Set(serversWithFiles(atNearest.map((c) => c.spec), atNearest[0]!.root));
+  const withFiles = new Set(
+    serversWithFiles(
+      atNearest.map((c) => c.spec),
+      atNearest[0]!.root,
+    ),
+  );
   const languages = atNearest.filter((c) => withFiles.has(c.spec));
   if (languages.length === 0) {
-    throw new LspqError('no_server', `no source file under ${atNearest[0]!.root} is of a language a configured server handles; run from inside a project or pass --root`);
+    throw new LspqError(
+      'no_server',
+      `no source file under ${atNearest[0]!.root} is of a language a configured server handles; run from inside a project or pass --root`,
+    );
   }
   const chosen: typeof marked = [];
   const covered = new Set<string>();
@@ -48,7 +64,11 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
     for (const e of exts) covered.add(e);
     chosen.push(c);
   }
-  if (chosen.length === 0) throw new LspqError('server_not_installed', `no server for ${dir} is installed; install one of: ${missing.join('; ')}`);
+  if (chosen.length === 0)
+    throw new LspqError(
+      'server_not_installed',
+      `no server for ${dir} is installed; install one of: ${missing.join('; ')}`,
+    );
   const sessions: Session[] = [];
   for (const c of chosen) {
     const binary = locateBinary(c.spec, c.root, req.env)!;
@@ -85,7 +105,8 @@ function qualifiedForms(s: Named): string[][] {
   const container = splitQualified(s.containerName ?? '');
   const forms = [[...container, ...name]];
   // gopls's container is the package path; Go code writes the package name.
-  if (s.fileQualifier) forms.push([...s.fileQualifier.parts, ...(s.fileQualifier.replacesContainer ? [] : container), ...name]);
+  if (s.fileQualifier)
+    forms.push([...s.fileQualifier.parts, ...(s.fileQualifier.replacesContainer ? [] : container), ...name]);
   return forms;
 }
 
@@ -94,7 +115,9 @@ export function matchesQualified(s: Named, wanted: string): boolean {
   const want = splitQualified(wanted);
   // The name itself must end with the last part (gopls names methods "Type.Method").
   if (want.length === 0 || splitQualified(s.name).pop() !== want[want.length - 1]) return false;
-  return qualifiedForms(s).some((have) => want.length <= have.length && have.slice(have.length - want.length).every((p, i) => p === want[i]));
+  return qualifiedForms(s).some(
+    (have) => want.length <= have.length && have.slice(have.length - want.length).every((p, i) => p === want[i]),
+  );
 }
 
 /** The shortest qualified name that picks `s` alone among `all`: the hint for an ambiguous --symbol. */
@@ -115,7 +138,10 @@ export function fileQualifier(path: string, root: string, text: (path: string) =
     return pkg ? { parts: [pkg], replacesContainer: true } : undefined;
   }
   if ((path.endsWith('.py') || path.endsWith('.pyi')) && path.startsWith(`${root}/`)) {
-    const parts = path.slice(root.length + 1).replace(/\.pyi?$/, '').split('/');
+    const parts = path
+      .slice(root.length + 1)
+      .replace(/\.pyi?$/, '')
+      .split('/');
     return { parts: parts.at(-1) === '__init__' ? parts.slice(0, -1) : parts, replacesContainer: false };
   }
   return undefined;
@@ -137,7 +163,11 @@ export async function searchWorkspace(
 }
 
 /** lspq's symbol, positioned on its name rather than the start of its whole declaration. */
-export function toWorkspaceSymbol(s: SymbolInformation | LspWorkspaceSymbol, session: Session, texts: TextSource): WorkspaceSymbol | undefined {
+export function toWorkspaceSymbol(
+  s: SymbolInformation | LspWorkspaceSymbol,
+  session: Session,
+  texts: TextSource,
+): WorkspaceSymbol | undefined {
   const path = uriToPath(s.location.uri);
   if (!('range' in s.location)) return undefined;
   const range = s.location.range;
@@ -179,7 +209,11 @@ export async function findSymbol(
     for (const s of await searchWorkspace(session, bare, ctx, deadline)) {
       const path = uriToPath(s.location.uri);
       const qualifier = path ? fileQualifier(path, session.client.root, whole) : undefined;
-      const named: Named = { name: s.name, ...(s.containerName ? { containerName: s.containerName } : {}), ...(qualifier ? { fileQualifier: qualifier } : {}) };
+      const named: Named = {
+        name: s.name,
+        ...(s.containerName ? { containerName: s.containerName } : {}),
+        ...(qualifier ? { fileQualifier: qualifier } : {}),
+      };
       if (!matchesQualified(named, name)) continue;
       const symbol = toWorkspaceSymbol(s, session, texts);
       if (symbol) matches.push({ symbol, named });
@@ -187,15 +221,24 @@ export async function findSymbol(
   }
   const unique = [...new Map(matches.map((m) => [`${m.symbol.path}:${m.symbol.line}:${m.symbol.column}`, m])).values()];
   if (unique.length === 0) {
-    throw new LspqError('symbol_not_found', `no symbol named '${name}' in the workspace; 'lspq symbols -w ${bare}' lists similar names`);
+    throw new LspqError(
+      'symbol_not_found',
+      `no symbol named '${name}' in the workspace; 'lspq symbols -w ${bare}' lists similar names`,
+    );
   }
   if (unique.length > 1) {
     const all = unique.map((m) => m.named);
     const list = unique
       .slice(0, 20)
-      .map(({ symbol: m, named }) => `${displayPath(m.path, req.cwd)}:${m.line}:${m.column} (${m.kind} --symbol ${shortestQualifier(named, all)})`)
+      .map(
+        ({ symbol: m, named }) =>
+          `${displayPath(m.path, req.cwd)}:${m.line}:${m.column} (${m.kind} --symbol ${shortestQualifier(named, all)})`,
+      )
       .join(', ');
-    throw new LspqError('ambiguous_symbol', `'${name}' names ${unique.length} symbols; pick one as a target or qualify it as shown: ${list}`);
+    throw new LspqError(
+      'ambiguous_symbol',
+      `'${name}' names ${unique.length} symbols; pick one as a target or qualify it as shown: ${list}`,
+    );
   }
   const only = unique[0]!.symbol;
   return { path: only.path, line: only.line, column: only.column, name };

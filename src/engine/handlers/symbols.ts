@@ -6,30 +6,68 @@ import {
 } from 'vscode-languageserver-protocol';
 import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { PositionEncoding } from '../../lsp/position';
-import type { DocumentSymbol, QueryRequest, SymbolsResult, WorkspaceSymbol, WorkspaceSymbolsResult } from '../../protocol/messages';
-import { assertFile, deadlineFor, followLink, prepare, sessionFor, using, textsOf, type HandlerContext } from './context';
+import type {
+  DocumentSymbol,
+  QueryRequest,
+  SymbolsResult,
+  WorkspaceSymbol,
+  WorkspaceSymbolsResult,
+} from '../../protocol/messages';
+import {
+  assertFile,
+  deadlineFor,
+  followLink,
+  prepare,
+  sessionFor,
+  using,
+  textsOf,
+  type HandlerContext,
+} from './context';
 import { searchWorkspace, toWorkspaceSymbol, workspaceSessions } from './symbol-search';
 
 const byPosition = (a: DocumentSymbol, b: DocumentSymbol) => a.line - b.line || a.column - b.column;
 
-function fromHierarchy(path: string, symbols: LspDocumentSymbol[], texts: TextSource, encoding: PositionEncoding): DocumentSymbol[] {
-  return symbols.map((s): DocumentSymbol => ({
-    name: s.name,
-    kind: symbolKindName(s.kind),
-    ...(s.detail ? { detail: s.detail } : {}),
-    // The name's position, so any line can be fed back as a target.
-    ...toSpan(path, s.selectionRange, texts, encoding),
-    children: fromHierarchy(path, s.children ?? [], texts, encoding),
-  })).sort(byPosition);
+function fromHierarchy(
+  path: string,
+  symbols: LspDocumentSymbol[],
+  texts: TextSource,
+  encoding: PositionEncoding,
+): DocumentSymbol[] {
+  return symbols
+    .map(
+      (s): DocumentSymbol => ({
+        name: s.name,
+        kind: symbolKindName(s.kind),
+        ...(s.detail ? { detail: s.detail } : {}),
+        // The name's position, so any line can be fed back as a target.
+        ...toSpan(path, s.selectionRange, texts, encoding),
+        children: fromHierarchy(path, s.children ?? [], texts, encoding),
+      }),
+    )
+    .sort(byPosition);
 }
 
 /** Flat SymbolInformation (older servers) nested by range containment. */
-function fromFlat(path: string, symbols: SymbolInformation[], texts: TextSource, encoding: PositionEncoding): DocumentSymbol[] {
-  const sorted = [...symbols].sort((a, b) => a.location.range.start.line - b.location.range.start.line || a.location.range.start.character - b.location.range.start.character);
+function fromFlat(
+  path: string,
+  symbols: SymbolInformation[],
+  texts: TextSource,
+  encoding: PositionEncoding,
+): DocumentSymbol[] {
+  const sorted = [...symbols].sort(
+    (a, b) =>
+      a.location.range.start.line - b.location.range.start.line ||
+      a.location.range.start.character - b.location.range.start.character,
+  );
   const roots: DocumentSymbol[] = [];
   const stack: { end: { line: number; character: number }; node: DocumentSymbol }[] = [];
   for (const s of sorted) {
-    const node: DocumentSymbol = { name: s.name, kind: symbolKindName(s.kind), ...toSpan(path, s.location.range, texts, encoding), children: [] };
+    const node: DocumentSymbol = {
+      name: s.name,
+      kind: symbolKindName(s.kind),
+      ...toSpan(path, s.location.range, texts, encoding),
+      children: [],
+    };
     const start = s.location.range.start;
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
@@ -70,7 +108,10 @@ export function limitTree(symbols: DocumentSymbol[], limit: number): { symbols: 
   return { symbols: symbolsKept, total };
 }
 
-export async function documentSymbols(req: Extract<QueryRequest, { op: 'symbols' }>, ctx: HandlerContext): Promise<SymbolsResult> {
+export async function documentSymbols(
+  req: Extract<QueryRequest, { op: 'symbols' }>,
+  ctx: HandlerContext,
+): Promise<SymbolsResult> {
   const deadline = deadlineFor(req);
   assertFile(req.path);
   // A symlink is answered from the project of the file it points to.
@@ -81,7 +122,11 @@ export async function documentSymbols(req: Extract<QueryRequest, { op: 'symbols'
     await prepare(session, ctx, deadline);
     const client = session.client;
     const uri = session.docs.uri(real);
-    const raw = await client.request(DocumentSymbolRequest.type, { textDocument: { uri } }, deadline.options(ctx.signal));
+    const raw = await client.request(
+      DocumentSymbolRequest.type,
+      { textDocument: { uri } },
+      deadline.options(ctx.signal),
+    );
     const texts = textsOf(session, ctx);
     const list = raw ?? [];
     const tree =
@@ -93,7 +138,10 @@ export async function documentSymbols(req: Extract<QueryRequest, { op: 'symbols'
   });
 }
 
-export async function workspaceSymbols(req: Extract<QueryRequest, { op: 'wsymbols' }>, ctx: HandlerContext): Promise<WorkspaceSymbolsResult> {
+export async function workspaceSymbols(
+  req: Extract<QueryRequest, { op: 'wsymbols' }>,
+  ctx: HandlerContext,
+): Promise<WorkspaceSymbolsResult> {
   const deadline = deadlineFor(req);
   const sessions = await workspaceSessions(req, ctx);
   const all: WorkspaceSymbol[] = [];

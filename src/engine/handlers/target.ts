@@ -63,17 +63,26 @@ export async function openTarget(
   if (name) {
     const hits = findWord(lineText, name.text);
     if (hits.length === 0) {
-      throw new LspqError('name_not_on_line', `'${name.text}' is not on line ${line} of ${shown}: ${lineText.trim() || '(empty line)'}`);
+      throw new LspqError(
+        'name_not_on_line',
+        `'${name.text}' is not on line ${line} of ${shown}: ${lineText.trim() || '(empty line)'}`,
+      );
     }
     if (name.nth > hits.length) {
-      throw new LspqError('name_not_on_line', `line ${line} of ${shown} has ${hits.length} occurrence(s) of '${name.text}', not ${name.nth}; lower --nth`);
+      throw new LspqError(
+        'name_not_on_line',
+        `line ${line} of ${shown} has ${hits.length} occurrence(s) of '${name.text}', not ${name.nth}; lower --nth`,
+      );
     }
     column = hits[name.nth - 1]! + 1;
     symbol = name.text;
   }
   const length = codePointLength(lineText);
   if (column! > length + 1) {
-    throw new LspqError('bad_position', `column ${column} is past the end of line ${line} of ${shown} (${length} characters)`);
+    throw new LspqError(
+      'bad_position',
+      `column ${column} is past the end of line ${line} of ${shown} (${length} characters)`,
+    );
   }
   await prepare(session, ctx, deadline);
   return {

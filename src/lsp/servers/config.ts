@@ -22,7 +22,8 @@ interface ConfigEntry {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const stringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const stringRecord = (v: unknown): v is Record<string, string> => isRecord(v) && Object.values(v).every((x) => typeof x === 'string');
+const stringRecord = (v: unknown): v is Record<string, string> =>
+  isRecord(v) && Object.values(v).every((x) => typeof x === 'string');
 
 function readConfig(file: string): Record<string, ConfigEntry> {
   let parsed: unknown;
@@ -31,29 +32,45 @@ function readConfig(file: string): Record<string, ConfigEntry> {
   } catch (err) {
     throw new LspqError('usage', `${file} is not valid JSON (${(err as Error).message}); fix or remove it`);
   }
-  if (!isRecord(parsed)) throw new LspqError('usage', `${file} must be an object of servers: { "<id>": { "command": ... } }`);
+  if (!isRecord(parsed))
+    throw new LspqError('usage', `${file} must be an object of servers: { "<id>": { "command": ... } }`);
   const out: Record<string, ConfigEntry> = {};
   for (const [id, entry] of Object.entries(parsed)) {
-    if (!isRecord(entry)) throw new LspqError('usage', `${file}: server '${id}' must be an object with at least "command"`);
+    if (!isRecord(entry))
+      throw new LspqError('usage', `${file}: server '${id}' must be an object with at least "command"`);
     out[id] = entry;
   }
   return out;
 }
 
 function applyEntry(file: string, id: string, entry: ConfigEntry, base: ServerSpec | undefined): ServerSpec {
-  const bad = (field: string, want: string) => new LspqError('usage', `${file}: server '${id}' field "${field}" must be ${want}`);
+  const bad = (field: string, want: string) =>
+    new LspqError('usage', `${file}: server '${id}' field "${field}" must be ${want}`);
   if (entry.command !== undefined && typeof entry.command !== 'string') throw bad('command', 'a string');
   if (entry.args !== undefined && !stringArray(entry.args)) throw bad('args', 'an array of strings');
-  if (entry.extensionToLanguage !== undefined && !stringRecord(entry.extensionToLanguage)) throw bad('extensionToLanguage', 'an object of ".ext": "languageId"');
+  if (entry.extensionToLanguage !== undefined && !stringRecord(entry.extensionToLanguage))
+    throw bad('extensionToLanguage', 'an object of ".ext": "languageId"');
   if (entry.env !== undefined && !stringRecord(entry.env)) throw bad('env', 'an object of strings');
   if (entry.settings !== undefined && !isRecord(entry.settings)) throw bad('settings', 'an object');
-  if (entry.rootMarkers !== undefined && !stringArray(entry.rootMarkers)) throw bad('rootMarkers', 'an array of file names');
+  if (entry.rootMarkers !== undefined && !stringArray(entry.rootMarkers))
+    throw bad('rootMarkers', 'an array of file names');
   if (!base && (entry.command === undefined || entry.extensionToLanguage === undefined)) {
     throw new LspqError('usage', `${file}: new server '${id}' needs "command" and "extensionToLanguage"`);
   }
   const spec: ServerSpec = base
     ? { ...base }
-    : { id, name: id, command: '', args: [], languages: {}, rootMarkers: [], install: `see ${file}`, envKeys: ['PATH'], readiness: 'immediate', versionArgs: ['--version'] };
+    : {
+        id,
+        name: id,
+        command: '',
+        args: [],
+        languages: {},
+        rootMarkers: [],
+        install: `see ${file}`,
+        envKeys: ['PATH'],
+        readiness: 'immediate',
+        versionArgs: ['--version'],
+      };
   if (typeof entry.command === 'string') {
     spec.command = entry.command;
     spec.configuredIn = file;
@@ -72,7 +89,14 @@ function merge(specs: ServerSpec[], file: string): ServerSpec[] {
   const entries = readConfig(file);
   const configured: ServerSpec[] = [];
   for (const [id, entry] of Object.entries(entries)) {
-    configured.push(applyEntry(file, id, entry, specs.find((s) => s.id === id)));
+    configured.push(
+      applyEntry(
+        file,
+        id,
+        entry,
+        specs.find((s) => s.id === id),
+      ),
+    );
   }
   const ids = new Set(configured.map((s) => s.id));
   return [...configured, ...specs.filter((s) => !ids.has(s.id))];

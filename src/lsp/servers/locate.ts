@@ -63,7 +63,11 @@ export function findRoot(spec: ServerSpec, file: string): string {
 }
 
 /** Looks a command up in the project's node_modules/.bin (nearest first), then PATH. */
-export function whichCommand(command: string, root: string, env: Record<string, string | undefined>): string | undefined {
+export function whichCommand(
+  command: string,
+  root: string,
+  env: Record<string, string | undefined>,
+): string | undefined {
   if (command.includes('/')) return isExecutable(command) ? command : undefined;
   for (const d of ancestors(root)) {
     const candidate = join(d, 'node_modules', '.bin', command);
@@ -105,12 +109,17 @@ function locateTypeScriptNative(root: string, env: Record<string, string | undef
   for (const dir of nodeModules) {
     const binary = join(dir, platformPkg);
     if (!isExecutable(binary)) continue;
-    if (majorVersion(join(dir, 'typescript', 'package.json')) >= 7 || !existsSync(join(dir, 'typescript'))) return binary;
+    if (majorVersion(join(dir, 'typescript', 'package.json')) >= 7 || !existsSync(join(dir, 'typescript')))
+      return binary;
   }
   return undefined;
 }
 
-export function locateBinary(spec: ServerSpec, root: string, env: Record<string, string | undefined>): string | undefined {
+export function locateBinary(
+  spec: ServerSpec,
+  root: string,
+  env: Record<string, string | undefined>,
+): string | undefined {
   if (spec.locate === 'typescript-native') return locateTypeScriptNative(root, env);
   return whichCommand(spec.command, root, env);
 }

@@ -84,8 +84,15 @@ export interface ServerSpec {
 
 /** Ruff lints and formats; it answers no question about code. */
 const LINTER_ONLY: (keyof ServerCapabilities)[] = [
-  'definitionProvider', 'typeDefinitionProvider', 'implementationProvider', 'referencesProvider', 'hoverProvider',
-  'documentSymbolProvider', 'workspaceSymbolProvider', 'callHierarchyProvider', 'renameProvider',
+  'definitionProvider',
+  'typeDefinitionProvider',
+  'implementationProvider',
+  'referencesProvider',
+  'hoverProvider',
+  'documentSymbolProvider',
+  'workspaceSymbolProvider',
+  'callHierarchyProvider',
+  'renameProvider',
 ];
 
 const JS_TS: Record<string, string> = {
@@ -137,7 +144,10 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     // The syntax-only server answers while the project loads, with wrong
     // answers (a def on the import line); route everything to the semantic one.
     // A rename renames: without the preference a re-export keeps the old name (`export { b as a }`).
-    initializationOptions: { tsserver: { useSyntaxServer: 'never' }, preferences: { providePrefixAndSuffixTextForRename: false } },
+    initializationOptions: {
+      tsserver: { useSyntaxServer: 'never' },
+      preferences: { providePrefixAndSuffixTextForRename: false },
+    },
     envKeys: NODE_ENV,
     readiness: 'immediate',
     diagnostics: 'tsserver',
@@ -219,7 +229,18 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     languages: { '.go': 'go', 'go.mod': 'go.mod', 'go.work': 'go.work' },
     rootMarkers: [['go.work'], ['go.mod']],
     install: 'go install golang.org/x/tools/gopls@latest',
-    envKeys: ['PATH', 'GOFLAGS', 'GOWORK', 'GOPATH', 'GOROOT', 'GOOS', 'GOARCH', 'GOTOOLCHAIN', 'GOPROXY', 'CGO_ENABLED'],
+    envKeys: [
+      'PATH',
+      'GOFLAGS',
+      'GOWORK',
+      'GOPATH',
+      'GOROOT',
+      'GOOS',
+      'GOARCH',
+      'GOTOOLCHAIN',
+      'GOPROXY',
+      'CGO_ENABLED',
+    ],
     readiness: 'immediate',
     diagnostics: 'gopls-barrier',
     versionArgs: ['version'],
@@ -244,8 +265,16 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     command: 'clangd',
     args: ['--background-index', '--log=error'],
     languages: {
-      '.c': 'c', '.h': 'c', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp', '.hxx': 'cpp',
-      '.m': 'objective-c', '.mm': 'objective-cpp',
+      '.c': 'c',
+      '.h': 'c',
+      '.cc': 'cpp',
+      '.cpp': 'cpp',
+      '.cxx': 'cpp',
+      '.hpp': 'cpp',
+      '.hh': 'cpp',
+      '.hxx': 'cpp',
+      '.m': 'objective-c',
+      '.mm': 'objective-cpp',
     },
     rootMarkers: [['compile_commands.json', 'compile_flags.txt', '.clangd']],
     install: 'apt-get install clangd (or brew install llvm)',
@@ -254,15 +283,87 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     diagnostics: 'versioned',
     versionArgs: ['--version'],
   },
-  simple('elixir-ls', 'ElixirLS', 'elixir-ls', [], { '.ex': 'elixir', '.exs': 'elixir', '.heex': 'phoenix-heex' }, [['mix.exs']], 'install elixir-ls and put elixir-ls on PATH'),
-  simple('jdtls', 'Eclipse JDT LS', 'jdtls', [], { '.java': 'java' }, [['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle']], 'install jdtls (for example brew install jdtls)'),
-  simple('ruby-lsp', 'Ruby LSP', 'ruby-lsp', [], { '.rb': 'ruby', '.rake': 'ruby', Gemfile: 'ruby' }, [['Gemfile', '.ruby-version']], 'gem install ruby-lsp'),
-  simple('lua-language-server', 'lua-language-server', 'lua-language-server', [], { '.lua': 'lua' }, [['.luarc.json', '.luarc.jsonc', '.stylua.toml']], 'install lua-language-server (for example brew install lua-language-server)'),
-  simple('bash-language-server', 'bash-language-server', 'bash-language-server', ['start'], { '.sh': 'shellscript', '.bash': 'shellscript' }, [], 'npm install -g bash-language-server'),
-  simple('yaml-language-server', 'yaml-language-server', 'yaml-language-server', ['--stdio'], { '.yaml': 'yaml', '.yml': 'yaml' }, [], 'npm install -g yaml-language-server'),
-  simple('vscode-json-language-server', 'JSON (vscode-langservers-extracted)', 'vscode-json-language-server', ['--stdio'], { '.json': 'json', '.jsonc': 'jsonc' }, [], 'npm install -g vscode-langservers-extracted'),
-  simple('vscode-css-language-server', 'CSS (vscode-langservers-extracted)', 'vscode-css-language-server', ['--stdio'], { '.css': 'css', '.scss': 'scss', '.less': 'less' }, [], 'npm install -g vscode-langservers-extracted'),
-  simple('vscode-html-language-server', 'HTML (vscode-langservers-extracted)', 'vscode-html-language-server', ['--stdio'], { '.html': 'html', '.htm': 'html' }, [], 'npm install -g vscode-langservers-extracted'),
+  simple(
+    'elixir-ls',
+    'ElixirLS',
+    'elixir-ls',
+    [],
+    { '.ex': 'elixir', '.exs': 'elixir', '.heex': 'phoenix-heex' },
+    [['mix.exs']],
+    'install elixir-ls and put elixir-ls on PATH',
+  ),
+  simple(
+    'jdtls',
+    'Eclipse JDT LS',
+    'jdtls',
+    [],
+    { '.java': 'java' },
+    [['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle']],
+    'install jdtls (for example brew install jdtls)',
+  ),
+  simple(
+    'ruby-lsp',
+    'Ruby LSP',
+    'ruby-lsp',
+    [],
+    { '.rb': 'ruby', '.rake': 'ruby', Gemfile: 'ruby' },
+    [['Gemfile', '.ruby-version']],
+    'gem install ruby-lsp',
+  ),
+  simple(
+    'lua-language-server',
+    'lua-language-server',
+    'lua-language-server',
+    [],
+    { '.lua': 'lua' },
+    [['.luarc.json', '.luarc.jsonc', '.stylua.toml']],
+    'install lua-language-server (for example brew install lua-language-server)',
+  ),
+  simple(
+    'bash-language-server',
+    'bash-language-server',
+    'bash-language-server',
+    ['start'],
+    { '.sh': 'shellscript', '.bash': 'shellscript' },
+    [],
+    'npm install -g bash-language-server',
+  ),
+  simple(
+    'yaml-language-server',
+    'yaml-language-server',
+    'yaml-language-server',
+    ['--stdio'],
+    { '.yaml': 'yaml', '.yml': 'yaml' },
+    [],
+    'npm install -g yaml-language-server',
+  ),
+  simple(
+    'vscode-json-language-server',
+    'JSON (vscode-langservers-extracted)',
+    'vscode-json-language-server',
+    ['--stdio'],
+    { '.json': 'json', '.jsonc': 'jsonc' },
+    [],
+    'npm install -g vscode-langservers-extracted',
+  ),
+  simple(
+    'vscode-css-language-server',
+    'CSS (vscode-langservers-extracted)',
+    'vscode-css-language-server',
+    ['--stdio'],
+    { '.css': 'css', '.scss': 'scss', '.less': 'less' },
+    [],
+    'npm install -g vscode-langservers-extracted',
+  ),
+  simple(
+    'vscode-html-language-server',
+    'HTML (vscode-langservers-extracted)',
+    'vscode-html-language-server',
+    ['--stdio'],
+    { '.html': 'html', '.htm': 'html' },
+    [],
+    'npm install -g vscode-langservers-extracted',
+  ),
 ];
 
 function simple(
@@ -274,7 +375,18 @@ function simple(
   rootMarkers: string[][],
   install: string,
 ): ServerSpec {
-  return { id, name, command, args, languages, rootMarkers, install, envKeys: ['PATH'], readiness: 'immediate', versionArgs: ['--version'] };
+  return {
+    id,
+    name,
+    command,
+    args,
+    languages,
+    rootMarkers,
+    install,
+    envKeys: ['PATH'],
+    readiness: 'immediate',
+    versionArgs: ['--version'],
+  };
 }
 
 /** The language id a server gives a file, by exact file name first, then by extension. */
