@@ -65,6 +65,8 @@ export class LspqError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** A server's own words, when it refused a request: for a caller to quote them without lspq's wrapping. */
+    readonly serverReason?: string,
   ) {
     super(message);
     this.name = 'LspqError';

@@ -8,19 +8,18 @@ import { LineQueue, runBatchLine } from '../commands/batch';
 import { runCommandLine } from '../commands/road';
 import { COMMANDS, isCommand } from '../commands/table';
 import { answer } from '../engine/answer';
-import type { HandlerContext } from '../engine/handlers/context';
+import type { EngineContext } from '../engine/handlers/context';
 import { LspqError, toErrorPayload } from '../errors';
 import type { ServerPool } from '../lsp/manager';
 import {
-  PROTOCOL_VERSION,
-  type BatchInput,
   type CommandLine,
   type DaemonStatus,
-  type Envelope,
   type Op,
+  PROTOCOL_VERSION,
   type QueryFor,
   type Reply,
 } from '../protocol/messages';
+import { BatchInputShape, EnvelopeHeadShape, EnvelopeShape, MAX_LINE_BYTES, readLine } from '../protocol/socket-shapes';
 import type { Watchers } from './watch';
 
 export interface ListenOptions {
@@ -107,35 +106,37 @@ export function listen(o: ListenOptions): DaemonServer {
 
   /** One line of a batch's input: a request for its queue, or the end. */
   const takeInput = (input: LineQueue, text: string) => {
-    let message: BatchInput;
-    try {
-      message = JSON.parse(text) as BatchInput;
-    } catch {
-      return input.push(text); // answered as a bad request, in its place
-    }
-    if ('end' in message) input.end();
-    else input.push(message.input);
+    const message = readLine(BatchInputShape, text);
+    // A line that is not one is answered as a bad request, in its place.
+    if (!message.ok) return input.push(text);
+    if ('end' in message.value) input.end();
+    else input.push(message.value.input);
+  };
+
+  const refuse = (socket: Socket<Connection>, why: string) => {
+    o.log(`refused a malformed request: ${why}`);
+    send(socket, { ok: false, error: { code: 'daemon', message: `the daemon got a malformed request (${why})` } });
   };
 
   const handle = async (socket: Socket<Connection>, text: string) => {
-    let envelope: Envelope;
-    try {
-      envelope = JSON.parse(text) as Envelope;
-    } catch {
-      return send(socket, { ok: false, error: { code: 'daemon', message: 'the daemon got an unreadable request' } });
-    }
-    const request = envelope.request;
+    const head = readLine(EnvelopeHeadShape, text);
+    if (!head.ok) return refuse(socket, head.why);
+    const op = head.value.request.op;
     // Control requests work across builds, so a command can stop a daemon it cannot talk to.
-    if (request.op === 'ping') return send(socket, { ok: true, pid: process.pid, build: BUILD.id });
-    if (request.op === 'stop') {
+    if (op === 'ping') return send(socket, { ok: true, pid: process.pid, build: BUILD.id });
+    if (op === 'stop') {
       send(socket, { ok: true, pid: process.pid, build: BUILD.id });
       return o.stop();
     }
-    if (envelope.protocol !== PROTOCOL_VERSION || envelope.build !== BUILD.id) {
+    if (head.value.protocol !== PROTOCOL_VERSION || head.value.build !== BUILD.id) {
       return send(socket, { ok: false, mismatch: { build: BUILD.id, protocol: PROTOCOL_VERSION } });
     }
+    const envelope = readLine(EnvelopeShape, text);
+    if (!envelope.ok) return refuse(socket, envelope.why);
+    const request = envelope.value.request;
     o.onActivity();
     if (request.op === 'status') return send(socket, { ok: true, status: status(o) });
+    if (request.op !== 'run') return refuse(socket, `request.op: '${request.op}' is answered above`);
     // Before any await: the lines after the command line are a batch's input, taken as they arrive.
     const streams = isCommand(request.line.command) && 'stream' in COMMANDS[request.line.command];
     if (streams) socket.data.input = new LineQueue();
@@ -175,7 +176,7 @@ export function listen(o: ListenOptions): DaemonServer {
     }
   };
 
-  const handlerContext = (socket: Socket<Connection>, line: CommandLine): HandlerContext => ({
+  const handlerContext = (socket: Socket<Connection>, line: CommandLine): EngineContext => ({
     pool: o.pool,
     signal: socket.data.abort.signal,
     log: o.log,
@@ -210,9 +211,24 @@ export function listen(o: ListenOptions): DaemonServer {
           d.buffer = d.buffer.slice(end + 1);
           if (!d.handled) {
             d.handled = true;
-            void handle(socket, text);
+            // Whatever a request does, it fails alone: the daemon and every other question go on.
+            handle(socket, text).catch((err: unknown) => {
+              o.log(`internal error: ${(err as Error).stack ?? String(err)}`);
+              if (!socket.data.answered) send(socket, { ok: false, error: toErrorPayload(err) });
+            });
           } else if (d.input) takeInput(d.input, text);
           else return;
+        }
+        // A line longer than any request could be is refused, not buffered without end.
+        if (d.buffer.length > MAX_LINE_BYTES) {
+          d.buffer = '';
+          if (d.handled) {
+            d.input?.end();
+            socket.end();
+          } else {
+            d.handled = true;
+            refuse(socket, `a line longer than ${MAX_LINE_BYTES / 1_048_576} MB`);
+          }
         }
       },
       drain(socket) {

@@ -2,7 +2,9 @@
 import type { Answers, Op, QueryFor } from '../protocol/messages';
 import { actions } from './handlers/actions';
 import { calls } from './handlers/calls';
-import type { HandlerContext } from './handlers/context';
+import { Leases } from '../lsp/leases';
+import type { Session } from '../lsp/manager';
+import type { EngineContext, HandlerContext } from './handlers/context';
 import { diag } from './handlers/diag';
 import { fmt } from './handlers/fmt';
 import { hover } from './handlers/hover';
@@ -29,7 +31,13 @@ const HANDLERS: Handlers = {
   actions,
 };
 
-export function answer<O extends Op>(request: QueryFor<O>, ctx: HandlerContext): Promise<Answers[O]> {
+/** Answers one question; the leases it took on servers are given back however it ends. */
+export async function answer<O extends Op>(request: QueryFor<O>, ctx: EngineContext): Promise<Answers[O]> {
   const handler: Handlers[O] = HANDLERS[request.op];
-  return handler(request, ctx);
+  const leases = new Leases<Session>();
+  try {
+    return await handler(request, { ...ctx, leases });
+  } finally {
+    leases.releaseAll();
+  }
 }

@@ -46,7 +46,9 @@ import {
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol/node';
+import * as z from 'zod/mini';
 import { LspqError } from '../errors';
+import { misfit, NOTIFICATION_SHAPES, RESULT_SHAPES, WorkspaceEditShape } from './result-shapes';
 import { clientCapabilities } from './capabilities';
 import { negotiatedEncoding, type PositionEncoding } from './position';
 import type { ServerSpec } from './servers/registry';
@@ -62,6 +64,7 @@ const TRACE_DATA_CHARS = 300;
 
 type RequestParamOf<P> = P extends null ? P | undefined : P;
 type ProgressValue = WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd;
+type ProgressParams = { token: ProgressToken; value: ProgressValue };
 const ProgressNotification = new NotificationType<{ token: ProgressToken; value: ProgressValue }>('$/progress');
 /** rust-analyzer's readiness signal (experimental.serverStatusNotification). */
 const ServerStatusNotification = new NotificationType<{ health: string; quiescent: boolean; message?: string }>(
@@ -115,7 +118,7 @@ export class LspClient {
   readonly startedAt = Date.now();
   capabilities: ServerCapabilities = {};
   /** Set while a code action's command runs (actions --apply): how a workspace/applyEdit from the server is answered. */
-  onApplyEdit: ((edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>) | undefined;
+  private onApplyEdit: ((edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>) | undefined;
   encoding: PositionEncoding = 'utf-16';
   requestsAnswered = 0;
   /** Set once the process has exited; every later call fails fast. */
@@ -245,25 +248,79 @@ export class LspClient {
     await this.connection.sendNotification(InitializedNotification.type, {});
   }
 
+  /** A malformed answer is this question's failure, in one line; the log keeps what the server sent. */
+  private checkAnswer(method: string, result: unknown): void {
+    const shape = RESULT_SHAPES[method];
+    const wrong = shape && misfit(shape, result);
+    if (!wrong) return;
+    const sent = JSON.stringify(result) ?? String(result);
+    this.log(`${this.spec.id} sent a malformed ${method} answer (${wrong}): ${sent.slice(0, TRACE_DATA_CHARS)}`);
+    throw new LspqError(
+      'server_failed',
+      `${this.spec.id} sent a malformed answer to ${method} (${wrong}); see 'lspq daemon logs'`,
+    );
+  }
+
+  /**
+   * A handler for what the server sends unasked, run only on a message of
+   * the expected shape: a malformed one is logged and dropped (a request
+   * gets an error answer), and nothing the server sends can throw here.
+   */
+  private checked<T>(
+    what: string,
+    shape: z.ZodMiniType<T>,
+    handle: (params: T) => unknown,
+  ): (params: unknown) => unknown {
+    return (params) => {
+      const wrong = misfit(shape, params);
+      if (wrong === undefined) return handle(params as T);
+      this.log(`${this.spec.id} sent a malformed ${what} (${wrong}); ignored`);
+      return new ResponseError(ErrorCodes.InvalidParams, `malformed ${what}: ${wrong}`);
+    };
+  }
+
+  /** The same check for a notification, which has no answer. */
+  private heard<T>(what: string, shape: z.ZodMiniType<T>, handle: (params: T) => void): (params: unknown) => void {
+    const run = this.checked(what, shape, handle);
+    return (params) => {
+      run(params);
+    };
+  }
+
   private answerServerRequests(log: (line: string) => void): void {
     const c = this.connection;
-    c.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => this.setting(item.section)));
-    c.onRequest(RegistrationRequest.type, (params) => {
-      for (const r of params.registrations) this.registrations.set(r.id, r);
-      this.notify();
-    });
-    c.onRequest(UnregistrationRequest.type, (params) => {
-      for (const u of params.unregisterations) this.registrations.delete(u.id);
-    });
+    const shapes = NOTIFICATION_SHAPES;
+    c.onRequest(
+      ConfigurationRequest.method,
+      this.checked('workspace/configuration', shapes.configuration, (params) =>
+        params.items.map((item) => this.setting(item.section)),
+      ),
+    );
+    c.onRequest(
+      RegistrationRequest.method,
+      this.checked('client/registerCapability', shapes.registration, (params) => {
+        for (const r of params.registrations) this.registrations.set(r.id, r as Registration);
+        this.notify();
+      }),
+    );
+    c.onRequest(
+      UnregistrationRequest.method,
+      this.checked('client/unregisterCapability', shapes.unregistration, (params) => {
+        for (const u of params.unregisterations) this.registrations.delete(u.id);
+      }),
+    );
     c.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
     c.onRequest(WorkspaceFoldersRequest.type, () => [{ uri: pathToUri(this.root), name: this.root }]);
     c.onRequest(ShowMessageRequest.type, () => null);
     c.onRequest(ShowDocumentRequest.type, () => ({ success: false }));
     // Edits arrive this way only for commands lspq runs; none are run yet.
-    c.onRequest(ApplyWorkspaceEditRequest.type, (params) =>
-      this.onApplyEdit
-        ? this.onApplyEdit(params.edit)
-        : { applied: false, failureReason: 'lspq applies a server edit only while it runs a code action' },
+    c.onRequest(
+      ApplyWorkspaceEditRequest.method,
+      this.checked('workspace/applyEdit', z.looseObject({ edit: WorkspaceEditShape }), (params) =>
+        this.onApplyEdit
+          ? this.onApplyEdit(params.edit as WorkspaceEdit)
+          : { applied: false, failureReason: 'lspq applies a server edit only while it runs a code action' },
+      ),
     );
     c.onRequest(DiagnosticRefreshRequest.type, () => {
       this.refreshRequested++;
@@ -272,37 +329,51 @@ export class LspClient {
     c.onRequest(SemanticTokensRefreshRequest.type, () => undefined);
     c.onRequest(InlayHintRefreshRequest.type, () => undefined);
     c.onRequest(CodeLensRefreshRequest.type, () => undefined);
-    c.onNotification(ProgressNotification, ({ token, value }) => {
-      if (value.kind === 'begin') this.activeProgress.set(token, value.title);
-      else if (value.kind === 'end') this.activeProgress.delete(token);
-      else if (this.activeProgress.has(token)) {
-        // The title stays; the report's message ("12/40", a file name) replaces the last one.
-        const title = this.activeProgress.get(token)!.split(': ')[0]!;
-        this.activeProgress.set(token, value.message ? `${title}: ${value.message}` : title);
-      }
-      this.notify();
-    });
-    c.onNotification(ServerStatusNotification, (status) => {
-      this.quiescent = status.quiescent;
-      this.notify();
-    });
-    c.onNotification(PublishDiagnosticsNotification.type, (params) => {
-      this.diagnostics.set(params.uri, {
-        version: params.version,
-        diagnostics: params.diagnostics,
-        sequence: ++this.publishSequence,
-      });
-      this.notify();
-    });
-    // Errors and warnings only: servers chatter at info level on every change.
-    c.onNotification(LogMessageNotification.type, (params) => {
-      if (params.type <= MessageType.Warning) log(`${this.spec.id}: ${params.message.trim()}`);
-      if (this.spec.readyLog?.test(params.message)) {
-        this.readyLogSeen = true;
+    c.onNotification(
+      ProgressNotification.method,
+      this.heard('$/progress', shapes.progress, (params) => this.progressed(params as ProgressParams)),
+    );
+    c.onNotification(
+      ServerStatusNotification.method,
+      this.heard('experimental/serverStatus', shapes.serverStatus, (status) => {
+        this.quiescent = status.quiescent;
         this.notify();
-      }
-    });
+      }),
+    );
+    c.onNotification(
+      PublishDiagnosticsNotification.method,
+      this.heard('textDocument/publishDiagnostics', shapes.publishDiagnostics, (params) => {
+        this.diagnostics.set(params.uri, {
+          version: params.version ?? undefined,
+          diagnostics: params.diagnostics as Diagnostic[],
+          sequence: ++this.publishSequence,
+        });
+        this.notify();
+      }),
+    );
+    // Errors and warnings only: servers chatter at info level on every change.
+    c.onNotification(
+      LogMessageNotification.method,
+      this.heard('window/logMessage', shapes.logMessage, (params) => {
+        if (params.type <= MessageType.Warning) log(`${this.spec.id}: ${params.message.trim()}`);
+        if (this.spec.readyLog?.test(params.message)) {
+          this.readyLogSeen = true;
+          this.notify();
+        }
+      }),
+    );
     c.onError(([err]) => log(`${this.spec.id} connection error: ${err.message}`));
+  }
+
+  private progressed({ token, value }: ProgressParams): void {
+    if (value.kind === 'begin') this.activeProgress.set(token, value.title);
+    else if (value.kind === 'end') this.activeProgress.delete(token);
+    else if (this.activeProgress.has(token)) {
+      // The title stays; the report's message ("12/40", a file name) replaces the last one.
+      const title = this.activeProgress.get(token)!.split(': ')[0]!;
+      this.activeProgress.set(token, value.message ? `${title}: ${value.message}` : title);
+    }
+    this.notify();
   }
 
   /** The answer to one workspace/configuration item: the section's settings, or null. */
@@ -316,6 +387,26 @@ export class LspClient {
       node = (node as Record<string, unknown>)[part];
     }
     return node ?? null;
+  }
+
+  /**
+   * Runs `fn` (a workspace/executeCommand) with the edits the server sends
+   * back meanwhile answered by `handler`. The question running it holds the
+   * server alone, so the edits can be no one else's; a second one at once is
+   * a fault of lspq's and refused rather than mixed up.
+   */
+  async applyingEdits<T>(
+    handler: (edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>,
+    fn: () => Promise<T>,
+  ): Promise<T> {
+    if (this.onApplyEdit)
+      throw new Error(`two commands of ${this.spec.id} ran at once; their edits cannot be told apart`);
+    this.onApplyEdit = handler;
+    try {
+      return await fn();
+    } finally {
+      this.onApplyEdit = undefined;
+    }
   }
 
   /** Wakes every waiter; they re-check their own condition. */
@@ -445,6 +536,7 @@ export class LspClient {
     try {
       const result = await Promise.race([sent, bounded, this.exited]);
       this.requestsAnswered++;
+      this.checkAnswer(type.method, result);
       return result;
     } catch (err) {
       if (err instanceof LspqError) throw err;
@@ -468,9 +560,11 @@ export class LspClient {
       // A server's error can carry its whole stack (tsserver's does): the user gets its first line, the log the rest.
       const message = (err as Error).message;
       if (message.includes('\n')) this.log(`${this.spec.id} failed ${type.method}: ${message}`);
+      const reason = firstLine(message);
       throw new LspqError(
         'server_failed',
-        `${this.spec.id} failed ${type.method}: ${firstLine(message)}; see 'lspq daemon logs'`,
+        `${this.spec.id} failed ${type.method}: ${reason}; see 'lspq daemon logs'`,
+        reason,
       );
     } finally {
       clearTimeout(timer);

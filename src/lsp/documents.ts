@@ -139,8 +139,7 @@ export class Documents {
 
   /**
    * Gives the server `text` for `path` in place of the disk's, as an editor's
-   * unsaved buffer (the staged content of a file). The next sync after
-   * `releaseOverlay` puts the disk's text back.
+   * unsaved buffer (the staged content of a file), until `endOverlay`.
    */
   async overlay(path: string, text: string): Promise<void> {
     let doc = this.open.get(path);
@@ -160,17 +159,20 @@ export class Documents {
     doc.overlay = true;
   }
 
-  /** Held as an overlay: refreshes leave it alone until it is released. */
-  isOverlay(path: string): boolean {
-    return this.open.get(path)?.overlay === true;
-  }
-
-  /** The overlay ends: the next sync compares with the disk again and re-sends it. */
-  releaseOverlay(path: string): void {
+  /**
+   * The overlay ends: the server gets the disk's text back now (or the
+   * document is closed if the file is gone), so no later question sees it.
+   */
+  async endOverlay(path: string): Promise<void> {
     const doc = this.open.get(path);
     if (!doc?.overlay) return;
     doc.overlay = undefined;
+    if (!this.client.alive) {
+      this.open.delete(path);
+      return;
+    }
     doc.mtimeMs = Number.NaN;
+    await this.refresh(path, doc);
   }
 
   /** Something under the root changed on disk: remembered diagnoses no longer hold. */

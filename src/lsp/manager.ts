@@ -7,6 +7,7 @@ import { LspqError } from '../errors';
 import { BoundedCache } from './bounded-cache';
 import { LspClient } from './client';
 import { LineCache } from './convert';
+import { SessionLock } from './leases';
 import { processParents, treeMemory } from './memory';
 import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
@@ -27,6 +28,8 @@ export interface Session {
   lastUsed: number;
   /** Requests in flight; an idle sweep never stops a busy server. */
   inFlight: number;
+  /** Shared by questions that only read, held alone by one that changes what the server sees (leases.ts). */
+  lock: SessionLock;
 }
 
 export interface PoolOptions {
@@ -164,6 +167,7 @@ export class ServerPool {
       docs: new Documents(client),
       lastUsed: Date.now(),
       inFlight: 0,
+      lock: new SessionLock(),
     };
     this.sessions.set(key, session);
     client.onEvent(() => {

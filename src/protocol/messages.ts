@@ -7,7 +7,7 @@ import type { CommandOutput, ErrorPayload } from '../errors';
 import type { LineSpec, TargetSpec } from './target';
 
 /** Bumped whenever these shapes change; the build id covers the rest. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** The facts about the caller every question carries to the handlers. */
 export interface CallerContext {
@@ -66,42 +66,12 @@ export type QueryRequest = Query & CallerContext;
 /** How a command has its questions answered: by the daemon's handlers, or the engine loaded in the command's process. */
 export type Answerer = <O extends Op>(request: QueryFor<O>) => Promise<Answers[O]>;
 
-/**
- * A whole command line, and what the engine needs to know of the process
- * that typed it: every command travels to the engine as one of these, and
- * the engine parses it, answers, renders and picks the exit code.
- */
-export interface CommandLine {
-  command: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  /** Colour the output (stdout is a terminal and NO_COLOR is unset). */
-  color: boolean;
-  /** stderr is a terminal: progress is worth sending. */
-  progress: boolean;
-}
-
-/**
- * What crosses the socket: a command line to run, or one of the daemon's
- * control requests. A batch's command line is followed, on the same
- * connection, by its input lines (BatchInput) until `end`.
- */
-export type Request = { op: 'run'; line: CommandLine } | { op: 'status' } | { op: 'stop' } | { op: 'ping' };
-
-/** After a batch's command line: one request line of its stdin, or the end of it. */
-export type BatchInput = { input: string } | { end: true };
+// The shapes checked where they arrive (the daemon) are written once, as schemas.
+export type { BatchInput, CommandLine, Envelope, Request } from './socket-shapes';
 
 /** An answer line of a batch, sent as soon as it is its turn. */
 export interface AnswerLine {
   answer: string;
-}
-
-/** One line of JSON from the command to the daemon. */
-export interface Envelope {
-  protocol: number;
-  build: string;
-  request: Request;
 }
 
 /** Lines the daemon may send before the reply, while a long answer is under way: text for a person. */

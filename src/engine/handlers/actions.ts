@@ -34,8 +34,9 @@ import {
   using,
   type Deadline,
   type HandlerContext,
+  holdAlone,
 } from './context';
-import { commit, fileEdits, planFor } from './edits';
+import { commitFor, fileEdits, planFor } from './edits';
 import { openTarget } from './target';
 
 interface Place {
@@ -143,37 +144,41 @@ async function run(
   const plans: EditPlan[] = [];
   if (!isCommand(action) && action.edit) {
     const plan = planFor(action.edit, session);
-    if (req.write) await commit(plan, session, req.allowOutside);
+    if (req.write) await commitFor(plan, session, req.allowOutside);
     plans.push(plan);
   }
   const command = isCommand(action) ? action : action.command;
   if (!command) return plans;
-  client.onApplyEdit = async (edit) => {
+  // The edits the server sends back while its command runs belong to this question (it holds the server alone).
+  const onApplyEdit = async (edit: WorkspaceEdit) => {
     try {
       const plan = planFor(edit, session);
       plans.push(plan);
       if (!req.write) return { applied: false, failureReason: 'a dry run: lspq shows the edit and writes nothing' };
-      await commit(plan, session, req.allowOutside);
+      await commitFor(plan, session, req.allowOutside);
       return { applied: true };
     } catch (err) {
       return { applied: false, failureReason: (err as Error).message };
     }
   };
-  try {
-    await client.request(
+  await client.applyingEdits(onApplyEdit, () =>
+    client.request(
       ExecuteCommandRequest.type,
       { command: command.command, arguments: command.arguments ?? [] },
       deadline.options(ctx.signal),
-    );
-  } finally {
-    client.onApplyEdit = undefined;
-  }
+    ),
+  );
   return plans;
 }
 
 export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Promise<ActionsResult> {
   const deadline = deadlineFor(req);
-  const place = await placeOf(req, ctx, deadline);
+  let place = await placeOf(req, ctx, deadline);
+  if (req.apply !== undefined) {
+    // Applying holds the server alone: its edits and its command's edits are this question's.
+    await holdAlone([place.session], req, ctx, deadline);
+    place = await placeOf(req, ctx, deadline);
+  }
   const { session, path, written } = place;
   return using(session, async () => {
     const client = session.client;

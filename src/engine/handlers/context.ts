@@ -10,13 +10,15 @@ import { DEFAULT_TIMEOUT_MS } from '../../commands/table';
 import { LspqError } from '../../errors';
 import type { RequestOptions } from '../../lsp/client';
 import { TextSource } from '../../lsp/convert';
+import type { LeaseWait, Leases } from '../../lsp/leases';
 import type { ServerPool, Session } from '../../lsp/manager';
 import { loadServers } from '../../lsp/servers/config';
 import { findRoot, locateBinary } from '../../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
 import type { CallerContext } from '../../protocol/messages';
 
-export interface HandlerContext {
+/** What the engine gives every question: the pool, cancellation, the log, the daemon's hooks. */
+export interface EngineContext {
   pool: ServerPool;
   signal?: AbortSignal;
   log: (line: string) => void;
@@ -24,6 +26,11 @@ export interface HandlerContext {
   beforeRequest?: (session: Session) => Promise<void>;
   /** Long answers (a project loading, diag --all) say how far they are, for a person at a terminal. */
   progress?: (text: string) => void;
+}
+
+/** A question's own view of the engine: the leases it holds on servers, given back when it ends. */
+export interface HandlerContext extends EngineContext {
+  leases: Leases<Session>;
 }
 
 /** One deadline for the whole question: server start, readiness and the request share it. */
@@ -207,8 +214,45 @@ export function candidatesFor(path: string, req: CallerContext, pool: ServerPool
   return found;
 }
 
+/**
+ * The server for a candidate, started or reused, with a shared lease for
+ * this question: while another question holds it alone (diag --staged, an
+ * edit), this one waits, so it never sees that question's state.
+ */
 export async function acquire(ctx: HandlerContext, candidate: Candidate, req: CallerContext): Promise<Session> {
-  return ctx.pool.acquire({ spec: candidate.spec, binary: candidate.binary, root: candidate.root, env: req.env });
+  const session = await ctx.pool.acquire({
+    spec: candidate.spec,
+    binary: candidate.binary,
+    root: candidate.root,
+    env: req.env,
+  });
+  await ctx.leases.share(session, leaseWait(session, req, ctx));
+  return session;
+}
+
+/** How long a question waits for a lease: within its own --timeout, and no longer than it is wanted. */
+export function leaseWait(session: Session, req: CallerContext, ctx: HandlerContext): LeaseWait {
+  return {
+    timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: ctx.signal,
+    what: `${session.client.spec.id} (${session.client.root})`,
+  };
+}
+
+/**
+ * `sessions` to this question alone, for a change to what they see (the
+ * index's text, an edit on disk); then every open document is compared
+ * with the disk again, since another question may have changed it.
+ */
+export async function holdAlone(
+  sessions: Session[],
+  req: CallerContext,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<void> {
+  if (sessions.length === 0) return;
+  await ctx.leases.exclusive(sessions, { ...leaseWait(sessions[0]!, req, ctx), timeoutMs: deadline.remaining });
+  for (const session of sessions) await prepare(session, ctx, deadline);
 }
 
 /**

@@ -23,6 +23,7 @@ import {
 } from '../../protocol/messages';
 import {
   acquire,
+  holdAlone,
   assertFile,
   type Candidate,
   assertText,
@@ -93,8 +94,8 @@ async function diagnoseBatch(
       ctx.log(`${session.client.spec.id}: diagnostics incomplete: ${err.message}`);
       for (const p of paths) out.incomplete.add(p);
     } finally {
-      // The staged content was for this answer only: the next question sees the disk again.
-      if (staged) for (const p of paths) session.docs.releaseOverlay(p);
+      // The staged content was for this answer only: the disk's text goes back before the lease is given up.
+      if (staged) for (const p of paths) await session.docs.endOverlay(p);
       // Files named on the command line stay open (the next diag is faster); --all's batches do not.
       if (!keepOpen) for (const p of openedHere) await session.docs.close(p);
     }
@@ -206,6 +207,8 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     }
   }
   const staged = req.staged ? await stagedContents([...new Set([...work.values()].flat())], req) : undefined;
+  // The index's text is this question's alone: no other question is answered while the servers hold it.
+  if (staged) await holdAlone([...work.keys()], req, ctx, deadline);
   const total = [...work.values()].reduce((n, files) => n + files.length, 0);
   let done = 0;
   for (const [session, files] of work) {

@@ -26,9 +26,22 @@ export function fileEdits(plan: EditPlan, written: (path: string) => string = (p
   }));
 }
 
-/** Writes the plan (or nothing) and brings the server's documents up to date with what was written. */
-export async function commit(plan: EditPlan, session: Session, allowOutside: boolean): Promise<void> {
-  writePlan(plan, { root: session.client.root, allowOutside, versionOf: (p) => session.docs.version(p) });
+/**
+ * Writes the plan (or nothing) through the one writer and brings the
+ * servers' documents up to date with what was written. `where` is the root
+ * the edit must stay under, unless outside is allowed.
+ */
+export async function commit(
+  plan: EditPlan,
+  sessions: Session[],
+  where: { root: string; allowOutside: boolean },
+): Promise<void> {
+  const versionOf = (path: string) => sessions.find((s) => s.docs.isOpen(path))?.docs.version(path);
+  writePlan(plan, { ...where, versionOf });
   // Open documents are re-sent (didChange, didSave); renamed and deleted ones closed.
-  await session.docs.refreshAll();
+  for (const session of sessions) await session.docs.refreshAll();
 }
+
+/** An edit one server computed, within its own root unless `allowOutside`. */
+export const commitFor = (plan: EditPlan, session: Session, allowOutside: boolean) =>
+  commit(plan, [session], { root: session.client.root, allowOutside });

@@ -11,12 +11,11 @@ import {
 import { LspqError } from '../../errors';
 import { formattingOptions } from '../../lsp/editorconfig';
 import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
-import { applyTextEdits, keepFileConventions } from '../../lsp/edits';
+import type { FileChange } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
 import { splitLines, toServerCharacter } from '../../lsp/position';
 import type { FmtFile, FmtResult, QueryFor } from '../../protocol/messages';
 import { displayPath } from '../../render/paths';
-import { writePlan } from '../apply-edit';
 import {
   assertFile,
   deadlineFor,
@@ -26,7 +25,9 @@ import {
   using,
   type Deadline,
   type HandlerContext,
+  holdAlone,
 } from './context';
+import { commit, planFor } from './edits';
 
 /** One file's formatting edits applied: the text the server had and the text after. */
 async function formatOne(
@@ -35,7 +36,7 @@ async function formatOne(
   req: QueryFor<'fmt'>,
   ctx: HandlerContext,
   deadline: Deadline,
-): Promise<{ before: string; after: string; edits: number }> {
+): Promise<FileChange> {
   const before = session.docs.text(path) ?? (await session.docs.sync(path));
   const textDocument = { uri: session.docs.uri(path) };
   const options = formattingOptions(path);
@@ -62,12 +63,9 @@ async function formatOne(
       deadline.options(ctx.signal),
     );
   }
-  const list = edits ?? [];
-  return {
-    before,
-    after: keepFileConventions(before, applyTextEdits(before, list, session.client.encoding, path)),
-    edits: list.length,
-  };
+  // The one planner every edit goes through (encodings, CRLF and BOM kept, overlaps refused).
+  const planned = planFor({ changes: { [textDocument.uri]: edits ?? [] } }, session).files[0];
+  return planned ?? { path, before, after: before, edits: 0 };
 }
 
 /**
@@ -91,7 +89,7 @@ async function formatBatch(
 
 export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<FmtResult> {
   const deadline = deadlineFor(req);
-  const files: (FmtFile & { real: string; index: number })[] = [];
+  const files: (Omit<FmtFile, 'edits'> & { real: string; index: number; change: FileChange })[] = [];
   const sessions = new Set<Session>();
   const capability = req.lines ? 'documentRangeFormattingProvider' : 'documentFormattingProvider';
   const batches = new Map<Session, { real: string; written: string; index: number }[]>();
@@ -101,6 +99,8 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
     const session = await sessionFor(ctx, req, real, capability, req.lines ? 'range formatting' : 'formatting');
     batches.set(session, [...(batches.get(session) ?? []), { real, written: written(real), index }]);
   }
+  // Writing holds the servers alone, from the formatting request to the re-sync.
+  if (req.write) await holdAlone([...batches.keys()], req, ctx, deadline);
   for (const [session, batch] of batches) {
     sessions.add(session);
     // More files than a server keeps open go in slices, so each slice's documents stay open until formatted.
@@ -114,32 +114,30 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
         deadline,
       );
       for (const [k, f] of slice.entries()) {
-        files.push({
-          path: f.written,
-          real: f.real,
-          index: f.index,
-          changed: done[k]!.after !== done[k]!.before,
-          ...done[k]!,
-        });
+        const change = done[k]!;
+        const [before, after] = [change.before ?? '', change.after ?? ''];
+        files.push({ path: f.written, real: f.real, index: f.index, changed: after !== before, before, after, change });
       }
     }
   }
   // In the order the files were named.
   files.sort((a, b) => a.index - b.index);
   if (req.write) {
-    const changed = files.filter((f) => f.changed);
     // The user named these files: a file outside the server's root is theirs to format.
-    writePlan(
-      { files: changed.map((f) => ({ path: f.real, before: f.before, after: f.after, edits: f.edits })) },
-      { root: '/', allowOutside: true },
-    );
-    for (const session of sessions) await session.docs.refreshAll();
+    const plan = { files: files.filter((f) => f.changed).map((f) => f.change) };
+    await commit(plan, [...sessions], { root: '/', allowOutside: true });
   }
   const list = [...sessions];
   return {
     servers: [...new Set(list.map((s) => s.client.spec.id))],
     roots: [...new Set(list.map((s) => s.client.root))],
-    files: files.map(({ path, changed, edits, before, after }) => ({ path, changed, edits, before, after })),
+    files: files.map(({ path, changed, change, before, after }) => ({
+      path,
+      changed,
+      edits: change.edits,
+      before,
+      after,
+    })),
     written: req.write,
   };
 }

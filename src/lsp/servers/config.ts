@@ -7,23 +7,37 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import * as z from 'zod/mini';
 import { LspqError } from '../../errors';
 import { BUILTIN_SERVERS, type ServerSpec } from './registry';
 
-interface ConfigEntry {
-  command?: unknown;
-  args?: unknown;
-  extensionToLanguage?: unknown;
-  env?: unknown;
-  initializationOptions?: unknown;
-  settings?: unknown;
-  rootMarkers?: unknown;
-}
+/**
+ * One server's entry, checked as it is read: the type and the check are
+ * this one schema. Other fields of the format (transport, restartOnCrash,
+ * ...) are allowed and ignored.
+ */
+const EntryShape = z.looseObject({
+  command: z.optional(z.string()),
+  args: z.optional(z.array(z.string())),
+  extensionToLanguage: z.optional(z.record(z.string(), z.string())),
+  env: z.optional(z.record(z.string(), z.string())),
+  initializationOptions: z.optional(z.unknown()),
+  settings: z.optional(z.record(z.string(), z.unknown())),
+  rootMarkers: z.optional(z.array(z.string())),
+});
+type ConfigEntry = z.infer<typeof EntryShape>;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const stringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
-const stringRecord = (v: unknown): v is Record<string, string> =>
-  isRecord(v) && Object.values(v).every((x) => typeof x === 'string');
+const ConfigShape = z.record(z.string(), EntryShape);
+
+/** What each field must be, for the one-line error. */
+const WANT: Record<string, string> = {
+  command: 'a string',
+  args: 'an array of strings',
+  extensionToLanguage: 'an object of ".ext": "languageId"',
+  env: 'an object of strings',
+  settings: 'an object',
+  rootMarkers: 'an array of file names',
+};
 
 function readConfig(file: string): Record<string, ConfigEntry> {
   let parsed: unknown;
@@ -32,28 +46,19 @@ function readConfig(file: string): Record<string, ConfigEntry> {
   } catch (err) {
     throw new LspqError('usage', `${file} is not valid JSON (${(err as Error).message}); fix or remove it`);
   }
-  if (!isRecord(parsed))
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new LspqError('usage', `${file} must be an object of servers: { "<id>": { "command": ... } }`);
-  const out: Record<string, ConfigEntry> = {};
-  for (const [id, entry] of Object.entries(parsed)) {
-    if (!isRecord(entry))
-      throw new LspqError('usage', `${file}: server '${id}' must be an object with at least "command"`);
-    out[id] = entry;
   }
-  return out;
+  const checked = z.safeParse(ConfigShape, parsed);
+  if (checked.success) return checked.data;
+  const [id, field] = (checked.error.issues[0]?.path ?? []).map(String);
+  if (id !== undefined && field !== undefined && field in WANT) {
+    throw new LspqError('usage', `${file}: server '${id}' field "${field}" must be ${WANT[field]}`);
+  }
+  throw new LspqError('usage', `${file}: server '${id ?? '?'}' must be an object with at least "command"`);
 }
 
 function applyEntry(file: string, id: string, entry: ConfigEntry, base: ServerSpec | undefined): ServerSpec {
-  const bad = (field: string, want: string) =>
-    new LspqError('usage', `${file}: server '${id}' field "${field}" must be ${want}`);
-  if (entry.command !== undefined && typeof entry.command !== 'string') throw bad('command', 'a string');
-  if (entry.args !== undefined && !stringArray(entry.args)) throw bad('args', 'an array of strings');
-  if (entry.extensionToLanguage !== undefined && !stringRecord(entry.extensionToLanguage))
-    throw bad('extensionToLanguage', 'an object of ".ext": "languageId"');
-  if (entry.env !== undefined && !stringRecord(entry.env)) throw bad('env', 'an object of strings');
-  if (entry.settings !== undefined && !isRecord(entry.settings)) throw bad('settings', 'an object');
-  if (entry.rootMarkers !== undefined && !stringArray(entry.rootMarkers))
-    throw bad('rootMarkers', 'an array of file names');
   if (!base && (entry.command === undefined || entry.extensionToLanguage === undefined)) {
     throw new LspqError('usage', `${file}: new server '${id}' needs "command" and "extensionToLanguage"`);
   }
@@ -71,17 +76,17 @@ function applyEntry(file: string, id: string, entry: ConfigEntry, base: ServerSp
         readiness: 'immediate',
         versionArgs: ['--version'],
       };
-  if (typeof entry.command === 'string') {
+  if (entry.command !== undefined) {
     spec.command = entry.command;
     spec.configuredIn = file;
     delete spec.locate;
   }
-  if (stringArray(entry.args)) spec.args = entry.args;
-  if (stringRecord(entry.extensionToLanguage)) spec.languages = entry.extensionToLanguage;
-  if (stringRecord(entry.env)) spec.env = { ...spec.env, ...entry.env };
+  if (entry.args) spec.args = entry.args;
+  if (entry.extensionToLanguage) spec.languages = entry.extensionToLanguage;
+  if (entry.env) spec.env = { ...spec.env, ...entry.env };
   if (entry.initializationOptions !== undefined) spec.initializationOptions = entry.initializationOptions;
-  if (isRecord(entry.settings)) spec.settings = entry.settings;
-  if (stringArray(entry.rootMarkers)) spec.rootMarkers = [entry.rootMarkers];
+  if (entry.settings) spec.settings = entry.settings;
+  if (entry.rootMarkers) spec.rootMarkers = [entry.rootMarkers];
   return spec;
 }
 
