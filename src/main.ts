@@ -13,12 +13,14 @@
 import { BUILD } from './build-info';
 import { loadBundle } from './bundles';
 import { forward, forwardBatch } from './cli/forward';
+import { commandFirst } from './cli/global-flags';
 import { isTerminal, wantsColor } from './cli/terminal';
 import { COMMANDS, isCommand } from './commands/table';
 import { errorOutput, jsonInArgv, usage, type CommandOutput, type ExitCode } from './errors';
 import type { CommandLine } from './protocol/messages';
 
-const argv = process.argv.slice(2);
+// Global flags before the command are read as if they followed it.
+const argv = commandFirst(process.argv.slice(2));
 
 async function write(fd: 1 | 2, text: string): Promise<void> {
   if (text) await Bun.write(fd === 1 ? Bun.stdout : Bun.stderr, text);
@@ -95,7 +97,11 @@ async function run(): Promise<ExitCode> {
     await write(1, `lspq ${BUILD.version} (${BUILD.id})\n`);
     return 0;
   }
-  if (!isCommand(name)) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
+  if (!isCommand(name)) {
+    if (name.startsWith('-'))
+      throw usage(`'${name}' needs a command (lspq COMMAND ${name} ...); run 'lspq --help' for the list`);
+    throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
+  }
   const spec = COMMANDS[name];
   // process.env as it is: JSON leaves out nothing but unset values, and a copy costs a tenth of a millisecond.
   const env = process.env as Record<string, string>;

@@ -18,6 +18,7 @@ import { byPlace, type Location, type Span } from '../protocol/messages';
 import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
 import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
 import { BoundedCache } from './bounded-cache';
+import { maxFileBytes } from './file-size';
 import { previewOf } from './preview';
 import { uriToPath } from './uri';
 
@@ -50,6 +51,8 @@ export class LineCache {
       const st = statSync(path);
       const hit = this.cache.get(path);
       if (hit && hit.key === st.mtimeMs && hit.size === st.size) return hit.lines;
+      // A file past the size lspq hands a server is not held here either (previews of it stay empty).
+      if (st.size > maxFileBytes()) return null;
       return this.cache.set(path, { key: st.mtimeMs, size: st.size, lines: splitLines(readFileSync(path, 'utf8')) })
         .lines;
     } catch {

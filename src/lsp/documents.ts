@@ -12,6 +12,7 @@ import {
   type Diagnostic,
 } from 'vscode-languageserver-protocol';
 import { LspqError } from '../errors';
+import { maxFileBytes, tooLarge } from './file-size';
 import type { LspClient } from './client';
 import { languageIdFor } from './servers/registry';
 import { pathToUri } from './uri';
@@ -39,8 +40,14 @@ export interface PulledReport {
 }
 
 function readDisk(path: string): { text: string; mtimeMs: number; size: number } | undefined {
+  let st: Stats;
   try {
-    const st = statSync(path);
+    st = statSync(path);
+  } catch {
+    return undefined;
+  }
+  if (st.size > maxFileBytes()) throw tooLarge(path, st.size);
+  try {
     if (!st.isFile()) return undefined;
     return { text: readFileSync(path, 'utf8'), mtimeMs: st.mtimeMs, size: st.size };
   } catch {

@@ -13,6 +13,9 @@
  * one code action is a bare command: run, it sends the edit back to the
  * client as workspace/applyEdit (replacing the first word with "fixed")
  * and records the client's answer in applied.log beside the file.
+ *   --slow-command MS       the command waits MS before sending its edit (two at once overlap)
+ *   --grow-on-fix           the command's edit inserts a line "fixed" at the top instead,
+ *                           so every apply changes the file
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import {
@@ -94,9 +97,18 @@ connection.onRequest(CodeActionRequest.type, (params) => [
 ]);
 connection.onRequest(ExecuteCommandRequest.type, async (params) => {
   const uri = String(params.arguments?.[0]);
+  const slow = args.indexOf('--slow-command');
+  if (slow >= 0) await new Promise((r) => setTimeout(r, Number(args[slow + 1])));
+  const grow = args.includes('--grow-on-fix');
+  const end = grow ? 0 : 5;
   const edit = {
     changes: {
-      [uri]: [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, newText: 'fixed' }],
+      [uri]: [
+        {
+          range: { start: { line: 0, character: 0 }, end: { line: 0, character: end } },
+          newText: grow ? 'fixed\n' : 'fixed',
+        },
+      ],
     },
   };
   const answer = await connection.sendRequest(ApplyWorkspaceEditRequest.type, { edit });

@@ -243,3 +243,52 @@ describe('answers and their shapes', () => {
     expect(r.stdout).not.toContain('\u001b[');
   });
 });
+
+describe('global flags before the command, as with git and gh', () => {
+  const expected = 'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n';
+  test.each([
+    [['--no-daemon', 'def', 'main.go:7:TotalArea']],
+    [['--timeout', '30', 'def', 'main.go:7:TotalArea']],
+    [['def', 'main.go:7:TotalArea', '--no-daemon']],
+  ])('%j answers as the flags after the command do', async (args) => {
+    expect(await lspq.run(args, { cwd: go })).toEqual({ exit: 0, stdout: expected, stderr: '' });
+  });
+
+  test('--json first gives the JSON document', async () => {
+    const r = await lspq.run(['--json', 'def', 'main.go:7:TotalArea'], { cwd: go });
+    expect(r.exit).toBe(0);
+    expect(JSON.parse(r.stdout).locations[0]).toMatchObject({ path: 'geometry.go', line: 17, column: 6 });
+  });
+
+  test('a global flag and no command is bad input that says so', async () => {
+    expect(await lspq.run(['--json'], { cwd: go })).toEqual({
+      exit: 2,
+      stdout:
+        '{"error":{"code":"usage","message":"\'--json\' needs a command (lspq COMMAND --json ...); run \'lspq --help\' for the list"}}\n',
+      stderr: "lspq: '--json' needs a command (lspq COMMAND --json ...); run 'lspq --help' for the list\n",
+    });
+  });
+});
+
+describe('a file past the size lspq hands a server', () => {
+  test('is refused in one line before any server starts, with the limit and how to raise it', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'lspq-big-'));
+    try {
+      writeFileSync(join(dir, 'go.mod'), 'module big\n\ngo 1.21\n');
+      writeFileSync(
+        join(dir, 'big.go'),
+        `package big\n\n${'// padding padding padding padding padding\n'.repeat(450_000)}`,
+      );
+      const r = await lspq.run(['refs', 'big.go:1:big'], { cwd: dir });
+      expect(r).toEqual({
+        exit: 2,
+        stdout: '',
+        stderr: `lspq: ${join(dir, 'big.go')} is 18.5 MB, past the 16 MB lspq hands a server; ask about a smaller file, or raise LSPQ_MAX_FILE_MB for the daemon\n`,
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

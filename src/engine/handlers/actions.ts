@@ -150,6 +150,8 @@ async function run(
   const command = isCommand(action) ? action : action.command;
   if (!command) return plans;
   // The edits the server sends back while its command runs belong to this question (it holds the server alone).
+  // An edit of the command's that could not be written fails the question, whatever the command answers.
+  let failed: unknown;
   const onApplyEdit = async (edit: WorkspaceEdit) => {
     try {
       const plan = planFor(edit, session);
@@ -158,6 +160,7 @@ async function run(
       await commitFor(plan, session, req.allowOutside);
       return { applied: true };
     } catch (err) {
+      failed ??= err;
       return { applied: false, failureReason: (err as Error).message };
     }
   };
@@ -168,6 +171,7 @@ async function run(
       deadline.options(ctx.signal),
     ),
   );
+  if (failed) throw failed;
   return plans;
 }
 

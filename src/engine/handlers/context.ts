@@ -12,6 +12,7 @@ import type { RequestOptions } from '../../lsp/client';
 import { TextSource } from '../../lsp/convert';
 import type { LeaseWait, Leases } from '../../lsp/leases';
 import type { ServerPool, Session } from '../../lsp/manager';
+import { maxFileBytes, tooLarge } from '../../lsp/file-size';
 import { loadServers } from '../../lsp/servers/config';
 import { findRoot, locateBinary } from '../../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
@@ -58,8 +59,11 @@ const BINARY_SNIFF_BYTES = 8_000;
 /** A regular file of text: anything else is bad input, refused before a server starts. */
 export function assertFile(path: string): void {
   let ok = false;
+  let size = 0;
   try {
-    ok = statSync(path).isFile();
+    const st = statSync(path);
+    ok = st.isFile();
+    size = st.size;
   } catch {}
   if (!ok) {
     const why = existsSync(path) ? 'is not a regular file' : 'does not exist';
@@ -68,6 +72,7 @@ export function assertFile(path: string): void {
       `${path} ${why}; check the path (relative paths are from the current directory)`,
     );
   }
+  if (size > maxFileBytes()) throw tooLarge(path, size);
   if (holdsNul(path)) throw notText(path);
 }
 
