@@ -1,9 +1,18 @@
 /** A symlink to a file inside a project is answered from that project; locations in it are shown as the link the user named. */
-import { afterAll, expect, test } from 'bun:test';
-import { mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { afterAll, describe, expect, test } from 'bun:test';
+import {
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyFixture, Lspq } from '../helpers/lspq';
+import { copyFixture, Lspq, REPO } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const project = copyFixture('go-shapes');
@@ -58,4 +67,67 @@ test('a current directory reached through a linked folder: paths relative to it,
       '',
     ].join('\n'),
   );
+});
+
+describe('a TypeScript file linked inside its own project (src/shape.ts -> shadow/shape.ts)', () => {
+  // The unlinked project's answers: the declaration is not among its references.
+  const unlinked: Record<string, string> = {
+    typescript: [
+      'src/circle.ts:3:32: export class Circle implements Shape {',
+      'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {',
+      'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {',
+      'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {',
+      'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];',
+      'src/square.ts:3:32: export class Square implements Shape {',
+    ].join('\n'),
+    'typescript-language-server': [
+      "src/circle.ts:1:15: import type { Shape } from './shape';",
+      'src/circle.ts:3:32: export class Circle implements Shape {',
+      "src/geometry.ts:1:15: import type { Shape, Unit } from './shape';",
+      'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {',
+      'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {',
+      'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {',
+      "src/main.ts:4:15: import type { Shape } from './shape';",
+      'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];',
+      "src/square.ts:1:15: import type { Shape, Unit } from './shape';",
+      'src/square.ts:3:32: export class Square implements Shape {',
+    ].join('\n'),
+  };
+  const link = (dir: string) => {
+    mkdirSync(join(dir, 'shadow'));
+    renameSync(join(dir, 'src', 'shape.ts'), join(dir, 'shadow', 'shape.ts'));
+    symlinkSync('../shadow/shape.ts', join(dir, 'src', 'shape.ts'));
+  };
+
+  test.each(Object.keys(unlinked))(
+    '%s: refs through the link are the unlinked answer, warm right after mv and ln -s',
+    async (server) => {
+      const dir = copyFixture('ts-shapes');
+      try {
+        const refs = () => lspq.run(['refs', 'src/shape.ts:2:Shape', '--server', server], { cwd: dir });
+        expect(await refs()).toEqual({ exit: 0, stdout: `${unlinked[server]}\n`, stderr: '' });
+        link(dir);
+        expect(await refs()).toEqual({ exit: 0, stdout: `${unlinked[server]}\n`, stderr: '' });
+        // Asked again with nothing changed.
+        expect(await refs()).toEqual({ exit: 0, stdout: `${unlinked[server]}\n`, stderr: '' });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  test('rename through the link renames every use and writes the file it points to; tsc passes', async () => {
+    const dir = copyFixture('ts-shapes');
+    try {
+      link(dir);
+      const r = await lspq.run(['rename', 'src/shape.ts:2:Shape', 'Figure'], { cwd: dir });
+      expect(r.exit).toBe(0);
+      expect(lstatSync(join(dir, 'src', 'shape.ts')).isSymbolicLink()).toBe(true);
+      expect(readFileSync(join(dir, 'shadow', 'shape.ts'), 'utf8')).toContain('export interface Figure {');
+      const tsc = Bun.spawnSync([join(REPO, '.tools', 'node_modules', '.bin', 'tsc'), '--noEmit', '-p', dir]);
+      expect({ exit: tsc.exitCode, out: tsc.stdout.toString() }).toEqual({ exit: 0, out: '' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -29,6 +29,7 @@ import {
   assertFile,
   deadlineFor,
   followLink,
+  nameInProject,
   prepare,
   sessionFor,
   using,
@@ -71,7 +72,8 @@ async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: 
   assertFile(place.path);
   const { real, written } = followLink(place.path, req.cwd);
   const session = await sessionFor(ctx, req, real, 'codeActionProvider', 'code actions');
-  const lines = splitLines(await session.docs.sync(real));
+  const asked = nameInProject(place.path, real, session.client.root);
+  const lines = splitLines(await session.docs.sync(asked));
   if (place.endLine > lines.length)
     throw new LspqError(
       'bad_position',
@@ -85,7 +87,7 @@ async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: 
   };
   return {
     session,
-    path: real,
+    path: asked,
     written,
     range: { start: { line: place.startLine - 1, character: 0 }, end },
     span: { line: place.startLine, column: 1, endLine: place.endLine, endColumn: codePointLength(last) + 1 },

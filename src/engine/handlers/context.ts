@@ -105,6 +105,17 @@ export function followLink(path: string, cwd: string): { real: string; written: 
   };
 }
 
+/**
+ * The name a server is given for a linked file: the link itself when it
+ * lies inside the project the server runs for, since the project includes
+ * the file by that name (given the target's name instead, tsserver counted
+ * the file twice and listed its declaration among the references, and
+ * TypeScript 7 found no references at all); else the file it points to.
+ */
+export function nameInProject(path: string, real: string, root: string): string {
+  return path !== real && path.startsWith(root.endsWith('/') ? root : `${root}/`) ? path : real;
+}
+
 const notText = (path: string) =>
   new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);
 

@@ -20,6 +20,7 @@ import {
   assertFile,
   deadlineFor,
   followLink,
+  nameInProject,
   prepare,
   sessionFor,
   using,
@@ -97,7 +98,8 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
     assertFile(path);
     const { real, written } = followLink(path, req.cwd);
     const session = await sessionFor(ctx, req, real, capability, req.lines ? 'range formatting' : 'formatting');
-    batches.set(session, [...(batches.get(session) ?? []), { real, written: written(real), index }]);
+    const asked = nameInProject(path, real, session.client.root);
+    batches.set(session, [...(batches.get(session) ?? []), { real: asked, written: written(asked), index }]);
   }
   // Writing holds the servers alone, from the formatting request to the re-sync.
   if (req.write) await holdAlone([...batches.keys()], req, ctx, deadline);

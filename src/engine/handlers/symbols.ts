@@ -17,6 +17,7 @@ import {
   assertFile,
   deadlineFor,
   followLink,
+  nameInProject,
   prepare,
   sessionFor,
   using,
@@ -117,11 +118,12 @@ export async function documentSymbols(
   // A symlink is answered from the project of the file it points to.
   const { real } = followLink(req.path, req.cwd);
   const session = await sessionFor(ctx, req, real, 'documentSymbolProvider', 'document symbols');
+  const asked = nameInProject(req.path, real, session.client.root);
   return using(session, async () => {
-    await session.docs.sync(real);
+    await session.docs.sync(asked);
     await prepare(session, ctx, deadline);
     const client = session.client;
-    const uri = session.docs.uri(real);
+    const uri = session.docs.uri(asked);
     const raw = await client.request(
       DocumentSymbolRequest.type,
       { textDocument: { uri } },

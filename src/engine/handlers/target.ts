@@ -11,7 +11,7 @@ import { codePointLength, toServerCharacter } from '../../lsp/position';
 import type { CallerContext, ResolvedTarget } from '../../protocol/messages';
 import { findWord, type TargetSpec } from '../../protocol/target';
 import { displayPath } from '../../render/paths';
-import { assertFile, followLink, prepare, sessionFor, type Deadline, type HandlerContext } from './context';
+import { assertFile, type Deadline, followLink, type HandlerContext, nameInProject, prepare, sessionFor } from './context';
 import { findSymbol } from './symbol-search';
 
 export interface OpenTarget {
@@ -52,7 +52,8 @@ export async function openTarget(
   const shown = displayPath(path, req.cwd);
   const { real, written } = followLink(path, req.cwd);
   const session = await sessionFor(ctx, req, real, capability, what);
-  const text = await session.docs.sync(real);
+  const asked = nameInProject(path, real, session.client.root);
+  const text = await session.docs.sync(asked);
   const lines = ctx.pool.caches.lines.ofText(path, text);
   if (line > lines.length) {
     // A final newline ends the last line; it does not start one more.
@@ -87,10 +88,10 @@ export async function openTarget(
   await prepare(session, ctx, deadline);
   return {
     session,
-    path: real,
+    path: asked,
     written,
-    target: { path: written(real), line, column: column!, ...(symbol ? { symbol } : {}) },
-    uri: session.docs.uri(real),
+    target: { path: written(asked), line, column: column!, ...(symbol ? { symbol } : {}) },
+    uri: session.docs.uri(asked),
     position: { line: line - 1, character: toServerCharacter(lineText, column! - 1, session.client.encoding) },
   };
 }
