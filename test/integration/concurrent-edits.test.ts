@@ -48,7 +48,7 @@ async function editWhileAppending(
   });
   let applied = 0;
   let refused = 0;
-  for (let n = 0; !done; n++) {
+  while (!done) {
     const r = await edit(applied);
     if (r.exit === 0) applied++;
     else {
@@ -64,7 +64,7 @@ async function editWhileAppending(
   return { applied, refused };
 }
 
-function missing(text: string, has: (i: number) => boolean): number[] {
+function missing(has: (i: number) => boolean): number[] {
   const out: number[] = [];
   for (let i = 1; i <= APPENDS; i++) if (!has(i)) out.push(i);
   return out;
@@ -83,7 +83,7 @@ describe('no write by another program is lost to an edit', () => {
         (n) => lspq.run(['rename', `geometry.go:17:${names[n % 2]}`, names[(n + 1) % 2]!], { cwd: dir }),
       );
       const text = readFileSync(file, 'utf8');
-      expect(missing(text, (i) => text.includes(`// appended ${i}\n`))).toEqual([]);
+      expect(missing((i) => text.includes(`// appended ${i}\n`))).toEqual([]);
       expect(applied).toBeGreaterThan(0);
       // Every applied rename reached both files: the name in use agrees.
       const name = names[applied % 2]!;
@@ -103,7 +103,7 @@ describe('no write by another program is lost to an edit', () => {
         () => lspq.run(['fmt', 'geometry.go', '--write'], { cwd: dir }),
       );
       const text = readFileSync(file, 'utf8');
-      expect(missing(text, (i) => new RegExp(`^var\\s+appended${i}\\s+=\\s+${i}$`, 'm').test(text))).toEqual([]);
+      expect(missing((i) => new RegExp(`^var\\s+appended${i}\\s+=\\s+${i}$`, 'm').test(text))).toEqual([]);
       expect(applied).toBeGreaterThan(0);
     }
   }, 240_000);
@@ -119,7 +119,7 @@ describe('no write by another program is lost to an edit', () => {
         () => lspq.run(['actions', 'a.fake:1', '--apply', '1'], { cwd: dir }),
       );
       const text = readFileSync(file, 'utf8');
-      expect(missing(text, (i) => text.includes(`line ${i}\n`))).toEqual([]);
+      expect(missing((i) => text.includes(`line ${i}\n`))).toEqual([]);
       // Each applied edit added exactly one line at the top.
       expect(text.split('\n').filter((l) => l === 'fixed').length).toBe(applied);
     }

@@ -11,7 +11,15 @@ import { codePointLength, toServerCharacter } from '../../lsp/position';
 import type { CallerContext, ResolvedTarget } from '../../protocol/messages';
 import { findWord, type TargetSpec } from '../../protocol/target';
 import { displayPath } from '../../render/paths';
-import { assertFile, type Deadline, followLink, type HandlerContext, nameInProject, prepare, sessionFor } from './context';
+import {
+  assertFile,
+  type Deadline,
+  followLink,
+  type HandlerContext,
+  nameInProject,
+  prepare,
+  sessionFor,
+} from './context';
 import { findSymbol } from './symbol-search';
 
 export interface OpenTarget {
