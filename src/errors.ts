@@ -110,6 +110,8 @@ export interface CommandOutput {
   /** Notes for a person (an answer cut at --limit, git's own warnings), printed to stderr through consola. */
   warnings?: string[];
   exit: ExitCode;
+  /** Set when the output is an error's: what batch answers with, without reading stdout back. */
+  error?: ErrorPayload;
 }
 
 /** An error as the command shows it: a JSON document on stdout with --json, always one line on stderr. */
@@ -119,6 +121,7 @@ export function errorOutput(err: unknown, json: boolean): CommandOutput {
     stdout: json ? `${JSON.stringify({ error: payload })}\n` : '',
     stderr: payload.message,
     exit: err instanceof LspqError ? err.exit : 3,
+    error: payload,
   };
 }
 

@@ -6,6 +6,7 @@
  * before it are done. A bad line is answered with an error and the batch
  * goes on. The exit code is the worst of the answers'.
  */
+import * as z from 'zod/mini';
 import { errorOutput, usage, type CommandOutput, type ExitCode } from '../errors';
 import type { CommandLine } from '../protocol/messages';
 import type { Host } from './context';
@@ -21,8 +22,9 @@ interface Parsed {
   words: string[];
 }
 
-const isWords = (v: unknown): v is string[] =>
-  Array.isArray(v) && v.length > 0 && v.every((w) => typeof w === 'string');
+/** A request line: a command and its words, or the same with an id to match the answer by. */
+const Words = z.array(z.string()).check(z.minLength(1));
+const RequestLine = z.union([Words, z.looseObject({ id: z.optional(z.unknown()), args: Words })]);
 
 /** One input line as a request; throws a usage error that becomes the line's answer. */
 export function parseRequest(text: string): Parsed {
@@ -32,10 +34,12 @@ export function parseRequest(text: string): Parsed {
   } catch {
     throw usage(`not JSON: write a request as ["hover", "FILE:LINE:COL"] or {"id": 1, "args": [...]}`);
   }
-  if (isWords(value)) return { words: value };
-  if (typeof value === 'object' && value !== null && 'args' in value && isWords(value.args))
-    return { id: 'id' in value ? value.id : undefined, words: value.args };
-  throw usage('a request is a JSON array of a command and its words, or {"id": ..., "args": [...]}');
+  const checked = z.safeParse(RequestLine, value);
+  if (!checked.success) {
+    throw usage('a request is a JSON array of a command and its words, or {"id": ..., "args": [...]}');
+  }
+  const request = checked.data;
+  return Array.isArray(request) ? { words: request } : { id: request.id, words: request.args };
 }
 
 /** The commands a batch runs: those that ask a language server (the table runs them in the daemon). */
@@ -62,18 +66,10 @@ async function answerOne(text: string, base: CommandLine, host: Host): Promise<{
   } catch (err) {
     output = errorOutput(err, true);
   }
-  const document: unknown = JSON.parse(output.stdout || '{}');
-  // An error is the command's {"error": {...}} document and nothing else.
-  const error =
-    typeof document === 'object' && document !== null && 'error' in document && Object.keys(document).length === 1
-      ? document.error
-      : undefined;
-  const line = JSON.stringify({
-    ...(id !== undefined ? { id } : {}),
-    exit: output.exit,
-    ...(error !== undefined ? { error } : { answer: document }),
-  });
-  return { line: `${line}\n`, exit: output.exit };
+  const head = `{${id !== undefined ? `"id":${JSON.stringify(id)},` : ''}"exit":${output.exit}`;
+  // The command's own JSON document goes in as it is: written by lspq, it need not be parsed and written again.
+  const tail = output.error ? `"error":${JSON.stringify(output.error)}` : `"answer":${output.stdout.trim() || '{}'}`;
+  return { line: `${head},${tail}}\n`, exit: output.exit };
 }
 
 /**

@@ -5,7 +5,7 @@
  * socket carries.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { askStatus, startDaemon, stopDaemon } from '../cli/forward';
+import { askStatus, startDaemon, stopDaemon } from '../protocol/daemon-client';
 import { usage } from '../errors';
 import { socketPath, stateFile } from '../protocol/socket';
 import { daemonStatusJson, renderDaemonStatus } from '../render/daemon';

@@ -25,11 +25,8 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
   const shown = severityFlag(args.severity, '--severity');
   let files = named;
   let changed = false;
-  if (args.staged) {
-    const found = await gitFiles(line.cwd, line.env);
-    if (!found) throw usage('--staged needs a git repository; run it inside one');
-    files = found.staged;
-  } else if (!args.all && named.length === 0) {
+  // --staged: the engine reads the index once, for the list and the staged text together.
+  if (!args.staged && !args.all && named.length === 0) {
     const found = await gitFiles(line.cwd, line.env);
     if (!found) throw usage('no files given and not in a git repository: name FILEs, or use --all');
     files = found.changed;

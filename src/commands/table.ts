@@ -6,10 +6,9 @@
  * bundles it, and every question pays to load it.
  */
 import type { ArgsDef } from 'citty';
+import { DEFAULT_TIMEOUT_MS } from '../protocol/messages';
 
 export const DEFAULT_LIMIT = 200;
-/** A question's whole budget without --timeout: the engine enforces it, the command waits a little longer. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /**
  * Where the engine runs a command. `daemon`: the warm daemon (or this

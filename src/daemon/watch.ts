@@ -1,20 +1,13 @@
 /**
- * Files changed on disk under a root (edited by other programs, created,
- * deleted, switched by git), told to each server before its next request as
- * one workspace/didChangeWatchedFiles, filtered by the globs it registered.
+ * The daemon's watch of each root: files changed on disk (edited by other
+ * programs, created, deleted, switched by git) are recorded as they happen
+ * and told to each server before its next request (lsp/file-events.ts).
  * gopls and pyright see no change to an unopened file any other way.
  */
-import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { languageIdFor } from '../lsp/servers/registry';
-import { join, relative } from 'node:path';
-import {
-  DidChangeWatchedFilesNotification,
-  FileChangeType,
-  type DidChangeWatchedFilesRegistrationOptions,
-  type FileEvent,
-} from 'vscode-languageserver-protocol';
+import { type FSWatcher, watch } from 'node:fs';
+import { join } from 'node:path';
+import { tellServer } from '../lsp/file-events';
 import type { Session } from '../lsp/manager';
-import { pathToUri, uriToPath } from '../lsp/uri';
 
 interface RootWatch {
   watcher: FSWatcher | undefined;
@@ -23,49 +16,10 @@ interface RootWatch {
   seq: number;
 }
 
-/** Files created since a server's last question that it is given as open documents; past this many, its own watcher has to do. */
-const OPEN_CREATED_MAX = 16;
 /** Recorded changes beyond this many are forgotten oldest first: a server asked after that long a gap is told what is left. */
 const CHANGES_MAX = 10_000;
 
 const IGNORED = /(^|\/)(\.git|node_modules\/\.cache)(\/|$)/;
-
-type Matcher = (path: string) => boolean;
-
-function globsOf(session: Session): Matcher[] {
-  const matchers: Matcher[] = [];
-  for (const reg of session.client.registrations.values()) {
-    if (reg.method !== DidChangeWatchedFilesNotification.method) continue;
-    const options = reg.registerOptions as DidChangeWatchedFilesRegistrationOptions | undefined;
-    for (const w of options?.watchers ?? []) {
-      const pattern = typeof w.globPattern === 'string' ? w.globPattern : w.globPattern.pattern;
-      const baseUri =
-        typeof w.globPattern === 'string'
-          ? undefined
-          : typeof w.globPattern.baseUri === 'string'
-            ? w.globPattern.baseUri
-            : w.globPattern.baseUri.uri;
-      const base = baseUri ? uriToPath(baseUri) : undefined;
-      const glob = new Bun.Glob(pattern);
-      matchers.push((path) => {
-        if (base) {
-          const rel = relative(base, path);
-          return !rel.startsWith('..') && glob.match(rel);
-        }
-        return glob.match(path) || glob.match(path.slice(1));
-      });
-    }
-  }
-  return matchers;
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
 
 export class Watchers {
   private readonly roots = new Map<string, RootWatch>();
@@ -113,35 +67,9 @@ export class Watchers {
     const outputs = (session.client.spec.outputDirs ?? []).map((dir) => `${root}/${dir}/`);
     const recent = [...state.changes].filter(([path, c]) => c.seq > since && !outputs.some((o) => path.startsWith(o)));
     if (recent.length === 0) return;
-    session.docs.touchWorld();
-    await this.openCreated(
-      session,
-      recent.filter(([path, c]) => c.renamedSeq > since && !session.docs.isOpen(path)).map(([path]) => path),
-    );
-    const matchers = globsOf(session);
-    if (matchers.length === 0) return; // it watches on its own (tsserver, rust-analyzer)
-    const events: FileEvent[] = [];
-    for (const [path, c] of recent) {
-      if (!matchers.some((m) => m(path))) continue;
-      const type =
-        c.renamedSeq > since
-          ? existsSync(path)
-            ? FileChangeType.Created
-            : FileChangeType.Deleted
-          : FileChangeType.Changed;
-      events.push({ uri: pathToUri(path), type });
-    }
-    if (events.length === 0) return;
-    this.log(`${session.client.spec.id}: ${events.length} watched file change(s) under ${root}`);
-    await session.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: events });
-  }
-
-  private async openCreated(session: Session, paths: string[]): Promise<void> {
-    const spec = session.client.spec;
-    const created = paths.filter(
-      (p) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && isFile(p),
-    );
-    for (const path of created.slice(0, OPEN_CREATED_MAX)) await session.docs.sync(path);
+    const changes = recent.map(([path, c]) => ({ path, renamed: c.renamedSeq > since }));
+    const told = await tellServer(session, changes);
+    if (told > 0) this.log(`${session.client.spec.id}: ${told} watched file change(s) under ${root}`);
   }
 
   /** Stops watching roots no server runs for any more: the daemon's housekeeping calls it. */

@@ -6,6 +6,9 @@
 import type { CommandOutput, ErrorPayload } from '../errors';
 import type { LineSpec, TargetSpec } from './target';
 
+/** A question's whole budget without --timeout: the engine enforces it, the command waits a little longer. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
 /** Bumped whenever these shapes change; the build id covers the rest. */
 export const PROTOCOL_VERSION = 4;
 

@@ -44,3 +44,12 @@ export function relativePath(from: string, path: string): string {
   while (common < a.length && common < b.length && a[common] === b[common]) common++;
   return [...a.slice(common).map(() => '..'), ...b.slice(common)].join('/');
 }
+
+/** A path as lspq prints it: relative to the current directory when under it, else absolute. */
+export function displayPath(path: string, cwd: string): string {
+  if (!path.startsWith('/')) return path; // a URI of another scheme
+  const rel = relativePath(cwd, path);
+  if (rel === '') return '.';
+  if (rel === '..' || rel.startsWith('../')) return path;
+  return rel;
+}

@@ -7,7 +7,7 @@
  * Only the daemon loads this at run time: zod cost a warm question's
  * command about 1.5 ms to load (side by side against a bare process), so
  * the command's side imports these types only, and checks the daemon's
- * reply with the small guard in cli/forward.ts.
+ * reply with the small guard in protocol/daemon-client.ts.
  */
 import * as z from 'zod/mini';
 

@@ -1,6 +1,6 @@
 /** diag: compiler-style lines, sorted by path and line, and a summary. */
 import type { DiagResult, Severity } from '../protocol/messages';
-import { displayPath } from './paths';
+import { displayPath } from '../protocol/paths';
 import { locationPrefix, type RenderOptions } from './style';
 import type { Rendered } from './types';
 

@@ -5,7 +5,7 @@
  */
 import { structuredPatch } from 'diff';
 import type { FileEdit } from '../protocol/messages';
-import { displayPath } from './paths';
+import { displayPath } from '../protocol/paths';
 
 export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
   let out = '';

@@ -5,7 +5,7 @@
 import type { ActionsResult, FileEdit, FmtResult, RenameResult } from '../protocol/messages';
 import { unifiedDiff } from './diff';
 import { targetJson } from './locations';
-import { displayPath } from './paths';
+import { displayPath } from '../protocol/paths';
 import type { RenderOptions } from './style';
 import type { Rendered } from './types';
 

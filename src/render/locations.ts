@@ -1,6 +1,6 @@
 /** def, typedef, impls, refs: one `path:line:col: preview` line per location. */
 import type { Location, LocationsResult, ResolvedTarget } from '../protocol/messages';
-import { displayPath } from './paths';
+import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import type { Rendered } from './types';
 

@@ -1,7 +1,7 @@
 /** Errors keep their code and exit across the engine boundary, where the class may be another copy. */
 import { describe, expect, test } from 'bun:test';
 import { errorOutput, fromErrorPayload, jsonInArgv, LspqError, toErrorPayload } from '../../src/errors';
-import { timeoutInArgs } from '../../src/cli/forward';
+import { timeoutInArgs } from '../../src/protocol/daemon-client';
 
 describe('LspqError', () => {
   test('an error from another copy of the class is still an LspqError', () => {
@@ -31,11 +31,13 @@ describe('LspqError', () => {
 describe('what a failed command prints', () => {
   test('an lspq error: its line on stderr, its exit code, and the JSON document only with --json', () => {
     const err = new LspqError('file_not_found', 'a.go does not exist');
-    expect(errorOutput(err, false)).toEqual({ stdout: '', stderr: 'a.go does not exist', exit: 2 });
+    const error = { code: 'file_not_found', message: 'a.go does not exist' };
+    expect(errorOutput(err, false)).toEqual({ stdout: '', stderr: 'a.go does not exist', exit: 2, error });
     expect(errorOutput(err, true)).toEqual({
       stdout: '{"error":{"code":"file_not_found","message":"a.go does not exist"}}\n',
       stderr: 'a.go does not exist',
       exit: 2,
+      error,
     });
   });
 

@@ -3,7 +3,7 @@ import type { CallsResult, HeldServer, LocationsResult, SymbolsResult } from '..
 import { distinctions, renderDaemonStatus } from '../../src/render/daemon';
 import { renderCalls } from '../../src/render/calls';
 import { locationsJson, renderLocations } from '../../src/render/locations';
-import { displayPath } from '../../src/render/paths';
+import { displayPath } from '../../src/protocol/paths';
 import { renderOptions } from '../../src/render/style';
 import { renderSymbols } from '../../src/render/symbols';
 

@@ -24,7 +24,7 @@ import { codePointLength, splitLines, toServerCharacter } from '../../lsp/positi
 import type { ActionsResult, CodeActionItem, FileEdit, QueryFor, Span } from '../../protocol/messages';
 import type { LineSpec } from '../../protocol/target';
 import { uriToPath } from '../../lsp/uri';
-import { displayPath } from '../../render/paths';
+import { displayPath } from '../../protocol/paths';
 import {
   assertFile,
   deadlineFor,

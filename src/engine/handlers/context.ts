@@ -6,7 +6,7 @@
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import { DEFAULT_TIMEOUT_MS } from '../../commands/table';
+import { DEFAULT_TIMEOUT_MS } from '../../protocol/messages';
 import { LspqError } from '../../errors';
 import type { RequestOptions } from '../../lsp/client';
 import { TextSource } from '../../lsp/convert';

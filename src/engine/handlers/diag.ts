@@ -119,20 +119,23 @@ async function workspaceFilesFor(session: Session, env: Record<string, string>):
 }
 
 /**
- * diag --staged: what a commit would hold, read from git's index. The
+ * diag --staged: what a commit would hold, from one look at git's index:
+ * the staged files, and the staged text of those a server will check. The
  * servers get it as unsaved text; the work tree is never written.
  */
-async function stagedContents(files: string[], req: DiagRequest): Promise<Map<string, string>> {
+async function stagedSnapshot(req: DiagRequest): Promise<{ files: string[]; text: (path: string) => Promise<string> }> {
   const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
   const repo = await GitRepo.open(req.cwd, req.env);
   if (!repo) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
-  const out = new Map<string, string>();
-  for (const path of files) {
-    const text = await repo.staged(path);
-    assertText(path, text);
-    out.set(path, text);
-  }
-  return out;
+  const { staged } = await repo.changedFiles();
+  return {
+    files: staged,
+    text: async (path) => {
+      const text = await repo.staged(path);
+      assertText(path, text);
+      return text;
+    },
+  };
 }
 
 async function workspacePull(
@@ -177,6 +180,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set() };
   const work = new Map<Session, string[]>();
   const asked = new Set<Session>();
+  const snapshot = req.staged ? await stagedSnapshot(req) : undefined;
   if (req.all) {
     for (const session of await workspaceSessions(req, ctx)) {
       asked.add(session);
@@ -184,7 +188,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
       work.set(session, await workspaceFilesFor(session, req.env));
     }
   } else {
-    for (const path of req.files) {
+    for (const path of snapshot?.files ?? req.files) {
       // A staged file is read from the index: it may be gone from the work tree.
       if (!req.staged) assertFile(path);
       let candidates: Candidate[];
@@ -206,7 +210,11 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
       }
     }
   }
-  const staged = req.staged ? await stagedContents([...new Set([...work.values()].flat())], req) : undefined;
+  let staged: Map<string, string> | undefined;
+  if (snapshot) {
+    staged = new Map();
+    for (const path of new Set([...work.values()].flat())) staged.set(path, await snapshot.text(path));
+  }
   // The index's text is this question's alone: no other question is answered while the servers hold it.
   if (staged) await holdAlone([...work.keys()], req, ctx, deadline);
   const total = [...work.values()].reduce((n, files) => n + files.length, 0);

@@ -15,7 +15,7 @@ import type { FileChange } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
 import { splitLines, toServerCharacter } from '../../lsp/position';
 import type { FmtFile, FmtResult, QueryFor } from '../../protocol/messages';
-import { displayPath } from '../../render/paths';
+import { displayPath } from '../../protocol/paths';
 import {
   assertFile,
   deadlineFor,

@@ -13,7 +13,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
 import type { QueryFor, RenameResult } from '../../protocol/messages';
-import { displayPath } from '../../render/paths';
+import { displayPath } from '../../protocol/paths';
 import { deadlineFor, type HandlerContext, holdAlone, using } from './context';
 import { commitFor, fileEdits, planFor } from './edits';
 import { openTarget } from './target';

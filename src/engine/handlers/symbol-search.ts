@@ -17,7 +17,7 @@ import { findMarkedRoot, locateBinary } from '../../lsp/servers/locate';
 import { uriToPath } from '../../lsp/uri';
 import type { CallerContext, WorkspaceSymbol } from '../../protocol/messages';
 import { findWord } from '../../protocol/target';
-import { displayPath } from '../../render/paths';
+import { displayPath } from '../../protocol/paths';
 import { acquire, prepare, using, type Deadline, textsOf, type HandlerContext } from './context';
 
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */

@@ -10,7 +10,7 @@ import type { Session } from '../../lsp/manager';
 import { codePointLength, toServerCharacter } from '../../lsp/position';
 import type { CallerContext, ResolvedTarget } from '../../protocol/messages';
 import { findWord, type TargetSpec } from '../../protocol/target';
-import { displayPath } from '../../render/paths';
+import { displayPath } from '../../protocol/paths';
 import {
   assertFile,
   type Deadline,

@@ -1,0 +1,375 @@
+/**
+ * The client of the daemon's socket, used by both processes: the command
+ * asks its questions through it (cli/forward.ts), and `lspq daemon`
+ * controls the daemon with it. One JSON line out, one back (progress lines
+ * may come first). Starts the daemon when none answers, replaces one from
+ * another build, and retries a command line once if the daemon died under
+ * it. Kept free of the engine: this is the path every question pays for.
+ */
+import { BUILD } from '../build-info';
+import { runsCompiled } from '../bundles';
+import { DEFAULT_TIMEOUT_MS } from './messages';
+import { fromErrorPayload, LspqError, type CommandOutput } from '../errors';
+import {
+  PROTOCOL_VERSION,
+  type AnswerLine,
+  type DaemonStatus,
+  type Envelope,
+  type ProgressLine,
+  type Reply,
+  type Request,
+} from './messages';
+import { processRuns } from './process';
+import { ensureSocketDir, socketDirSafe, socketPath, stateFile } from './socket';
+
+export const DAEMON_START_TIMEOUT_MS = 10_000;
+const POLL_MS = 5;
+/** A live daemon answers control requests at once; one that does not is wedged (stopped, or stuck). */
+export const CONTROL_WAIT_MS = 5_000;
+/** Past a question's own --timeout (which the daemon enforces), how long the command still waits. */
+export const ANSWER_GRACE_MS = 5_000;
+
+class ConnectFailed extends Error {}
+class ConnectionLost extends Error {}
+class NoAnswer extends Error {}
+
+/** A batch's side of a connection: its request lines, and where its answer lines go. */
+export interface Stream {
+  input: AsyncIterable<string>;
+  onAnswer: (line: string) => void;
+}
+
+/**
+ * One request on a fresh connection; rejects with ConnectFailed when nobody
+ * listens. The socket folder is checked while the connection opens, and
+ * nothing (the request carries the caller's environment) is sent before
+ * the check passes. With a stream (batch), its lines follow the request,
+ * and answer lines come back before the reply.
+ */
+export function roundTrip(
+  path: string,
+  envelope: Envelope,
+  waitMs: number,
+  onProgress?: (text: string) => void,
+  stream?: Stream,
+): Promise<Reply> {
+  // TextEncoder/TextDecoder, not Buffer: the first use of Buffer cost 0.2 ms.
+  const encoder = new TextEncoder();
+  const queue: Uint8Array[] = [encoder.encode(`${JSON.stringify(envelope)}\n`)];
+  const decoder = new TextDecoder();
+  const folderSafe = socketDirSafe(path);
+  folderSafe.catch(() => undefined); // reported through 'open' below, or moot when nobody listens
+  return new Promise<Reply>((resolve, reject) => {
+    let buffer = '';
+    let settled = false;
+    let end: (() => void) | undefined;
+    let writer: { write(data: Uint8Array): number } | undefined;
+    // A batch waits for its input as long as it takes; only a question sent and not answered is timed.
+    let outstanding = 0;
+    let inputDone = !stream;
+    // A daemon that takes the connection but never answers (stopped, stuck) must not hang the command.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const wait = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      if (outstanding === 0 && !inputDone) return;
+      timer = setTimeout(() => {
+        settle(() => reject(new NoAnswer(`no answer within ${Math.round(waitMs / 1000)}s`)));
+        end?.();
+      }, waitMs);
+    };
+    const settle = (fn: () => void) => {
+      if (!settled) {
+        settled = true;
+        if (timer) clearTimeout(timer);
+        fn();
+      }
+    };
+    wait();
+    const flush = () => {
+      // Bun may take only part of a large write; the rest goes on 'drain'.
+      while (writer && queue.length > 0) {
+        const n = writer.write(queue[0]!);
+        if (n <= 0) return;
+        if (n < queue[0]!.length) {
+          queue[0] = queue[0]!.subarray(n);
+          return;
+        }
+        queue.shift();
+      }
+    };
+    const send = (line: string) => {
+      queue.push(encoder.encode(line));
+      flush();
+    };
+    const pump = async (s: Stream) => {
+      for await (const line of s.input) {
+        if (settled) return;
+        if (line.trim() === '') continue;
+        outstanding++;
+        send(`${JSON.stringify({ input: line })}\n`);
+        wait();
+      }
+      inputDone = true;
+      send('{"end":true}\n');
+      wait();
+    };
+    Bun.connect({
+      unix: path,
+      socket: {
+        binaryType: 'uint8array',
+        open: (socket) => {
+          end = () => socket.end();
+          void folderSafe.then(
+            (exists) => {
+              if (!exists) return settle(() => reject(new ConnectFailed('no socket folder')));
+              writer = socket;
+              flush();
+              if (stream) pump(stream).catch((err: unknown) => settle(() => reject(err)));
+            },
+            (err: unknown) => {
+              settle(() => reject(err));
+              socket.end();
+            },
+          );
+        },
+        drain: () => flush(),
+        data: (socket, chunk) => {
+          buffer += decoder.decode(chunk, { stream: true }); // a character may span two chunks
+          for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+            const line = buffer.slice(0, end);
+            buffer = buffer.slice(end + 1);
+            const message = daemonLine(line);
+            if (!message) {
+              settle(() => reject(new ConnectionLost('unreadable reply')));
+              socket.end();
+              return;
+            }
+            if ('progress' in message) {
+              wait(); // a long answer that reports progress is alive
+              onProgress?.(message.progress);
+              continue;
+            }
+            if ('answer' in message) {
+              outstanding--;
+              wait();
+              stream?.onAnswer(message.answer);
+              continue;
+            }
+            settle(() => resolve(message));
+            socket.end();
+            return;
+          }
+        },
+        close: () => settle(() => reject(new ConnectionLost('closed'))),
+        error: (_socket, err) => settle(() => reject(new ConnectionLost(err.message))),
+        connectError: (_socket, err) => settle(() => reject(new ConnectFailed(err.message))),
+      },
+    }).catch((err: Error) => settle(() => reject(new ConnectFailed(err.message))));
+  });
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
+
+const isOutput = (v: unknown): v is CommandOutput =>
+  isRecord(v) &&
+  typeof v.stdout === 'string' &&
+  typeof v.exit === 'number' &&
+  (v.stderr === undefined || typeof v.stderr === 'string') &&
+  (v.warnings === undefined || (Array.isArray(v.warnings) && v.warnings.every((w) => typeof w === 'string')));
+
+/**
+ * A line from the daemon, checked before it is used. A hand-written guard
+ * rather than the daemon's zod schemas: loading zod would cost every warm
+ * question about 1.5 ms, and these few shapes are all this side reads.
+ */
+export function daemonLine(text: string): Reply | ProgressLine | AnswerLine | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(v)) return undefined;
+  if (typeof v.progress === 'string') return { progress: v.progress };
+  if (typeof v.answer === 'string') return { answer: v.answer };
+  if (v.ok === false) {
+    if (isRecord(v.error) && typeof v.error.code === 'string' && typeof v.error.message === 'string') return v as Reply;
+    if (isRecord(v.mismatch)) return v as Reply;
+    return undefined;
+  }
+  if (v.ok !== true) return undefined;
+  if ('output' in v) return isOutput(v.output) ? (v as Reply) : undefined;
+  if ('status' in v) return isRecord(v.status) && Array.isArray(v.status.servers) ? (v as Reply) : undefined;
+  return typeof v.pid === 'number' && typeof v.build === 'string' ? (v as Reply) : undefined;
+}
+
+export function envelope(request: Request): Envelope {
+  return { protocol: PROTOCOL_VERSION, build: BUILD.id, request };
+}
+
+/** The command that starts the daemon: this same binary (or script) with `__daemon`. */
+function daemonArgv(): string[] {
+  return runsCompiled() ? [process.execPath, '__daemon'] : [process.execPath, Bun.main, '__daemon'];
+}
+
+async function spawnDaemon(path: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const [cmd, ...args] = daemonArgv();
+  // Detached into its own session: it outlives this command, not the user's terminal signals.
+  const child = spawn(cmd!, args, { detached: true, stdio: 'ignore', env: { ...process.env, LSPQ_SOCKET: path } });
+  child.unref();
+}
+
+async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check()) return true;
+    await Bun.sleep(POLL_MS);
+  }
+  return false;
+}
+
+async function answers(path: string): Promise<boolean> {
+  try {
+    return (await roundTrip(path, envelope({ op: 'ping' }), CONTROL_WAIT_MS)).ok;
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a daemon and waits until it answers. Several commands may race here; the daemon's lock lets one win. */
+export async function startDaemon(path: string): Promise<void> {
+  ensureSocketDir(path);
+  await spawnDaemon(path);
+  if (!(await waitUntil(() => answers(path), DAEMON_START_TIMEOUT_MS))) {
+    throw new LspqError(
+      'daemon',
+      `the daemon did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s; see ${stateFile(path, 'daemon.log')}, or use --no-daemon`,
+    );
+  }
+}
+
+/** The pid a daemon wrote beside its socket, if that process is still an lspq daemon. */
+function daemonPid(path: string): number | undefined {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  try {
+    const pid = Number(readFileSync(stateFile(path, 'daemon.pid'), 'utf8').trim());
+    // The pid may have been reused since: only a process that is a daemon is one.
+    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return Number.isSafeInteger(pid) && pid > 0 && argv.includes('__daemon') && processRuns(pid) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Ends a daemon that takes connections but does not answer (stopped with
+ * SIGSTOP, or stuck): SIGTERM lets it stop its servers; SIGKILL if it cannot,
+ * and then its servers notice their parent is gone.
+ */
+async function endUnresponsive(path: string, pid: number): Promise<void> {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(pid, name);
+    } catch {}
+  };
+  signal('SIGTERM');
+  signal('SIGCONT');
+  if (!(await waitUntil(async () => !processRuns(pid), CONTROL_WAIT_MS))) {
+    signal('SIGKILL');
+    await waitUntil(async () => !processRuns(pid), CONTROL_WAIT_MS);
+  }
+  const { rmSync } = require('node:fs') as typeof import('node:fs');
+  rmSync(path, { force: true }); // the next daemon's lock is free; its socket must be too
+}
+
+/** Asks a daemon to stop and waits until it has exited (its servers stop first). True if one was running. */
+export async function stopDaemon(path: string): Promise<boolean> {
+  let pid: number | undefined;
+  try {
+    const reply = await roundTrip(path, envelope({ op: 'stop' }), CONTROL_WAIT_MS);
+    if (reply.ok && 'pid' in reply) pid = reply.pid;
+  } catch (err) {
+    if (err instanceof ConnectFailed) return false;
+    if (err instanceof NoAnswer) {
+      const wedged = daemonPid(path);
+      if (wedged !== undefined) await endUnresponsive(path, wedged);
+      return true;
+    }
+  }
+  const { existsSync } = require('node:fs') as typeof import('node:fs');
+  await waitUntil(async () => !existsSync(path) && (pid === undefined || !processRuns(pid)), DAEMON_START_TIMEOUT_MS);
+  return true;
+}
+
+/** `--timeout S` from a command line, as the command will parse it; undefined if absent or not a number. */
+export function timeoutInArgs(args: readonly string[]): number | undefined {
+  let seconds: string | undefined;
+  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
+    if (args[i] === '--timeout') seconds = args[i + 1];
+    else if (args[i]!.startsWith('--timeout=')) seconds = args[i]!.slice('--timeout='.length);
+  }
+  const n = Number(seconds);
+  return seconds !== undefined && Number.isFinite(n) && n > 0 ? n * 1000 : undefined;
+}
+
+/** How long the command waits for the daemon's reply before calling it wedged. */
+export function patience(request: Request): number {
+  if (request.op !== 'run') return CONTROL_WAIT_MS;
+  return (timeoutInArgs(request.line.args) ?? DEFAULT_TIMEOUT_MS) + ANSWER_GRACE_MS;
+}
+
+/** Sends a request, starting or replacing the daemon as needed; undefined when none runs and `start` is false. */
+export async function ask(
+  request: Request,
+  options: { start: boolean; onProgress?: (text: string) => void },
+): Promise<Reply | undefined> {
+  const path = socketPath(process.env);
+  let lostOnce = false;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    let reply: Reply;
+    try {
+      reply = await roundTrip(path, envelope(request), patience(request), options.onProgress);
+    } catch (err) {
+      if (err instanceof LspqError) throw err;
+      if (err instanceof ConnectFailed) {
+        ensureSocketDir(path); // creates the folder, or refuses one that is not safe
+        if (!options.start) return undefined;
+        await startDaemon(path);
+        continue;
+      }
+      if (err instanceof NoAnswer) {
+        const pid = daemonPid(path);
+        throw new LspqError(
+          'daemon',
+          `the daemon${pid ? ` (pid ${pid})` : ''} took the question but did not answer (${err.message}); run 'lspq daemon restart', or use --no-daemon`,
+        );
+      }
+      // The daemon died under the question: ask a fresh one, once.
+      if (lostOnce || request.op === 'stop')
+        throw new LspqError(
+          'daemon',
+          `the daemon stopped while answering (${(err as Error).message}); run the command again, or see 'lspq daemon logs'`,
+        );
+      lostOnce = true;
+      continue;
+    }
+    if (!reply.ok && 'mismatch' in reply) {
+      // A daemon from another build: replace it, never talk across builds.
+      await stopDaemon(path);
+      if (!options.start) return undefined;
+      await startDaemon(path);
+      continue;
+    }
+    if (!reply.ok) throw fromErrorPayload(reply.error);
+    return reply;
+  }
+  throw new LspqError('daemon', `could not reach a daemon at ${path}; run 'lspq daemon restart' or use --no-daemon`);
+}
+
+/** The running daemon's status; undefined when none runs (none is started for this). */
+export async function askStatus(): Promise<DaemonStatus | undefined> {
+  const reply = await ask({ op: 'status' }, { start: false });
+  return reply && 'status' in reply ? reply.status : undefined;
+}
