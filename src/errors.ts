@@ -124,15 +124,3 @@ export function errorOutput(err: unknown, json: boolean): CommandOutput {
     error: payload,
   };
 }
-
-/** `--json` asked for on the command line (the last of --json and --no-json wins, as in parsing) or by LSPQ_JSON=1. */
-export function jsonInArgv(argv: readonly string[], env: Record<string, string | undefined>): boolean {
-  let json = env.LSPQ_JSON === '1';
-  for (const word of argv) {
-    if (word === '--') break;
-    if (word === '--json') json = true;
-    else if (word === '--no-json') json = false;
-    else if (word.startsWith('--json=')) json = word === '--json=true';
-  }
-  return json;
-}

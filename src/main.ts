@@ -13,14 +13,18 @@
 import { BUILD } from './build-info';
 import { loadBundle } from './bundles';
 import { forward, forwardBatch } from './cli/forward';
-import { commandFirst } from './cli/global-flags';
+import { scanWords } from './cli/words';
 import { isTerminal, wantsColor } from './cli/terminal';
 import { COMMANDS, isCommand } from './commands/table';
-import { errorOutput, jsonInArgv, usage, type CommandOutput, type ExitCode } from './errors';
+import { errorOutput, usage, type CommandOutput, type ExitCode } from './errors';
 import type { CommandLine } from './protocol/messages';
 
-// Global flags before the command are read as if they followed it.
-const argv = commandFirst(process.argv.slice(2));
+// The words, read once: everything below uses what this scan found.
+const words = scanWords(
+  process.argv.slice(2),
+  process.env,
+  (name) => isCommand(name) && 'passthrough' in COMMANDS[name],
+);
 
 async function write(fd: 1 | 2, text: string): Promise<void> {
   if (text) await Bun.write(fd === 1 ? Bun.stdout : Bun.stderr, text);
@@ -51,23 +55,7 @@ async function warn(warnings: readonly string[]): Promise<void> {
   await write(2, warnings.map((w) => `lspq: warning: ${w}\n`).join(''));
 }
 
-const fail = (err: unknown) => print(errorOutput(err, jsonInArgv(argv, process.env)));
-
-/** --no-daemon (or LSPQ_NO_DAEMON=1): the engine runs here; the daemon is neither asked nor started. */
-function noDaemon(words: readonly string[]): boolean {
-  if (process.env.LSPQ_NO_DAEMON === '1') return true;
-  // A plain loop: the first call of a builtin such as Array.prototype.some compiles it (0.1-0.2 ms).
-  for (let i = 0; i < words.length; i++)
-    if (words[i] === '--no-daemon' || words[i]!.startsWith('--daemon=')) return true;
-  return false;
-}
-
-/** --help is answered here: asking it must not start a daemon. A passthrough command (git) reads its own words. */
-function helpAsked(passthrough: boolean, words: readonly string[]): boolean {
-  if (passthrough) return false;
-  for (let i = 0; i < words.length; i++) if (words[i] === '--help' || words[i] === '-h') return true;
-  return false;
-}
+const fail = (err: unknown) => print(errorOutput(err, words.json));
 
 function topUsage(): string {
   const rows = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(9)} ${c.summary}`);
@@ -86,7 +74,7 @@ function topUsage(): string {
 }
 
 async function run(): Promise<ExitCode> {
-  const [name, ...args] = argv;
+  const { command: name, args } = words;
   if (name === '__daemon') return loadBundle('engine').runDaemon();
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     // Asked for, the usage is the answer (stdout); a missing command is an error, and errors go to stderr.
@@ -112,10 +100,14 @@ async function run(): Promise<ExitCode> {
     cwd: process.cwd(),
     env,
     color: wantsColor(env),
-    progress: isTerminal(2) && !jsonInArgv(args, env),
+    progress: isTerminal(2) && !words.json,
+    json: words.json,
+    help: words.help,
+    ...(words.timeoutMs !== undefined ? { timeoutMs: words.timeoutMs } : {}),
   };
-  const here = spec.process === 'here' || noDaemon(args) || helpAsked('passthrough' in spec, args);
-  if ('stream' in spec && !helpAsked(false, args)) return print(await batch(line, here));
+  // --help is answered here: asking it must not start a daemon.
+  const here = spec.process === 'here' || words.noDaemon || words.help;
+  if ('stream' in spec && !words.help) return print(await batch(line, here));
   if (!here) return print(await forward(line, showProgress));
   return print(await loadBundle('commands').runHere(line));
 }
@@ -149,4 +141,4 @@ function exitNow(code: ExitCode): never {
 // No top-level await: the binary is compiled to bytecode as CommonJS for a faster start.
 void run()
   .catch(fail)
-  .then((code) => (argv[0] === '__daemon' ? process.exit(code) : exitNow(code)));
+  .then((code) => (words.command === '__daemon' ? process.exit(code) : exitNow(code)));

@@ -4,12 +4,6 @@
  * (main.ts) loads it.
  */
 
-export function processEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  return env;
-}
-
 interface TtyBinding {
   isTTY?: (fd: number) => boolean;
 }

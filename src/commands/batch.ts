@@ -7,6 +7,7 @@
  * goes on. The exit code is the worst of the answers'.
  */
 import * as z from 'zod/mini';
+import { scanWords } from '../cli/words';
 import { errorOutput, usage, type CommandOutput, type ExitCode } from '../errors';
 import type { CommandLine } from '../protocol/messages';
 import type { Host } from './context';
@@ -57,12 +58,10 @@ async function answerOne(text: string, base: CommandLine, host: Host): Promise<{
   try {
     const request = parseRequest(text);
     id = request.id;
-    const [command, ...args] = request.words;
-    checkCommand(command!);
-    output = await runCommandLine(
-      { ...base, command: command!, args: [...args, '--json'], color: false, progress: false },
-      host,
-    );
+    const words = scanWords([...request.words, '--json'], base.env);
+    checkCommand(words.command!);
+    const line = { ...base, command: words.command!, args: words.args, color: false, progress: false, json: true };
+    output = await runCommandLine({ ...line, help: words.help, timeoutMs: words.timeoutMs }, host);
   } catch (err) {
     output = errorOutput(err, true);
   }

@@ -1,4 +1,4 @@
 /** The `commands` bundle's entry (src/bundles.ts): the road, and its end in the command's own process. */
-export { runCommandLine, wantsHelp } from './road';
+export { runCommandLine } from './road';
 export { runBatchHere, runHere } from './here';
 export type { Host } from './context';

@@ -5,7 +5,7 @@
  * rendered, and its exit code decided. Nothing here prints.
  */
 import { loadBundle } from '../bundles';
-import { errorOutput, jsonInArgv, usage, type CommandOutput } from '../errors';
+import { errorOutput, usage, type CommandOutput } from '../errors';
 import type { CommandLine } from '../protocol/messages';
 import { runContext, type Host, type Run } from './context';
 import { daemon } from './daemon';
@@ -15,7 +15,7 @@ import { parseFlags } from './flags';
 import { git } from './git';
 import { calls, def, hover, impls, refs, symbols, typedef } from './questions';
 import { servers } from './servers';
-import { COMMANDS, isCommand, type CommandName } from './table';
+import { isCommand, type CommandName } from './table';
 
 /** What each command of the table does. */
 /** batch reads its requests as a stream (commands/batch.ts): it reaches here only when run where no stream is (inside a batch). */
@@ -41,11 +41,6 @@ const RUN: { [N in CommandName]: Run<N> } = {
   daemon,
 };
 
-/** `--help` or `-h` among a command's words; a passthrough command (git) reads its own. */
-export function wantsHelp(name: CommandName, args: readonly string[]): boolean {
-  return !('passthrough' in COMMANDS[name]) && (args.includes('--help') || args.includes('-h'));
-}
-
 function runNamed<N extends CommandName>(name: N, line: CommandLine, host: Host): Promise<CommandOutput> {
   return RUN[name](parseFlags(name, line.args), runContext(line, host));
 }
@@ -59,10 +54,10 @@ export async function runCommandLine(line: CommandLine, host: Host): Promise<Com
   try {
     const name = line.command;
     if (!isCommand(name)) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
-    if (wantsHelp(name, line.args)) return { stdout: await loadBundle('usage').helpFor(name), exit: 0 };
+    if (line.help) return { stdout: await loadBundle('usage').helpFor(name), exit: 0 };
     return await runNamed(name, line, host);
   } catch (err) {
     host.report?.(err);
-    return errorOutput(err, jsonInArgv(line.args, line.env));
+    return errorOutput(err, line.json);
   }
 }

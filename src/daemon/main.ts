@@ -15,7 +15,7 @@ import { Watchers } from './watch';
 export const DAEMON_IDLE_MS = 30 * 60_000;
 const HOUSEKEEPING_MS = 5_000;
 
-function seconds(env: string | undefined, fallbackMs: number): number {
+function msFromSeconds(env: string | undefined, fallbackMs: number): number {
   const n = Number(env);
   return env !== undefined && Number.isFinite(n) && n > 0 ? n * 1000 : fallbackMs;
 }
@@ -29,11 +29,11 @@ export async function runDaemon(): Promise<ExitCode> {
   reapOrphans(stateFile(socket, 'servers.json'), log);
   if (existsSync(socket)) unlinkSync(socket); // ours by the lock: a leftover of a dead daemon
 
-  const idleMs = seconds(process.env.LSPQ_DAEMON_IDLE_SECONDS, DAEMON_IDLE_MS);
+  const idleMs = msFromSeconds(process.env.LSPQ_DAEMON_IDLE_SECONDS, DAEMON_IDLE_MS);
   const maxServers = Number(process.env.LSPQ_MAX_SERVERS);
   const memoryMb = Number(process.env.LSPQ_MEMORY_LIMIT_MB);
   const pool = new ServerPool({
-    idleMs: seconds(process.env.LSPQ_SERVER_IDLE_SECONDS, SERVER_IDLE_MS),
+    idleMs: msFromSeconds(process.env.LSPQ_SERVER_IDLE_SECONDS, SERVER_IDLE_MS),
     maxServers: Number.isSafeInteger(maxServers) && maxServers > 0 ? maxServers : MAX_SERVERS,
     ...(Number.isFinite(memoryMb) && memoryMb > 0 ? { memoryLimit: Math.round(memoryMb * 1_048_576) } : {}),
     log,

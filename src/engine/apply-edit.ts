@@ -173,7 +173,7 @@ export function writePlan(plan: EditPlan, o: ApplyOptions): string[] {
   checkPlan(plan, o);
   const guarded: Guarded[] = [];
   const undo: Undo[] = [];
-  const written: string[] = [];
+  const paths: string[] = [];
   // Files another program wrote after lspq did: left as they are by the undo.
   const left: string[] = [];
   try {
@@ -190,13 +190,13 @@ export function writePlan(plan: EditPlan, o: ApplyOptions): string[] {
         step(f, guarded, undo);
       } catch (err) {
         if (err instanceof LspqError) throw err;
-        throw writeFailed(f.path, err, written.length);
+        throw writeFailed(f.path, err, paths.length);
       }
-      written.push(f.renamedTo ?? f.path);
+      paths.push(f.renamedTo ?? f.path);
     }
     // A write to an original after its rename was made in the file lspq replaced: look once more at the end.
     for (const g of guarded) racedWrite(g, undo);
-    return written;
+    return paths;
   } catch (err) {
     const failed = rollBack(undo, left);
     throw explain(err, failed, left);

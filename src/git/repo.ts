@@ -8,7 +8,6 @@
 import { LspqError } from '../errors';
 import { gitEnv } from './invocation';
 import { neutralize } from './neutralize';
-import { DIFF_COUNTS_ARGS, parseDiff, type DiffJson } from './parse-diff';
 import { parseStatus, type StatusEntry, type StatusJson } from './parse-status';
 import { readConfig, spawnGit } from './run';
 
@@ -67,18 +66,6 @@ export class GitRepo {
     const staged = live(status.staged);
     const changed = [...new Set([...staged, ...live(status.unstaged), ...status.untracked.map(at)])].sort();
     return { staged: staged.sort(), changed };
-  }
-
-  /**
-   * A diff as parsed data (files, counts, hunks): the work tree against the
-   * index, or whatever `args` name (`--cached`, `HEAD~1`, `-- PATH`).
-   * Diff drivers and textconv never run.
-   */
-  async diff(args: readonly string[] = []): Promise<DiffJson> {
-    const safe = ['diff', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty', '--no-color'];
-    const counts = await this.read([...safe, ...DIFF_COUNTS_ARGS, ...args], 'git diff');
-    const patch = await this.read([...safe, '-p', '--src-prefix=a/', '--dst-prefix=b/', ...args], 'git diff');
-    return parseDiff(counts, patch);
   }
 
   /** The staged content of `path` (absolute, inside the work tree): what a commit would hold. */

@@ -303,21 +303,10 @@ export async function stopDaemon(path: string): Promise<boolean> {
   return true;
 }
 
-/** `--timeout S` from a command line, as the command will parse it; undefined if absent or not a number. */
-export function timeoutInArgs(args: readonly string[]): number | undefined {
-  let seconds: string | undefined;
-  for (let i = 0; i < args.length && args[i] !== '--'; i++) {
-    if (args[i] === '--timeout') seconds = args[i + 1];
-    else if (args[i]!.startsWith('--timeout=')) seconds = args[i]!.slice('--timeout='.length);
-  }
-  const n = Number(seconds);
-  return seconds !== undefined && Number.isFinite(n) && n > 0 ? n * 1000 : undefined;
-}
-
 /** How long the command waits for the daemon's reply before calling it wedged. */
 export function patience(request: Request): number {
   if (request.op !== 'run') return CONTROL_WAIT_MS;
-  return (timeoutInArgs(request.line.args) ?? DEFAULT_TIMEOUT_MS) + ANSWER_GRACE_MS;
+  return (request.line.timeoutMs ?? DEFAULT_TIMEOUT_MS) + ANSWER_GRACE_MS;
 }
 
 /** Sends a request, starting or replacing the daemon as needed; undefined when none runs and `start` is false. */

@@ -28,6 +28,10 @@ export const CommandLineShape = z.object({
   color: z.boolean(),
   /** stderr is a terminal: progress is worth sending. */
   progress: z.boolean(),
+  /** What the words say, read once where they were typed (cli/words.ts). */
+  json: z.boolean(),
+  help: z.boolean(),
+  timeoutMs: z.optional(z.number()),
 });
 export type CommandLine = z.infer<typeof CommandLineShape>;
 

@@ -43,7 +43,7 @@ import { openTarget } from './target';
 interface Place {
   session: Session;
   path: string;
-  written: (path: string) => string;
+  shown: (path: string) => string;
   range: Range;
   span: Span;
 }
@@ -53,7 +53,7 @@ const isLines = (place: QueryFor<'actions'>['place']): place is LineSpec => 'sta
 async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: Deadline): Promise<Place> {
   const place = req.place;
   if (!isLines(place)) {
-    const { session, path, target, position, written } = await openTarget(
+    const { session, path, target, position, shown } = await openTarget(
       place,
       req,
       ctx,
@@ -64,13 +64,13 @@ async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: 
     return {
       session,
       path,
-      written,
+      shown,
       range: { start: position, end: position },
       span: { line: target.line, column: target.column, endLine: target.line, endColumn: target.column },
     };
   }
   assertFile(place.path);
-  const { real, written } = followLink(place.path, req.cwd);
+  const { real, shown } = followLink(place.path, req.cwd);
   const session = await sessionFor(ctx, req, real, 'codeActionProvider', 'code actions');
   const asked = nameInProject(place.path, real, session.client.root);
   const lines = splitLines(await session.docs.sync(asked));
@@ -88,7 +88,7 @@ async function placeOf(req: QueryFor<'actions'>, ctx: HandlerContext, deadline: 
   return {
     session,
     path: asked,
-    written,
+    shown,
     range: { start: { line: place.startLine - 1, character: 0 }, end },
     span: { line: place.startLine, column: 1, endLine: place.endLine, endColumn: codePointLength(last) + 1 },
   };
@@ -113,12 +113,12 @@ function matchesKind(kind: string, wanted: string[] | undefined): boolean {
 /** Files and edit counts of an edit, read from its shape (nothing is resolved or run for a listing). */
 function touched(
   edit: WorkspaceEdit | undefined,
-  written: (path: string) => string,
+  shown: (path: string) => string,
 ): { path: string; changes: number }[] {
   if (!edit) return [];
   const counts = new Map<string, number>();
   const add = (uri: string, n: number) => {
-    const path = written(uriToPath(uri) ?? uri);
+    const path = shown(uriToPath(uri) ?? uri);
     counts.set(path, (counts.get(path) ?? 0) + n);
   };
   for (const [uri, edits] of Object.entries(edit.changes ?? {})) add(uri, edits.length);
@@ -185,7 +185,7 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
     await holdAlone([place.session], req, ctx, deadline);
     place = await placeOf(req, ctx, deadline);
   }
-  const { session, path, written } = place;
+  const { session, path, shown } = place;
   return using(session, async () => {
     const client = session.client;
     const found = await completeDiagnostics(session, [path], publishMarks(session, [path]), {
@@ -211,12 +211,12 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
       title: a.title,
       kind: kindOf(a),
       preferred: !isCommand(a) && a.isPreferred === true,
-      edits: isCommand(a) ? [] : touched(a.edit, written),
+      edits: isCommand(a) ? [] : touched(a.edit, shown),
       ...(!isCommand(a) && a.disabled ? { disabled: a.disabled.reason } : {}),
     }));
     let applied: ActionsResult['applied'] = null;
     if (req.apply !== undefined) {
-      const at = `${displayPath(written(path), req.cwd)}:${place.span.line}`;
+      const at = `${displayPath(shown(path), req.cwd)}:${place.span.line}`;
       const chosen = req.apply === 'preferred' ? items.find((a) => a.preferred && !a.disabled) : items[req.apply - 1];
       if (!chosen) {
         throw new LspqError(
@@ -232,11 +232,11 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
           `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`,
         );
       const plans = await run(session, offered[chosen.index - 1]!, req, ctx, deadline);
-      const files: FileEdit[] = plans.flatMap((p) => fileEdits(p, written));
+      const files: FileEdit[] = plans.flatMap((p) => fileEdits(p, shown));
       applied = { index: chosen.index, title: chosen.title, files, written: req.write };
     }
     return {
-      path: written(path),
+      path: shown(path),
       span: place.span,
       server: client.spec.id,
       root: client.root,

@@ -30,11 +30,11 @@ function toItem(item: CallHierarchyItem, texts: TextSource, session: Session): C
 }
 
 /** Paths in a call tree as the user wrote them (a symlinked file shown as the link). */
-function asWritten(nodes: CallNode[], written: (path: string) => string): CallNode[] {
+function asShown(nodes: CallNode[], shown: (path: string) => string): CallNode[] {
   return nodes.map((n) => ({
     ...n,
-    item: { ...n.item, path: written(n.item.path) },
-    calls: asWritten(n.calls, written),
+    item: { ...n.item, path: shown(n.item.path) },
+    calls: asShown(n.calls, shown),
   }));
 }
 
@@ -43,7 +43,7 @@ const itemKey = (item: CallHierarchyItem) =>
 
 export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<CallsResult> {
   const deadline = deadlineFor(req);
-  const { session, uri, position, written } = await openTarget(
+  const { session, uri, position, shown } = await openTarget(
     req.target,
     req,
     ctx,
@@ -66,11 +66,11 @@ export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<Cal
     const tree = await expand(root, req, session, texts, deadline, ctx, counter, new Set([itemKey(root)]), 1);
     const item = toItem(root, texts, session);
     return {
-      item: { ...item, path: written(item.path) },
+      item: { ...item, path: shown(item.path) },
       direction: req.direction,
       server: client.spec.id,
       root: client.root,
-      calls: asWritten(tree, written),
+      calls: asShown(tree, shown),
       total: counter.total,
       truncated: counter.total > req.limit,
     };

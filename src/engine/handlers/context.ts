@@ -82,14 +82,14 @@ export function assertFile(path: string): void {
  * that file are printed as the user wrote the link when it lies under the
  * current directory.
  */
-export function followLink(path: string, cwd: string): { real: string; written: (p: string) => string } {
+export function followLink(path: string, cwd: string): { real: string; shown: (p: string) => string } {
   let real = path;
   let realCwd = cwd;
   try {
     real = realpathSync(path);
     realCwd = realpathSync(cwd);
   } catch {
-    return { real, written: (p) => p };
+    return { real, shown: (p) => p };
   }
   const under = (p: string, dir: string) => p.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
   const linkShown = real !== path && under(path, cwd);
@@ -97,7 +97,7 @@ export function followLink(path: string, cwd: string): { real: string; written: 
   const cwdLinked = realCwd !== cwd;
   return {
     real,
-    written: (p) => {
+    shown: (p) => {
       if (linkShown && p === real) return path;
       if (cwdLinked && under(p, realCwd)) return `${cwd}${p.slice(realCwd.length)}`;
       return p;

@@ -15,14 +15,14 @@ export function planFor(edit: WorkspaceEdit, session: Session): EditPlan {
 }
 
 /** The plan's files as shown: in path order, whatever order the server listed them in. */
-export function fileEdits(plan: EditPlan, written: (path: string) => string = (p) => p): FileEdit[] {
+export function fileEdits(plan: EditPlan, shown: (path: string) => string = (p) => p): FileEdit[] {
   const files = [...plan.files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return files.map((f) => ({
-    path: written(f.path),
+    path: shown(f.path),
     changes: f.edits,
     before: f.before,
     after: f.after,
-    ...(f.renamedTo ? { renamedTo: written(f.renamedTo) } : {}),
+    ...(f.renamedTo ? { renamedTo: shown(f.renamedTo) } : {}),
   }));
 }
 

@@ -93,13 +93,13 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
   const files: (Omit<FmtFile, 'edits'> & { real: string; index: number; change: FileChange })[] = [];
   const sessions = new Set<Session>();
   const capability = req.lines ? 'documentRangeFormattingProvider' : 'documentFormattingProvider';
-  const batches = new Map<Session, { real: string; written: string; index: number }[]>();
+  const batches = new Map<Session, { real: string; shown: string; index: number }[]>();
   for (const [index, path] of req.files.entries()) {
     assertFile(path);
-    const { real, written } = followLink(path, req.cwd);
+    const { real, shown } = followLink(path, req.cwd);
     const session = await sessionFor(ctx, req, real, capability, req.lines ? 'range formatting' : 'formatting');
     const asked = nameInProject(path, real, session.client.root);
-    batches.set(session, [...(batches.get(session) ?? []), { real: asked, written: written(asked), index }]);
+    batches.set(session, [...(batches.get(session) ?? []), { real: asked, shown: shown(asked), index }]);
   }
   // Writing holds the servers alone, from the formatting request to the re-sync.
   if (req.write) await holdAlone([...batches.keys()], req, ctx, deadline);
@@ -118,7 +118,7 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
       for (const [k, f] of slice.entries()) {
         const change = done[k]!;
         const [before, after] = [change.before ?? '', change.after ?? ''];
-        files.push({ path: f.written, real: f.real, index: f.index, changed: after !== before, before, after, change });
+        files.push({ path: f.shown, real: f.real, index: f.index, changed: after !== before, before, after, change });
       }
     }
   }

@@ -32,7 +32,7 @@ export async function locations(
   ctx: HandlerContext,
 ): Promise<LocationsResult> {
   const deadline = deadlineFor(req);
-  const { session, target, uri, position, written } = await openTarget(
+  const { session, target, uri, position, shown } = await openTarget(
     req.target,
     req,
     ctx,
@@ -61,7 +61,7 @@ export async function locations(
     const found = flattenLocations(raw)
       .map((l) => toLocation(l.uri, l.range, texts, client.encoding))
       .filter((l) => !l.path.startsWith('/') || existsSync(l.path))
-      .map((l) => ({ ...l, path: written(l.path) }));
+      .map((l) => ({ ...l, path: shown(l.path) }));
     // The symbol search already found a definition; clangd answers def on a
     // definition with its declaration, so keep the definition in the answer.
     if (

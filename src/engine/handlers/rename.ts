@@ -36,7 +36,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
     // Found again under the lease: the file may have changed while this question waited for it.
     open = await openTarget(req.target, req, ctx, deadline, 'renameProvider', 'rename');
   }
-  const { session, target, uri, position, written } = open;
+  const { session, target, uri, position, shown } = open;
   return using(session, async () => {
     const client = session.client;
     const at = `${displayPath(target.path, req.cwd)}:${target.line}:${target.column}`;
@@ -67,7 +67,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
       server: client.spec.id,
       root: client.root,
       newName: req.newName,
-      files: fileEdits(plan, written),
+      files: fileEdits(plan, shown),
       applied: req.write,
     };
   });

@@ -30,7 +30,7 @@ export interface OpenTarget {
   uri: string;
   position: Position;
   /** A path in an answer as the user should see it (a symlink's target shown as the link). */
-  written: (path: string) => string;
+  shown: (path: string) => string;
 }
 
 export async function openTarget(
@@ -57,8 +57,8 @@ export async function openTarget(
     else name = { text: spec.name, nth: spec.nth };
   }
   assertFile(path);
-  const shown = displayPath(path, req.cwd);
-  const { real, written } = followLink(path, req.cwd);
+  const where = displayPath(path, req.cwd);
+  const { real, shown } = followLink(path, req.cwd);
   const session = await sessionFor(ctx, req, real, capability, what);
   const asked = nameInProject(path, real, session.client.root);
   const text = await session.docs.sync(asked);
@@ -66,7 +66,7 @@ export async function openTarget(
   if (line > lines.length) {
     // A final newline ends the last line; it does not start one more.
     const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
-    throw new LspqError('bad_position', `line ${line} is outside ${shown}, which has ${count} lines`);
+    throw new LspqError('bad_position', `line ${line} is outside ${where}, which has ${count} lines`);
   }
   const lineText = lines[line - 1]!;
   if (name) {
@@ -74,13 +74,13 @@ export async function openTarget(
     if (hits.length === 0) {
       throw new LspqError(
         'name_not_on_line',
-        `'${name.text}' is not on line ${line} of ${shown}: ${lineText.trim() || '(empty line)'}`,
+        `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}`,
       );
     }
     if (name.nth > hits.length) {
       throw new LspqError(
         'name_not_on_line',
-        `line ${line} of ${shown} has ${hits.length} occurrence(s) of '${name.text}', not ${name.nth}; lower --nth`,
+        `line ${line} of ${where} has ${hits.length} occurrence(s) of '${name.text}', not ${name.nth}; lower --nth`,
       );
     }
     column = hits[name.nth - 1]! + 1;
@@ -90,15 +90,15 @@ export async function openTarget(
   if (column! > length + 1) {
     throw new LspqError(
       'bad_position',
-      `column ${column} is past the end of line ${line} of ${shown} (${length} characters)`,
+      `column ${column} is past the end of line ${line} of ${where} (${length} characters)`,
     );
   }
   await prepare(session, ctx, deadline);
   return {
     session,
     path: asked,
-    written,
-    target: { path: written(asked), line, column: column!, ...(symbol ? { symbol } : {}) },
+    shown,
+    target: { path: shown(asked), line, column: column!, ...(symbol ? { symbol } : {}) },
     uri: session.docs.uri(asked),
     position: { line: line - 1, character: toServerCharacter(lineText, column! - 1, session.client.encoding) },
   };
