@@ -13,7 +13,16 @@ import { PROTOCOL_VERSION } from '../src/protocol/messages';
 const [build, command, ...args] = process.argv.slice(2);
 const request = {
   op: 'run',
-  line: { command, args, cwd: process.cwd(), env: process.env, color: false, progress: false, json: args.includes('--json'), help: false },
+  line: {
+    command,
+    args,
+    cwd: process.cwd(),
+    env: process.env,
+    color: false,
+    progress: false,
+    json: args.includes('--json'),
+    help: false,
+  },
 };
 const payload = new TextEncoder().encode(`${JSON.stringify({ protocol: PROTOCOL_VERSION, build, request })}\n`);
 const decoder = new TextDecoder();

@@ -4,7 +4,8 @@
  * becomes output. The same in the daemon and in the command's process.
  */
 import type { CommandOutput, ExitCode } from '../errors';
-import type { Answerer, Answers, CommandLine, Op, Query } from '../protocol/messages';
+import type { CommandLine } from '../protocol/messages';
+import type { Answerer, Answers, Op, Query } from '../queries';
 import { renderOptions, type RenderOptions } from '../render/style';
 import type { Rendered } from '../render/types';
 import type { ArgsOf, CommandName } from './table';

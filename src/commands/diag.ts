@@ -5,7 +5,7 @@
  */
 import { usage } from '../errors';
 import { GitRepo } from '../git/repo';
-import { SEVERITIES } from '../protocol/messages';
+import { SEVERITIES } from '../queries';
 import { resolvePath } from '../protocol/paths';
 import { diagJson, renderDiag } from '../render/diag';
 import { present, type Run } from './context';

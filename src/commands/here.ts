@@ -6,7 +6,8 @@
  */
 import { loadBundle } from '../bundles';
 import type { CommandOutput } from '../errors';
-import type { Answerer, CommandLine } from '../protocol/messages';
+import type { CommandLine } from '../protocol/messages';
+import type { Answerer } from '../queries';
 import { runBatchLine } from './batch';
 import { runCommandLine } from './road';
 import type { LocalEngine } from '../engine/local';

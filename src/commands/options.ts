@@ -4,7 +4,7 @@
  * words in, values out, a one-line usage error for anything else.
  */
 import { usage } from '../errors';
-import { SEVERITIES, type CallerContext, type Severity } from '../protocol/messages';
+import { SEVERITIES, type CallerContext, type Severity } from '../queries';
 import { resolvePath } from '../protocol/paths';
 import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
 import { parseTarget, type TargetSpec } from '../protocol/target';

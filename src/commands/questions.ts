@@ -1,6 +1,6 @@
 /** The questions about code: each turns its flags into one query and presents the answer. */
 import { usage } from '../errors';
-import type { LocationOp, LocationsResult } from '../protocol/messages';
+import type { LocationOp, LocationsResult } from '../queries';
 import { resolvePath } from '../protocol/paths';
 import { callsJson, renderCalls } from '../render/calls';
 import { hoverJson, renderHover } from '../render/hover';

@@ -11,14 +11,8 @@ import { answer } from '../engine/answer';
 import type { EngineContext } from '../engine/handlers/context';
 import { LspqError, toErrorPayload } from '../errors';
 import type { ServerPool } from '../lsp/manager';
-import {
-  type CommandLine,
-  type DaemonStatus,
-  type Op,
-  PROTOCOL_VERSION,
-  type QueryFor,
-  type Reply,
-} from '../protocol/messages';
+import { type CommandLine, type DaemonStatus, PROTOCOL_VERSION, type Reply } from '../protocol/messages';
+import type { Op, QueryFor } from '../queries';
 import { BatchInputShape, EnvelopeHeadShape, EnvelopeShape, MAX_LINE_BYTES, readLine } from '../protocol/socket-shapes';
 import type { Watchers } from './watch';
 

@@ -1,5 +1,5 @@
 /** A question to its handler: one table, each operation's answer typed by its name. */
-import type { Answers, Op, QueryFor } from '../protocol/messages';
+import type { Answers, Op, QueryFor } from '../queries';
 import { actions } from './handlers/actions';
 import { calls } from './handlers/calls';
 import { Leases } from '../lsp/leases';

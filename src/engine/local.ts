@@ -4,7 +4,7 @@
  * before the command exits, even on Ctrl-C.
  */
 import { ServerPool } from '../lsp/manager';
-import type { Answerer } from '../protocol/messages';
+import type { Answerer } from '../queries';
 import { answer } from './answer';
 
 export interface LocalEngine {

@@ -14,7 +14,7 @@ import type {
   Range,
   SymbolKind,
 } from 'vscode-languageserver-protocol';
-import { byPlace, type Location, type Span } from '../protocol/messages';
+import { byPlace, type Location, type Span } from '../queries';
 import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
 import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
 import { BoundedCache } from './bounded-cache';

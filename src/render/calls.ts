@@ -1,5 +1,5 @@
 /** calls: the target, then one line per caller (←) or callee (→), indented by depth. */
-import type { CallItem, CallNode, CallsResult } from '../protocol/messages';
+import type { CallItem, CallNode, CallsResult } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import type { Rendered } from './types';

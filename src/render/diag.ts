@@ -1,5 +1,5 @@
 /** diag: compiler-style lines, sorted by path and line, and a summary. */
-import type { DiagResult, Severity } from '../protocol/messages';
+import type { DiagResult, Severity } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, type RenderOptions } from './style';
 import type { Rendered } from './types';

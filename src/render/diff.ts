@@ -4,7 +4,7 @@
  * rename headers, three lines of context. Pure; the line diff is jsdiff's.
  */
 import { structuredPatch } from 'diff';
-import type { FileEdit } from '../protocol/messages';
+import type { FileEdit } from '../queries';
 import { displayPath } from '../protocol/paths';
 
 export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {

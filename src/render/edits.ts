@@ -2,7 +2,7 @@
  * fmt, rename and actions: a diff where an edit is shown, the files where
  * one was written, and the contract's JSON. Pure.
  */
-import type { ActionsResult, FileEdit, FmtResult, RenameResult } from '../protocol/messages';
+import type { ActionsResult, FileEdit, FmtResult, RenameResult } from '../queries';
 import { unifiedDiff } from './diff';
 import { targetJson } from './locations';
 import { displayPath } from '../protocol/paths';

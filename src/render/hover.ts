@@ -1,5 +1,5 @@
 /** hover: the server's text as it is (markdown or plain). */
-import type { HoverResult } from '../protocol/messages';
+import type { HoverResult } from '../queries';
 import { targetJson } from './locations';
 import type { Rendered } from './types';
 

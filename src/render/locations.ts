@@ -1,5 +1,5 @@
 /** def, typedef, impls, refs: one `path:line:col: preview` line per location. */
-import type { Location, LocationsResult, ResolvedTarget } from '../protocol/messages';
+import type { Location, LocationsResult, ResolvedTarget } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import type { Rendered } from './types';

@@ -1,5 +1,5 @@
 /** servers: one block per server, found ones first. */
-import type { ServersResult } from '../protocol/messages';
+import type { ServersResult } from '../queries';
 import type { RenderOptions } from './style';
 import type { Rendered } from './types';
 

@@ -1,5 +1,5 @@
 /** symbols: a tree of `path:line:col: kind name` lines, indented after the location. */
-import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from '../protocol/messages';
+import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import type { Rendered } from './types';

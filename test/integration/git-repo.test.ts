@@ -45,24 +45,6 @@ describe('GitRepo', () => {
     });
   });
 
-  test('diff: files, counts and hunks of the work tree against the index; --cached for the index', async () => {
-    expect(await repo.diff()).toEqual({
-      files: [
-        {
-          path: 'a.txt',
-          status: 'modified',
-          additions: 2,
-          deletions: 1,
-          binary: false,
-          hunks: [{ oldStart: 1, oldLines: 3, newStart: 1, newLines: 4, header: '@@ -1,3 +1,4 @@' }],
-        },
-      ],
-    });
-    expect((await repo.diff(['--cached'])).files.map((f) => [f.path, f.status, f.additions])).toEqual([
-      ['c.txt', 'added', 1],
-    ]);
-  });
-
   test('staged: what a commit would hold', async () => {
     expect(await repo.staged(r.path('c.txt'))).toBe('new\n');
     expect(await repo.staged(r.path('a.txt'))).toBe('one\ntwo\nthree\n');

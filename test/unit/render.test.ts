@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import type { CallsResult, HeldServer, LocationsResult, SymbolsResult } from '../../src/protocol/messages';
+import type { HeldServer } from '../../src/protocol/messages';
+import type { CallsResult, LocationsResult, SymbolsResult } from '../../src/queries';
 import { distinctions, renderDaemonStatus } from '../../src/render/daemon';
 import { renderCalls } from '../../src/render/calls';
 import { locationsJson, renderLocations } from '../../src/render/locations';

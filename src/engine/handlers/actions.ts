@@ -21,7 +21,7 @@ import { completeDiagnostics, publishMarks } from '../../lsp/diagnostics';
 import type { EditPlan } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
 import { codePointLength, splitLines, toServerCharacter } from '../../lsp/position';
-import type { ActionsResult, CodeActionItem, FileEdit, QueryFor, Span } from '../../protocol/messages';
+import type { ActionsResult, CodeActionItem, FileEdit, QueryFor, Span } from '../../queries';
 import type { LineSpec } from '../../protocol/target';
 import { uriToPath } from '../../lsp/uri';
 import { displayPath } from '../../protocol/paths';

@@ -10,7 +10,7 @@ import { LspqError } from '../../errors';
 import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';
-import type { CallItem, CallNode, CallsResult, QueryRequest } from '../../protocol/messages';
+import type { CallItem, CallNode, CallsResult, QueryRequest } from '../../queries';
 import { deadlineFor, using, type Deadline, textsOf, type HandlerContext } from './context';
 import { openTarget } from './target';
 

@@ -16,7 +16,7 @@ import { maxFileBytes, tooLarge } from '../../lsp/file-size';
 import { loadServers } from '../../lsp/servers/config';
 import { findRoot, locateBinary } from '../../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
-import type { CallerContext } from '../../protocol/messages';
+import type { CallerContext } from '../../queries';
 
 /** What the engine gives every question: the pool, cancellation, the log, the daemon's hooks. */
 export interface EngineContext {

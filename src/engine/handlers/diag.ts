@@ -13,14 +13,7 @@ import type { Session } from '../../lsp/manager';
 import { projectFiles } from '../../lsp/project-files';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { uriToPath } from '../../lsp/uri';
-import {
-  byPlace,
-  SEVERITIES,
-  type DiagResult,
-  type Diagnostic,
-  type QueryRequest,
-  type Severity,
-} from '../../protocol/messages';
+import { byPlace, SEVERITIES, type DiagResult, type Diagnostic, type QueryRequest, type Severity } from '../../queries';
 import {
   acquire,
   holdAlone,

@@ -6,7 +6,7 @@
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { planWorkspaceEdit, type EditPlan } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
-import type { FileEdit } from '../../protocol/messages';
+import type { FileEdit } from '../../queries';
 import { readNow, writePlan } from '../apply-edit';
 
 /** The edit against what the server saw: an open document's text, else the disk's. */

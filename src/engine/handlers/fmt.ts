@@ -14,7 +14,7 @@ import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
 import type { FileChange } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
 import { splitLines, toServerCharacter } from '../../lsp/position';
-import type { FmtFile, FmtResult, QueryFor } from '../../protocol/messages';
+import type { FmtFile, FmtResult, QueryFor } from '../../queries';
 import { displayPath } from '../../protocol/paths';
 import {
   assertFile,

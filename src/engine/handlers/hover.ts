@@ -1,7 +1,7 @@
 /** hover: signature, type and documentation at a position. */
 import { HoverRequest } from 'vscode-languageserver-protocol';
 import { hoverText, toSpan } from '../../lsp/convert';
-import type { HoverResult, QueryRequest } from '../../protocol/messages';
+import type { HoverResult, QueryRequest } from '../../queries';
 import { deadlineFor, using, textsOf, type HandlerContext } from './context';
 import { openTarget } from './target';
 

@@ -9,7 +9,7 @@ import {
 } from 'vscode-languageserver-protocol';
 import { flattenLocations, sortLocations, toLocation } from '../../lsp/convert';
 import { previewOf } from '../../lsp/preview';
-import type { LocationOp, LocationsResult, QueryRequest } from '../../protocol/messages';
+import type { LocationOp, LocationsResult, QueryRequest } from '../../queries';
 import { deadlineFor, using, textsOf, type HandlerContext } from './context';
 import { openTarget } from './target';
 

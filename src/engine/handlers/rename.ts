@@ -12,7 +12,7 @@ import {
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
-import type { QueryFor, RenameResult } from '../../protocol/messages';
+import type { QueryFor, RenameResult } from '../../queries';
 import { displayPath } from '../../protocol/paths';
 import { deadlineFor, type HandlerContext, holdAlone, using } from './context';
 import { commitFor, fileEdits, planFor } from './edits';

@@ -4,7 +4,7 @@ import { statSync } from 'node:fs';
 import { loadServers } from '../../lsp/servers/config';
 import { locateBinary } from '../../lsp/servers/locate';
 import type { PoolCaches } from '../../lsp/manager';
-import type { CallerContext, ServerInfo, ServersResult } from '../../protocol/messages';
+import type { CallerContext, ServerInfo, ServersResult } from '../../queries';
 import type { HandlerContext } from './context';
 
 const VERSION_TIMEOUT_MS = 5_000;

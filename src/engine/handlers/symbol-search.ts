@@ -15,7 +15,7 @@ import { projectFiles, serversWithFiles } from '../../lsp/project-files';
 import { loadServers } from '../../lsp/servers/config';
 import { findMarkedRoot, locateBinary } from '../../lsp/servers/locate';
 import { uriToPath } from '../../lsp/uri';
-import type { CallerContext, WorkspaceSymbol } from '../../protocol/messages';
+import type { CallerContext, WorkspaceSymbol } from '../../queries';
 import { findWord } from '../../protocol/target';
 import { displayPath } from '../../protocol/paths';
 import { acquire, prepare, using, type Deadline, textsOf, type HandlerContext } from './context';

@@ -12,7 +12,7 @@ import type {
   SymbolsResult,
   WorkspaceSymbol,
   WorkspaceSymbolsResult,
-} from '../../protocol/messages';
+} from '../../queries';
 import {
   assertFile,
   deadlineFor,

@@ -8,7 +8,7 @@ import { LspqError } from '../../errors';
 import type { Session } from '../../lsp/manager';
 
 import { codePointLength, toServerCharacter } from '../../lsp/position';
-import type { CallerContext, ResolvedTarget } from '../../protocol/messages';
+import type { CallerContext, ResolvedTarget } from '../../queries';
 import { findWord, type TargetSpec } from '../../protocol/target';
 import { displayPath } from '../../protocol/paths';
 import {

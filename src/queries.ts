@@ -1,0 +1,268 @@
+/**
+ * What a command asks the engine's language-server half and what it gets
+ * back: plain objects, handed from the command half to the handlers in one
+ * process (they never cross the socket; the rendered output does). No LSP
+ * type appears here; paths are absolute and positions are 1-based code
+ * points, already converted by the handlers.
+ */
+import type { LineSpec, TargetSpec } from './protocol/target';
+
+/** The facts about the caller every question carries to the handlers. */
+export interface CallerContext {
+  cwd: string;
+  env: Record<string, string>;
+  root?: string;
+  server?: string;
+  timeoutMs?: number;
+  limit: number;
+}
+
+export type LocationOp = 'def' | 'typedef' | 'impls' | 'refs';
+
+/** What a command asks the engine's handlers, by operation. */
+export type Query =
+  | { op: LocationOp; target: TargetSpec; includeDeclaration?: boolean }
+  | { op: 'hover'; target: TargetSpec }
+  | { op: 'symbols'; path: string; kinds?: string[] }
+  | { op: 'wsymbols'; query: string; kinds?: string[] }
+  | { op: 'calls'; target: TargetSpec; direction: CallDirection; depth: number }
+  | { op: 'diag'; files: string[]; all: boolean; severity?: Severity; staged?: boolean; changed?: boolean }
+  | { op: 'servers' }
+  | { op: 'fmt'; files: string[]; lines?: { start: number; end: number }; write: boolean }
+  | { op: 'rename'; target: TargetSpec; newName: string; write: boolean; allowOutside: boolean }
+  | {
+      op: 'actions';
+      place: TargetSpec | LineSpec;
+      kinds?: string[];
+      apply?: number | 'preferred';
+      write: boolean;
+      allowOutside: boolean;
+    };
+
+export type Op = Query['op'];
+
+/** The answer to each operation: a query's result type follows from its name. */
+export interface Answers {
+  def: LocationsResult;
+  typedef: LocationsResult;
+  impls: LocationsResult;
+  refs: LocationsResult;
+  hover: HoverResult;
+  symbols: SymbolsResult;
+  wsymbols: WorkspaceSymbolsResult;
+  calls: CallsResult;
+  diag: DiagResult;
+  servers: ServersResult;
+  fmt: FmtResult;
+  rename: RenameResult;
+  actions: ActionsResult;
+}
+
+export type QueryFor<O extends Op> = Extract<Query, { op: O }> & CallerContext;
+export type QueryRequest = Query & CallerContext;
+
+/** How a command has its questions answered: by the daemon's handlers, or the engine loaded in the command's process. */
+export type Answerer = <O extends Op>(request: QueryFor<O>) => Promise<Answers[O]>;
+
+// ---- results ---------------------------------------------------------------
+
+export interface Span {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** The order of every list of places lspq prints: by path (as bytes, like sort(1) in the C locale), then line, then column. */
+export function byPlace(
+  a: { path: string; line: number; column: number },
+  b: { path: string; line: number; column: number },
+): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column;
+}
+
+export interface Location extends Span {
+  path: string;
+  preview: string;
+}
+
+export interface ResolvedTarget {
+  path: string;
+  line: number;
+  column: number;
+  symbol?: string;
+}
+
+export interface LocationsResult {
+  op: LocationOp;
+  target: ResolvedTarget;
+  server: string;
+  root: string;
+  locations: Location[];
+  total: number;
+  truncated: boolean;
+}
+
+export interface HoverResult {
+  target: ResolvedTarget;
+  server: string;
+  root: string;
+  contents: string;
+  range: Span | null;
+}
+
+export interface DocumentSymbol extends Span {
+  name: string;
+  kind: string;
+  detail?: string;
+  children: DocumentSymbol[];
+}
+
+export interface SymbolsResult {
+  path: string;
+  server: string;
+  root: string;
+  symbols: DocumentSymbol[];
+  total: number;
+  truncated: boolean;
+}
+
+export interface WorkspaceSymbol {
+  name: string;
+  kind: string;
+  container?: string;
+  path: string;
+  line: number;
+  column: number;
+}
+
+export interface WorkspaceSymbolsResult {
+  query: string;
+  server: string;
+  root: string;
+  symbols: WorkspaceSymbol[];
+  total: number;
+  truncated: boolean;
+}
+
+export type CallDirection = 'incoming' | 'outgoing';
+
+export interface CallItem {
+  name: string;
+  kind: string;
+  path: string;
+  line: number;
+  column: number;
+  detail?: string;
+}
+
+export interface CallNode {
+  item: CallItem;
+  ranges: Span[];
+  calls: CallNode[];
+}
+
+export interface CallsResult {
+  item: CallItem;
+  direction: CallDirection;
+  server: string;
+  root: string;
+  calls: CallNode[];
+  total: number;
+  truncated: boolean;
+}
+
+/** Worst first: a threshold takes its own severity and those before it. */
+export const SEVERITIES = ['error', 'warning', 'info', 'hint'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface Diagnostic extends Span {
+  path: string;
+  severity: Severity;
+  message: string;
+  source?: string;
+  code?: string | number;
+}
+
+export interface DiagResult {
+  diagnostics: Diagnostic[];
+  summary: Record<Severity, number>;
+  files: string[];
+  total: number;
+  truncated: boolean;
+  /** Files whose diagnostics could not be completed in time; never reported clean. */
+  incomplete: string[];
+  /** The servers asked and the roots they ran for, in the order asked. */
+  servers: string[];
+  roots: string[];
+}
+
+export interface ServerInfo {
+  id: string;
+  name: string;
+  languages: string[];
+  found: boolean;
+  command?: string;
+  version?: string;
+  install: string;
+  roots: string[];
+}
+
+export interface ServersResult {
+  servers: ServerInfo[];
+}
+
+// ---- edits -----------------------------------------------------------------
+
+/** One file's part of an edit: the text before and after (null: created or deleted), for diffs; `changes` counts its text edits. */
+export interface FileEdit {
+  path: string;
+  changes: number;
+  before: string | null;
+  after: string | null;
+  renamedTo?: string;
+}
+
+export interface FmtFile {
+  path: string;
+  changed: boolean;
+  edits: number;
+  before: string;
+  after: string;
+}
+
+export interface FmtResult {
+  servers: string[];
+  roots: string[];
+  files: FmtFile[];
+  written: boolean;
+}
+
+export interface RenameResult {
+  target: ResolvedTarget;
+  server: string;
+  root: string;
+  newName: string;
+  files: FileEdit[];
+  applied: boolean;
+}
+
+export interface CodeActionItem {
+  index: number;
+  title: string;
+  kind: string;
+  preferred: boolean;
+  /** The files it would change, when the server said without running anything. */
+  edits: { path: string; changes: number }[];
+  /** Why the server offers it but it cannot be applied now. */
+  disabled?: string;
+}
+
+export interface ActionsResult {
+  path: string;
+  span: Span;
+  server: string;
+  root: string;
+  actions: CodeActionItem[];
+  applied: null | { index: number; title: string; files: FileEdit[]; written: boolean };
+}
