@@ -15,13 +15,29 @@ export interface CallerContext {
   server?: string;
   timeoutMs?: number;
   limit: number;
+  /** -B/-A/-C: lines of context around each location, diagnostic or call. */
+  context?: { before: number; after: number };
+}
+
+/** Lines around a place, as the servers see the file: the window, the place's own line included. */
+export interface Context {
+  line: number;
+  lines: string[];
+}
+
+/** A location's whole declaration (--body): its lines, cut at --max-lines. */
+export interface Body {
+  line: number;
+  endLine: number;
+  text: string;
+  truncated: boolean;
 }
 
 export type LocationOp = 'def' | 'typedef' | 'impls' | 'refs';
 
 /** What a command asks the engine's handlers, by operation. */
 export type Query =
-  | { op: LocationOp; target: TargetSpec; includeDeclaration?: boolean }
+  | { op: LocationOp; target: TargetSpec; includeDeclaration?: boolean; body?: { maxLines: number } }
   | { op: 'hover'; target: TargetSpec }
   | { op: 'symbols'; path: string; kinds?: string[] }
   | { op: 'wsymbols'; query: string; kinds?: string[] }
@@ -84,6 +100,9 @@ export function byPlace(
 export interface Location extends Span {
   path: string;
   preview: string;
+  context?: Context;
+  /** With --body: the declaration there, or null where the server gives no symbol. */
+  body?: Body | null;
 }
 
 export interface ResolvedTarget {
@@ -134,6 +153,7 @@ export interface WorkspaceSymbol {
   path: string;
   line: number;
   column: number;
+  context?: Context;
 }
 
 export interface WorkspaceSymbolsResult {
@@ -160,6 +180,7 @@ export interface CallNode {
   item: CallItem;
   ranges: Span[];
   calls: CallNode[];
+  context?: Context;
 }
 
 export interface CallsResult {
@@ -182,6 +203,7 @@ export interface Diagnostic extends Span {
   message: string;
   source?: string;
   code?: string | number;
+  context?: Context;
 }
 
 export interface DiagResult {

@@ -95,8 +95,11 @@ export function parseFlags<N extends CommandName>(name: N, rawArgs: readonly str
       const flag = flags.get(letters[at]!);
       if (!flag) throw unknown(raw);
       if (flag.type === 'boolean') args[flag.key] = true;
-      else if (at !== letters.length - 1) throw unknown(raw);
-      else args[flag.key] = valueAfter(raw, i++);
+      else if (at !== letters.length - 1) {
+        // grep's -C3: the value written onto the letter.
+        args[flag.key] = letters.slice(at + 1).join('');
+        break;
+      } else args[flag.key] = valueAfter(raw, i++);
     }
   }
   if (!('variadic' in spec && spec.variadic) && args._.length > positionals.length) {

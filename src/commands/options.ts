@@ -19,6 +19,17 @@ export interface ServerFlags {
   limit?: string;
 }
 
+export interface ContextFlags {
+  context?: string;
+  before?: string;
+  after?: string;
+}
+
+const withContext = (args: ServerFlags & ContextFlags) => {
+  const context = contextFrom(args);
+  return context ? { context } : {};
+};
+
 export interface TargetFlags extends ServerFlags {
   target?: string;
   symbol?: string;
@@ -34,6 +45,27 @@ export function positiveInt(value: string | undefined, flag: string): number | u
 
 export function jsonWanted(json: boolean | undefined, env: Record<string, string | undefined>): boolean {
   return json ?? env.LSPQ_JSON === '1';
+}
+
+/** The context flags' value: a whole number from 0 to 50. */
+function lineCount(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0 || n > MAX_CONTEXT) {
+    throw usage(`${flag} takes a number of lines from 0 to ${MAX_CONTEXT}, not '${value}'`);
+  }
+  return n;
+}
+
+export const MAX_CONTEXT = 50;
+
+/** -B, -A and -C as lines before and after; -B and -A win over -C for their side, as in grep. */
+export function contextFrom(args: ContextFlags): { before: number; after: number } | undefined {
+  const around = lineCount(args.context, '-C');
+  const before = lineCount(args.before, '-B') ?? around;
+  const after = lineCount(args.after, '-A') ?? around;
+  if (before === undefined && after === undefined) return undefined;
+  return { before: before ?? 0, after: after ?? 0 };
 }
 
 export function callerContext(args: ServerFlags, cwd: string, env: Record<string, string>): CallerContext {
@@ -53,6 +85,7 @@ export function callerContext(args: ServerFlags, cwd: string, env: Record<string
     ...(args.server ? { server: args.server } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
     limit: positiveInt(args.limit, '--limit') ?? DEFAULT_LIMIT,
+    ...withContext(args),
   };
 }
 

@@ -9,6 +9,9 @@ import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJso
 import { present, type Presenter, type Run } from './context';
 import { parseKinds, positiveInt, targetFrom, type TargetFlags } from './options';
 
+/** A declaration longer than this is cut unless --max-lines says otherwise. */
+const DEFAULT_BODY_LINES = 200;
+
 const locationsPresenter: Presenter<LocationsResult> = {
   human: renderLocations,
   json: locationsJson,
@@ -18,13 +21,16 @@ const locationsPresenter: Presenter<LocationsResult> = {
 /** def, typedef, impls and refs differ only in the request they make. */
 function locations(op: LocationOp) {
   return async (
-    args: TargetFlags & { 'include-declaration'?: boolean },
+    args: TargetFlags & { 'include-declaration'?: boolean; body?: boolean; 'max-lines'?: string },
     { line, ask }: Parameters<Run<LocationOp>>[1],
   ) => {
+    const maxLines = positiveInt(args['max-lines'], '--max-lines');
+    if (maxLines !== undefined && !args.body) throw usage('--max-lines cuts a --body; add --body');
     const query = {
       op,
       target: targetFrom(args, line.cwd),
       ...(args['include-declaration'] ? { includeDeclaration: true } : {}),
+      ...(args.body ? { body: { maxLines: maxLines ?? DEFAULT_BODY_LINES } } : {}),
     };
     return present(await ask<LocationOp>(query, args), args.json, locationsPresenter, line);
   };

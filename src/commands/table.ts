@@ -68,10 +68,25 @@ const targetArgs = {
   nth: { type: 'string', description: 'With FILE:LINE:NAME, take the K-th occurrence on the line', valueHint: 'K' },
 } as const satisfies ArgsDef;
 
+/** Lines of the code around each answer, with grep's letters, so an agent need not read the file next. */
+const contextArgs = {
+  context: { type: 'string', alias: 'C', description: 'Show N lines around each place (0-50)', valueHint: 'N' },
+  before: { type: 'string', alias: 'B', description: 'Show N lines before each place', valueHint: 'N' },
+  after: { type: 'string', alias: 'A', description: 'Show N lines after each place', valueHint: 'N' },
+} as const satisfies ArgsDef;
+
+/** The flags of the questions answered with locations that have a declaration to show. */
+const declarationArgs = {
+  ...targetArgs,
+  ...contextArgs,
+  body: { type: 'boolean', description: "Show each location's whole declaration" },
+  'max-lines': { type: 'string', description: 'Cut a --body at N lines (default 200)', valueHint: 'N' },
+} as const satisfies ArgsDef;
+
 export const COMMANDS = {
   def: {
     summary: 'definition(s) of the symbol at TARGET',
-    args: targetArgs,
+    args: declarationArgs,
     examples: [
       'lspq def main.go:7:TotalArea',
       'lspq def src/main.ts:7:totalArea --json',
@@ -81,13 +96,13 @@ export const COMMANDS = {
   },
   typedef: {
     summary: 'definition of the type of the symbol at TARGET',
-    args: targetArgs,
+    args: declarationArgs,
     examples: ['lspq typedef main.go:6:shapes', 'lspq typedef src/main.ts:7:totalArea --json'],
     process: 'daemon',
   },
   impls: {
     summary: 'implementations of an interface, abstract method or type',
-    args: targetArgs,
+    args: declarationArgs,
     examples: ['lspq impls src/shape.ts:4:area', 'lspq impls shape.go:4:Shape --json'],
     process: 'daemon',
   },
@@ -95,6 +110,7 @@ export const COMMANDS = {
     summary: 'references to the symbol at TARGET',
     args: {
       ...targetArgs,
+      ...contextArgs,
       'include-declaration': { type: 'boolean', description: 'Also list the declaration itself' },
     },
     examples: [
@@ -116,6 +132,7 @@ export const COMMANDS = {
       ...serverArgs,
       input: { type: 'positional', required: false, description: 'FILE, or QUERY with -w', valueHint: 'FILE|QUERY' },
       workspace: { type: 'boolean', alias: 'w', description: 'Search the whole workspace for QUERY' },
+      ...contextArgs,
       kind: {
         type: 'string',
         description: 'Only these kinds, comma-separated (class,function,...)',
@@ -129,6 +146,7 @@ export const COMMANDS = {
     summary: 'callers (or --out callees) of the function at TARGET',
     args: {
       ...targetArgs,
+      ...contextArgs,
       out: { type: 'boolean', description: 'Outgoing calls (callees) instead of callers' },
       depth: { type: 'string', description: 'Follow calls this many levels (default 1)', valueHint: 'N' },
     },
@@ -194,6 +212,7 @@ export const COMMANDS = {
     summary: 'diagnostics for files, --staged changes or --all the workspace',
     args: {
       ...serverArgs,
+      ...contextArgs,
       files: {
         type: 'positional',
         required: false,

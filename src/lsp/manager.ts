@@ -3,6 +3,7 @@
  * matters to it). Concurrent callers share one start in progress; a server
  * that crashes too often is left off for its root; idle servers stop.
  */
+import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { LspqError } from '../errors';
 import { BoundedCache } from './bounded-cache';
 import { LspClient } from './client';
@@ -84,6 +85,12 @@ export interface PoolCaches {
   resolved: BoundedCache<string, { root: string; binary: string }>;
   /** A binary's version line, by path and modification time. */
   versions: BoundedCache<string, { line?: string }>;
+  /**
+   * A document's symbols (for --body), by server and path, with the text
+   * they were asked for: the same string the open document holds, so a hit
+   * costs a comparison and no copy.
+   */
+  symbols: BoundedCache<string, { text: string; symbols: (DocumentSymbol | SymbolInformation)[] }>;
 }
 
 export class ServerPool {
@@ -91,6 +98,7 @@ export class ServerPool {
     lines: new LineCache(),
     resolved: new BoundedCache(1_000, RESOLVE_CACHE_MS),
     versions: new BoundedCache(64),
+    symbols: new BoundedCache(64),
   };
   private readonly sessions = new Map<string, Session>();
   private readonly starting = new Map<string, Promise<Session>>();

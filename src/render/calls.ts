@@ -2,6 +2,7 @@
 import type { CallItem, CallNode, CallsResult } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
+import { type Placed, placedLines } from './excerpts';
 import type { Rendered } from './types';
 
 function itemJson(item: CallItem, cwd: string): CallItem {
@@ -9,7 +10,12 @@ function itemJson(item: CallItem, cwd: string): CallItem {
 }
 
 function nodeJson(node: CallNode, cwd: string): object {
-  return { item: itemJson(node.item, cwd), ranges: node.ranges, calls: node.calls.map((c) => nodeJson(c, cwd)) };
+  return {
+    item: itemJson(node.item, cwd),
+    ranges: node.ranges,
+    ...(node.context ? { context: node.context } : {}),
+    calls: node.calls.map((c) => nodeJson(c, cwd)),
+  };
 }
 
 export function callsJson(r: CallsResult, cwd: string): object {
@@ -28,18 +34,19 @@ export function renderCalls(r: CallsResult, o: RenderOptions): Rendered {
   const arrow = r.direction === 'incoming' ? '←' : '→';
   const line = (item: CallItem, depth: number, prefix: string) =>
     `${locationPrefix(o, displayPath(item.path, o.cwd), item.line, item.column)} ${'  '.repeat(depth)}${prefix}${o.colors.dim(item.kind)} ${o.colors.bold(item.name)}`;
-  const lines = [line(r.item, 0, '')];
+  const at = (item: CallItem) => ({ path: displayPath(item.path, o.cwd), line: item.line });
+  const places: Placed[] = [{ ...at(r.item), text: line(r.item, 0, '') }];
   let shown = 0;
   const walk = (nodes: CallNode[], depth: number) => {
     for (const n of nodes) {
       shown++;
-      lines.push(line(n.item, depth, `${arrow} `));
+      places.push({ ...at(n.item), text: line(n.item, depth, `${arrow} `), context: n.context });
       walk(n.calls, depth + 1);
     }
   };
   walk(r.calls, 1);
   return {
-    stdout: `${lines.join('\n')}\n`,
+    stdout: placedLines(places),
     warning: r.truncated ? truncationNote(shown, r.total, 'calls') : undefined,
   };
 }

@@ -2,6 +2,7 @@
 import type { DiagResult, Severity } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, type RenderOptions } from './style';
+import { placedLines } from './excerpts';
 import type { Rendered } from './types';
 
 export function diagJson(r: DiagResult, cwd: string): object {
@@ -34,14 +35,16 @@ export function summaryLine(r: DiagResult): string {
 export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {
   const c = o.colors;
   const paint: Record<Severity, (s: string) => string> = { error: c.red, warning: c.yellow, info: c.blue, hint: c.dim };
-  const lines = r.diagnostics.map((d) => {
+  const places = r.diagnostics.map((d) => {
     const tag = [d.source, d.code].filter((x) => x !== undefined && x !== '').join(' ');
     // One line per diagnostic: continuation lines (pyright indents them with no-break spaces) fold into one.
     const message = d.message.replace(/\s*\n\s*/g, ' ');
-    return `${locationPrefix(o, displayPath(d.path, o.cwd), d.line, d.column)} ${paint[d.severity](`${d.severity}:`)} ${message}${tag ? c.dim(` [${tag}]`) : ''}`;
+    const path = displayPath(d.path, o.cwd);
+    const text = `${locationPrefix(o, path, d.line, d.column)} ${paint[d.severity](`${d.severity}:`)} ${message}${tag ? c.dim(` [${tag}]`) : ''}`;
+    return { path, line: d.line, text, context: d.context };
   });
   return {
-    stdout: lines.length ? `${lines.join('\n')}\n` : '',
+    stdout: placedLines(places),
     stderr: summaryLine(r),
     ...(r.truncated
       ? { warning: `${r.total - r.diagnostics.length} more diagnostics not shown; raise --limit to see them` }

@@ -2,6 +2,7 @@
 import type { Location, LocationsResult, ResolvedTarget } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
+import { cutBodies, placedLines } from './excerpts';
 import type { Rendered } from './types';
 
 export function locationJson(l: Location, cwd: string): Location {
@@ -24,11 +25,13 @@ export function locationsJson(r: LocationsResult, cwd: string): object {
 }
 
 export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered {
-  const lines = r.locations.map(
-    (l) => `${locationPrefix(o, displayPath(l.path, o.cwd), l.line, l.column)} ${l.preview}`,
-  );
-  return {
-    stdout: lines.length ? `${lines.join('\n')}\n` : '',
-    warning: r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
-  };
+  const places = r.locations.map((l) => {
+    const path = displayPath(l.path, o.cwd);
+    return { ...l, path, text: `${locationPrefix(o, path, l.line, l.column)} ${l.preview}` };
+  });
+  const notes = [
+    r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
+    cutBodies(places),
+  ].filter((n): n is string => n !== undefined);
+  return { stdout: placedLines(places), warning: notes.length ? notes.join('; ') : undefined };
 }

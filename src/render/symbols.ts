@@ -2,6 +2,7 @@
 import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
+import { placedLines } from './excerpts';
 import type { Rendered } from './types';
 
 export function symbolsJson(r: SymbolsResult, cwd: string): object {
@@ -50,12 +51,14 @@ export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): ob
 }
 
 export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptions): Rendered {
-  const lines = r.symbols.map((s) => {
+  const places = r.symbols.map((s) => {
     const container = s.container ? ` ${o.colors.dim(`(${s.container})`)}` : '';
-    return `${locationPrefix(o, displayPath(s.path, o.cwd), s.line, s.column)} ${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${container}`;
+    const path = displayPath(s.path, o.cwd);
+    const text = `${locationPrefix(o, path, s.line, s.column)} ${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${container}`;
+    return { path, line: s.line, text, context: s.context };
   });
   return {
-    stdout: lines.length ? `${lines.join('\n')}\n` : '',
+    stdout: placedLines(places),
     warning: r.truncated ? truncationNote(r.symbols.length, r.total, 'symbols') : undefined,
   };
 }

@@ -11,6 +11,7 @@ import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';
 import type { CallItem, CallNode, CallsResult, QueryRequest } from '../../queries';
+import { contextOf } from './excerpts';
 import { deadlineFor, using, type Deadline, textsOf, type HandlerContext } from './context';
 import { openTarget } from './target';
 
@@ -35,6 +36,17 @@ function asShown(nodes: CallNode[], shown: (path: string) => string): CallNode[]
     ...n,
     item: { ...n.item, path: shown(n.item.path) },
     calls: asShown(n.calls, shown),
+  }));
+}
+
+/** Each call's context at the place it is printed (the caller or callee's name), when asked. */
+function withCallContext(nodes: CallNode[], texts: TextSource, req: CallsRequest): CallNode[] {
+  const around = req.context;
+  if (!around) return nodes;
+  return nodes.map((n) => ({
+    ...n,
+    ...(n.item.path.startsWith('/') ? { context: contextOf(texts, n.item.path, n.item.line, around) } : {}),
+    calls: withCallContext(n.calls, texts, req),
   }));
 }
 
@@ -70,7 +82,7 @@ export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<Cal
       direction: req.direction,
       server: client.spec.id,
       root: client.root,
-      calls: asShown(tree, shown),
+      calls: asShown(withCallContext(tree, texts, req), shown),
       total: counter.total,
       truncated: counter.total > req.limit,
     };

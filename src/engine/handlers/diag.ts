@@ -28,6 +28,7 @@ import {
   textsOf,
   type HandlerContext,
 } from './context';
+import { withContext } from './excerpts';
 import { workspaceSessions } from './symbol-search';
 
 type DiagRequest = Extract<QueryRequest, { op: 'diag' }>;
@@ -38,6 +39,8 @@ interface Collected {
   diagnostics: Diagnostic[];
   incomplete: Set<string>;
   files: Set<string>;
+  /** -B/-A/-C, for each diagnostic's context. */
+  around: { before: number; after: number } | undefined;
 }
 
 function severityOf(d: LspDiagnostic): Severity {
@@ -81,7 +84,10 @@ async function diagnoseBatch(
         signal: ctx.signal,
       });
       const texts = textsOf(session, ctx);
-      for (const [path, items] of found) out.diagnostics.push(...convert(session, path, items, texts));
+      // Context while the servers still hold what they checked (the staged text with --staged).
+      for (const [path, items] of found) {
+        out.diagnostics.push(...withContext(convert(session, path, items, texts), texts, out.around));
+      }
     } catch (err) {
       if (!(err instanceof LspqError) || err.code !== 'timeout' || ctx.signal?.aborted) throw err;
       ctx.log(`${session.client.spec.id}: diagnostics incomplete: ${err.message}`);
@@ -149,7 +155,7 @@ async function workspacePull(
     const path = uriToPath(item.uri);
     if (!path || item.kind !== 'full') continue;
     out.files.add(path);
-    out.diagnostics.push(...convert(session, path, item.items, texts));
+    out.diagnostics.push(...withContext(convert(session, path, item.items, texts), texts, out.around));
   }
   return true;
 }
@@ -170,7 +176,7 @@ export function atLeast(severity: Severity, threshold: Severity): boolean {
 
 export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
   const deadline = deadlineFor(req);
-  const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set() };
+  const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set(), around: req.context };
   const work = new Map<Session, string[]>();
   const asked = new Set<Session>();
   const snapshot = req.staged ? await stagedSnapshot(req) : undefined;

@@ -10,6 +10,7 @@ import {
 import { flattenLocations, sortLocations, toLocation } from '../../lsp/convert';
 import { previewOf } from '../../lsp/preview';
 import type { LocationOp, LocationsResult, QueryRequest } from '../../queries';
+import { withBodies, withContext } from './excerpts';
 import { deadlineFor, using, textsOf, type HandlerContext } from './context';
 import { openTarget } from './target';
 
@@ -32,7 +33,7 @@ export async function locations(
   ctx: HandlerContext,
 ): Promise<LocationsResult> {
   const deadline = deadlineFor(req);
-  const { session, target, uri, position, shown } = await openTarget(
+  const { session, path, target, uri, position, shown } = await openTarget(
     req.target,
     req,
     ctx,
@@ -60,18 +61,17 @@ export async function locations(
     // A server whose watcher lags may still answer from a file just deleted or renamed away.
     const found = flattenLocations(raw)
       .map((l) => toLocation(l.uri, l.range, texts, client.encoding))
-      .filter((l) => !l.path.startsWith('/') || existsSync(l.path))
-      .map((l) => ({ ...l, path: shown(l.path) }));
+      .filter((l) => !l.path.startsWith('/') || existsSync(l.path));
     // The symbol search already found a definition; clangd answers def on a
     // definition with its declaration, so keep the definition in the answer.
     if (
       req.op === 'def' &&
       req.target.kind === 'symbol' &&
-      !found.some((l) => l.path === target.path && l.line === target.line)
+      !found.some((l) => l.path === path && l.line === target.line)
     ) {
-      const line = texts.line(target.path, target.line - 1);
+      const line = texts.line(path, target.line - 1);
       found.push({
-        path: target.path,
+        path,
         line: target.line,
         column: target.column,
         endLine: target.line,
@@ -80,12 +80,20 @@ export async function locations(
       });
     }
     const all = sortLocations(found);
+    // Context and bodies only for the locations shown, read before paths are shown as the user named them.
+    const shownOnes = await withBodies(
+      withContext(all.slice(0, req.limit), texts, req.context),
+      session,
+      req,
+      ctx,
+      deadline,
+    );
     return {
       op: req.op,
       target,
       server: client.spec.id,
       root: client.root,
-      locations: all.slice(0, req.limit),
+      locations: sortLocations(shownOnes.map((l) => ({ ...l, path: shown(l.path) }))),
       total: all.length,
       truncated: all.length > req.limit,
     };

@@ -1,4 +1,5 @@
 /** symbols FILE (a tree) and symbols -w QUERY (across the workspace). */
+import { withContext } from './excerpts';
 import {
   DocumentSymbolRequest,
   type DocumentSymbol as LspDocumentSymbol,
@@ -158,7 +159,8 @@ export async function workspaceSymbols(
     query: req.query,
     server: sessions.map((s) => s.client.spec.id).join(','),
     root: sessions[0]!.client.root,
-    symbols: all.slice(0, req.limit),
+    // Context from the text the first server sees (an open document's, else the disk's).
+    symbols: withContext(all.slice(0, req.limit), textsOf(sessions[0]!, ctx), req.context),
     total: all.length,
     truncated: all.length > req.limit,
   };
