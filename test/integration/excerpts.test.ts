@@ -120,6 +120,7 @@ describe('--body: the whole declaration', () => {
       ['def', 'src/main.ts:7:totalArea'],
       lines(
         'src/geometry.ts:13:17: export function totalArea(shapes: Shape[], unit: Unit): string {',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture's own source text
         'src/geometry.ts-14-  return `${sumAreas(shapes)} ${unit}²`;',
         'src/geometry.ts-15-}',
       ),
