@@ -14,10 +14,8 @@ import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
 import { locateBinary } from '../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
-import { benchEnv, fmt, LSPQ, median, RUNS, table, timeCommand, toolsEnv } from './harness';
+import { benchEnv, fmt, interleaved, LSPQ, median, RUNS, SETTLE_MS, table, timeCommand, toolsEnv } from './harness';
 import { position, projects, type Query } from './projects';
-
-const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 50);
 
 /** Source files under `dir`, relative, skipping tests of the formatter's own choice: the same list for both sides. */
 function filesOf(dir: string, ext: string): string[] {
@@ -32,19 +30,6 @@ function filesOf(dir: string, ext: string): string[] {
   };
   walk(dir);
   return out.sort();
-}
-
-/** Measurements taken in turn, rotating which goes first, each after a quiet moment. */
-async function interleaved(sides: (() => Promise<number>)[]): Promise<number[][]> {
-  const times: number[][] = sides.map(() => []);
-  for (let i = 0; i < RUNS; i++) {
-    for (let k = 0; k < sides.length; k++) {
-      const side = (i + k) % sides.length;
-      await Bun.sleep(SETTLE_MS);
-      times[side]!.push(await sides[side]!());
-    }
-  }
-  return times;
 }
 
 /** The server driven directly: every file opened, then all formatting requests at once (the request alone, timed). */

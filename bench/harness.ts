@@ -58,3 +58,18 @@ export async function compileBench(source: string, outfile: string): Promise<voi
   const result = await Bun.build({ entrypoints: [source], ...compileOptions(outfile) });
   if (!result.success) throw new Error(`could not compile ${source}: ${result.logs.map(String).join('\n')}`);
 }
+
+export const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 50);
+
+/** Measurements taken in turn, rotating which goes first, each after a quiet moment. */
+export async function interleaved(sides: (() => Promise<number>)[]): Promise<number[][]> {
+  const times: number[][] = sides.map(() => []);
+  for (let i = 0; i < RUNS; i++) {
+    for (let k = 0; k < sides.length; k++) {
+      const side = (i + k) % sides.length;
+      await Bun.sleep(SETTLE_MS);
+      times[side]!.push(await sides[side]!());
+    }
+  }
+  return times;
+}
