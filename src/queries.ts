@@ -8,6 +8,20 @@
 import type { LineSpec, TargetSpec } from './protocol/target';
 
 /** The facts about the caller every question carries to the handlers. */
+/** A server and the root it answered for. */
+export interface Answered {
+  server: string;
+  root: string;
+}
+
+/** The distinct pairs, in order. */
+export function answeredBy(sessions: { client: { spec: { id: string }; root: string } }[]): Answered[] {
+  const seen = new Map<string, Answered>();
+  for (const s of sessions)
+    seen.set(`${s.client.spec.id}\0${s.client.root}`, { server: s.client.spec.id, root: s.client.root });
+  return [...seen.values()];
+}
+
 export interface CallerContext {
   cwd: string;
   env: Record<string, string>;
@@ -214,9 +228,8 @@ export interface DiagResult {
   truncated: boolean;
   /** Files whose diagnostics could not be completed in time; never reported clean. */
   incomplete: string[];
-  /** The servers asked and the roots they ran for, in the order asked. */
-  servers: string[];
-  roots: string[];
+  /** Each server asked and the root it ran for, in the order asked. */
+  answered: Answered[];
 }
 
 export interface ServerInfo {
@@ -254,8 +267,7 @@ export interface FmtFile {
 }
 
 export interface FmtResult {
-  servers: string[];
-  roots: string[];
+  answered: Answered[];
   files: FmtFile[];
   written: boolean;
 }

@@ -14,6 +14,7 @@ import { actions, fmt, rename } from './edits';
 import { parseFlags } from './flags';
 import { git } from './git';
 import { calls, def, hover, impls, refs, symbols, typedef } from './questions';
+import { schema } from './schema';
 import { servers } from './servers';
 import { isCommand, type CommandName } from './table';
 
@@ -24,6 +25,7 @@ const batch: Run<'batch'> = async () => {
 };
 
 const RUN: { [N in CommandName]: Run<N> } = {
+  schema,
   def,
   typedef,
   impls,

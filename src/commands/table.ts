@@ -256,6 +256,19 @@ export const COMMANDS = {
     process: 'here',
     passthrough: true,
   },
+  schema: {
+    summary: "the JSON Schema of every --json answer, or of COMMAND's",
+    args: {
+      command: {
+        type: 'positional',
+        required: false,
+        description: 'The command whose answer to describe',
+        valueHint: 'COMMAND',
+      },
+    },
+    examples: ['lspq schema', 'lspq schema def'],
+    process: 'here',
+  },
   servers: {
     summary: 'known language servers: found or not, version, running roots',
     args: serverArgs,

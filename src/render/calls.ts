@@ -3,13 +3,15 @@ import type { CallItem, CallNode, CallsResult } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import { type Placed, placedLines } from './excerpts';
+import type { CallNodeShape, CallsShape } from './json-shapes';
 import type { Rendered } from './types';
+import type * as z from 'zod/mini';
 
 function itemJson(item: CallItem, cwd: string): CallItem {
   return { ...item, path: displayPath(item.path, cwd) };
 }
 
-function nodeJson(node: CallNode, cwd: string): object {
+function nodeJson(node: CallNode, cwd: string): z.infer<typeof CallNodeShape> {
   return {
     item: itemJson(node.item, cwd),
     ranges: node.ranges,
@@ -18,7 +20,7 @@ function nodeJson(node: CallNode, cwd: string): object {
   };
 }
 
-export function callsJson(r: CallsResult, cwd: string): object {
+export function callsJson(r: CallsResult, cwd: string): z.infer<typeof CallsShape> {
   return {
     item: itemJson(r.item, cwd),
     direction: r.direction,

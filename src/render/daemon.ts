@@ -1,9 +1,11 @@
 /** daemon status: the daemon, then one line per server it holds. */
 import type { DaemonStatus, HeldServer } from '../protocol/messages';
+import type * as z from 'zod/mini';
+import type { DaemonStatusShape } from './json-shapes';
 import type { RenderOptions } from './style';
 import type { Rendered } from './types';
 
-export const daemonStatusJson = (s: DaemonStatus): object => ({ running: true, ...s });
+export const daemonStatusJson = (s: DaemonStatus): z.infer<typeof DaemonStatusShape> => ({ running: true, ...s });
 
 const mb = (bytes: number | null) => (bytes === null ? '?' : `${Math.round(bytes / 1_048_576)} MB`);
 

@@ -3,9 +3,11 @@ import type { DiagResult, Severity } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, type RenderOptions } from './style';
 import { placedLines } from './excerpts';
+import type { DiagShape } from './json-shapes';
 import type { Rendered } from './types';
+import type * as z from 'zod/mini';
 
-export function diagJson(r: DiagResult, cwd: string): object {
+export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> {
   return {
     diagnostics: r.diagnostics.map((d) => ({ ...d, path: displayPath(d.path, cwd) })),
     summary: r.summary,
@@ -13,13 +15,12 @@ export function diagJson(r: DiagResult, cwd: string): object {
     total: r.total,
     truncated: r.truncated,
     incomplete: r.incomplete.map((f) => displayPath(f, cwd)),
-    // Like every other answer: one server and root as a string; several (pyright and ruff) as a list.
-    server: oneOrList(r.servers),
-    root: oneOrList(r.roots),
+    // Like every other answer: the server and root; `servers` pairs each server asked with its root.
+    server: r.answered[0]?.server ?? '',
+    root: r.answered[0]?.root ?? '',
+    servers: r.answered,
   };
 }
-
-const oneOrList = (values: string[]): string | string[] => (values.length === 1 ? values[0]! : values);
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -4,13 +4,14 @@
  */
 import type { ActionsResult, FileEdit, FmtResult, RenameResult } from '../queries';
 import { unifiedDiff } from './diff';
+import type { ActionsShape, FmtShape, RenameShape } from './json-shapes';
 import { targetJson } from './locations';
+import type * as z from 'zod/mini';
 import { displayPath } from '../protocol/paths';
 import type { RenderOptions } from './style';
 import type { Rendered } from './types';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-const oneOrList = (values: string[]): string | string[] => (values.length === 1 ? values[0]! : values);
 
 /** One line per file written: `path: N edits` (`old -> new` for a renamed file). */
 function writtenLines(files: readonly FileEdit[], cwd: string): string {
@@ -30,12 +31,13 @@ const editsJson = (files: readonly FileEdit[], cwd: string) =>
     ...(f.renamedTo ? { newPath: displayPath(f.renamedTo, cwd) } : {}),
   }));
 
-export function fmtJson(r: FmtResult, cwd: string): object {
+export function fmtJson(r: FmtResult, cwd: string): z.infer<typeof FmtShape> {
   return {
     files: r.files.map((f) => ({ path: displayPath(f.path, cwd), changed: f.changed, edits: f.edits })),
     written: r.written,
-    server: oneOrList(r.servers),
-    root: oneOrList(r.roots),
+    server: r.answered[0]?.server ?? '',
+    root: r.answered[0]?.root ?? '',
+    servers: r.answered,
   };
 }
 
@@ -58,7 +60,7 @@ export function renderFmt(r: FmtResult, o: RenderOptions, mode: 'diff' | 'write'
   };
 }
 
-export function renameJson(r: RenameResult, cwd: string): object {
+export function renameJson(r: RenameResult, cwd: string): z.infer<typeof RenameShape> {
   return {
     target: targetJson(r.target, cwd),
     server: r.server,
@@ -78,7 +80,7 @@ export function renderRename(r: RenameResult, o: RenderOptions): Rendered {
   };
 }
 
-export function actionsJson(r: ActionsResult, cwd: string): object {
+export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof ActionsShape> {
   return {
     path: displayPath(r.path, cwd),
     ...r.span,

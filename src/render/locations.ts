@@ -3,7 +3,9 @@ import type { Location, LocationsResult, ResolvedTarget } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import { cutBodies, placedLines } from './excerpts';
+import type { LocationsShape } from './json-shapes';
 import type { Rendered } from './types';
+import type * as z from 'zod/mini';
 
 export function locationJson(l: Location, cwd: string): Location {
   return { ...l, path: displayPath(l.path, cwd) };
@@ -13,7 +15,7 @@ export function targetJson(t: ResolvedTarget, cwd: string): ResolvedTarget {
   return { ...t, path: displayPath(t.path, cwd) };
 }
 
-export function locationsJson(r: LocationsResult, cwd: string): object {
+export function locationsJson(r: LocationsResult, cwd: string): z.infer<typeof LocationsShape> {
   return {
     target: targetJson(r.target, cwd),
     server: r.server,

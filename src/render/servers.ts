@@ -1,9 +1,11 @@
 /** servers: one block per server, found ones first. */
 import type { ServersResult } from '../queries';
 import type { RenderOptions } from './style';
+import type { ServersShape } from './json-shapes';
 import type { Rendered } from './types';
+import type * as z from 'zod/mini';
 
-export const serversJson = (r: ServersResult): object => r;
+export const serversJson = (r: ServersResult): z.infer<typeof ServersShape> => r;
 
 export function renderServers(r: ServersResult, o: RenderOptions): Rendered {
   const c = o.colors;

@@ -3,9 +3,11 @@ import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from '../q
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import { placedLines } from './excerpts';
+import type { SymbolsShape, WorkspaceSymbolsShape } from './json-shapes';
 import type { Rendered } from './types';
+import type * as z from 'zod/mini';
 
-export function symbolsJson(r: SymbolsResult, cwd: string): object {
+export function symbolsJson(r: SymbolsResult, cwd: string): z.infer<typeof SymbolsShape> {
   return {
     path: displayPath(r.path, cwd),
     server: r.server,
@@ -39,7 +41,7 @@ function countTree(list: DocumentSymbol[]): number {
   return list.reduce((n, s) => n + 1 + countTree(s.children), 0);
 }
 
-export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): object {
+export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): z.infer<typeof WorkspaceSymbolsShape> {
   return {
     query: r.query,
     server: r.server,

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { processRuns } from '../../src/protocol/process';
+import { checkOutput } from './schema';
 
 export const isAlive = processRuns;
 
@@ -56,8 +57,12 @@ export class Lspq {
     };
   }
 
-  run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
-    return capture([...lspqArgv(), ...args], options.cwd ?? REPO, this.env(options.env));
+  /** Runs lspq; a --json answer (or a batch's lines) must match the published schema. */
+  async run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
+    const env = this.env(options.env);
+    const r = await capture([...lspqArgv(), ...args], options.cwd ?? REPO, env);
+    checkOutput(args, env, r.stdout);
+    return r;
   }
 
   async json<T = Record<string, unknown>>(

@@ -138,8 +138,13 @@ describe('filters, JSON and exit codes', () => {
       total: 2,
       truncated: false,
       incomplete: [],
-      server: ['clangd', 'gopls'],
-      root: [join(FIXTURES, 'c-diag'), join(FIXTURES, 'go-diag')],
+      server: 'clangd',
+      root: join(FIXTURES, 'c-diag'),
+      // Each server with the root it answered for: never two lists to pair by position.
+      servers: [
+        { server: 'clangd', root: join(FIXTURES, 'c-diag') },
+        { server: 'gopls', root: join(FIXTURES, 'go-diag') },
+      ],
     });
   });
 

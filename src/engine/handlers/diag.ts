@@ -13,7 +13,15 @@ import type { Session } from '../../lsp/manager';
 import { projectFiles } from '../../lsp/project-files';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { uriToPath } from '../../lsp/uri';
-import { byPlace, SEVERITIES, type DiagResult, type Diagnostic, type QueryRequest, type Severity } from '../../queries';
+import {
+  answeredBy,
+  byPlace,
+  SEVERITIES,
+  type DiagResult,
+  type Diagnostic,
+  type QueryRequest,
+  type Severity,
+} from '../../queries';
 import {
   acquire,
   holdAlone,
@@ -241,7 +249,6 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     total: shown.length,
     truncated: shown.length > req.limit,
     incomplete: [...out.incomplete].sort(),
-    servers: [...new Set(sessions.map((s) => s.client.spec.id))],
-    roots: [...new Set(sessions.map((s) => s.client.root))].sort(),
+    answered: answeredBy(sessions),
   };
 }

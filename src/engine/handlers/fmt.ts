@@ -14,7 +14,7 @@ import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
 import type { FileChange } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
 import { splitLines, toServerCharacter } from '../../lsp/position';
-import type { FmtFile, FmtResult, QueryFor } from '../../queries';
+import { answeredBy, type FmtFile, type FmtResult, type QueryFor } from '../../queries';
 import { displayPath } from '../../protocol/paths';
 import {
   assertFile,
@@ -131,8 +131,7 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
   }
   const list = [...sessions];
   return {
-    servers: [...new Set(list.map((s) => s.client.spec.id))],
-    roots: [...new Set(list.map((s) => s.client.root))],
+    answered: answeredBy(list),
     files: files.map(({ path, changed, change, before, after }) => ({
       path,
       changed,

@@ -1,0 +1,307 @@
+/**
+ * Every `--json` answer's shape, written once as a zod schema: its type is
+ * what the JSON renderers return (so the code cannot drift from it without
+ * failing to compile), and `lspq schema` prints it as JSON Schema (draft
+ * 2020-12) for jq and agent authors; the test suite checks every JSON
+ * document it sees against that schema.
+ */
+import * as z from 'zod/mini';
+
+const int = z.int();
+const Span = { line: int, column: int, endLine: int, endColumn: int };
+export const SpanShape = z.object(Span);
+
+export const ContextShape = z.object({ line: int, lines: z.array(z.string()) });
+export const BodyShape = z.object({ line: int, endLine: int, text: z.string(), truncated: z.boolean() });
+
+export const LocationShape = z.object({
+  path: z.string(),
+  ...Span,
+  preview: z.string(),
+  context: z.optional(ContextShape),
+  body: z.optional(z.nullable(BodyShape)),
+});
+
+export const TargetShape = z.object({ path: z.string(), line: int, column: int, symbol: z.optional(z.string()) });
+
+/** Every answer from a language server names the server and the root it used. */
+const answered = { server: z.string(), root: z.string() };
+const cut = { total: int, truncated: z.boolean() };
+
+export const LocationsShape = z.object({ target: TargetShape, ...answered, locations: z.array(LocationShape), ...cut });
+
+export const HoverShape = z.object({
+  target: TargetShape,
+  ...answered,
+  contents: z.string(),
+  range: z.nullable(SpanShape),
+});
+
+interface DocumentSymbolJson {
+  name: string;
+  kind: string;
+  detail?: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  children: DocumentSymbolJson[];
+}
+export const DocumentSymbolShape: z.ZodMiniType<DocumentSymbolJson> = z.object({
+  name: z.string(),
+  kind: z.string(),
+  detail: z.optional(z.string()),
+  ...Span,
+  get children() {
+    return z.array(DocumentSymbolShape);
+  },
+});
+
+export const SymbolsShape = z.object({
+  path: z.string(),
+  ...answered,
+  symbols: z.array(DocumentSymbolShape),
+  ...cut,
+});
+
+export const WorkspaceSymbolsShape = z.object({
+  query: z.string(),
+  ...answered,
+  symbols: z.array(
+    z.object({
+      name: z.string(),
+      kind: z.string(),
+      container: z.optional(z.string()),
+      path: z.string(),
+      line: int,
+      column: int,
+      context: z.optional(ContextShape),
+    }),
+  ),
+  ...cut,
+});
+
+export const CallItemShape = z.object({
+  name: z.string(),
+  kind: z.string(),
+  path: z.string(),
+  line: int,
+  column: int,
+  detail: z.optional(z.string()),
+});
+
+interface CallNodeJson {
+  item: z.infer<typeof CallItemShape>;
+  ranges: z.infer<typeof SpanShape>[];
+  context?: z.infer<typeof ContextShape>;
+  calls: CallNodeJson[];
+}
+export const CallNodeShape: z.ZodMiniType<CallNodeJson> = z.object({
+  item: CallItemShape,
+  ranges: z.array(SpanShape),
+  context: z.optional(ContextShape),
+  get calls() {
+    return z.array(CallNodeShape);
+  },
+});
+
+export const CallsShape = z.object({
+  item: CallItemShape,
+  direction: z.enum(['incoming', 'outgoing']),
+  ...answered,
+  calls: z.array(CallNodeShape),
+  ...cut,
+});
+
+export const SeverityShape = z.enum(['error', 'warning', 'info', 'hint']);
+
+export const DiagnosticShape = z.object({
+  path: z.string(),
+  ...Span,
+  severity: SeverityShape,
+  message: z.string(),
+  source: z.optional(z.string()),
+  code: z.optional(z.union([z.string(), z.number()])),
+  context: z.optional(ContextShape),
+});
+
+/** Which server answered for which root: one pair each, never two lists to pair by position. */
+export const ServerRootShape = z.object({ server: z.string(), root: z.string() });
+
+export const DiagShape = z.object({
+  diagnostics: z.array(DiagnosticShape),
+  summary: z.object({ error: int, warning: int, info: int, hint: int }),
+  files: z.array(z.string()),
+  ...cut,
+  incomplete: z.array(z.string()),
+  /** The first server and root asked; `servers` lists every one. */
+  ...answered,
+  servers: z.array(ServerRootShape),
+});
+
+const FileChangesShape = z.object({ path: z.string(), changes: int, newPath: z.optional(z.string()) });
+
+export const FmtShape = z.object({
+  files: z.array(z.object({ path: z.string(), changed: z.boolean(), edits: int })),
+  written: z.boolean(),
+  ...answered,
+  servers: z.array(ServerRootShape),
+});
+
+export const RenameShape = z.object({
+  target: TargetShape,
+  ...answered,
+  newName: z.string(),
+  files: z.array(FileChangesShape),
+  applied: z.boolean(),
+});
+
+export const ActionsShape = z.object({
+  path: z.string(),
+  ...Span,
+  ...answered,
+  actions: z.array(
+    z.object({
+      index: int,
+      title: z.string(),
+      kind: z.string(),
+      preferred: z.boolean(),
+      edits: z.array(z.object({ path: z.string(), changes: int })),
+      disabled: z.optional(z.string()),
+    }),
+  ),
+  applied: z.nullable(z.object({ index: int, title: z.string(), files: z.array(z.string()), written: z.boolean() })),
+});
+
+export const ServersShape = z.object({
+  servers: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      languages: z.array(z.string()),
+      found: z.boolean(),
+      command: z.optional(z.string()),
+      version: z.optional(z.string()),
+      install: z.string(),
+      roots: z.array(z.string()),
+    }),
+  ),
+});
+
+export const DaemonStatusShape = z.union([
+  z.object({ running: z.literal(false) }),
+  z.object({
+    running: z.literal(true),
+    pid: int,
+    build: z.string(),
+    socket: z.string(),
+    uptimeSeconds: z.number(),
+    memoryBytes: z.number(),
+    servers: z.array(
+      z.object({
+        id: z.string(),
+        root: z.string(),
+        binary: z.string(),
+        env: z.record(z.string(), z.string()),
+        pid: z.optional(int),
+        uptimeSeconds: z.number(),
+        memoryBytes: z.nullable(z.number()),
+        requests: int,
+        state: z.string(),
+      }),
+    ),
+    broken: z.array(z.object({ id: z.string(), root: z.string() })),
+    serversMemoryBytes: z.number(),
+    memoryLimitBytes: z.number(),
+  }),
+]);
+
+const StatusEntryShape = z.object({ path: z.string(), status: z.string(), oldPath: z.optional(z.string()) });
+const HunkShape = z.object({ oldStart: int, oldLines: int, newStart: int, newLines: int, header: z.string() });
+
+export const GitShape = z.union([
+  z.object({
+    branch: z.nullable(z.string()),
+    oid: z.nullable(z.string()),
+    upstream: z.optional(z.string()),
+    ahead: int,
+    behind: int,
+    staged: z.array(StatusEntryShape),
+    unstaged: z.array(StatusEntryShape),
+    untracked: z.array(z.string()),
+    conflicted: z.array(z.string()),
+    ignored: z.array(z.string()),
+  }),
+  z.object({
+    files: z.array(
+      z.object({
+        path: z.string(),
+        oldPath: z.optional(z.string()),
+        status: z.string(),
+        additions: z.nullable(int),
+        deletions: z.nullable(int),
+        binary: z.boolean(),
+        hunks: z.array(HunkShape),
+      }),
+    ),
+  }),
+  z.object({
+    commits: z.array(
+      z.object({
+        hash: z.string(),
+        author: z.string(),
+        email: z.string(),
+        date: z.string(),
+        subject: z.string(),
+        body: z.string(),
+      }),
+    ),
+  }),
+  z.object({
+    current: z.nullable(z.string()),
+    branches: z.array(
+      z.object({ name: z.string(), current: z.boolean(), remote: z.boolean(), upstream: z.optional(z.string()) }),
+    ),
+  }),
+  // Any other subcommand with --json: git's own output, with how it ended.
+  z.object({
+    subcommand: z.string(),
+    class: z.string(),
+    exit: z.nullable(int),
+    stdout: z.string(),
+    stderr: z.string(),
+  }),
+]);
+
+export const ErrorShape = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    candidates: z.optional(z.array(z.string())),
+  }),
+});
+
+/** One line of a batch's output: the command's own answer, or its error, with the exit code and the request's id. */
+export const BatchLineShape = z.union([
+  z.object({ id: z.optional(z.unknown()), exit: int, answer: z.record(z.string(), z.unknown()) }),
+  z.object({ id: z.optional(z.unknown()), exit: int, error: ErrorShape.shape.error }),
+]);
+
+/** Each command's --json answer. An error answers any of them with ErrorShape instead. */
+export const ANSWER_SHAPES = {
+  def: LocationsShape,
+  typedef: LocationsShape,
+  impls: LocationsShape,
+  refs: LocationsShape,
+  hover: HoverShape,
+  symbols: z.union([SymbolsShape, WorkspaceSymbolsShape]),
+  calls: CallsShape,
+  actions: ActionsShape,
+  fmt: FmtShape,
+  rename: RenameShape,
+  diag: DiagShape,
+  batch: BatchLineShape,
+  git: GitShape,
+  servers: ServersShape,
+  daemon: DaemonStatusShape,
+} as const;
