@@ -4,35 +4,16 @@
  * the text the server computed the edit for and lie under the workspace
  * root (unless allowed). Each file is written to a temporary file beside it
  * and renamed over it, keeping its mode and, for a symlink, writing its
- * target.
- *
- * A check and a rename are two steps, and another program can write in
- * between (an editor's save, a formatter, `echo >> file`). So the original
- * file is kept open from the check on: whatever lands in it after the check
- * is still there to read after the rename. If it no longer holds the text
- * the edit was planned against, the other program's text is put back in
- * place, every file already written is put back as it was, and the edit is
- * refused as stale (exit 3, the file named). A file that another program
- * wrote after lspq's rename is never overwritten by an undo: it is left as
- * that program wrote it, and the error says so.
+ * target. A program that writes a file while lspq replaces it is caught by
+ * its GuardedFile (guarded-file.ts): the original goes back in place with
+ * that write, every other file is put back, and the edit is refused as
+ * stale (exit 3, the file named).
  */
-import {
-  chmodSync,
-  closeSync,
-  fstatSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { LspqError } from '../errors';
 import type { EditPlan, FileChange } from '../lsp/edits';
+import { GuardedFile, LeftAsIs, realOf, writeText } from './guarded-file';
 
 export interface ApplyOptions {
   /** The workspace root: nothing outside it is written unless `allowOutside`. */
@@ -40,17 +21,6 @@ export interface ApplyOptions {
   allowOutside: boolean;
   /** The version of a file the server has open, to check a versioned edit against. */
   versionOf?: (path: string) => number | undefined;
-}
-
-let temporaries = 0;
-
-/** The file a path writes to: a symlink's target (the link stays a link). */
-function realOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
 }
 
 /** A file's text now, or undefined when it cannot be read (also what an edit is planned against for a file the server has not open). */
@@ -67,56 +37,6 @@ function modeOf(path: string): number | undefined {
     return statSync(path).mode & 0o7777;
   } catch {
     return undefined;
-  }
-}
-
-/** `text` into `path` whole: a temporary file beside it, renamed over it. */
-function writeWhole(path: string, text: string, mode: number | undefined): void {
-  const real = realOf(path);
-  mkdirSync(dirname(real), { recursive: true });
-  const temporary = join(dirname(real), `.${basename(real)}.lspq-${process.pid}-${++temporaries}`);
-  try {
-    writeFileSync(temporary, text, { flag: 'wx', mode: 0o600 });
-    chmodSync(temporary, mode ?? 0o644);
-    renameSync(temporary, real);
-  } catch (err) {
-    try {
-      unlinkSync(temporary);
-    } catch {}
-    throw err;
-  }
-}
-
-/**
- * A file as it was before lspq replaced it, held open: after the rename the
- * descriptor still reads the old file, so a write another program made to it
- * at any moment since it was opened can be seen, and not lost.
- */
-class Original {
-  private constructor(private readonly fd: number) {}
-
-  static open(path: string): Original | undefined {
-    try {
-      return new Original(openSync(realOf(path), 'r'));
-    } catch {
-      return undefined;
-    }
-  }
-
-  text(): string {
-    const size = fstatSync(this.fd).size;
-    const bytes = Buffer.alloc(size);
-    let at = 0;
-    while (at < size) {
-      const n = readSync(this.fd, bytes, at, size - at, at);
-      if (n <= 0) break;
-      at += n;
-    }
-    return bytes.subarray(0, at).toString('utf8');
-  }
-
-  close(): void {
-    closeSync(this.fd);
   }
 }
 
@@ -158,11 +78,12 @@ interface Undo {
   back: () => void;
 }
 
-/** A text file written by this plan: its original kept open to catch writes that race the rename. */
+/** A text file the plan changes, guarded against other programs' writes. */
 interface Guarded {
   change: FileChange;
-  original: Original;
+  file: GuardedFile;
   mode: number | undefined;
+  replaced: boolean;
 }
 
 /**
@@ -180,28 +101,28 @@ export function writePlan(plan: EditPlan, o: ApplyOptions): string[] {
     // Every original opened and checked before the first write, so a stale file costs nothing.
     for (const f of plan.files) {
       if (f.before === null) continue;
-      const original = Original.open(f.path);
-      if (!original) throw stale(f.path, 'can no longer be read');
-      guarded.push({ change: f, original, mode: modeOf(realOf(f.path)) });
-      if (original.text() !== f.before) throw stale(f.path);
+      const file = GuardedFile.open(f.path, f.before);
+      if (!file) throw stale(f.path, 'can no longer be read');
+      guarded.push({ change: f, file, mode: modeOf(realOf(f.path)), replaced: false });
+      if (!file.unchanged()) throw stale(f.path);
     }
     for (const f of plan.files) {
       try {
         step(f, guarded, undo);
       } catch (err) {
-        if (err instanceof LspqError) throw err;
+        if (err instanceof LspqError || err instanceof LeftAsIs) throw err;
         throw writeFailed(f.path, err, paths.length);
       }
       paths.push(f.renamedTo ?? f.path);
     }
-    // A write to an original after its rename was made in the file lspq replaced: look once more at the end.
-    for (const g of guarded) racedWrite(g, undo);
+    // A write that reached an original after its own check: look once more, as late as can be.
+    for (const g of guarded) if (g.replaced) checkRaced(g, undo);
     return paths;
   } catch (err) {
     const failed = rollBack(undo, left);
     throw explain(err, failed, left);
   } finally {
-    for (const g of guarded) g.original.close();
+    for (const g of guarded) g.file.close();
   }
 }
 
@@ -214,13 +135,13 @@ function step(f: FileChange, guarded: Guarded[], undo: Undo[]): void {
     throw Object.assign(new Error('read-only'), { code: 'read-only' });
   }
   if (g && f.after !== null && f.after !== f.before) {
-    writeWhole(f.path, f.after, mode);
-    const after = f.after;
-    undo.push({ path: f.path, back: () => restoreIfOurs(f.path, after, f.before!, mode) });
-    racedWrite(g, undo);
+    g.file.replace(f.after, mode);
+    g.replaced = true;
+    undo.push({ path: f.path, back: () => g.file.putBack(mode) });
+    checkRaced(g, undo);
   } else if (f.before === null && f.after !== null) {
-    writeWhole(f.path, f.after, undefined);
     const after = f.after;
+    writeText(f.path, after, undefined);
     undo.push({ path: f.path, back: () => (readNow(f.path) === after ? unlinkSync(f.path) : leave(f.path)) });
   }
   if (f.renamedTo !== undefined) {
@@ -230,41 +151,25 @@ function step(f: FileChange, guarded: Guarded[], undo: Undo[]): void {
   }
   if (f.after === null && f.before !== null) {
     unlinkSync(f.path);
-    undo.push({ path: f.path, back: () => writeWhole(f.path, f.before!, mode) });
+    undo.push({ path: f.path, back: () => writeText(f.path, f.before!, mode) });
   }
 }
-
-/** Thrown by an undo step that finds another program's text where lspq's was. */
-class LeftAsIs extends Error {}
 
 function leave(path: string): never {
   throw new LeftAsIs(path);
 }
 
-/** Puts `before` back only while the file still holds what lspq wrote: never over another program's write. */
-function restoreIfOurs(path: string, ours: string, before: string, mode: number | undefined): void {
-  if (readNow(path) !== ours) leave(path);
-  writeWhole(path, before, mode);
-}
-
 /**
- * The original of a written file no longer holds the text the edit was
- * planned against: another program wrote to it between the check and the
- * rename (or just after). Its text goes back in place of lspq's, and the
- * edit is refused.
+ * Another program wrote to the original of a file lspq replaced: the
+ * original goes back in place with that write (the undo that does it runs
+ * first), and the edit is refused.
  */
-function racedWrite(g: Guarded, undo: Undo[]): void {
-  const theirs = g.original.text();
-  if (theirs === g.change.before) return;
-  const path = g.change.path;
-  // This file's own undo would restore the pre-image: replace it with theirs.
-  const own = undo.findIndex((u) => u.path === path);
-  if (own >= 0) undo.splice(own, 1);
-  if (g.change.after !== null && readNow(path) === g.change.after) writeWhole(path, theirs, g.mode);
-  else if (readNow(path) !== theirs) throw new LeftAsIs(path);
-  throw raced(path);
+function checkRaced(g: Guarded, undo: Undo[]): void {
+  if (g.file.unchanged()) return;
+  const own = undo.findIndex((u) => u.path === g.change.path);
+  if (own >= 0) undo.push(...undo.splice(own, 1));
+  throw raced(g.change.path);
 }
-
 /** Undoes the steps taken, newest first; returns the paths that could not be put back. */
 function rollBack(undo: Undo[], left: string[]): string[] {
   const failed: string[] = [];

@@ -7,7 +7,7 @@
  * own edit.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, fakeProject, git, Lspq, type RunResult } from '../helpers/lspq';
 
@@ -84,6 +84,9 @@ describe('no write by another program is lost to an edit', () => {
       );
       const text = readFileSync(file, 'utf8');
       expect(missing((i) => text.includes(`// appended ${i}\n`))).toEqual([]);
+      // Each line once, and nothing of lspq's left beside the file.
+      expect(text.split('\n').filter((l) => l.startsWith('// appended')).length).toBe(APPENDS);
+      expect(readdirSync(dir).filter((f) => f.includes('.lspq-'))).toEqual([]);
       expect(applied).toBeGreaterThan(0);
       // Every applied rename reached both files: the name in use agrees.
       const name = names[applied % 2]!;
