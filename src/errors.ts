@@ -67,6 +67,8 @@ export class LspqError extends Error {
     message: string,
     /** A server's own words, when it refused a request: for a caller to quote them without lspq's wrapping. */
     readonly serverReason?: string,
+    /** On a miss: ready targets or --symbol values, each one that resolves if fed back. */
+    readonly candidates?: string[],
   ) {
     super(message);
     this.name = 'LspqError';
@@ -87,17 +89,20 @@ export class LspqError extends Error {
 export interface ErrorPayload {
   code: ErrorCode;
   message: string;
+  candidates?: string[];
 }
 
 export function toErrorPayload(err: unknown): ErrorPayload {
-  if (err instanceof LspqError) return { code: err.code, message: err.message };
+  if (err instanceof LspqError) {
+    return { code: err.code, message: err.message, ...(err.candidates?.length ? { candidates: err.candidates } : {}) };
+  }
   const message = err instanceof Error ? err.message : String(err);
   return { code: 'internal', message: `internal error: ${message} (please report it with the command you ran)` };
 }
 
 export function fromErrorPayload(payload: ErrorPayload): LspqError {
   const code = payload.code in EXIT_BY_CODE ? payload.code : 'internal';
-  return new LspqError(code, payload.message);
+  return new LspqError(code, payload.message, undefined, payload.candidates);
 }
 
 export const usage = (message: string) => new LspqError('usage', message);

@@ -25,7 +25,7 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
     [['def', 'main.go:7:200'], 'lspq: column 200 is past the end of line 7 of main.go (55 characters)\n'],
     [
       ['def', 'main.go:7:Nowhere'],
-      `lspq: 'Nowhere' is not on line 7 of main.go: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))\n`,
+      `lspq: 'Nowhere' is not on line 7 of main.go: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm")); nearest: main.go:6:Shape, main.go:6:Square, main.go:7:TotalArea, main.go:7:shapes, main.go:6:shapes\n`,
     ],
     [
       ['def', 'main.go:7:TotalArea', '--nth', '2'],

@@ -139,7 +139,7 @@ describe('workspace questions', () => {
     const r = await lspq.run(['def', '--symbol', 'Area'], { cwd: go });
     expect({ stderr: r.stderr, exit: r.exit }).toEqual({
       stderr:
-        "lspq: 'Area' names 3 symbols; pick one as a target or qualify it as shown: shape.go:5:2 (method --symbol Shape.Area), circle.go:9:17 (method --symbol Circle.Area), square.go:8:17 (method --symbol Square.Area)\n",
+        "lspq: 'Area' names 3 symbols; pick one: --symbol Shape.Area (method, shape.go:5:2), --symbol Circle.Area (method, circle.go:9:17), --symbol Square.Area (method, square.go:8:17)\n",
       exit: 2,
     });
     for (const q of ['Shape.Area', 'Circle.Area', 'Square.Area'])

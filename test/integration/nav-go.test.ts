@@ -73,7 +73,7 @@ navSuite('go-shapes', [
     args: ['def', '--symbol', 'Area'],
     stdout: '',
     exit: 2,
-    stderr: /'Area' names 3 symbols.*shape\.go:5:2 .*circle\.go:9:17 .*square\.go:8:17 /,
+    stderr: /'Area' names 3 symbols.*shape\.go:5:2\).*circle\.go:9:17\).*square\.go:8:17\)/,
   },
 ]);
 

@@ -113,7 +113,7 @@ async function symbolServer(
 }
 
 /** A document's symbols, asked once per version of its text. */
-async function documentSymbols(
+export async function documentSymbols(
   session: Session,
   path: string,
   ctx: HandlerContext,

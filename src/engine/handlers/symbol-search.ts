@@ -17,8 +17,7 @@ import { findMarkedRoot, locateBinary } from '../../lsp/servers/locate';
 import { uriToPath } from '../../lsp/uri';
 import type { CallerContext, WorkspaceSymbol } from '../../queries';
 import { findWord } from '../../protocol/target';
-import { displayPath } from '../../protocol/paths';
-import { acquire, prepare, using, type Deadline, textsOf, type HandlerContext } from './context';
+import { acquire, prepare, using, type Deadline, type HandlerContext } from './context';
 
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
 export async function workspaceSessions(req: CallerContext, ctx: HandlerContext): Promise<Session[]> {
@@ -193,53 +192,4 @@ export function toWorkspaceSymbol(
     line,
     column,
   };
-}
-
-export async function findSymbol(
-  name: string,
-  req: CallerContext,
-  ctx: HandlerContext,
-  deadline: Deadline,
-): Promise<{ path: string; line: number; column: number; name: string }> {
-  const bare = splitQualified(name).pop() ?? name;
-  const matches: { symbol: WorkspaceSymbol; named: Named }[] = [];
-  for (const session of await workspaceSessions(req, ctx)) {
-    const texts = textsOf(session, ctx);
-    const whole = (p: string) => (texts.lines(p) ?? []).join('\n');
-    for (const s of await searchWorkspace(session, bare, ctx, deadline)) {
-      const path = uriToPath(s.location.uri);
-      const qualifier = path ? fileQualifier(path, session.client.root, whole) : undefined;
-      const named: Named = {
-        name: s.name,
-        ...(s.containerName ? { containerName: s.containerName } : {}),
-        ...(qualifier ? { fileQualifier: qualifier } : {}),
-      };
-      if (!matchesQualified(named, name)) continue;
-      const symbol = toWorkspaceSymbol(s, session, texts);
-      if (symbol) matches.push({ symbol, named });
-    }
-  }
-  const unique = [...new Map(matches.map((m) => [`${m.symbol.path}:${m.symbol.line}:${m.symbol.column}`, m])).values()];
-  if (unique.length === 0) {
-    throw new LspqError(
-      'symbol_not_found',
-      `no symbol named '${name}' in the workspace; 'lspq symbols -w ${bare}' lists similar names`,
-    );
-  }
-  if (unique.length > 1) {
-    const all = unique.map((m) => m.named);
-    const list = unique
-      .slice(0, 20)
-      .map(
-        ({ symbol: m, named }) =>
-          `${displayPath(m.path, req.cwd)}:${m.line}:${m.column} (${m.kind} --symbol ${shortestQualifier(named, all)})`,
-      )
-      .join(', ');
-    throw new LspqError(
-      'ambiguous_symbol',
-      `'${name}' names ${unique.length} symbols; pick one as a target or qualify it as shown: ${list}`,
-    );
-  }
-  const only = unique[0]!.symbol;
-  return { path: only.path, line: only.line, column: only.column, name };
 }

@@ -20,7 +20,8 @@ import {
   prepare,
   sessionFor,
 } from './context';
-import { findSymbol } from './symbol-search';
+import { identifiersNear, nearestToName, nearestToPlace, offer, onWhitespace } from './hints';
+import { findSymbol } from './find-symbol';
 
 export interface OpenTarget {
   session: Session;
@@ -72,9 +73,14 @@ export async function openTarget(
   if (name) {
     const hits = findWord(lineText, name.text);
     if (hits.length === 0) {
+      const near = nearestToName(identifiersNear(lines, line), name.text, line).map(
+        (w) => `${where}:${w.line}:${w.text}`,
+      );
       throw new LspqError(
         'name_not_on_line',
-        `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}`,
+        `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}${offer(near)}`,
+        undefined,
+        near,
       );
     }
     if (name.nth > hits.length) {
@@ -91,6 +97,15 @@ export async function openTarget(
     throw new LspqError(
       'bad_position',
       `column ${column} is past the end of line ${line} of ${where} (${length} characters)`,
+    );
+  }
+  if (spec.kind === 'position' && onWhitespace(lineText, column!)) {
+    const near = nearestToPlace(identifiersNear(lines, line), line, column!).map((w) => `${where}:${w.line}:${w.text}`);
+    throw new LspqError(
+      'bad_position',
+      `column ${column} of line ${line} of ${where} is on no name${offer(near)}`,
+      undefined,
+      near,
     );
   }
   await prepare(session, ctx, deadline);

@@ -1,0 +1,58 @@
+import { describe, expect, test } from 'bun:test';
+import {
+  editDistance,
+  identifiersNear,
+  nearestToName,
+  nearestToPlace,
+  onWhitespace,
+} from '../../src/engine/handlers/hints';
+
+const lines = [
+  'package main',
+  '',
+  'func main() {',
+  '\tshapes := []Shape{Circle{Radius: 1}}',
+  '\tfmt.Println("total area", TotalArea(shapes, "cm")) // prints it',
+  '}',
+];
+
+describe('hints on a miss', () => {
+  test('identifiers of the line and two either side, keywords and words in strings and comments left out', () => {
+    expect(identifiersNear(lines, 5).map((w) => `${w.line}:${w.column}:${w.text}`)).toEqual([
+      '3:6:main',
+      '4:2:shapes',
+      '4:14:Shape',
+      '4:20:Circle',
+      '4:27:Radius',
+      '5:2:fmt',
+      '5:6:Println',
+      '5:28:TotalArea',
+      '5:38:shapes',
+    ]);
+  });
+
+  test('closest to NAME first: edit distance, case aside, then lines apart', () => {
+    expect(editDistance('TotlArea', 'TotalArea')).toBe(1);
+    expect(editDistance('shape', 'Shape')).toBe(0);
+    const near = nearestToName(identifiersNear(lines, 5), 'TotlArea', 5).map((w) => w.text);
+    expect(near[0]).toBe('TotalArea');
+    expect(
+      nearestToName(identifiersNear(lines, 5), 'shape', 5)
+        .map((w) => `${w.line}:${w.text}`)
+        .slice(0, 2),
+    ).toEqual(['4:Shape', '5:shapes']);
+  });
+
+  test('closest to a place: lines apart, then columns apart; at most five', () => {
+    const near = nearestToPlace(identifiersNear(lines, 4), 4, 1).map((w) => `${w.line}:${w.text}`);
+    expect(near).toEqual(['4:shapes', '4:Shape', '4:Circle', '4:Radius', '5:fmt']);
+  });
+
+  test('a column is on no name on whitespace or past the end, unless a name ends just before it', () => {
+    expect(onWhitespace('\tfoo bar', 1)).toBe(true);
+    expect(onWhitespace('\tfoo bar', 2)).toBe(false);
+    expect(onWhitespace('\tfoo bar', 5)).toBe(false); // the end of foo
+    expect(onWhitespace('\tfoo  bar', 6)).toBe(true);
+    expect(onWhitespace('', 1)).toBe(true);
+  });
+});
