@@ -58,6 +58,7 @@ export type Query =
   | { op: 'calls'; target: TargetSpec; direction: CallDirection; depth: number }
   | { op: 'diag'; files: string[]; all: boolean; severity?: Severity; staged?: boolean; changed?: boolean }
   | { op: 'servers' }
+  | { op: 'serversFor'; file: string }
   | { op: 'fmt'; files: string[]; lines?: { start: number; end: number }; write: boolean }
   | { op: 'rename'; target: TargetSpec; newName: string; write: boolean; allowOutside: boolean }
   | {
@@ -83,6 +84,7 @@ export interface Answers {
   calls: CallsResult;
   diag: DiagResult;
   servers: ServersResult;
+  serversFor: ServersForResult;
   fmt: FmtResult;
   rename: RenameResult;
   actions: ActionsResult;
@@ -241,6 +243,27 @@ export interface ServerInfo {
   version?: string;
   install: string;
   roots: string[];
+}
+
+/** What one server answers for a file, read from its own initialize result. */
+export interface ServerForFile {
+  id: string;
+  root: string;
+  path: string;
+  /** The rule that found the binary: the project's node_modules, TypeScript's native package, or PATH. */
+  foundBy: string;
+  version?: string;
+  /** lspq's commands (and fmt-range, symbols-w) and whether this server can answer each. */
+  answers: Record<string, boolean>;
+  /** How lspq knows its diagnostics are complete (docs/servers.md). */
+  diagnostics: string;
+}
+
+export interface ServersForResult {
+  file: string;
+  servers: ServerForFile[];
+  /** Configured for the file but not installed, with the command that installs each. */
+  missing: { id: string; install: string }[];
 }
 
 export interface ServersResult {

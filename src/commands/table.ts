@@ -270,9 +270,16 @@ export const COMMANDS = {
     process: 'here',
   },
   servers: {
-    summary: 'known language servers: found or not, version, running roots',
-    args: serverArgs,
-    examples: ['lspq servers', 'lspq servers --json'],
+    summary: 'known language servers: found or not, version, running roots; --for FILE what each can answer',
+    args: {
+      ...serverArgs,
+      for: {
+        type: 'string',
+        description: 'The servers for FILE, in the order asked, and the commands each can answer (starts them)',
+        valueHint: 'FILE',
+      },
+    },
+    examples: ['lspq servers', 'lspq servers --json', 'lspq servers --for main.go'],
     process: 'daemon',
   },
   daemon: {

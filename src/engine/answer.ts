@@ -10,7 +10,7 @@ import { fmt } from './handlers/fmt';
 import { hover } from './handlers/hover';
 import { locations } from './handlers/locations';
 import { rename } from './handlers/rename';
-import { servers } from './handlers/servers';
+import { servers, serversFor } from './handlers/servers';
 import { documentSymbols, workspaceSymbols } from './handlers/symbols';
 
 type Handlers = { [O in Op]: (request: QueryFor<O>, ctx: HandlerContext) => Promise<Answers[O]> };
@@ -26,6 +26,7 @@ const HANDLERS: Handlers = {
   calls,
   diag,
   servers,
+  serversFor,
   fmt,
   rename,
   actions,

@@ -188,6 +188,22 @@ export const ServersShape = z.object({
   ),
 });
 
+export const ServersForShape = z.object({
+  file: z.string(),
+  servers: z.array(
+    z.object({
+      id: z.string(),
+      root: z.string(),
+      path: z.string(),
+      foundBy: z.string(),
+      version: z.optional(z.string()),
+      answers: z.record(z.string(), z.boolean()),
+      diagnostics: z.string(),
+    }),
+  ),
+  missing: z.array(z.object({ id: z.string(), install: z.string() })),
+});
+
 export const DaemonStatusShape = z.union([
   z.object({ running: z.literal(false) }),
   z.object({
@@ -302,6 +318,6 @@ export const ANSWER_SHAPES = {
   diag: DiagShape,
   batch: BatchLineShape,
   git: GitShape,
-  servers: ServersShape,
+  servers: z.union([ServersShape, ServersForShape]),
   daemon: DaemonStatusShape,
 } as const;

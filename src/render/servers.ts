@@ -1,7 +1,8 @@
 /** servers: one block per server, found ones first. */
-import type { ServersResult } from '../queries';
+import { displayPath } from '../protocol/paths';
+import type { ServersForResult, ServersResult } from '../queries';
 import type { RenderOptions } from './style';
-import type { ServersShape } from './json-shapes';
+import type { ServersForShape, ServersShape } from './json-shapes';
 import type { Rendered } from './types';
 import type * as z from 'zod/mini';
 
@@ -16,4 +17,32 @@ export function renderServers(r: ServersResult, o: RenderOptions): Rendered {
     return `${head}\n          ${c.dim(detail)}${roots}`;
   });
   return { stdout: `${lines.join('\n')}\n` };
+}
+
+export const serversForJson = (r: ServersForResult, cwd: string): z.infer<typeof ServersForShape> => ({
+  ...r,
+  file: displayPath(r.file, cwd),
+});
+
+/** One block per server for the file, in the order lspq asks them: where it was found, what it answers. */
+export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendered {
+  const c = o.colors;
+  const blocks = r.servers.map((s) => {
+    const can = Object.entries(s.answers)
+      .filter(([, yes]) => yes)
+      .map(([name]) => name);
+    const cannot = Object.entries(s.answers)
+      .filter(([, yes]) => !yes)
+      .map(([name]) => name);
+    return [
+      `${c.bold(s.id)} ${c.dim(s.version ?? 'version unknown')}`,
+      `  binary: ${s.path} (found in ${s.foundBy})`,
+      `  root: ${s.root}`,
+      `  answers: ${can.join(' ')}`,
+      ...(cannot.length ? [`  cannot: ${cannot.join(' ')}`] : []),
+      `  diagnostics complete by: ${s.diagnostics}`,
+    ].join('\n');
+  });
+  const missing = r.missing.map((m) => `${c.yellow('missing')} ${m.id}: ${m.install}`);
+  return { stdout: `${[...blocks, ...missing].join('\n')}\n` };
 }

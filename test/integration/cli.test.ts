@@ -292,3 +292,37 @@ describe('a file past the size lspq hands a server', () => {
     }
   });
 });
+
+describe('servers --for FILE: what each server of the file can answer, from its own initialize result', () => {
+  test('Go: one server, where it was found, what it answers and cannot, how its diagnostics complete', async () => {
+    const { REPO } = await import('../helpers/lspq');
+    expect(await lspq.run(['servers', '--for', 'main.go'], { cwd: go })).toEqual({
+      exit: 0,
+      stdout: [
+        'gopls golang.org/x/tools/gopls v0.23.0',
+        `  binary: ${REPO}/.tools/bin/gopls (found in PATH)`,
+        `  root: ${go}`,
+        '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename diag',
+        '  cannot: fmt-range mv',
+        '  diagnostics complete by: gopls-barrier',
+        '',
+      ].join('\n'),
+      stderr: '',
+    });
+  });
+
+  test('Python (JSON): pyright, pylsp and ruff in the order asked, each with its answers; basedpyright missing', async () => {
+    const r = await lspq.json<{
+      file: string;
+      servers: { id: string; answers: Record<string, boolean>; diagnostics: string }[];
+      missing: { id: string }[];
+    }>(['servers', '--for', 'main.py'], { cwd: join(FIXTURES, 'py-shapes') });
+    expect(r.file).toBe('main.py');
+    expect(r.servers.map((s) => [s.id, s.answers.def, s.answers.impls, s.answers.fmt, s.diagnostics])).toEqual([
+      ['pyright', true, false, false, 'pull'],
+      ['pylsp', true, false, true, 'push'],
+      ['ruff', false, false, true, 'pull'],
+    ]);
+    expect(r.missing.map((m) => m.id)).toEqual(['basedpyright']);
+  });
+});

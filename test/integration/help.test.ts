@@ -56,6 +56,7 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   "lspq git commit -m 'fix parser' --allow-write": { in: 'repo' },
   'lspq schema': { in: 'go-shapes' },
   'lspq schema def': { in: 'go-shapes' },
+  'lspq servers --for main.go': { in: 'go-shapes' },
   'lspq servers': { in: 'go-shapes' },
   'lspq servers --json': { in: 'go-shapes' },
   'lspq daemon status': { in: 'go-shapes' },

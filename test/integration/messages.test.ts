@@ -40,7 +40,7 @@ describe('servers not installed, or unable to answer', () => {
       env: { PATH: path(['node', 'pyright-langserver', 'ruff']) },
     });
     expect({ stderr: r.stderr, exit: r.exit }).toEqual({
-      stderr: `lspq: pyright, ruff cannot answer implementations for ${py}/shapes/shape.py; not installed, and may: basedpyright (pip install basedpyright)\n`,
+      stderr: `lspq: pyright, ruff cannot answer implementations for ${py}/shapes/shape.py; not installed, and may: basedpyright (pip install basedpyright) ('lspq servers --for FILE' lists what each can answer)\n`,
       exit: 3,
     });
   });

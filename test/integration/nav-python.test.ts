@@ -42,7 +42,7 @@ navSuite('py-shapes', [
     stdout: '',
     exit: 3,
     stderr:
-      /^lspq: pyright, (pylsp, )?ruff cannot answer implementations for .*; not installed, and may: basedpyright \(pip install basedpyright\)\n$/,
+      /^lspq: pyright, (pylsp, )?ruff cannot answer implementations for .*; not installed, and may: basedpyright \(pip install basedpyright\) \('lspq servers --for FILE' lists what each can answer\)\n$/,
   },
   {
     name: 'hover',

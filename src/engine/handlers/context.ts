@@ -145,7 +145,7 @@ export interface Candidate {
 }
 
 /** The servers configured for a file, in order (nothing looked up yet); errors say which extensions work. */
-function configuredFor(path: string, req: CallerContext): ServerSpec[] {
+export function configuredFor(path: string, req: CallerContext): ServerSpec[] {
   const specs = loadServers(dirname(path), req.env);
   const matching = serversForFile(specs, path);
   if (req.server) {
@@ -213,7 +213,10 @@ function unsupported(
   const hint = could.length
     ? `not installed, and may: ${could.map((s) => `${s.id} (${s.install})`).join('; ')}`
     : `no other known server for ${extensionOf(path)} files offers it`;
-  return new LspqError('unsupported', `${tried.join(', ')} cannot answer ${what} for ${path}; ${hint}`);
+  return new LspqError(
+    'unsupported',
+    `${tried.join(', ')} cannot answer ${what} for ${path}; ${hint} ('lspq servers --for FILE' lists what each can answer)`,
+  );
 }
 
 function extensionOf(path: string): string {

@@ -1,11 +1,29 @@
-/** servers: every known server, whether it is found, its version, and the roots it runs for. */
+/** servers: every known server, whether it is found, its version, and the roots it runs for; --for FILE what each can answer. */
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { strategyFor } from '../../lsp/diagnostics';
 import { loadServers } from '../../lsp/servers/config';
 import { locateBinary } from '../../lsp/servers/locate';
 import type { PoolCaches } from '../../lsp/manager';
-import type { CallerContext, ServerInfo, ServersResult } from '../../queries';
-import type { HandlerContext } from './context';
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type {
+  CallerContext,
+  QueryFor,
+  ServerForFile,
+  ServerInfo,
+  ServersForResult,
+  ServersResult,
+} from '../../queries';
+import {
+  acquire,
+  assertFile,
+  candidatesFor,
+  configuredFor,
+  deadlineFor,
+  type HandlerContext,
+  prepare,
+} from './context';
 
 const VERSION_TIMEOUT_MS = 5_000;
 
@@ -56,4 +74,65 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
     };
   });
   return { servers: result };
+}
+
+/** lspq's questions and the capability a server needs to answer each. */
+const ANSWERS: [string, (c: ServerCapabilities) => boolean][] = [
+  ['def', (c) => !!c.definitionProvider],
+  ['typedef', (c) => !!c.typeDefinitionProvider],
+  ['impls', (c) => !!c.implementationProvider],
+  ['refs', (c) => !!c.referencesProvider],
+  ['hover', (c) => !!c.hoverProvider],
+  ['symbols', (c) => !!c.documentSymbolProvider],
+  ['symbols-w', (c) => !!c.workspaceSymbolProvider],
+  ['calls', (c) => !!c.callHierarchyProvider],
+  ['actions', (c) => !!c.codeActionProvider],
+  ['fmt', (c) => !!c.documentFormattingProvider],
+  ['fmt-range', (c) => !!c.documentRangeFormattingProvider],
+  ['rename', (c) => !!c.renameProvider],
+  ['mv', (c) => !!c.workspace?.fileOperations?.willRename],
+  // Every server may publish diagnostics; how lspq knows they are complete is per server.
+  ['diag', () => true],
+];
+
+/** Which rule found a binary: a node_modules/.bin above the root is the project's; else it is PATH's. */
+function foundBy(binary: string, root: string): string {
+  if (binary.includes('/@typescript/typescript-')) return "TypeScript's native package";
+  const dir = dirname(binary);
+  for (let d = root; ; d = dirname(d)) {
+    if (dir === join(d, 'node_modules', '.bin')) return "the project's node_modules/.bin";
+    if (dirname(d) === d) return 'PATH';
+  }
+}
+
+/**
+ * servers --for FILE: the servers for the file, in the order lspq asks
+ * them, each started (so it is warm afterwards) to read what it can answer.
+ */
+export async function serversFor(req: QueryFor<'serversFor'>, ctx: HandlerContext): Promise<ServersForResult> {
+  assertFile(req.file);
+  const specs = configuredFor(req.file, req);
+  const found = candidatesFor(req.file, req, ctx.pool);
+  const deadline = deadlineFor(req);
+  const servers: ServerForFile[] = [];
+  for (const c of found) {
+    const session = await acquire(ctx, c, req);
+    // Ready with the file open: capabilities registered after start (pyright's pull diagnostics) are in.
+    await session.docs.sync(req.file);
+    await prepare(session, ctx, deadline);
+    const capabilities = session.client.capabilities;
+    const version = versionOf(c.binary, c.spec.versionArgs, req.env, ctx.pool.caches);
+    servers.push({
+      id: c.spec.id,
+      root: c.root,
+      path: c.binary,
+      foundBy: foundBy(c.binary, c.root),
+      ...(version ? { version } : {}),
+      answers: Object.fromEntries(ANSWERS.map(([name, can]) => [name, can(capabilities)])),
+      diagnostics: strategyFor(session),
+    });
+  }
+  const asked = new Set(found.map((c) => c.spec.id));
+  const missing = specs.filter((s) => !asked.has(s.id)).map((s) => ({ id: s.id, install: s.install }));
+  return { file: req.file, servers, missing };
 }
