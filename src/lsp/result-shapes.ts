@@ -156,11 +156,23 @@ export const NOTIFICATION_SHAPES = {
   configuration: z.looseObject({ items: z.array(z.looseObject({ section: z.optional(z.string()) })) }),
 };
 
+/**
+ * What an issue means, in words: zod/mini carries no message texts (its
+ * locales are not loaded, to keep the daemon small), only the issue's code.
+ */
+export function issueText(issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return 'wrong shape';
+  if (issue.code === 'invalid_type') return `expected ${issue.expected}`;
+  if (issue.code === 'invalid_union') return 'none of the shapes the protocol allows';
+  if (issue.code === 'invalid_value') return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+  return issue.code.replaceAll('_', ' ');
+}
+
 /** Where a value first departs from its shape, in one line; undefined when it fits. */
 export function misfit(shape: z.ZodMiniType, value: unknown): string | undefined {
   const checked = z.safeParse(shape, value);
   if (checked.success) return undefined;
   const issue = checked.error.issues[0];
   const where = issue?.path.length ? issue.path.join('.') : 'the answer';
-  return `${where}: ${issue?.message ?? 'wrong shape'}`;
+  return `${where}: ${issueText(issue)}`;
 }

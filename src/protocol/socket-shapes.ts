@@ -76,7 +76,14 @@ function firstIssue(error: z.core.$ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'it has the wrong shape';
   const where = issue.path.length ? issue.path.join('.') : 'the message';
-  return `${where}: ${issue.message}`;
+  // zod/mini carries no message texts: the issue's code and what was expected say it.
+  const why =
+    issue.code === 'invalid_type'
+      ? `expected ${issue.expected}`
+      : issue.code === 'invalid_union'
+        ? 'none of the shapes allowed'
+        : issue.code.replaceAll('_', ' ');
+  return `${where}: ${why}`;
 }
 
 /** A line of text as a checked message, or the reason it is not one. */

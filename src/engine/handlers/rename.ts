@@ -21,7 +21,8 @@ import { openTarget } from './target';
 /** A server's refusal as bad input, in the server's own words. */
 function refused<T>(at: string, what: string): (err: unknown) => T {
   return (err) => {
-    if (err instanceof LspqError && err.code === 'server_failed') {
+    // The server's own refusal is bad input; a server that failed otherwise (a malformed answer) is not.
+    if (err instanceof LspqError && err.code === 'server_failed' && err.serverReason !== undefined) {
       throw new LspqError('cannot_rename', `${at} cannot be ${what}: ${err.serverReason ?? err.message}`);
     }
     throw err;
