@@ -57,6 +57,7 @@ export type Query =
   | { op: 'wsymbols'; query: string; kinds?: string[] }
   | { op: 'calls'; target: TargetSpec; direction: CallDirection; depth: number }
   | { op: 'diag'; files: string[]; all: boolean; severity?: Severity; staged?: boolean; changed?: boolean }
+  | { op: 'callPath'; from: TargetSpec; to: TargetSpec; depth: number }
   | { op: 'servers' }
   | { op: 'serversFor'; file: string }
   | { op: 'fmt'; files: string[]; lines?: { start: number; end: number }; write: boolean }
@@ -82,6 +83,7 @@ export interface Answers {
   symbols: SymbolsResult;
   wsymbols: WorkspaceSymbolsResult;
   calls: CallsResult;
+  callPath: CallPathResult;
   diag: DiagResult;
   servers: ServersResult;
   serversFor: ServersForResult;
@@ -205,6 +207,25 @@ export interface CallsResult {
   server: string;
   root: string;
   calls: CallNode[];
+  total: number;
+  truncated: boolean;
+}
+
+/** One call of a chain: where the caller calls the callee. */
+export interface CallHop {
+  caller: CallItem;
+  callee: CallItem;
+  /** The call sites, in the caller's file. */
+  ranges: Span[];
+}
+
+export interface CallPathResult {
+  from: CallItem;
+  to: CallItem;
+  server: string;
+  root: string;
+  /** The shortest chains from `from` to `to`, each its calls in order. */
+  chains: CallHop[][];
   total: number;
   truncated: boolean;
 }

@@ -2,12 +2,13 @@
 import { usage } from '../errors';
 import type { LocationOp, LocationsResult } from '../queries';
 import { resolvePath } from '../protocol/paths';
-import { callsJson, renderCalls } from '../render/calls';
+import { callPathJson, callsJson, renderCallPath, renderCalls } from '../render/calls';
 import { hoverJson, renderHover } from '../render/hover';
 import { locationsJson, renderLocations } from '../render/locations';
 import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from '../render/symbols';
 import { present, type Presenter, type Run } from './context';
 import { parseKinds, positiveInt, targetFrom, type TargetFlags } from './options';
+import { parseTarget, type TargetSpec } from '../protocol/target';
 
 /** A declaration longer than this is cut unless --max-lines says otherwise. */
 const DEFAULT_BODY_LINES = 200;
@@ -64,7 +65,30 @@ export const symbols: Run<'symbols'> = async (args, { line, ask }) => {
   return present(result, args.json, { human: renderSymbols, json: symbolsJson, found: (r) => r.total > 0 }, line);
 };
 
+/** The target of --to: FILE:LINE:COL or FILE:LINE:NAME, else a symbol name as --symbol takes it. */
+function toTarget(value: string, cwd: string): TargetSpec {
+  return /:\d+(:|$)/.test(value) ? parseTarget(value, cwd) : { kind: 'symbol', name: value };
+}
+
+/** A call chain search goes deeper than a listing by default: six calls reach most of a program. */
+const CHAIN_DEPTH = 6;
+
 export const calls: Run<'calls'> = async (args, { line, ask }) => {
+  if (args.to !== undefined) {
+    if (args.out) throw usage('--to follows outgoing calls already; drop --out');
+    const query = {
+      op: 'callPath' as const,
+      from: targetFrom(args, line.cwd),
+      to: toTarget(args.to, line.cwd),
+      depth: positiveInt(args.depth, '--depth') ?? CHAIN_DEPTH,
+    };
+    return present(
+      await ask(query, args),
+      args.json,
+      { human: renderCallPath, json: callPathJson, found: (r) => r.chains.length > 0 },
+      line,
+    );
+  }
   const query = {
     op: 'calls' as const,
     target: targetFrom(args, line.cwd),

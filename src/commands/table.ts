@@ -148,9 +148,22 @@ export const COMMANDS = {
       ...targetArgs,
       ...contextArgs,
       out: { type: 'boolean', description: 'Outgoing calls (callees) instead of callers' },
-      depth: { type: 'string', description: 'Follow calls this many levels (default 1)', valueHint: 'N' },
+      depth: {
+        type: 'string',
+        description: 'Follow calls this many levels (default 1; with --to, 6)',
+        valueHint: 'N',
+      },
+      to: {
+        type: 'string',
+        description: 'The shortest call chains from TARGET to this target or symbol name',
+        valueHint: 'TARGET|NAME',
+      },
     },
-    examples: ['lspq calls geometry.c:3:area_of --depth 3', 'lspq calls geometry.go:17:TotalArea --out'],
+    examples: [
+      'lspq calls geometry.c:3:area_of --depth 3',
+      'lspq calls geometry.go:17:TotalArea --out',
+      'lspq calls main.go:5:main --to Shape.Area',
+    ],
     process: 'daemon',
   },
   actions: {

@@ -1,6 +1,7 @@
 /** A question to its handler: one table, each operation's answer typed by its name. */
 import type { Answers, Op, QueryFor } from '../queries';
 import { actions } from './handlers/actions';
+import { callPath } from './handlers/call-paths';
 import { calls } from './handlers/calls';
 import { Leases } from '../lsp/leases';
 import type { Session } from '../lsp/manager';
@@ -24,6 +25,7 @@ const HANDLERS: Handlers = {
   symbols: documentSymbols,
   wsymbols: workspaceSymbols,
   calls,
+  callPath,
   diag,
   servers,
   serversFor,

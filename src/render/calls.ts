@@ -1,9 +1,9 @@
 /** calls: the target, then one line per caller (←) or callee (→), indented by depth. */
-import type { CallItem, CallNode, CallsResult } from '../queries';
+import type { CallHop, CallItem, CallNode, CallPathResult, CallsResult } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import { type Placed, placedLines } from './excerpts';
-import type { CallNodeShape, CallsShape } from './json-shapes';
+import type { CallNodeShape, CallPathShape, CallsShape } from './json-shapes';
 import type { Rendered } from './types';
 import type * as z from 'zod/mini';
 
@@ -50,5 +50,38 @@ export function renderCalls(r: CallsResult, o: RenderOptions): Rendered {
   return {
     stdout: placedLines(places),
     warning: r.truncated ? truncationNote(shown, r.total, 'calls') : undefined,
+  };
+}
+
+export function callPathJson(r: CallPathResult, cwd: string): z.infer<typeof CallPathShape> {
+  const hop = (h: CallHop) => ({ caller: itemJson(h.caller, cwd), callee: itemJson(h.callee, cwd), ranges: h.ranges });
+  return {
+    from: itemJson(r.from, cwd),
+    to: itemJson(r.to, cwd),
+    server: r.server,
+    root: r.root,
+    chains: r.chains.map((chain) => chain.map(hop)),
+    total: r.total,
+    truncated: r.truncated,
+  };
+}
+
+/** Each chain as its call sites, one per hop (`path:line:col: caller -> callee`), chains set apart by `--`. */
+export function renderCallPath(r: CallPathResult, o: RenderOptions): Rendered {
+  const chains = r.chains.map((chain) =>
+    chain
+      .map((h) => {
+        const site = h.ranges[0] ?? { line: h.caller.line, column: h.caller.column };
+        const prefix = locationPrefix(o, displayPath(h.caller.path, o.cwd), site.line, site.column);
+        return `${prefix} ${o.colors.bold(h.caller.name)} -> ${o.colors.bold(h.callee.name)}`;
+      })
+      .join('\n'),
+  );
+  return {
+    stdout: chains.length ? `${chains.join('\n--\n')}\n` : '',
+    ...(chains.length === 0
+      ? { stderr: `no call chain from ${r.from.name} to ${r.to.name} within the depth searched; raise --depth` }
+      : {}),
+    warning: r.truncated ? truncationNote(r.chains.length, r.total, 'chains') : undefined,
   };
 }

@@ -113,6 +113,14 @@ export const CallsShape = z.object({
   ...cut,
 });
 
+export const CallPathShape = z.object({
+  from: CallItemShape,
+  to: CallItemShape,
+  ...answered,
+  chains: z.array(z.array(z.object({ caller: CallItemShape, callee: CallItemShape, ranges: z.array(SpanShape) }))),
+  ...cut,
+});
+
 export const SeverityShape = z.enum(['error', 'warning', 'info', 'hint']);
 
 export const DiagnosticShape = z.object({
@@ -311,7 +319,7 @@ export const ANSWER_SHAPES = {
   refs: LocationsShape,
   hover: HoverShape,
   symbols: z.union([SymbolsShape, WorkspaceSymbolsShape]),
-  calls: CallsShape,
+  calls: z.union([CallsShape, CallPathShape]),
   actions: ActionsShape,
   fmt: FmtShape,
   rename: RenameShape,

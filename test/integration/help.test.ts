@@ -34,6 +34,7 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq symbols src/geometry.ts --kind function': { in: 'ts-shapes' },
   'lspq calls geometry.c:3:area_of --depth 3': { in: 'c-shapes' },
   'lspq calls geometry.go:17:TotalArea --out': { in: 'go-shapes' },
+  'lspq calls main.go:5:main --to Shape.Area': { in: 'go-shapes' },
   'lspq actions src/main.ts:1 --kind source': { in: 'ts-shapes' },
   'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1 --dry-run': { in: 'ts-shapes' },
   'lspq actions src/main.ts:6:Circle --kind quickfix --json': { in: 'ts-shapes', exit: 1 },

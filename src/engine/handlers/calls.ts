@@ -17,7 +17,7 @@ import { openTarget } from './target';
 
 type CallsRequest = Extract<QueryRequest, { op: 'calls' }>;
 
-function toItem(item: CallHierarchyItem, texts: TextSource, session: Session): CallItem {
+export function toItem(item: CallHierarchyItem, texts: TextSource, session: Session): CallItem {
   const path = uriToPath(item.uri);
   const span = toSpan(path, item.selectionRange, texts, session.client.encoding);
   return {
@@ -50,7 +50,7 @@ function withCallContext(nodes: CallNode[], texts: TextSource, req: CallsRequest
   }));
 }
 
-const itemKey = (item: CallHierarchyItem) =>
+export const itemKey = (item: CallHierarchyItem) =>
   `${item.uri}#${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
 
 export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<CallsResult> {
