@@ -110,7 +110,12 @@ export interface RequestOptions {
   /** The whole time the user allowed (--timeout), named when it runs out. */
   budgetMs?: number;
   signal?: AbortSignal;
+  /** Told, after a second and then each second, what the request is waiting for (a person at a terminal). */
+  progress?: (text: string) => void;
 }
+
+/** How long a request runs before a person at a terminal is told what it waits for, and then how often. */
+export const SLOW_NOTICE_MS = 1_000;
 
 export class LspClient {
   readonly spec: ServerSpec;
@@ -512,6 +517,7 @@ export class LspClient {
     const source = new CancellationTokenSource();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
+    const notices = this.slowNotices(type.method, options.progress);
     const bounded = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         source.cancel(); // sends $/cancelRequest
@@ -567,10 +573,26 @@ export class LspClient {
         reason,
       );
     } finally {
+      if (notices) clearInterval(notices);
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);
       source.dispose();
     }
+  }
+
+  /**
+   * A slow request, for a person waiting at a terminal: after a second, and
+   * each second on, the server's own progress where it reports some, else
+   * the request it has not answered yet.
+   */
+  private slowNotices(method: string, progress: ((text: string) => void) | undefined) {
+    if (!progress) return undefined;
+    const started = Date.now();
+    return setInterval(() => {
+      const waited = Math.round((Date.now() - started) / 1000);
+      const what = this.progressTitles.join(', ');
+      progress(`${this.spec.id}: ${what || `waiting for ${method}`} (${waited}s)`);
+    }, SLOW_NOTICE_MS);
   }
 
   async sendNotification<P>(type: NotificationType<P>, params: P): Promise<void> {

@@ -8,7 +8,8 @@
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { FIXTURES, Lspq, lspqArgv } from '../helpers/lspq';
+import { rmSync } from 'node:fs';
+import { fakeProject, FIXTURES, Lspq, lspqArgv } from '../helpers/lspq';
 
 const rust = join(FIXTURES, 'rust-shapes');
 const question = ['def', 'src/main.rs:13:total_area', '--timeout', '120'];
@@ -22,10 +23,14 @@ const ERASE = /\u001b\[\d+F\u001b\[0J/;
  * shows them): the text with escape codes taken out, and whether the
  * progress lines were erased (cursor up over them, clear to the end).
  */
-async function onTerminal(lspq: Lspq, args: string[]): Promise<{ text: string; exit: number; erased: boolean }> {
+async function onTerminal(
+  lspq: Lspq,
+  args: string[],
+  cwd = rust,
+): Promise<{ text: string; exit: number; erased: boolean }> {
   const command = [...lspqArgv(), ...args].map((w) => `'${w}'`).join(' ');
   const proc = Bun.spawn(['script', '-qec', command, '/dev/null'], {
-    cwd: rust,
+    cwd,
     env: lspq.env({ NO_COLOR: '1' }),
     stdin: 'ignore',
     stdout: 'pipe',
@@ -92,5 +97,33 @@ describe('progress while a project loads', () => {
   test('stderr a pipe: only the answer, cold as well', async () => {
     const r = await lspq.run([...question, '--no-daemon'], { cwd: rust });
     expect(r).toEqual({ stdout: `${answer}\n`, stderr: '', exit: 0 });
+  });
+});
+
+describe('progress while any question is slow', () => {
+  const lspq = new Lspq();
+  const dir = fakeProject('slow', ['--hang-on-definition']);
+  afterAll(async () => {
+    expect(await lspq.stop()).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('on a terminal: what lspq waits for, each second, erased before the answer; nothing through a pipe', async () => {
+    const args = ['def', 'a.fake:1:hello', '--timeout', '3'];
+    const r = await onTerminal(lspq, args, dir);
+    expect(r.exit).toBe(3);
+    expect(r.erased).toBe(true);
+    expect(r.text).toContain('fake: waiting for textDocument/definition (1s)');
+    expect(r.text).toContain('fake: waiting for textDocument/definition (2s)');
+    expect(r.text.split('\n').filter(Boolean).at(-1)).toBe(
+      "lspq: fake did not answer textDocument/definition within 3s; retry with a larger --timeout, or see 'lspq daemon logs'",
+    );
+    const piped = await lspq.run(args, { cwd: dir });
+    expect(piped).toEqual({
+      exit: 3,
+      stdout: '',
+      stderr:
+        "lspq: fake did not answer textDocument/definition within 3s; retry with a larger --timeout, or see 'lspq daemon logs'\n",
+    });
   });
 });

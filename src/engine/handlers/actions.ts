@@ -141,7 +141,7 @@ async function run(
   let action = item;
   const provider = client.capabilities.codeActionProvider;
   if (!isCommand(action) && !action.edit && typeof provider === 'object' && provider.resolveProvider) {
-    action = await client.request(CodeActionResolveRequest.type, action, deadline.options(ctx.signal));
+    action = await client.request(CodeActionResolveRequest.type, action, deadline.options(ctx));
   }
   const plans: EditPlan[] = [];
   if (!isCommand(action) && action.edit) {
@@ -170,7 +170,7 @@ async function run(
     client.request(
       ExecuteCommandRequest.type,
       { command: command.command, arguments: command.arguments ?? [] },
-      deadline.options(ctx.signal),
+      deadline.options(ctx),
     ),
   );
   if (failed) throw failed;
@@ -203,7 +203,7 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
       (await client.request(
         CodeActionRequest.type,
         { textDocument: { uri: session.docs.uri(path) }, range: place.range, context },
-        deadline.options(ctx.signal),
+        deadline.options(ctx),
       )) ?? [];
     const offered = answer.filter((a) => matchesKind(kindOf(a), req.kinds));
     const items: CodeActionItem[] = offered.map((a, i) => ({

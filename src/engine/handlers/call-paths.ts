@@ -31,7 +31,7 @@ async function prepared(open: OpenTarget, ctx: HandlerContext, deadline: Deadlin
   const items = await open.session.client.request(
     CallHierarchyPrepareRequest.type,
     { textDocument: { uri: open.uri }, position: open.position },
-    deadline.options(ctx.signal),
+    deadline.options(ctx),
   );
   const item = items?.[0];
   if (!item) throw new LspqError('bad_position', 'there is no function or method at the target; point at its name');
@@ -57,11 +57,7 @@ async function search(
     for (const item of frontier) {
       if (++expansions > MAX_EXPANSIONS) return { parents, items };
       const calls =
-        (await session.client.request(
-          CallHierarchyOutgoingCallsRequest.type,
-          { item },
-          deadline.options(ctx.signal),
-        )) ?? [];
+        (await session.client.request(CallHierarchyOutgoingCallsRequest.type, { item }, deadline.options(ctx))) ?? [];
       for (const call of calls) {
         const key = itemKey(call.to);
         const seen = level.get(key);

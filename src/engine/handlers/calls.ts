@@ -65,7 +65,7 @@ export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<Cal
   );
   return using(session, async () => {
     const client = session.client;
-    const options = () => deadline.options(ctx.signal);
+    const options = () => deadline.options(ctx);
     const prepared = await client.request(
       CallHierarchyPrepareRequest.type,
       { textDocument: { uri }, position },
@@ -101,7 +101,7 @@ async function expand(
   level: number,
 ): Promise<CallNode[]> {
   const client = session.client;
-  const options = deadline.options(ctx.signal);
+  const options = deadline.options(ctx);
   const edges: { item: CallHierarchyItem; ranges: Range[]; rangesUri: string }[] =
     req.direction === 'incoming'
       ? ((await client.request(CallHierarchyIncomingCallsRequest.type, { item }, options)) ?? []).map((c) => ({

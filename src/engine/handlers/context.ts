@@ -43,9 +43,13 @@ export class Deadline {
   get remaining(): number {
     return Math.max(1, this.end - Date.now());
   }
-  /** Request options: what is left of the budget, and the whole budget for the message if it runs out. */
-  options(signal?: AbortSignal): RequestOptions {
-    return { timeoutMs: this.remaining, budgetMs: this.totalMs, signal };
+  /**
+   * Request options: what is left of the budget, the whole budget for the
+   * message if it runs out, the question's cancellation, and its progress
+   * line for a person at a terminal while the request is slow.
+   */
+  options(ctx: { signal?: AbortSignal; progress?: (text: string) => void }): RequestOptions {
+    return { timeoutMs: this.remaining, budgetMs: this.totalMs, signal: ctx.signal, progress: ctx.progress };
   }
 }
 

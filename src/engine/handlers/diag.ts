@@ -156,7 +156,7 @@ async function workspacePull(
   const report = await session.client.request(
     WorkspaceDiagnosticRequest.type,
     { previousResultIds: [] },
-    deadline.options(ctx.signal),
+    deadline.options(ctx),
   );
   const texts = new TextSource(undefined, ctx.pool.caches.lines);
   for (const item of report.items) {

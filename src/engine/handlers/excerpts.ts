@@ -127,7 +127,7 @@ export async function documentSymbols(
     (await session.client.request(
       DocumentSymbolRequest.type,
       { textDocument: { uri: session.docs.uri(path) } },
-      deadline.options(ctx.signal),
+      deadline.options(ctx),
     )) ?? [];
   ctx.pool.caches.symbols.set(key, { text, symbols });
   return symbols;

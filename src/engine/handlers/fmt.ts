@@ -55,13 +55,13 @@ async function formatOne(
     edits = await session.client.request(
       DocumentRangeFormattingRequest.type,
       { textDocument, range, options },
-      deadline.options(ctx.signal),
+      deadline.options(ctx),
     );
   } else {
     edits = await session.client.request(
       DocumentFormattingRequest.type,
       { textDocument, options },
-      deadline.options(ctx.signal),
+      deadline.options(ctx),
     );
   }
   // The one planner every edit goes through (encodings, CRLF and BOM kept, overlaps refused).

@@ -10,11 +10,7 @@ export async function hover(req: Extract<QueryRequest, { op: 'hover' }>, ctx: Ha
   const { session, target, uri, position } = await openTarget(req.target, req, ctx, deadline, 'hoverProvider', 'hover');
   return using(session, async () => {
     const client = session.client;
-    const raw = await client.request(
-      HoverRequest.type,
-      { textDocument: { uri }, position },
-      deadline.options(ctx.signal),
-    );
+    const raw = await client.request(HoverRequest.type, { textDocument: { uri }, position }, deadline.options(ctx));
     const texts = textsOf(session, ctx);
     return {
       target,

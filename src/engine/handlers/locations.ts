@@ -43,7 +43,7 @@ export async function locations(
   );
   return using(session, async () => {
     const client = session.client;
-    const options = deadline.options(ctx.signal);
+    const options = deadline.options(ctx);
     const params = { textDocument: { uri }, position };
     const raw =
       req.op === 'def'

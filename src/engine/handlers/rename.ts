@@ -44,7 +44,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
     const provider = client.capabilities.renameProvider;
     if (typeof provider === 'object' && provider.prepareProvider) {
       const prepared: PrepareRenameResult | null = await client
-        .request(PrepareRenameRequest.type, { textDocument: { uri }, position }, deadline.options(ctx.signal))
+        .request(PrepareRenameRequest.type, { textDocument: { uri }, position }, deadline.options(ctx))
         .catch(refused(at, 'renamed'));
       if (!prepared) {
         throw new LspqError(
@@ -54,11 +54,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
       }
     }
     const edit: WorkspaceEdit | null = await client
-      .request(
-        RenameRequest.type,
-        { textDocument: { uri }, position, newName: req.newName },
-        deadline.options(ctx.signal),
-      )
+      .request(RenameRequest.type, { textDocument: { uri }, position, newName: req.newName }, deadline.options(ctx))
       .catch(refused(at, `renamed to '${req.newName}'`));
     if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
     const plan = planFor(edit, session);

@@ -156,7 +156,7 @@ export async function searchWorkspace(
   return using(session, async () => {
     await ensureProjectOpen(session);
     await prepare(session, ctx, deadline);
-    const result = await session.client.request(WorkspaceSymbolRequest.type, { query }, deadline.options(ctx.signal));
+    const result = await session.client.request(WorkspaceSymbolRequest.type, { query }, deadline.options(ctx));
     return result ?? [];
   });
 }

@@ -125,11 +125,7 @@ export async function documentSymbols(
     await prepare(session, ctx, deadline);
     const client = session.client;
     const uri = session.docs.uri(asked);
-    const raw = await client.request(
-      DocumentSymbolRequest.type,
-      { textDocument: { uri } },
-      deadline.options(ctx.signal),
-    );
+    const raw = await client.request(DocumentSymbolRequest.type, { textDocument: { uri } }, deadline.options(ctx));
     const texts = textsOf(session, ctx);
     const list = raw ?? [];
     const tree =
