@@ -69,6 +69,8 @@ export type Query =
       apply?: number | 'preferred';
       write: boolean;
       allowOutside: boolean;
+      /** List the actions the server offers disabled too, with why. */
+      all?: boolean;
     };
 
 export type Op = Query['op'];
@@ -342,5 +344,7 @@ export interface ActionsResult {
   server: string;
   root: string;
   actions: CodeActionItem[];
+  /** Actions the server offers disabled, left out of the list (all of them are listed with --all). */
+  hidden: number;
   applied: null | { index: number; title: string; files: FileEdit[]; written: boolean };
 }

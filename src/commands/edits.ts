@@ -92,6 +92,7 @@ export const actions: Run<'actions'> = async (args, { line, ask }) => {
     ...(apply !== undefined ? { apply } : {}),
     write: args['dry-run'] !== true,
     allowOutside: args['allow-outside'] === true,
+    ...(args.all ? { all: true } : {}),
   };
   return present(
     await ask(query, args),

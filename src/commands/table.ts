@@ -184,6 +184,7 @@ export const COMMANDS = {
       apply: { type: 'string', description: 'Apply action N of the list', valueHint: 'N' },
       'apply-preferred': { type: 'boolean', description: "Apply the server's preferred action" },
       'dry-run': { type: 'boolean', description: 'With --apply, print the diff and write nothing' },
+      all: { type: 'boolean', description: 'Also list the actions the server offers disabled, with why' },
       'allow-outside': { type: 'boolean', description: 'Let the edit change files outside the workspace root' },
     },
     examples: [

@@ -87,6 +87,7 @@ export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof Actio
     server: r.server,
     root: r.root,
     actions: r.actions.map((a) => ({ ...a, edits: a.edits.map((e) => ({ ...e, path: displayPath(e.path, cwd) })) })),
+    hidden: r.hidden,
     applied: r.applied && {
       index: r.applied.index,
       title: r.applied.title,
@@ -106,12 +107,16 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
       stderr: note,
     };
   }
-  const width = String(r.actions.length).length;
+  const width = String(Math.max(0, ...r.actions.map((a) => a.index))).length;
   const lines = r.actions.map((a) => {
     const tags = [a.preferred ? 'preferred' : '', a.disabled ? `disabled: ${a.disabled}` : '']
       .filter(Boolean)
       .join(', ');
     return `${String(a.index).padStart(width)}  ${c.cyan(a.kind || '-')}  ${a.title}${tags ? c.dim(` (${tags})`) : ''}\n`;
   });
-  return { stdout: lines.join('') };
+  const hidden =
+    r.hidden > 0
+      ? `${r.hidden} disabled action${r.hidden === 1 ? '' : 's'} not shown; --all lists them with why`
+      : undefined;
+  return { stdout: lines.join(''), ...(hidden ? { warning: hidden } : {}) };
 }

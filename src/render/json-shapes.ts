@@ -178,6 +178,7 @@ export const ActionsShape = z.object({
       disabled: z.optional(z.string()),
     }),
   ),
+  hidden: int,
   applied: z.nullable(z.object({ index: int, title: z.string(), files: z.array(z.string()), written: z.boolean() })),
 });
 

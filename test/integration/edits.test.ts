@@ -271,6 +271,29 @@ describe('actions', () => {
     });
   });
 
+  test('typescript-language-server offers every refactor it knows: the disabled ones only with --all, numbered as the server lists them', async () => {
+    const dir = copy('ts-shapes');
+    writeFileSync(
+      join(dir, 'src/main.ts'),
+      read(dir, 'src/main.ts').replace("import { Circle } from './circle';\n", ''),
+    );
+    const server = ['--server', 'typescript-language-server'];
+    expect(await lspq.run(['actions', 'src/main.ts:5:Circle', ...server], { cwd: dir })).toEqual({
+      stdout: ' 1  quickfix  Add import from "./circle" (preferred)\n11  refactor.move.newFile  Move to a new file\n',
+      stderr: 'lspq: warning: 17 disabled actions not shown; --all lists them with why\n',
+      exit: 0,
+    });
+    const all = await lspq.json<{ actions: { index: number; disabled?: string }[]; hidden: number }>(
+      ['actions', 'src/main.ts:5:Circle', '--all', ...server],
+      { cwd: dir },
+    );
+    expect([all.actions.length, all.hidden, all.actions.filter((a) => a.disabled).length]).toEqual([19, 0, 17]);
+    expect(all.actions[1]).toEqual(expect.objectContaining({ index: 2, disabled: 'Could not find export statement' }));
+    // The numbers are the server's: --apply 1 is the same action either way.
+    const applied = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '1', ...server], { cwd: dir });
+    expect(applied.stderr).toBe('lspq: applied 1: Add import from "./circle"\n');
+  });
+
   test('TypeScript: organize imports over a range of lines', async () => {
     const dir = copy('ts-shapes');
     const main = read(dir, 'src/main.ts');

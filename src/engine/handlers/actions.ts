@@ -214,6 +214,8 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
       edits: isCommand(a) ? [] : touched(a.edit, shown),
       ...(!isCommand(a) && a.disabled ? { disabled: a.disabled.reason } : {}),
     }));
+    // A server may offer every refactor it knows, most disabled here: those only with --all.
+    const listed = req.all ? items : items.filter((a) => !a.disabled);
     let applied: ActionsResult['applied'] = null;
     if (req.apply !== undefined) {
       const at = `${displayPath(shown(path), req.cwd)}:${place.span.line}`;
@@ -240,7 +242,8 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
       span: place.span,
       server: client.spec.id,
       root: client.root,
-      actions: items.slice(0, req.limit),
+      actions: listed.slice(0, req.limit),
+      hidden: items.length - listed.length,
       applied,
     };
   });
