@@ -3,7 +3,7 @@
  * `diff --git` header per file, /dev/null for created and deleted files,
  * rename headers, three lines of context. Pure; the line diff is jsdiff's.
  */
-import { structuredPatch } from 'diff';
+import { diffLines, structuredPatch } from 'diff';
 import type { FileEdit } from '../queries';
 import { displayPath } from '../protocol/paths';
 
@@ -31,4 +31,28 @@ export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
     }
   }
   return out;
+}
+
+/**
+ * How many lines an edit changes: a line replaced counts once, a line
+ * added or removed once. A formatter's answer may be a hundred text edits
+ * for one line (a whole CRLF file re-sent line by line); this is the count
+ * a person means.
+ */
+export function changedLines(before: string, after: string): number {
+  let changed = 0;
+  let removed = 0;
+  let added = 0;
+  const settle = () => {
+    changed += Math.max(removed, added);
+    removed = 0;
+    added = 0;
+  };
+  for (const part of diffLines(before.replace(/\r\n/g, '\n'), after.replace(/\r\n/g, '\n'))) {
+    if (part.removed) removed += part.count ?? 0;
+    else if (part.added) added += part.count ?? 0;
+    else settle();
+  }
+  settle();
+  return changed;
 }

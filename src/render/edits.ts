@@ -3,7 +3,7 @@
  * one was written, and the contract's JSON. Pure.
  */
 import type { ActionsResult, FileEdit, FmtResult, RenameResult } from '../queries';
-import { unifiedDiff } from './diff';
+import { changedLines, unifiedDiff } from './diff';
 import type { ActionsShape, FmtShape, RenameShape } from './json-shapes';
 import { targetJson } from './locations';
 import type * as z from 'zod/mini';
@@ -33,7 +33,12 @@ const editsJson = (files: readonly FileEdit[], cwd: string) =>
 
 export function fmtJson(r: FmtResult, cwd: string): z.infer<typeof FmtShape> {
   return {
-    files: r.files.map((f) => ({ path: displayPath(f.path, cwd), changed: f.changed, edits: f.edits })),
+    files: r.files.map((f) => ({
+      path: displayPath(f.path, cwd),
+      changed: f.changed,
+      edits: f.edits,
+      lines: changedLines(f.before, f.after),
+    })),
     written: r.written,
     server: r.answered[0]?.server ?? '',
     root: r.answered[0]?.root ?? '',
@@ -45,13 +50,12 @@ export function fmtJson(r: FmtResult, cwd: string): z.infer<typeof FmtShape> {
 export function renderFmt(r: FmtResult, o: RenderOptions, mode: 'diff' | 'write' | 'check'): Rendered {
   const changed = r.files.filter((f) => f.changed);
   if (mode === 'check') return { stdout: changed.map((f) => `${displayPath(f.path, o.cwd)}\n`).join('') };
-  if (mode === 'write')
-    return {
-      stdout: writtenLines(
-        changed.map((f) => ({ ...f, changes: f.edits })),
-        o.cwd,
-      ),
-    };
+  if (mode === 'write') {
+    const lines = changed.map(
+      (f) => `${displayPath(f.path, o.cwd)}: ${plural(changedLines(f.before, f.after), 'line')} changed\n`,
+    );
+    return { stdout: lines.join('') };
+  }
   return {
     stdout: unifiedDiff(
       changed.map((f) => ({ path: f.path, changes: f.edits, before: f.before, after: f.after })),

@@ -150,7 +150,7 @@ export const DiagShape = z.object({
 const FileChangesShape = z.object({ path: z.string(), changes: int, newPath: z.optional(z.string()) });
 
 export const FmtShape = z.object({
-  files: z.array(z.object({ path: z.string(), changed: z.boolean(), edits: int })),
+  files: z.array(z.object({ path: z.string(), changed: z.boolean(), edits: int, lines: int })),
   written: z.boolean(),
   ...answered,
   servers: z.array(ServerRootShape),

@@ -172,7 +172,7 @@ describe('fmt', () => {
     });
     const written = await lspq.run(['fmt', 'mangled.go', '--write'], { cwd: dir });
     expect(written.exit).toBe(0);
-    expect(written.stdout).toMatch(/^mangled\.go: \d+ edits\n$/);
+    expect(written.stdout).toBe('mangled.go: 8 lines changed\n');
     expect(read(dir, 'mangled.go')).toBe(gofmt);
     expect(await lspq.run(['fmt', '--check', 'mangled.go'], { cwd: dir })).toEqual({ stdout: '', stderr: '', exit: 0 });
     expect(await lspq.run(['fmt', 'mangled.go'], { cwd: dir })).toEqual({ stdout: '', stderr: '', exit: 0 });
@@ -186,9 +186,9 @@ describe('fmt', () => {
     expect((await lspq.run(['fmt', '--check', 'a.go', 'b.go', 'c.go'], { cwd: dir })).stdout).toBe('a.go\nc.go\n');
     const json = await lspq.json(['fmt', 'a.go', 'b.go', 'c.go'], { cwd: dir });
     expect(json.files).toEqual([
-      { path: 'a.go', changed: true, edits: expect.any(Number) },
-      { path: 'b.go', changed: false, edits: 0 },
-      { path: 'c.go', changed: true, edits: expect.any(Number) },
+      { path: 'a.go', changed: true, edits: expect.any(Number), lines: 2 },
+      { path: 'b.go', changed: false, edits: 0, lines: 0 },
+      { path: 'c.go', changed: true, edits: expect.any(Number), lines: 2 },
     ]);
   });
 
@@ -211,7 +211,12 @@ describe('fmt', () => {
     const dir = copy('ts-shapes');
     writeFileSync(join(dir, '.editorconfig'), 'root = true\n\n[*.ts]\nindent_style = space\nindent_size = 2\n');
     writeFileSync(join(dir, 'src/crlf.ts'), '\uFEFFexport function f() {\r\n        return  1;\r\n}\r\n');
-    expect((await lspq.run(['fmt', 'src/crlf.ts', '--write'], { cwd: dir })).exit).toBe(0);
+    // One line to fix: one line changed, however many edits the server sent for it.
+    expect(await lspq.run(['fmt', 'src/crlf.ts', '--write'], { cwd: dir })).toEqual({
+      exit: 0,
+      stdout: 'src/crlf.ts: 1 line changed\n',
+      stderr: '',
+    });
     expect(read(dir, 'src/crlf.ts')).toBe('\uFEFFexport function f() {\r\n  return 1;\r\n}\r\n');
   });
 

@@ -161,3 +161,14 @@ describe('daemon status: rows of one server and root say what differs', () => {
     expect(out[4]!.endsWith('/q')).toBe(true);
   });
 });
+
+describe('changedLines: the lines an edit changes, as a person counts them', () => {
+  const { changedLines } = require('../../src/render/diff') as typeof import('../../src/render/diff');
+  test('a line replaced counts once; added and removed lines once each; CRLF as LF', () => {
+    expect(changedLines('a\nb\nc\n', 'a\nB\nc\n')).toBe(1);
+    expect(changedLines('a\nb\n', 'a\n\nb\n')).toBe(1);
+    expect(changedLines('a\nb\nc\n', 'a\n')).toBe(2);
+    expect(changedLines('a\r\n  b\r\nc\r\n', 'a\r\nb\r\nc\r\n')).toBe(1);
+    expect(changedLines('same\n', 'same\n')).toBe(0);
+  });
+});
