@@ -346,5 +346,6 @@ export interface ActionsResult {
   actions: CodeActionItem[];
   /** Actions the server offers disabled, left out of the list (all of them are listed with --all). */
   hidden: number;
-  applied: null | { index: number; title: string; files: FileEdit[]; written: boolean };
+  /** The action applied: the files its edits change, and the pages its command asked to show (a URL to open). */
+  applied: null | { index: number; title: string; files: FileEdit[]; written: boolean; urls: string[] };
 }

@@ -16,7 +16,8 @@ export function clientCapabilities(): ClientCapabilities {
     window: {
       workDoneProgress: true,
       showMessage: { messageActionItem: { additionalPropertiesSupport: false } },
-      showDocument: { support: false },
+      // Only while a code action's command runs does lspq take a page to show: it prints the address.
+      showDocument: { support: true },
     },
     workspace: {
       workspaceFolders: true,

@@ -124,6 +124,8 @@ export class LspClient {
   capabilities: ServerCapabilities = {};
   /** Set while a code action's command runs (actions --apply): how a workspace/applyEdit from the server is answered. */
   private onApplyEdit: ((edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>) | undefined;
+  /** Set with it: where a window/showDocument from the command goes. */
+  private onShowDocument: ((uri: string) => void) | undefined;
   encoding: PositionEncoding = 'utf-16';
   requestsAnswered = 0;
   /** Set once the process has exited; every later call fails fast. */
@@ -317,7 +319,15 @@ export class LspClient {
     c.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
     c.onRequest(WorkspaceFoldersRequest.type, () => [{ uri: pathToUri(this.root), name: this.root }]);
     c.onRequest(ShowMessageRequest.type, () => null);
-    c.onRequest(ShowDocumentRequest.type, () => ({ success: false }));
+    // A command may ask to show a page (gopls's "Browse documentation"): lspq prints its address.
+    c.onRequest(
+      ShowDocumentRequest.method,
+      this.checked('window/showDocument', z.looseObject({ uri: z.string() }), (params) => {
+        if (!this.onShowDocument) return { success: false };
+        this.onShowDocument(params.uri);
+        return { success: true };
+      }),
+    );
     // Edits arrive this way only for commands lspq runs; none are run yet.
     c.onRequest(
       ApplyWorkspaceEditRequest.method,
@@ -402,15 +412,18 @@ export class LspClient {
    */
   async applyingEdits<T>(
     handler: (edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>,
+    show: (uri: string) => void,
     fn: () => Promise<T>,
   ): Promise<T> {
     if (this.onApplyEdit)
       throw new Error(`two commands of ${this.spec.id} ran at once; their edits cannot be told apart`);
     this.onApplyEdit = handler;
+    this.onShowDocument = show;
     try {
       return await fn();
     } finally {
       this.onApplyEdit = undefined;
+      this.onShowDocument = undefined;
     }
   }
 

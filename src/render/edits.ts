@@ -97,6 +97,7 @@ export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof Actio
       title: r.applied.title,
       files: r.applied.files.map((f) => displayPath(f.renamedTo ?? f.path, cwd)),
       written: r.applied.written,
+      urls: r.applied.urls,
     },
   };
 }
@@ -106,9 +107,10 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
   const c = o.colors;
   if (r.applied) {
     const note = `${r.applied.written ? 'applied' : 'would apply'} ${r.applied.index}: ${r.applied.title}`;
+    const urls = r.applied.urls.map((u) => `${u}\n`).join('');
     return {
-      stdout: r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, o.cwd),
-      stderr: note,
+      stdout: (r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, o.cwd)) + urls,
+      stderr: urls && r.applied.files.length === 0 ? `${note} (open the address it gave)` : note,
     };
   }
   const width = String(Math.max(0, ...r.actions.map((a) => a.index))).length;

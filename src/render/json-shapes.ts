@@ -179,7 +179,16 @@ export const ActionsShape = z.object({
     }),
   ),
   hidden: int,
-  applied: z.nullable(z.object({ index: int, title: z.string(), files: z.array(z.string()), written: z.boolean() })),
+  applied: z.nullable(
+    z.object({
+      index: int,
+      title: z.string(),
+      files: z.array(z.string()),
+      written: z.boolean(),
+      /** Pages the action's command asked to show (gopls's documentation): addresses to open. */
+      urls: z.array(z.string()),
+    }),
+  ),
 });
 
 export const ServersShape = z.object({

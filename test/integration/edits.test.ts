@@ -5,7 +5,7 @@
  * run applied by git itself.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, fakeProject, git, Lspq, REPO } from '../helpers/lspq';
 
@@ -299,6 +299,29 @@ describe('actions', () => {
     expect(applied.stderr).toBe('lspq: applied 1: Add import from "./circle"\n');
   });
 
+  test("gopls's command actions: Add test shown as a diff by a dry run (nothing written); Browse documentation prints the address", async () => {
+    const dir = copy('go-shapes');
+    const dry = await lspq.run(
+      ['actions', 'geometry.go:17:TotalArea', '--kind', 'source.addTest', '--apply', '1', '--dry-run'],
+      { cwd: dir },
+    );
+    expect({ exit: dry.exit, stderr: dry.stderr }).toEqual({
+      exit: 0,
+      stderr: 'lspq: would apply 1: Add test for TotalArea\n',
+    });
+    expect(dry.stdout).toStartWith('diff --git a/geometry_test.go b/geometry_test.go\nnew file mode 100644\n');
+    expect(dry.stdout).toContain('+func TestTotalArea(t *testing.T) {\n');
+    expect(existsSync(join(dir, 'geometry_test.go'))).toBe(false);
+    const doc = await lspq.run(['actions', 'geometry.go:17:TotalArea', '--kind', 'source.doc', '--apply', '1'], {
+      cwd: dir,
+    });
+    expect(doc.exit).toBe(0);
+    expect(doc.stdout).toMatch(
+      /^http:\/\/127\.0\.0\.1:\d+\/gopls\/[^/]+\/pkg\/example\.com\/shapes\?view=1#TotalArea\n$/,
+    );
+    expect(doc.stderr).toBe('lspq: applied 1: Browse documentation for func TotalArea (open the address it gave)\n');
+  });
+
   test('TypeScript: organize imports over a range of lines', async () => {
     const dir = copy('ts-shapes');
     const main = read(dir, 'src/main.ts');
@@ -376,7 +399,8 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
         .split('\n')
         .filter(Boolean)
         .map((l) => JSON.parse(l).applied),
-    ).toEqual([false, true]);
+      // A dry run answers with the plan (applied) and writes nothing: a server that stops on a refusal still shows its edit.
+    ).toEqual([true, true]);
   });
 
   test('a read-only second file: exit 3, the first file restored', async () => {

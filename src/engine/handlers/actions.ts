@@ -136,7 +136,7 @@ async function run(
   req: QueryFor<'actions'>,
   ctx: HandlerContext,
   deadline: Deadline,
-): Promise<EditPlan[]> {
+): Promise<{ plans: EditPlan[]; urls: string[] }> {
   const client = session.client;
   let action = item;
   const provider = client.capabilities.codeActionProvider;
@@ -150,7 +150,8 @@ async function run(
     plans.push(plan);
   }
   const command = isCommand(action) ? action : action.command;
-  if (!command) return plans;
+  const urls: string[] = [];
+  if (!command) return { plans, urls };
   // The edits the server sends back while its command runs belong to this question (it holds the server alone).
   // An edit of the command's that could not be written fails the question, whatever the command answers.
   let failed: unknown;
@@ -158,23 +159,27 @@ async function run(
     try {
       const plan = planFor(edit, session);
       plans.push(plan);
-      if (!req.write) return { applied: false, failureReason: 'a dry run: lspq shows the edit and writes nothing' };
-      await commitFor(plan, session, req.allowOutside);
+      // A dry run answers with the plan, not a refusal: a server that stops on a refusal (gopls's
+      // "Add test") would show nothing; the files are not written either way.
+      if (req.write) await commitFor(plan, session, req.allowOutside);
       return { applied: true };
     } catch (err) {
       failed ??= err;
       return { applied: false, failureReason: (err as Error).message };
     }
   };
-  await client.applyingEdits(onApplyEdit, () =>
-    client.request(
-      ExecuteCommandRequest.type,
-      { command: command.command, arguments: command.arguments ?? [] },
-      deadline.options(ctx),
-    ),
+  await client.applyingEdits(
+    onApplyEdit,
+    (uri) => urls.push(uri),
+    () =>
+      client.request(
+        ExecuteCommandRequest.type,
+        { command: command.command, arguments: command.arguments ?? [] },
+        deadline.options(ctx),
+      ),
   );
   if (failed) throw failed;
-  return plans;
+  return { plans, urls };
 }
 
 export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Promise<ActionsResult> {
@@ -233,9 +238,9 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
           'usage',
           `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`,
         );
-      const plans = await run(session, offered[chosen.index - 1]!, req, ctx, deadline);
+      const { plans, urls } = await run(session, offered[chosen.index - 1]!, req, ctx, deadline);
       const files: FileEdit[] = plans.flatMap((p) => fileEdits(p, shown));
-      applied = { index: chosen.index, title: chosen.title, files, written: req.write };
+      applied = { index: chosen.index, title: chosen.title, files, written: req.write, urls };
     }
     return {
       path: shown(path),
