@@ -325,6 +325,8 @@ export interface RenameResult {
   newName: string;
   files: FileEdit[];
   applied: boolean;
+  /** Places in files the edit did not touch that still write the old name (outside what the server knows). */
+  unrenamed: Location[];
 }
 
 export interface CodeActionItem {

@@ -5,7 +5,7 @@
 import type { ActionsResult, FileEdit, FmtResult, RenameResult } from '../queries';
 import { changedLines, unifiedDiff } from './diff';
 import type { ActionsShape, FmtShape, RenameShape } from './json-shapes';
-import { targetJson } from './locations';
+import { locationJson, targetJson } from './locations';
 import type * as z from 'zod/mini';
 import { displayPath } from '../protocol/paths';
 import type { RenderOptions } from './style';
@@ -72,15 +72,27 @@ export function renameJson(r: RenameResult, cwd: string): z.infer<typeof RenameS
     newName: r.newName,
     files: editsJson(r.files, cwd),
     applied: r.applied,
+    unrenamed: r.unrenamed.map((l) => locationJson(l, cwd)),
   };
 }
 
+/** The old name still written in files the server did not rename: where, a few of them. */
+function unrenamedNote(r: RenameResult, cwd: string): string | undefined {
+  if (r.unrenamed.length === 0) return undefined;
+  const at = r.unrenamed.slice(0, 5).map((l) => `${displayPath(l.path, cwd)}:${l.line}:${l.column}`);
+  const more = r.unrenamed.length > 5 ? `, and ${r.unrenamed.length - 5} more` : '';
+  const old = r.target.symbol ?? 'the old name';
+  return `'${old}' is still written in files ${r.server} did not rename (outside what it knows, such as an inactive #ifdef): ${at.join(', ')}${more}`;
+}
+
 export function renderRename(r: RenameResult, o: RenderOptions): Rendered {
-  if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd) };
+  const warning = unrenamedNote(r, o.cwd);
+  if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd), ...(warning ? { warning } : {}) };
   const edits = r.files.reduce((n, f) => n + f.changes, 0);
   return {
     stdout: writtenLines(r.files, o.cwd),
     stderr: `renamed to '${r.newName}': ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}`,
+    ...(warning ? { warning } : {}),
   };
 }
 

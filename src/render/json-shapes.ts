@@ -162,6 +162,8 @@ export const RenameShape = z.object({
   newName: z.string(),
   files: z.array(FileChangesShape),
   applied: z.boolean(),
+  /** Places in files the edit did not touch that still write the old name. */
+  unrenamed: z.array(LocationShape),
 });
 
 export const ActionsShape = z.object({

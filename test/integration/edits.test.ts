@@ -107,6 +107,32 @@ describe('rename', () => {
     expect(check(dir, ['cc', '-std=c11', '-fsyntax-only', ...files])).toEqual({ exit: 0, output: '' });
   });
 
+  test('C: a file outside the compile database still calling the old name is named in a warning (and in JSON)', async () => {
+    const dir = copy('c-shapes');
+    const files = ['main.c', 'circle.c', 'square.c', 'geometry.c'];
+    writeFileSync(
+      join(dir, 'compile_commands.json'),
+      JSON.stringify(files.map((file) => ({ directory: dir, file, arguments: ['cc', '-std=c11', '-c', file] }))),
+    );
+    writeFileSync(
+      join(dir, 'legacy.c'),
+      '#include "shape.h"\n#ifdef LEGACY_PLATFORM\ndouble legacy(const struct shape *s) { return total_area(s, 1); }\n#endif\n',
+    );
+    const r = await lspq.run(['rename', 'geometry.c:16:total_area', 'whole_area'], { cwd: dir });
+    expect(r).toEqual({
+      exit: 0,
+      stdout: 'geometry.c: 1 edit\nmain.c: 1 edit\nshape.h: 1 edit\n',
+      stderr:
+        "lspq: warning: 'total_area' is still written in files clangd did not rename (outside what it knows, such as an inactive #ifdef): legacy.c:3:47\nlspq: renamed to 'whole_area': 3 edits in 3 files\n",
+    });
+    const back = await lspq.json<{ unrenamed: { path: string; line: number; column: number }[] }>(
+      ['rename', 'geometry.c:16:whole_area', 'total_area', '--dry-run'],
+      { cwd: dir },
+    );
+    // Renaming back: legacy.c already says total_area, and the new name is nowhere else.
+    expect(back.unrenamed).toEqual([]);
+  });
+
   test('--dry-run: a diff git apply accepts, nothing written; the same dry run again gives the same diff', async () => {
     const dir = copy('go-shapes');
     const before = read(dir, 'geometry.go');

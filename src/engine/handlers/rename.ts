@@ -17,6 +17,18 @@ import { displayPath } from '../../protocol/paths';
 import { deadlineFor, type HandlerContext, holdAlone, using } from './context';
 import { commitFor, fileEdits, planFor } from './edits';
 import { openTarget } from './target';
+import { unrenamed } from './unrenamed';
+
+/** The name at a 1-based line and column of a text: what a rename target points at. */
+function wordAt(text: string, line: number, column: number): string | undefined {
+  const chars = Array.from(text.split('\n')[line - 1] ?? '');
+  const isWord = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_$]/u.test(c);
+  let start = column - 1;
+  let end = column - 1;
+  while (start > 0 && isWord(chars[start - 1])) start--;
+  while (isWord(chars[end])) end++;
+  return end > start ? chars.slice(start, end).join('') : undefined;
+}
 
 /** A server's refusal as bad input, in the server's own words. */
 function refused<T>(at: string, what: string): (err: unknown) => T {
@@ -59,6 +71,10 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
     if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
     const plan = planFor(edit, session);
     if (req.write) await commitFor(plan, session, req.allowOutside);
+    const oldName =
+      target.symbol?.split('.').pop() ?? wordAt(session.docs.text(open.path) ?? '', target.line, target.column);
+    const touched = new Set(plan.files.flatMap((f) => [f.path, ...(f.renamedTo ? [f.renamedTo] : [])]));
+    const left = oldName ? unrenamed(client.spec, client.root, oldName, touched) : [];
     return {
       target,
       server: client.spec.id,
@@ -66,6 +82,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
       newName: req.newName,
       files: fileEdits(plan, shown),
       applied: req.write,
+      unrenamed: left.map((l) => ({ ...l, path: shown(l.path) })),
     };
   });
 }
