@@ -11,6 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { FormattingOptions } from 'vscode-languageserver-protocol';
+import { detectIndentation } from './indent';
 
 interface Section {
   glob: string;
@@ -70,12 +71,18 @@ function propertiesFor(path: string): Record<string, string> {
 }
 
 /** FormattingOptions for `path`: its .editorconfig where it says, else 4 spaces (the servers' own defaults decide the rest). */
-export function formattingOptions(path: string): FormattingOptions {
+/**
+ * The options for formatting `path`: what its .editorconfig says, else
+ * what the file itself does (tabs or spaces, the width), else 4 spaces.
+ */
+export function formattingOptions(path: string, text?: string): FormattingOptions {
   const p = propertiesFor(path);
-  const size = Number(p.indent_size === 'tab' ? (p.tab_width ?? '4') : (p.indent_size ?? p.tab_width ?? '4'));
+  const own = text === undefined ? undefined : detectIndentation(text);
+  const said = p.indent_size === 'tab' ? p.tab_width : (p.indent_size ?? p.tab_width);
+  const size = Number(said ?? own?.tabSize ?? '4');
   const options: FormattingOptions = {
     tabSize: Number.isSafeInteger(size) && size > 0 ? size : 4,
-    insertSpaces: p.indent_style !== 'tab',
+    insertSpaces: p.indent_style ? p.indent_style !== 'tab' : (own?.insertSpaces ?? true),
   };
   if (p.insert_final_newline === 'true' || p.insert_final_newline === 'false')
     options.insertFinalNewline = p.insert_final_newline === 'true';

@@ -246,6 +246,21 @@ describe('fmt', () => {
     expect(read(dir, 'src/crlf.ts')).toBe('\uFEFFexport function f() {\r\n  return 1;\r\n}\r\n');
   });
 
+  test.each(['typescript', 'typescript-language-server'])(
+    "%s: with no .editorconfig, the file's own indentation (tabs, two spaces) is kept; only the line to fix changes",
+    async (server) => {
+      const dir = copy('ts-shapes');
+      const tabs = 'export function f(x: number) {\n\tif (x > 1) {\n\t\treturn  x;\n\t}\n\treturn 0;\n}\n';
+      const two = 'export function g(x: number) {\n  if (x > 1) {\n    return  x;\n  }\n  return 0;\n}\n';
+      writeFileSync(join(dir, 'src/tabs.ts'), tabs);
+      writeFileSync(join(dir, 'src/two.ts'), two);
+      const r = await lspq.run(['fmt', 'src/tabs.ts', 'src/two.ts', '--write', '--server', server], { cwd: dir });
+      expect(r).toEqual({ exit: 0, stdout: 'src/tabs.ts: 1 line changed\nsrc/two.ts: 1 line changed\n', stderr: '' });
+      expect(read(dir, 'src/tabs.ts')).toBe(tabs.replace('return  x', 'return x'));
+      expect(read(dir, 'src/two.ts')).toBe(two.replace('return  x', 'return x'));
+    },
+  );
+
   test('a read-only file is not replaced, and the file written before it is put back', async () => {
     const dir = copy('go-shapes');
     writeFileSync(join(dir, 'a.go'), 'package main\nvar  a=1\n');

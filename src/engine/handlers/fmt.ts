@@ -40,7 +40,8 @@ async function formatOne(
 ): Promise<FileChange> {
   const before = session.docs.text(path) ?? (await session.docs.sync(path));
   const textDocument = { uri: session.docs.uri(path) };
-  const options = formattingOptions(path);
+  // The file's own style where its .editorconfig says nothing: a tab-indented file stays tab-indented.
+  const options = formattingOptions(path, before);
   let edits: TextEdit[] | null;
   if (req.lines) {
     const lines = splitLines(before);
