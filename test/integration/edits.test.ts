@@ -261,6 +261,20 @@ describe('fmt', () => {
     },
   );
 
+  test('Python with pyright, pylsp and ruff: fmt goes to the formatter (ruff), so --check fails an unformatted file', async () => {
+    const dir = copy('py-shapes');
+    writeFileSync(join(dir, 'messy.py'), 'x  =  1\ndef f( a ):\n    return a\n');
+    expect(await lspq.run(['fmt', '--check', 'messy.py'], { cwd: dir })).toEqual({
+      exit: 1,
+      stdout: 'messy.py\n',
+      stderr: '',
+    });
+    const json = await lspq.json<{ server: string }>(['fmt', 'messy.py'], { cwd: dir });
+    expect(json.server).toBe('ruff');
+    expect((await lspq.run(['fmt', 'messy.py', '--write'], { cwd: dir })).exit).toBe(0);
+    expect(read(dir, 'messy.py')).toBe('x = 1\n\n\ndef f(a):\n    return a\n');
+  });
+
   test('a read-only file is not replaced, and the file written before it is put back', async () => {
     const dir = copy('go-shapes');
     writeFileSync(join(dir, 'a.go'), 'package main\nvar  a=1\n');

@@ -290,7 +290,11 @@ export async function sessionFor(
   what: string,
 ): Promise<Session> {
   const tried: string[] = [];
-  const specs = configuredFor(path, req);
+  const configured = configuredFor(path, req);
+  // Formatting asks the file's formatter first (registry data: ruff before pylsp).
+  const rank = (s: ServerSpec) => (s.formatter === 'first' ? 0 : s.formatter === 'last' ? 2 : 1);
+  const formats = capability === 'documentFormattingProvider' || capability === 'documentRangeFormattingProvider';
+  const specs = formats && !req.server ? [...configured].sort((a, b) => rank(a) - rank(b)) : configured;
   // Looked up one at a time: the first installed server usually answers, and
   // finding roots and binaries for all of them is most of a warm answer's cost.
   for (const spec of specs) {

@@ -70,6 +70,12 @@ export interface ServerSpec {
   versionArgs: string[];
   /** Requests it is known not to offer: when no installed server can answer, the others are suggested. */
   lacks?: (keyof ServerCapabilities)[];
+  /**
+   * For fmt: 'first' formats before the file's other servers (ruff is the
+   * Python formatter); 'last' is asked only when no other can (pylsp
+   * offers formatting but formats nothing without its formatter plugins).
+   */
+  formatter?: 'first' | 'last';
   /** The configuration file that set its command, named when that command is missing. */
   configuredIn?: string;
   /** File names ending so are not the project's sources though their extension matches (TypeScript's declaration files). */
@@ -205,6 +211,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     versionArgs: ['--version'],
     lacks: ['implementationProvider', 'typeDefinitionProvider', 'workspaceSymbolProvider', 'callHierarchyProvider'],
+    formatter: 'last',
   },
   {
     id: 'ruff',
@@ -220,6 +227,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     versionArgs: ['--version'],
     lacks: LINTER_ONLY,
+    formatter: 'first',
   },
   {
     id: 'gopls',
