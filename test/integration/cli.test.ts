@@ -326,3 +326,26 @@ describe('servers --for FILE: what each server of the file can answer, from its 
     expect(r.missing.map((m) => m.id)).toEqual(['basedpyright']);
   });
 });
+
+describe('servers, asked from outside a project whose own server runs', () => {
+  test("a server found in a project's node_modules reads as found where it runs, not missing", async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    expect((await lspq.run(['def', 'src/main.ts:7:totalArea'], { cwd: ts })).exit).toBe(0);
+    const outside = mkdtempSync(join(tmpdir(), 'lspq-outside-'));
+    try {
+      const only = exactPath(['gopls']);
+      const r = await lspq.json<{ servers: { id: string; found: boolean; command?: string; roots: string[] }[] }>(
+        ['servers'],
+        { cwd: outside, env: { PATH: only } },
+      );
+      rmSync(only, { recursive: true, force: true });
+      const typescript = r.servers.find((s) => s.id === 'typescript')!;
+      expect(typescript.found).toBe(true);
+      expect(typescript.roots).toContain(ts);
+      expect(typescript.command).toEndWith('/lib/tsc');
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+});

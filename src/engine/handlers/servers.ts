@@ -60,8 +60,10 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
   const specs = loadServers(req.root ?? req.cwd, req.env);
   const held = ctx.pool.list();
   const result: ServerInfo[] = specs.map((spec) => {
-    const binary = locateBinary(spec, req.root ?? req.cwd, req.env);
-    const roots = held.filter((s) => s.client.spec.id === spec.id).map((s) => s.client.root);
+    const running = held.filter((s) => s.client.spec.id === spec.id);
+    // Found here, or found for a project it runs for (a project's own node_modules): found either way.
+    const binary = locateBinary(spec, req.root ?? req.cwd, req.env) ?? running[0]?.binary;
+    const roots = running.map((s) => s.client.root);
     return {
       id: spec.id,
       name: spec.name,
