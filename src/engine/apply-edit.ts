@@ -21,7 +21,19 @@ export interface ApplyOptions {
   allowOutside: boolean;
   /** The version of a file the server has open, to check a versioned edit against. */
   versionOf?: (path: string) => number | undefined;
+  /** How long after the last rename to look at the originals once more (default RACE_SETTLE_MS). */
+  settleMs?: number;
 }
+
+/**
+ * A program that opened a file just before lspq's rename may be a moment
+ * from writing it (a shell's `>>` opens, then the command writes; on a busy
+ * machine the two can be milliseconds apart). So the originals are read one
+ * last time after this long, before lspq lets go of them. Without the
+ * pause, one `echo >>` every 10-50 ms against about 250 renames a round
+ * lost a line in one round of about forty.
+ */
+export const RACE_SETTLE_MS = 25;
 
 /** A file's text now, or undefined when it cannot be read (also what an edit is planned against for a file the server has not open). */
 export function readNow(path: string): string | undefined {
@@ -90,7 +102,7 @@ interface Guarded {
  * Writes the plan, or nothing: on any failure the steps taken are undone
  * and the error says what failed. Returns the paths written.
  */
-export function writePlan(plan: EditPlan, o: ApplyOptions): string[] {
+export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string[]> {
   checkPlan(plan, o);
   const guarded: Guarded[] = [];
   const undo: Undo[] = [];
@@ -115,7 +127,8 @@ export function writePlan(plan: EditPlan, o: ApplyOptions): string[] {
       }
       paths.push(f.renamedTo ?? f.path);
     }
-    // A write that reached an original after its own check: look once more, as late as can be.
+    // A write that reached an original after its own check: look once more, after a moment.
+    if (guarded.some((g) => g.replaced)) await Bun.sleep(o.settleMs ?? RACE_SETTLE_MS);
     for (const g of guarded) if (g.replaced) checkRaced(g, undo);
     return paths;
   } catch (err) {

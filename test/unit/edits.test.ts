@@ -50,6 +50,17 @@ function refusal(fn: () => unknown): LspqError {
   throw new Error('not refused');
 }
 
+/** The same for a refusal that comes as a rejected promise (writePlan). */
+async function refused(fn: () => Promise<unknown>): Promise<LspqError> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof LspqError) return err;
+    throw err;
+  }
+  throw new Error('not refused');
+}
+
 describe('applyTextEdits', () => {
   test('edits apply against the original text, whatever order the server lists them in', () => {
     expect(applyTextEdits('abc\ndef\n', [edit(1, 0, 3, 'DEF'), edit(0, 1, 2, 'B')], 'utf-16', 'f')).toBe('aBc\nDEF\n');
@@ -135,11 +146,11 @@ describe('planWorkspaceEdit', () => {
 });
 
 describe('writePlan', () => {
-  test('writes every file whole, keeps its mode, and writes a symlink target through the link', () => {
+  test('writes every file whole, keeps its mode, and writes a symlink target through the link', async () => {
     const dir = scratch({ 'a.txt': 'a\n', 'real.txt': 'r\n' });
     chmodSync(join(dir, 'a.txt'), 0o755);
     symlinkSync(join(dir, 'real.txt'), join(dir, 'link.txt'));
-    const written = writePlan(
+    const written = await writePlan(
       {
         files: [
           { path: join(dir, 'a.txt'), before: 'a\n', after: 'A\n', edits: 1 },
@@ -155,9 +166,9 @@ describe('writePlan', () => {
     expect(readFileSync(join(dir, 'real.txt'), 'utf8')).toBe('R\n');
   });
 
-  test('a file changed since the edit was computed: refused, nothing written', () => {
+  test('a file changed since the edit was computed: refused, nothing written', async () => {
     const dir = scratch({ 'a.txt': 'a\n', 'b.txt': 'changed by someone\n' });
-    const err = refusal(() =>
+    const err = await refused(() =>
       writePlan(
         {
           files: [
@@ -172,18 +183,18 @@ describe('writePlan', () => {
     expect(readFileSync(join(dir, 'a.txt'), 'utf8')).toBe('a\n');
   });
 
-  test('outside the root: refused unless allowed', () => {
+  test('outside the root: refused unless allowed', async () => {
     const dir = scratch({ 'a.txt': 'a\n' });
     const plan = { files: [{ path: join(dir, 'a.txt'), before: 'a\n', after: 'A\n', edits: 1 }] };
-    const err = refusal(() => writePlan(plan, { root: join(dir, 'sub'), allowOutside: false }));
+    const err = await refused(() => writePlan(plan, { root: join(dir, 'sub'), allowOutside: false }));
     expect([err.code, err.exit]).toEqual(['outside_workspace', 2]);
     expect(err.message).toContain('add --allow-outside');
-    expect(writePlan(plan, { root: join(dir, 'sub'), allowOutside: true })).toEqual([join(dir, 'a.txt')]);
+    expect(await writePlan(plan, { root: join(dir, 'sub'), allowOutside: true })).toEqual([join(dir, 'a.txt')]);
   });
 
-  test('a step that fails undoes the ones before it: written, created and renamed files are put back', () => {
+  test('a step that fails undoes the ones before it: written, created and renamed files are put back', async () => {
     const dir = scratch({ 'a.txt': 'a\n', 'b.txt': 'b\n', blocker: 'a file where a folder should be\n' });
-    const err = refusal(() =>
+    const err = await refused(() =>
       writePlan(
         {
           files: [
@@ -207,7 +218,7 @@ describe('writePlan', () => {
 });
 
 describe('unifiedDiff', () => {
-  test('git headers, /dev/null for created and deleted files, no-newline markers', () => {
+  test('git headers, /dev/null for created and deleted files, no-newline markers', async () => {
     const diff = unifiedDiff(
       [
         { path: '/p/a.txt', changes: 1, before: 'x\ny\n', after: 'x\nz\n' },
@@ -245,7 +256,7 @@ describe('unifiedDiff', () => {
 });
 
 describe('parseEditorconfig', () => {
-  test('root, sections, keys in any case, comments', () => {
+  test('root, sections, keys in any case, comments', async () => {
     expect(
       parseEditorconfig('root = true\n# c\n[*.ts]\nIndent_Style = tab\n; c\n[Makefile]\nindent_size: 8\n'),
     ).toEqual({

@@ -37,7 +37,7 @@ export async function commit(
   where: { root: string; allowOutside: boolean },
 ): Promise<void> {
   const versionOf = (path: string) => sessions.find((s) => s.docs.isOpen(path))?.docs.version(path);
-  writePlan(plan, { ...where, versionOf });
+  await writePlan(plan, { ...where, versionOf });
   // Open documents are re-sent (didChange, didSave); renamed and deleted ones closed.
   for (const session of sessions) await session.docs.refreshAll();
 }
