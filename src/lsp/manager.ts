@@ -67,7 +67,9 @@ export interface AcquireOptions {
 
 export function poolKey(spec: ServerSpec, root: string, env: Record<string, string>): string {
   const relevant = spec.envKeys.map((k) => `${k}=${env[k] ?? ''}`).join('\0');
-  return `${spec.id}\0${root}\0${relevant}`;
+  // What a .lsp.json sets is part of the server it starts: edited, the next question gets a server that has it.
+  const configured = JSON.stringify([spec.command, spec.args, spec.env, spec.settings, spec.initializationOptions]);
+  return `${spec.id}\0${root}\0${relevant}\0${Bun.hash(configured)}`;
 }
 
 /**

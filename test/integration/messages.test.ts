@@ -146,3 +146,19 @@ describe('workspace questions', () => {
       expect((await lspq.run(['def', '--symbol', q], { cwd: go })).exit).toBe(0);
   });
 });
+
+describe('.lsp.json settings reach a real server', () => {
+  test('pyright: a diagnosticSeverityOverrides setting turns a warning off; edited or removed, the warm daemon follows', async () => {
+    const dir = copyFixture('py-diag');
+    cleanup.push(dir);
+    const diag = async () => (await lspq.run(['diag', 'broken.py', '--server', 'pyright'], { cwd: dir })).stdout;
+    const unused = 'broken.py:8:1: warning: Expression value is unused [Pyright reportUnusedExpression]\n';
+    expect(await diag()).toContain(unused);
+    const settings = { python: { analysis: { diagnosticSeverityOverrides: { reportUnusedExpression: 'none' } } } };
+    writeFileSync(join(dir, '.lsp.json'), JSON.stringify({ pyright: { settings } }));
+    expect(await diag()).not.toContain(unused);
+    expect(await diag()).not.toContain(unused);
+    rmSync(join(dir, '.lsp.json'));
+    expect(await diag()).toContain(unused);
+  });
+});
