@@ -1,23 +1,27 @@
 /**
- * A language server whose every answer has the wrong shape, for the
- * client's checks: each request lspq makes gets a result it must refuse,
- * and before answering it sends malformed notifications and requests
- * (publishDiagnostics with no list, $/progress with no value, a log message
- * that is a number, a workspace/applyEdit with no edit). With
- * --garbage-frame it also writes a frame whose body is not JSON.
+ * A language server that advertises everything lspq asks and answers every
+ * question with a result of the wrong shape, for the client's answer checks
+ * (src/lsp/result-shapes.ts). Before each answer, and when a file is
+ * opened or changed, it also sends malformed notifications about that very
+ * file (publishDiagnostics whose list is a string, $/progress with no value,
+ * a log message that is a number, a workspace/applyEdit with no edit): lspq must drop them, not crash on them
+ * nor take them as the file's diagnostics.
+ *   --garbage-frame   also writes a frame whose body is not JSON before each answer
+ *   --prepare-ok      answers prepareRename well, so that rename's own (malformed) edit is read
  */
 import {
   CallHierarchyPrepareRequest,
   CodeActionRequest,
   createMessageConnection,
   DefinitionRequest,
+  DidChangeTextDocumentNotification,
+  DidOpenTextDocumentNotification,
   DocumentFormattingRequest,
   DocumentRangeFormattingRequest,
   DocumentSymbolRequest,
   ExitNotification,
   HoverRequest,
   ImplementationRequest,
-  type InitializeResult,
   InitializeRequest,
   PrepareRenameRequest,
   ReferencesRequest,
@@ -28,9 +32,11 @@ import {
   TextDocumentSyncKind,
   TypeDefinitionRequest,
   WorkspaceSymbolRequest,
+  type InitializeResult,
 } from 'vscode-languageserver-protocol/node';
 
 const garbageFrame = process.argv.includes('--garbage-frame');
+const prepareOk = process.argv.includes('--prepare-ok');
 const connection = createMessageConnection(
   new StreamMessageReader(process.stdin),
   new StreamMessageWriter(process.stdout),
@@ -54,32 +60,40 @@ const initialized: InitializeResult = {
   },
 };
 
-/** Malformed messages of every unasked kind, then a result of the wrong shape. */
-function garbage(result: unknown): () => unknown {
-  return () => {
-    void connection.sendNotification('textDocument/publishDiagnostics', { uri: 'file:///x', diagnostics: 'x' });
-    void connection.sendNotification('$/progress', { token: 1 });
-    void connection.sendNotification('window/logMessage', { type: 1, message: 42 });
-    void connection.sendRequest('workspace/applyEdit', { label: 'no edit' }).catch(() => undefined);
-    if (garbageFrame) process.stdout.write('Content-Length: 5\r\n\r\n{{{{{');
-    return result;
-  };
+/** Malformed notifications about `uri` (the file asked about, so a waiter for its diagnostics sees them). */
+function noise(uri = 'file:///x'): void {
+  void connection.sendNotification('textDocument/publishDiagnostics', { uri, diagnostics: 'x' });
+  void connection.sendNotification('$/progress', { token: 1 });
+  void connection.sendNotification('window/logMessage', { type: 1, message: 42 });
+  void connection.sendRequest('workspace/applyEdit', { label: 'no edit' }).catch(() => undefined);
+  // A header the reader accepts around a body it cannot parse.
+  if (garbageFrame) process.stdout.write('Content-Length: 5\r\n\r\n{{{{{');
 }
 
+/** A handler that sends the noise, then `result`, whatever the question. */
+const wrong =
+  (result: unknown) =>
+  (params: { textDocument?: { uri: string } } | undefined): unknown => {
+    noise(params?.textDocument?.uri);
+    return result;
+  };
+
 connection.onRequest(InitializeRequest.type, () => initialized);
-connection.onRequest(DefinitionRequest.method, garbage({ uri: 5 }));
-connection.onRequest(TypeDefinitionRequest.method, garbage([{ uri: 'file:///x' }]));
-connection.onRequest(ImplementationRequest.method, garbage('nowhere'));
-connection.onRequest(ReferencesRequest.method, garbage('nonsense'));
-connection.onRequest(HoverRequest.method, garbage({ contents: 42 }));
-connection.onRequest(DocumentSymbolRequest.method, garbage([{ name: 1 }]));
-connection.onRequest(WorkspaceSymbolRequest.method, garbage([{}]));
-connection.onRequest(CallHierarchyPrepareRequest.method, garbage([{ name: 'x' }]));
-connection.onRequest(CodeActionRequest.method, garbage([{ title: 3 }]));
-connection.onRequest(DocumentFormattingRequest.method, garbage([{ range: null }]));
-connection.onRequest(DocumentRangeFormattingRequest.method, garbage([{ range: null }]));
-connection.onRequest(PrepareRenameRequest.method, garbage({ start: 1 }));
-connection.onRequest(RenameRequest.method, garbage({ changes: { 'file:///x': 'no' } }));
+connection.onNotification(DidOpenTextDocumentNotification.type, (p) => noise(p.textDocument.uri));
+connection.onNotification(DidChangeTextDocumentNotification.type, (p) => noise(p.textDocument.uri));
+connection.onRequest(DefinitionRequest.method, wrong({ uri: 5 }));
+connection.onRequest(TypeDefinitionRequest.method, wrong([{ uri: 'file:///x' }]));
+connection.onRequest(ImplementationRequest.method, wrong(7));
+connection.onRequest(ReferencesRequest.method, wrong('nonsense'));
+connection.onRequest(HoverRequest.method, wrong({ contents: 42 }));
+connection.onRequest(DocumentSymbolRequest.method, wrong([{ name: 1 }]));
+connection.onRequest(WorkspaceSymbolRequest.method, wrong([{}]));
+connection.onRequest(CallHierarchyPrepareRequest.method, wrong([{ name: 'x' }]));
+connection.onRequest(CodeActionRequest.method, wrong([{ title: 3 }]));
+connection.onRequest(DocumentFormattingRequest.method, wrong([{ range: null }]));
+connection.onRequest(DocumentRangeFormattingRequest.method, wrong([{ range: null }]));
+connection.onRequest(PrepareRenameRequest.method, wrong(prepareOk ? { defaultBehavior: true } : { start: 1 }));
+connection.onRequest(RenameRequest.method, wrong({ changes: { 'file:///x': 'no' } }));
 connection.onRequest(ShutdownRequest.type, () => undefined);
 connection.onNotification(ExitNotification.type, () => process.exit(0));
 connection.onClose(() => process.exit(0));

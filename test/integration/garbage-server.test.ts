@@ -6,7 +6,7 @@
  * daemon stays the same process, and nothing is left running.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Lspq, REPO } from '../helpers/lspq';
 
@@ -77,4 +77,15 @@ describe.each([
     );
     expect(logs.stdout).toContain('fake sent a malformed workspace/applyEdit (edit: expected object); ignored');
   });
+});
+
+// With prepareRename answered well, rename's own edit is read and refused before anything is written.
+test('rename: a malformed WorkspaceEdit is refused and nothing is written', async () => {
+  const dir = project(['--prepare-ok']);
+  expect(await lspq.run(['rename', 'a.fake:1:hello', 'bye', '--timeout', '10'], { cwd: dir })).toEqual({
+    exit: 3,
+    stdout: '',
+    stderr: malformed('textDocument/rename', 'changes.file:///x: expected array'),
+  });
+  expect(readFileSync(join(dir, 'a.fake'), 'utf8')).toBe('hello a\nworld\n');
 });
