@@ -8,6 +8,7 @@ import {
   ApplyWorkspaceEditRequest,
   CancellationTokenSource,
   CodeLensRefreshRequest,
+  DidChangeConfigurationNotification,
   ConfigurationRequest,
   createMessageConnection,
   DiagnosticRefreshRequest,
@@ -35,6 +36,7 @@ import {
   WorkspaceFoldersRequest,
   type ApplyWorkspaceEditResult,
   type Diagnostic,
+  type FormattingOptions,
   type WorkspaceEdit,
   type MessageConnection,
   type ProgressToken,
@@ -54,6 +56,7 @@ import { negotiatedEncoding, type PositionEncoding } from './position';
 import type { ServerSpec } from './servers/registry';
 import { processRuns } from '../protocol/process';
 import { pathToUri } from './uri';
+import { mergeSettings, sameStyle, styleSections } from './style-settings';
 
 export const INITIALIZE_TIMEOUT_MS = 60_000;
 export const SHUTDOWN_TIMEOUT_MS = 2_000;
@@ -127,6 +130,8 @@ export class LspClient {
   /** Set with it: where a window/showDocument from the command goes. */
   private onShowDocument: ((uri: string) => void) | undefined;
   encoding: PositionEncoding = 'utf-16';
+  /** The indentation last told to a server whose spec has `style`. */
+  private style: FormattingOptions | undefined;
   requestsAnswered = 0;
   /** Set once the process has exited; every later call fails fast. */
   exit: { code: number | null; signal: string | null } | undefined;
@@ -299,9 +304,9 @@ export class LspClient {
     const shapes = NOTIFICATION_SHAPES;
     c.onRequest(
       ConfigurationRequest.method,
-      this.checked('workspace/configuration', shapes.configuration, (params) =>
-        params.items.map((item) => this.setting(item.section)),
-      ),
+      this.checked('workspace/configuration', shapes.configuration, (params) => {
+        return params.items.map((item) => this.setting(item.section));
+      }),
     );
     c.onRequest(
       RegistrationRequest.method,
@@ -393,7 +398,9 @@ export class LspClient {
 
   /** The answer to one workspace/configuration item: the section's settings, or null. */
   private setting(section: string | undefined): unknown {
-    const settings = this.spec.settings ?? {};
+    const own = this.spec.settings ?? {};
+    const settings =
+      this.spec.style && this.style ? mergeSettings(own, styleSections(this.spec.style, this.style)) : own;
     if (!section) return settings;
     if (section in settings) return settings[section];
     let node: unknown = settings;
@@ -402,6 +409,20 @@ export class LspClient {
       node = (node as Record<string, unknown>)[part];
     }
     return node ?? null;
+  }
+
+  /**
+   * Tells a server that keeps its own format settings the indentation of
+   * the file an edit is about to be computed for (a no-op for the others,
+   * and when it has it already). Both TypeScript servers take the settings
+   * the notification carries, in order, before the request sent after it.
+   */
+  async useStyle(options: FormattingOptions): Promise<void> {
+    if (!this.spec.style || sameStyle(this.style, options)) return;
+    this.style = options;
+    await this.connection.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: this.setting(undefined),
+    });
   }
 
   /**

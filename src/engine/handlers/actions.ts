@@ -37,7 +37,7 @@ import {
   type HandlerContext,
   holdAlone,
 } from './context';
-import { commitFor, fileEdits, planFor } from './edits';
+import { commitFor, fileEdits, inFileStyle, planFor } from './edits';
 import { openTarget } from './target';
 
 interface Place {
@@ -204,6 +204,7 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
       triggerKind: CodeActionTriggerKind.Invoked,
       ...(req.kinds ? { only: req.kinds } : {}),
     };
+    await inFileStyle(session, path);
     const answer =
       (await client.request(
         CodeActionRequest.type,

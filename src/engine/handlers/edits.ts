@@ -4,6 +4,7 @@
  * nothing, after which the server is told what changed.
  */
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { formattingOptions } from '../../lsp/editorconfig';
 import { planWorkspaceEdit, type EditPlan } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
 import type { FileEdit } from '../../queries';
@@ -12,6 +13,15 @@ import { readNow, writePlan } from '../apply-edit';
 /** The edit against what the server saw: an open document's text, else the disk's. */
 export function planFor(edit: WorkspaceEdit, session: Session): EditPlan {
   return planWorkspaceEdit(edit, (path) => session.docs.text(path) ?? readNow(path), session.client.encoding);
+}
+
+/**
+ * Before an edit is computed for `path`: the server is told the file's
+ * style (its .editorconfig, else its own indentation), so the lines the
+ * edit rewrites keep the file's indentation.
+ */
+export async function inFileStyle(session: Session, path: string): Promise<void> {
+  await session.client.useStyle(formattingOptions(path, session.docs.text(path) ?? readNow(path)));
 }
 
 /** The plan's files as shown: in path order, whatever order the server listed them in. */

@@ -15,7 +15,7 @@ import { LspqError } from '../../errors';
 import type { QueryFor, RenameResult } from '../../queries';
 import { displayPath } from '../../protocol/paths';
 import { deadlineFor, type HandlerContext, holdAlone, using } from './context';
-import { commitFor, fileEdits, planFor } from './edits';
+import { commitFor, fileEdits, inFileStyle, planFor } from './edits';
 import { openTarget } from './target';
 import { unrenamed } from './unrenamed';
 
@@ -65,6 +65,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
         );
       }
     }
+    await inFileStyle(session, open.path);
     const edit: WorkspaceEdit | null = await client
       .request(RenameRequest.type, { textDocument: { uri }, position, newName: req.newName }, deadline.options(ctx))
       .catch(refused(at, `renamed to '${req.newName}'`));

@@ -1,4 +1,5 @@
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { StyleSettings } from '../style-settings';
 /**
  * The servers lspq knows, as data. Order matters: for a file, the first
  * server whose binary is found answers (diag asks them all).
@@ -60,6 +61,8 @@ export interface ServerSpec {
   initializationOptions?: unknown;
   /** Answers to workspace/configuration, by section. */
   settings?: Record<string, unknown>;
+  /** How the server is told a file's indentation before it computes an edit, when it ignores the request's options. */
+  style?: StyleSettings;
   env?: Record<string, string>;
   /** Environment variables that change the server's answers: part of the pool key. */
   envKeys: string[];
@@ -135,6 +138,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     diagnostics: 'pull',
     versionArgs: ['--version'],
     notSources: ['.d.ts'],
+    style: 'typescript-native',
     // A rename renames: without this a re-export keeps the old name (`export { b as a }`).
     settings: { typescript: RENAME_EVERYWHERE, javascript: RENAME_EVERYWHERE, 'js/ts': RENAME_EVERYWHERE },
   },
@@ -159,6 +163,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     diagnostics: 'tsserver',
     versionArgs: ['--version'],
     notSources: ['.d.ts'],
+    style: 'tsserver',
   },
   {
     id: 'pyright',

@@ -1,0 +1,45 @@
+/**
+ * The settings that tell a server which indentation its edits use, for
+ * servers that keep their own format settings instead of reading the
+ * request's FormattingOptions: tsserver computes a code action's or a
+ * rename's text with the format options it was last configured with (four
+ * spaces unless told), so a tab-indented import block comes back
+ * re-indented. Pure.
+ */
+import type { FormattingOptions } from 'vscode-languageserver-protocol';
+
+/**
+ * - tsserver: typescript-language-server asks the section `formattingOptions`
+ *   for the file (scopeUri) and merges `typescript.format`/`javascript.format`;
+ * - typescript-native: TypeScript 7 reads `format` under `js/ts`,
+ *   `typescript` and `javascript`, pulled again after didChangeConfiguration.
+ */
+export type StyleSettings = 'tsserver' | 'typescript-native';
+
+/** The settings sections that carry `options` to a server of the kind. */
+export function styleSections(kind: StyleSettings, options: FormattingOptions): Record<string, unknown> {
+  const format = {
+    tabSize: options.tabSize,
+    indentSize: options.tabSize,
+    convertTabsToSpaces: options.insertSpaces,
+  };
+  const languages = { typescript: { format }, javascript: { format } };
+  if (kind === 'tsserver')
+    return { ...languages, formattingOptions: { tabSize: options.tabSize, insertSpaces: options.insertSpaces } };
+  return { ...languages, 'js/ts': { format } };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** `over` laid on `base`, objects merged key by key (the server's own settings keep what the style does not say). */
+export function mergeSettings(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const under = out[key];
+    out[key] = isRecord(under) && isRecord(value) ? mergeSettings(under, value) : value;
+  }
+  return out;
+}
+
+export const sameStyle = (a: FormattingOptions | undefined, b: FormattingOptions): boolean =>
+  a !== undefined && a.tabSize === b.tabSize && a.insertSpaces === b.insertSpaces;
