@@ -26,6 +26,7 @@ RUFF_VERSION=0.17.6              # `ruff server`: a second Python server, for me
 PYLSP_VERSION=1.15.0             # python-lsp-server with pyflakes: a third Python server (push diagnostics)
 PYFLAKES_VERSION=3.4.0
 RUST_TOOLCHAIN=stable
+SIX_VERSION=1.17.0               # a one-file package for the tests' project environments
 
 ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
@@ -212,6 +213,19 @@ if [ "$(readlink "$BIN/rust-analyzer" 2>/dev/null || true)" != "$RA_REAL" ]; the
   ln -sfn "$RA_REAL" "$BIN/rust-analyzer"
 fi
 log "rust-analyzer: $BIN/rust-analyzer -> $RA_REAL"
+
+# ---- wheels for the tests' own Python environments ----------------------------
+# A test builds a project's .venv offline from these (a package to import,
+# and a server installed only there), in under a second.
+CURRENT_STEP="wheels (six $SIX_VERSION, ruff $RUFF_VERSION)"
+WHEELS="$TOOLS/wheels"
+if ls "$WHEELS"/six-"$SIX_VERSION"-*.whl "$WHEELS"/ruff-"$RUFF_VERSION"-*.whl >/dev/null 2>&1; then
+  log "wheels already downloaded"
+else
+  [ -x "$TOOLS/venv/bin/pip" ] || die "the .tools venv is missing (the ruff step makes it)"
+  "$TOOLS/venv/bin/pip" download -q --no-deps --only-binary=:all: -d "$WHEELS" "six==$SIX_VERSION" "ruff==$RUFF_VERSION" \
+    || die "pip download six==$SIX_VERSION ruff==$RUFF_VERSION failed"
+fi
 
 # ---- final check ------------------------------------------------------------
 CURRENT_STEP="final check"

@@ -263,6 +263,8 @@ export interface ServerInfo {
   languages: string[];
   found: boolean;
   command?: string;
+  /** The rule that found it: a project's node_modules/.bin, its Python environment, a tool folder, PATH. */
+  foundBy?: string;
   version?: string;
   install: string;
   roots: string[];
@@ -273,8 +275,10 @@ export interface ServerForFile {
   id: string;
   root: string;
   path: string;
-  /** The rule that found the binary: the project's node_modules, TypeScript's native package, or PATH. */
+  /** The rule that found the binary: a project's node_modules/.bin, its Python environment, a tool folder, PATH. */
   foundBy: string;
+  /** The Python environment a Python server was given (VIRTUAL_ENV), when one was found. */
+  python?: string;
   version?: string;
   /** lspq's commands (and fmt-range, symbols-w) and whether this server can answer each. */
   answers: Record<string, boolean>;

@@ -21,7 +21,9 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
   const named = args._.map((f) => resolvePath(line.cwd, f));
   const modes = [named.length > 0, args.staged === true, args.all === true].filter(Boolean).length;
   if (modes > 1) throw usage('give FILEs, --staged or --all, not more than one of them');
-  const failOn = severityFlag(args['fail-on'], '--fail-on') ?? 'error';
+  // never (or none): list what is found and exit 0, for a hook or CI step that only reports.
+  const never = args['fail-on'] === 'never' || args['fail-on'] === 'none';
+  const failOn = never ? undefined : (severityFlag(args['fail-on'], '--fail-on', ['never', 'none']) ?? 'error');
   const shown = severityFlag(args.severity, '--severity');
   let files = named;
   let changed = false;
@@ -47,6 +49,7 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
     const note = `diagnostics are incomplete for ${list}: the server did not finish in time; retry with a larger --timeout`;
     return { ...out, stderr: out.stderr ? `${out.stderr}\nlspq: ${note}` : note, exit: 3 };
   }
-  const failing = SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1).some((s) => result.summary[s] > 0);
+  const failing =
+    failOn !== undefined && SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1).some((s) => result.summary[s] > 0);
   return { ...out, exit: failing ? 1 : 0 };
 };

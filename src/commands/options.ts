@@ -112,9 +112,9 @@ export function parseKinds(value: string | undefined): string[] | undefined {
 
 const isSeverity = (value: string): value is Severity => (SEVERITIES as readonly string[]).includes(value);
 
-export function severityFlag(value: string | undefined, flag: string): Severity | undefined {
+export function severityFlag(value: string | undefined, flag: string, also: string[] = []): Severity | undefined {
   if (value === undefined || isSeverity(value)) return value;
-  throw usage(`${flag} takes one of ${SEVERITIES.join(', ')}, not '${value}'`);
+  throw usage(`${flag} takes one of ${[...SEVERITIES, ...also].join(', ')}, not '${value}'`);
 }
 
 function isDirectory(path: string): boolean {

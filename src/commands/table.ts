@@ -240,7 +240,11 @@ export const COMMANDS = {
         description: 'Show only this severity and worse (error, warning, info, hint)',
         valueHint: 'S',
       },
-      'fail-on': { type: 'string', description: 'Exit 1 at this severity or worse (default error)', valueHint: 'S' },
+      'fail-on': {
+        type: 'string',
+        description: 'Exit 1 at this severity or worse (default error); never: always exit 0',
+        valueHint: 'S',
+      },
     },
     examples: ['lspq diag src/broken.ts', 'lspq diag --staged --fail-on warning', 'lspq diag --all --json'],
     process: 'daemon',

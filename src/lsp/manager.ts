@@ -12,6 +12,7 @@ import { SessionLock } from './leases';
 import { processParents, treeMemory } from './memory';
 import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
+import { onPath } from './servers/locate';
 
 export const SERVER_IDLE_MS = 10 * 60_000;
 export const MAX_SERVERS = 8;
@@ -65,11 +66,21 @@ export interface AcquireOptions {
   env: Record<string, string>;
 }
 
-export function poolKey(spec: ServerSpec, root: string, env: Record<string, string>): string {
-  const relevant = spec.envKeys.map((k) => `${k}=${env[k] ?? ''}`).join('\0');
+/**
+ * What makes a server's answers differ, and nothing else: its binary, the
+ * programs it runs from PATH (where PATH finds them, not the PATH string:
+ * a git hook's PATH starts with git's exec folder), the environment
+ * variables it reads, and what a .lsp.json starts it with.
+ */
+export function poolKey(spec: ServerSpec, root: string, binary: string, env: Record<string, string>): string {
+  const relevant = spec.envKeys
+    .map((k) =>
+      k === 'PATH' ? `PATH→${(spec.pathTools ?? []).map((t) => onPath(t, env) ?? '-')}` : `${k}=${env[k] ?? ''}`,
+    )
+    .join('\0');
   // What a .lsp.json sets is part of the server it starts: edited, the next question gets a server that has it.
   const configured = JSON.stringify([spec.command, spec.args, spec.env, spec.settings, spec.initializationOptions]);
-  return `${spec.id}\0${root}\0${relevant}\0${Bun.hash(configured)}`;
+  return `${spec.id}\0${root}\0${binary}\0${relevant}\0${Bun.hash(configured)}`;
 }
 
 /**
@@ -84,7 +95,10 @@ export interface PoolCaches {
   /** Split lines of files and open documents (positions and previews). */
   lines: LineCache;
   /** A server's root and binary for a folder and caller (keyed by spec, folder, --root and PATH). */
-  resolved: BoundedCache<string, { root: string; binary: string }>;
+  resolved: BoundedCache<
+    string,
+    { root: string; binary: string; env: Record<string, string>; rule: string; python?: string }
+  >;
   /** A binary's version line, by path and modification time. */
   versions: BoundedCache<string, { line?: string }>;
   /**
@@ -145,7 +159,7 @@ export class ServerPool {
         `${spec.id} crashed ${CRASH_LIMIT} times in ${CRASH_WINDOW_MS / 60_000} minutes for ${root} and is left off; fix the cause (see 'lspq daemon logs') and run 'lspq daemon restart'`,
       );
     }
-    const key = poolKey(spec, root, options.env);
+    const key = poolKey(spec, root, options.binary, options.env);
     const existing = this.sessions.get(key);
     if (existing?.client.running) {
       existing.lastUsed = Date.now();

@@ -12,7 +12,9 @@ export function renderServers(r: ServersResult, o: RenderOptions): Rendered {
   const c = o.colors;
   const lines = r.servers.map((s) => {
     const head = `${s.found ? c.green('found  ') : c.yellow('missing')} ${c.bold(s.id.padEnd(28))} ${s.languages.join(', ')}`;
-    const detail = s.found ? `${s.version ?? 'version unknown'} (${s.command})` : `install: ${s.install}`;
+    const detail = s.found
+      ? `${s.version ?? 'version unknown'} (${s.command}${s.foundBy ? `, found in ${s.foundBy}` : ''})`
+      : `install: ${s.install}`;
     const roots = s.roots.length ? `\n          running for: ${s.roots.join(', ')}` : '';
     return `${head}\n          ${c.dim(detail)}${roots}`;
   });
@@ -38,6 +40,7 @@ export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendere
       `${c.bold(s.id)} ${c.dim(s.version ?? 'version unknown')}`,
       `  binary: ${s.path} (found in ${s.foundBy})`,
       `  root: ${s.root}`,
+      ...(s.python ? [`  python environment: ${s.python}`] : []),
       `  answers: ${can.join(' ')}`,
       ...(cannot.length ? [`  cannot: ${cannot.join(' ')}`] : []),
       `  diagnostics complete by: ${s.diagnostics}`,

@@ -44,21 +44,32 @@ export class Lspq {
   readonly dir = mkdtempSync(join(tmpdir(), 'lspq-test-'));
   readonly socket = join(this.dir, 'run', 'daemon.sock');
 
-  env(extra: Record<string, string> = {}): Record<string, string> {
-    const env: Record<string, string> = {};
+  /**
+   * The caller's environment, fixed where it would decide which servers
+   * run: only the tests' PATH, no user tool folders, no activated Python
+   * environment. `extra` overrides; a key set to undefined is removed.
+   */
+  env(extra: Record<string, string | undefined> = {}): Record<string, string> {
+    const env: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('LSPQ_')) env[k] = v;
-    return {
+    delete env.VIRTUAL_ENV;
+    const all: Record<string, string | undefined> = {
       ...env,
       PATH: toolsPath(),
       LSPQ_SOCKET: this.socket,
+      LSPQ_TOOL_DIRS: '',
       NO_COLOR: '1',
       XDG_CONFIG_HOME: join(this.dir, 'config'),
       ...extra,
     };
+    return Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));
   }
 
   /** Runs lspq; a --json answer (or a batch's lines) must match the published schema. */
-  async run(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<RunResult> {
+  async run(
+    args: string[],
+    options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+  ): Promise<RunResult> {
     const env = this.env(options.env);
     const r = await capture([...lspqArgv(), ...args], options.cwd ?? REPO, env);
     checkOutput(args, env, r.stdout);
@@ -67,7 +78,7 @@ export class Lspq {
 
   async json<T = Record<string, unknown>>(
     args: string[],
-    options: { cwd?: string; env?: Record<string, string> } = {},
+    options: { cwd?: string; env?: Record<string, string | undefined> } = {},
   ): Promise<T> {
     const r = await this.run([...args, '--json'], options);
     try {

@@ -190,7 +190,16 @@ describe('filters, JSON and exit codes', () => {
   test('a bad --fail-on is bad input', async () => {
     const r = await lspq.run(['diag', 'c-diag/clean.c', '--fail-on', 'fatal'], { cwd: FIXTURES });
     expect(r.exit).toBe(2);
-    expect(r.stderr).toBe("lspq: --fail-on takes one of error, warning, info, hint, not 'fatal'\n");
+    expect(r.stderr).toBe("lspq: --fail-on takes one of error, warning, info, hint, never, none, not 'fatal'\n");
+  });
+
+  test('--fail-on never (or none) lists every error and exits 0', async () => {
+    const failing = await lspq.run(['diag', 'py-diag/broken.py'], { cwd: FIXTURES });
+    expect(failing.exit).toBe(1);
+    for (const never of ['never', 'none']) {
+      const r = await lspq.run(['diag', 'py-diag/broken.py', '--fail-on', never], { cwd: FIXTURES });
+      expect(r).toEqual({ ...failing, exit: 0 });
+    }
   });
 
   test('a file no server handles, named, is exit 3 with the known extensions', async () => {

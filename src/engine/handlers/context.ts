@@ -14,7 +14,7 @@ import type { LeaseWait, Leases } from '../../lsp/leases';
 import type { ServerPool, Session } from '../../lsp/manager';
 import { maxFileBytes, tooLarge } from '../../lsp/file-size';
 import { loadServers } from '../../lsp/servers/config';
-import { findRoot, locateBinary } from '../../lsp/servers/locate';
+import { findRoot, locateFor } from '../../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
 import type { CallerContext } from '../../queries';
 
@@ -146,6 +146,12 @@ export interface Candidate {
   spec: ServerSpec;
   binary: string;
   root: string;
+  /** The environment it runs in: the caller's, with the project's Python environment activated for a Python server. */
+  env: Record<string, string>;
+  /** How the binary was found (for `lspq servers`). */
+  rule: string;
+  /** The Python environment a Python server runs in. */
+  python?: string;
 }
 
 /** The servers configured for a file, in order (nothing looked up yet); errors say which extensions work. */
@@ -176,14 +182,24 @@ export function configuredFor(path: string, req: CallerContext): ServerSpec[] {
 }
 
 function resolve(spec: ServerSpec, path: string, req: CallerContext, pool: ServerPool): Candidate | undefined {
-  const key = `${spec.id}\0${spec.command}\0${dirname(path)}\0${req.root ?? ''}\0${req.env.PATH ?? ''}`;
+  // Everything the lookup reads from the caller: PATH, the Python environment, the tool folders.
+  const e = req.env;
+  const lookup = [e.PATH, e.VIRTUAL_ENV, e.HOME, e.LSPQ_TOOL_DIRS, e.GOBIN, e.GOPATH, e.CARGO_HOME, e.XDG_DATA_HOME];
+  const key = JSON.stringify([spec.id, spec.command, dirname(path), req.root, ...lookup]);
   const hit = pool.caches.resolved.get(key);
   if (hit) return { ...hit, spec };
   const root = req.root ?? findRoot(spec, path);
-  const binary = locateBinary(spec, root, req.env);
-  if (!binary) return undefined; // not remembered: an install is seen at once
-  pool.caches.resolved.set(key, { root, binary });
-  return { spec, binary, root };
+  const located = locateFor(spec, root, req.env, dirname(path));
+  if (!located) return undefined; // not remembered: an install is seen at once
+  const candidate = {
+    binary: located.binary,
+    root,
+    env: located.env,
+    rule: located.rule,
+    ...(located.python ? { python: located.python.prefix } : {}),
+  };
+  pool.caches.resolved.set(key, candidate);
+  return { spec, ...candidate };
 }
 
 function notInstalled(path: string, specs: ServerSpec[]): LspqError {
@@ -247,7 +263,7 @@ export async function acquire(ctx: HandlerContext, candidate: Candidate, req: Ca
     spec: candidate.spec,
     binary: candidate.binary,
     root: candidate.root,
-    env: req.env,
+    env: candidate.env,
   });
   await ctx.leases.share(session, leaseWait(session, req, ctx));
   return session;

@@ -1,10 +1,9 @@
 /** servers: every known server, whether it is found, its version, and the roots it runs for; --for FILE what each can answer. */
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { strategyFor } from '../../lsp/diagnostics';
 import { loadServers } from '../../lsp/servers/config';
-import { locateBinary } from '../../lsp/servers/locate';
+import { locateFor } from '../../lsp/servers/locate';
 import type { PoolCaches } from '../../lsp/manager';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type {
@@ -62,7 +61,9 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
   const result: ServerInfo[] = specs.map((spec) => {
     const running = held.filter((s) => s.client.spec.id === spec.id);
     // Found here, or found for a project it runs for (a project's own node_modules): found either way.
-    const binary = locateBinary(spec, req.root ?? req.cwd, req.env) ?? running[0]?.binary;
+    const located = locateFor(spec, req.root ?? req.cwd, req.env);
+    const binary = located?.binary ?? running[0]?.binary;
+    const foundBy = located?.rule ?? (running[0] ? `the project it runs for (${running[0].client.root})` : undefined);
     const roots = running.map((s) => s.client.root);
     return {
       id: spec.id,
@@ -70,6 +71,7 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
       languages: [...new Set(Object.values(spec.languages))],
       found: binary !== undefined,
       ...(binary ? { command: binary } : {}),
+      ...(foundBy ? { foundBy } : {}),
       ...(binary ? { version: versionOf(binary, spec.versionArgs, req.env, ctx.pool.caches) } : {}),
       install: spec.install,
       roots: [...new Set(roots)],
@@ -97,16 +99,6 @@ const ANSWERS: [string, (c: ServerCapabilities) => boolean][] = [
   ['diag', () => true],
 ];
 
-/** Which rule found a binary: a node_modules/.bin above the root is the project's; else it is PATH's. */
-function foundBy(binary: string, root: string): string {
-  if (binary.includes('/@typescript/typescript-')) return "TypeScript's native package";
-  const dir = dirname(binary);
-  for (let d = root; ; d = dirname(d)) {
-    if (dir === join(d, 'node_modules', '.bin')) return "the project's node_modules/.bin";
-    if (dirname(d) === d) return 'PATH';
-  }
-}
-
 /**
  * servers --for FILE: the servers for the file, in the order lspq asks
  * them, each started (so it is warm afterwards) to read what it can answer.
@@ -128,7 +120,8 @@ export async function serversFor(req: QueryFor<'serversFor'>, ctx: HandlerContex
       id: c.spec.id,
       root: c.root,
       path: c.binary,
-      foundBy: foundBy(c.binary, c.root),
+      foundBy: c.rule,
+      ...(c.python ? { python: c.python } : {}),
       ...(version ? { version } : {}),
       answers: Object.fromEntries(ANSWERS.map(([name, can]) => [name, can(capabilities)])),
       diagnostics: strategyFor(session),

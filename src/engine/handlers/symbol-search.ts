@@ -13,11 +13,11 @@ import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { projectFiles, serversWithFiles } from '../../lsp/project-files';
 import { loadServers } from '../../lsp/servers/config';
-import { findMarkedRoot, locateBinary } from '../../lsp/servers/locate';
+import { findMarkedRoot, locateFor } from '../../lsp/servers/locate';
 import { uriToPath } from '../../lsp/uri';
 import type { CallerContext, WorkspaceSymbol } from '../../queries';
 import { findWord } from '../../protocol/target';
-import { acquire, prepare, using, type Deadline, type HandlerContext } from './context';
+import { acquire, prepare, using, type Candidate, type Deadline, type HandlerContext } from './context';
 
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
 export async function workspaceSessions(req: CallerContext, ctx: HandlerContext): Promise<Session[]> {
@@ -50,18 +50,19 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
       `no source file under ${atNearest[0]!.root} is of a language a configured server handles; run from inside a project or pass --root`,
     );
   }
-  const chosen: typeof marked = [];
+  const chosen: Candidate[] = [];
   const covered = new Set<string>();
   const missing: string[] = [];
   for (const c of languages) {
     const exts = Object.keys(c.spec.languages);
     if (exts.every((e) => covered.has(e))) continue;
-    if (!locateBinary(c.spec, c.root, req.env)) {
+    const located = locateFor(c.spec, c.root, req.env);
+    if (!located) {
       missing.push(`${c.spec.id} (${c.spec.install})`);
       continue;
     }
     for (const e of exts) covered.add(e);
-    chosen.push(c);
+    chosen.push({ spec: c.spec, root: c.root, binary: located.binary, env: located.env, rule: located.rule });
   }
   if (chosen.length === 0)
     throw new LspqError(
@@ -69,10 +70,7 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
       `no server for ${dir} is installed; install one of: ${missing.join('; ')}`,
     );
   const sessions: Session[] = [];
-  for (const c of chosen) {
-    const binary = locateBinary(c.spec, c.root, req.env)!;
-    sessions.push(await acquire(ctx, { spec: c.spec, binary, root: c.root }, req));
-  }
+  for (const c of chosen) sessions.push(await acquire(ctx, c, req));
   return sessions;
 }
 

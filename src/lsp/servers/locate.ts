@@ -3,6 +3,7 @@
  */
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
+import { activate, ancestors, findPythonEnv, inMainCheckout, toolFolders, type PythonEnv } from './places';
 import type { ServerSpec } from './registry';
 
 function isExecutable(path: string): boolean {
@@ -11,14 +12,6 @@ function isExecutable(path: string): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function ancestors(dir: string): string[] {
-  const out: string[] = [];
-  for (let d = dir; ; d = dirname(d)) {
-    out.push(d);
-    if (dirname(d) === d) return out;
   }
 }
 
@@ -62,21 +55,56 @@ export function findRoot(spec: ServerSpec, file: string): string {
   return start;
 }
 
-/** Looks a command up in the project's node_modules/.bin (nearest first), then PATH. */
-export function whichCommand(
+/** A binary and the rule that found it (shown by `lspq servers`). */
+export interface Found {
+  path: string;
+  rule: string;
+}
+
+const inFolder = (dir: string, command: string) => (isExecutable(join(dir, command)) ? join(dir, command) : undefined);
+
+/**
+ * Looks a command up project first: the project's node_modules/.bin
+ * (nearest first), its Python environment's bin, the same in the main
+ * checkout of a worktree, then the user's tool folders, then PATH.
+ */
+export function findCommand(
   command: string,
   root: string,
   env: Record<string, string | undefined>,
-): string | undefined {
-  if (command.includes('/')) return isExecutable(command) ? command : undefined;
-  for (const d of ancestors(root)) {
-    const candidate = join(d, 'node_modules', '.bin', command);
-    if (isExecutable(candidate)) return candidate;
+  python?: PythonEnv,
+): Found | undefined {
+  if (command.includes('/')) return isExecutable(command) ? { path: command, rule: 'its configured path' } : undefined;
+  const nodeModules = (from: string, whose: string): Found | undefined => {
+    for (const d of ancestors(from)) {
+      const path = inFolder(join(d, 'node_modules', '.bin'), command);
+      if (path) return { path, rule: `${whose} node_modules/.bin` };
+    }
+    return undefined;
+  };
+  const own = nodeModules(root, "the project's");
+  if (own) return own;
+  const inPython = python ? inFolder(join(python.prefix, 'bin'), command) : undefined;
+  if (inPython) return { path: inPython, rule: `the Python environment (${python!.rule})` };
+  const main = inMainCheckout(root);
+  const fromMain = main ? nodeModules(main, "the main checkout's") : undefined;
+  if (fromMain) return fromMain;
+  for (const dir of toolFolders(env)) {
+    const path = inFolder(dir, command);
+    if (path) return { path, rule: `the tool folder ${dir}` };
   }
   for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, command);
-    if (isExecutable(candidate)) return candidate;
+    const path = dir ? inFolder(dir, command) : undefined;
+    if (path) return { path, rule: 'PATH' };
+  }
+  return undefined;
+}
+
+/** The first of PATH's folders holding `command` (what a server that runs it by name gets). */
+export function onPath(command: string, env: Record<string, string | undefined>): string | undefined {
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    const path = dir ? inFolder(dir, command) : undefined;
+    if (path) return path;
   }
   return undefined;
 }
@@ -99,11 +127,13 @@ function majorVersion(pkgJson: string): number {
 function locateTypeScriptNative(root: string, env: Record<string, string | undefined>): string | undefined {
   const platformPkg = join('@typescript', `typescript-${process.platform}-${process.arch}`, 'lib', 'tsc');
   const nodeModules = ancestors(root).map((d) => join(d, 'node_modules'));
-  const onPath = whichCommand('tsc', '/nonexistent', env);
-  if (onPath) {
+  const main = inMainCheckout(root);
+  if (main) nodeModules.push(...ancestors(main).map((d) => join(d, 'node_modules')));
+  const tsc = onPath('tsc', env);
+  if (tsc) {
     try {
       // .../node_modules/typescript/bin/tsc → .../node_modules
-      nodeModules.push(dirname(dirname(dirname(realpathSync(onPath)))));
+      nodeModules.push(dirname(dirname(dirname(realpathSync(tsc)))));
     } catch {}
   }
   for (const dir of nodeModules) {
@@ -115,11 +145,58 @@ function locateTypeScriptNative(root: string, env: Record<string, string | undef
   return undefined;
 }
 
+/** The server's binary for a root, and how it was found; `python` is the project's environment for a Python server. */
+export function locateServer(
+  spec: ServerSpec,
+  root: string,
+  env: Record<string, string | undefined>,
+  python?: PythonEnv,
+): Found | undefined {
+  if (spec.locate === 'typescript-native') {
+    const path = locateTypeScriptNative(root, env);
+    return path ? { path, rule: "TypeScript's native package" } : undefined;
+  }
+  return findCommand(spec.command, root, env, python);
+}
+
 export function locateBinary(
   spec: ServerSpec,
   root: string,
   env: Record<string, string | undefined>,
 ): string | undefined {
-  if (spec.locate === 'typescript-native') return locateTypeScriptNative(root, env);
-  return whichCommand(spec.command, root, env);
+  return locateServer(spec, root, env)?.path;
+}
+
+/** A server ready to start: its binary, the rule that found it, and the environment it runs in. */
+export interface Located {
+  binary: string;
+  rule: string;
+  env: Record<string, string>;
+  /** The Python environment it was given, for a Python server that found one. */
+  python?: PythonEnv;
+}
+
+const servesPython = (spec: ServerSpec) => Object.values(spec.languages).includes('python');
+
+/**
+ * The server for files in `dir` under `root`: a Python server runs as if
+ * the project's environment were activated (VIRTUAL_ENV and its bin first
+ * on PATH), so its imports resolve to the packages installed there; the
+ * environment is then part of the server's pool key like an activated one.
+ */
+export function locateFor(
+  spec: ServerSpec,
+  root: string,
+  env: Record<string, string>,
+  dir: string = root,
+): Located | undefined {
+  const python = servesPython(spec) ? findPythonEnv(dir, root, env) : undefined;
+  const found = locateServer(spec, root, env, python);
+  if (!found) return undefined;
+  return {
+    binary: found.path,
+    rule: found.rule,
+    env: python ? activate(env, python) : env,
+    ...(python ? { python } : {}),
+  };
 }

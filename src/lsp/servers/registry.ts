@@ -64,8 +64,18 @@ export interface ServerSpec {
   /** How the server is told a file's indentation before it computes an edit, when it ignores the request's options. */
   style?: StyleSettings;
   env?: Record<string, string>;
-  /** Environment variables that change the server's answers: part of the pool key. */
+  /**
+   * Environment variables that change the server's answers: part of the
+   * pool key. PATH counts only through `pathTools`.
+   */
   envKeys: string[];
+  /**
+   * Programs the server runs by name from PATH (node for a Node server, go
+   * for gopls): the pool is keyed on where PATH finds them, not on the PATH
+   * string, which a git hook changes (git's exec folder first) without
+   * changing any answer.
+   */
+  pathTools?: string[];
   readiness: Readiness;
   diagnostics?: DiagnosticsStrategy;
   /** With readiness 'enumerated': the server's log line that says it is ready. */
@@ -159,6 +169,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
       preferences: { providePrefixAndSuffixTextForRename: false },
     },
     envKeys: NODE_ENV,
+    pathTools: ['node'],
     readiness: 'immediate',
     diagnostics: 'tsserver',
     versionArgs: ['--version'],
@@ -177,6 +188,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     install: 'npm install -g pyright (or pip install pyright)',
     settings: { python: {}, 'python.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
+    pathTools: ['node', 'python3', 'python'],
     readiness: 'enumerated',
     // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
     diagnostics: 'pull',
@@ -196,6 +208,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     install: 'pip install basedpyright',
     settings: { python: {}, 'basedpyright.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
+    pathTools: ['node', 'python3', 'python'],
     readiness: 'enumerated',
     // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
     diagnostics: 'pull',
@@ -254,6 +267,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
       'GOPROXY',
       'CGO_ENABLED',
     ],
+    pathTools: ['go'],
     readiness: 'immediate',
     diagnostics: 'gopls-barrier',
     versionArgs: ['version'],
@@ -268,6 +282,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     rootRule: 'cargo-workspace',
     install: 'rustup component add rust-analyzer',
     envKeys: ['PATH', 'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'CARGO_TARGET_DIR', 'RUSTFLAGS'],
+    pathTools: ['cargo', 'rustc'],
     readiness: 'quiescent',
     versionArgs: ['--version'],
     outputDirs: ['target'],
