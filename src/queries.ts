@@ -342,6 +342,8 @@ export interface CodeActionItem {
   edits: { path: string; changes: number }[];
   /** Why the server offers it but it cannot be applied now. */
   disabled?: string;
+  /** The server that offers it (the file's servers are all asked). */
+  server: string;
 }
 
 export interface ActionsResult {
@@ -349,9 +351,18 @@ export interface ActionsResult {
   span: Span;
   server: string;
   root: string;
+  /** Every server asked, in order; `server` and `root` name the first. */
+  servers: Answered[];
   actions: CodeActionItem[];
   /** Actions the server offers disabled, left out of the list (all of them are listed with --all). */
   hidden: number;
   /** The action applied: the files its edits change, and the pages its command asked to show (a URL to open). */
-  applied: null | { index: number; title: string; files: FileEdit[]; written: boolean; urls: string[] };
+  applied: null | {
+    index: number;
+    title: string;
+    server: string;
+    files: FileEdit[];
+    written: boolean;
+    urls: string[];
+  };
 }

@@ -13,6 +13,7 @@ import { processParents, treeMemory } from './memory';
 import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
 import { onPath } from './servers/locate';
+import type { PythonEnv } from './servers/places';
 
 export const SERVER_IDLE_MS = 10 * 60_000;
 export const MAX_SERVERS = 8;
@@ -95,10 +96,7 @@ export interface PoolCaches {
   /** Split lines of files and open documents (positions and previews). */
   lines: LineCache;
   /** A server's root and binary for a folder and caller (keyed by spec, folder, --root and PATH). */
-  resolved: BoundedCache<
-    string,
-    { root: string; binary: string; env: Record<string, string>; rule: string; python?: string }
-  >;
+  resolved: BoundedCache<string, Resolved>;
   /** A binary's version line, by path and modification time. */
   versions: BoundedCache<string, { line?: string }>;
   /**
@@ -107,6 +105,16 @@ export interface PoolCaches {
    * costs a comparison and no copy.
    */
   symbols: BoundedCache<string, { text: string; symbols: (DocumentSymbol | SymbolInformation)[] }>;
+}
+
+/** Where a server for a folder runs and its binary, as found for one caller. */
+export interface Resolved {
+  root: string;
+  binary: string;
+  /** The rule that found the binary. */
+  rule: string;
+  /** The project's Python environment, for a Python server. */
+  python?: PythonEnv;
 }
 
 export class ServerPool {

@@ -102,11 +102,13 @@ export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof Actio
     ...r.span,
     server: r.server,
     root: r.root,
+    servers: r.servers,
     actions: r.actions.map((a) => ({ ...a, edits: a.edits.map((e) => ({ ...e, path: displayPath(e.path, cwd) })) })),
     hidden: r.hidden,
     applied: r.applied && {
       index: r.applied.index,
       title: r.applied.title,
+      server: r.applied.server,
       files: r.applied.files.map((f) => displayPath(f.renamedTo ?? f.path, cwd)),
       written: r.applied.written,
       urls: r.applied.urls,
@@ -126,8 +128,10 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
     };
   }
   const width = String(Math.max(0, ...r.actions.map((a) => a.index))).length;
+  // Several servers asked: each action names its own.
+  const several = r.servers.length > 1;
   const lines = r.actions.map((a) => {
-    const tags = [a.preferred ? 'preferred' : '', a.disabled ? `disabled: ${a.disabled}` : '']
+    const tags = [several ? a.server : '', a.preferred ? 'preferred' : '', a.disabled ? `disabled: ${a.disabled}` : '']
       .filter(Boolean)
       .join(', ');
     return `${String(a.index).padStart(width)}  ${c.cyan(a.kind || '-')}  ${a.title}${tags ? c.dim(` (${tags})`) : ''}\n`;

@@ -170,6 +170,7 @@ export const ActionsShape = z.object({
   path: z.string(),
   ...Span,
   ...answered,
+  servers: z.array(ServerRootShape),
   actions: z.array(
     z.object({
       index: int,
@@ -178,6 +179,7 @@ export const ActionsShape = z.object({
       preferred: z.boolean(),
       edits: z.array(z.object({ path: z.string(), changes: int })),
       disabled: z.optional(z.string()),
+      server: z.string(),
     }),
   ),
   hidden: int,
@@ -185,6 +187,7 @@ export const ActionsShape = z.object({
     z.object({
       index: int,
       title: z.string(),
+      server: z.string(),
       files: z.array(z.string()),
       written: z.boolean(),
       /** Pages the action's command asked to show (gopls's documentation): addresses to open. */

@@ -311,6 +311,7 @@ describe('actions', () => {
         kind: 'quickfix',
         preferred: false,
         edits: [{ path: 'src/main.ts', changes: 1 }],
+        server: 'typescript',
       },
     ]);
     const dry = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '1', '--dry-run'], { cwd: dir });

@@ -21,7 +21,14 @@ import { completeDiagnostics, publishMarks } from '../../lsp/diagnostics';
 import type { EditPlan } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
 import { codePointLength, splitLines, toServerCharacter } from '../../lsp/position';
-import type { ActionsResult, CodeActionItem, FileEdit, QueryFor, Span } from '../../queries';
+import {
+  answeredBy,
+  type ActionsResult,
+  type CodeActionItem,
+  type FileEdit,
+  type QueryFor,
+  type Span,
+} from '../../queries';
 import type { LineSpec } from '../../protocol/target';
 import { uriToPath } from '../../lsp/uri';
 import { displayPath } from '../../protocol/paths';
@@ -32,6 +39,8 @@ import {
   nameInProject,
   prepare,
   sessionFor,
+  candidatesFor,
+  acquire,
   using,
   type Deadline,
   type HandlerContext,
@@ -182,42 +191,94 @@ async function run(
   return { plans, urls };
 }
 
+/**
+ * The file's other servers that offer code actions (ruff beside pyright),
+ * one per family as diag asks them, each with the file open and ready.
+ * With --server, none: the one named answers alone.
+ */
+async function othersFor(place: Place, req: QueryFor<'actions'>, ctx: HandlerContext, deadline: Deadline) {
+  if (req.server) return [];
+  const families = new Set([place.session.client.spec.family ?? place.session.client.spec.id]);
+  const others: Session[] = [];
+  for (const candidate of candidatesFor(place.path, req, ctx.pool)) {
+    const family = candidate.spec.family ?? candidate.spec.id;
+    if (families.has(family)) continue;
+    families.add(family);
+    const session = await acquire(ctx, candidate, req);
+    if (!session.client.capabilities.codeActionProvider) continue;
+    await session.docs.sync(place.path);
+    await prepare(session, ctx, deadline);
+    others.push(session);
+  }
+  return others;
+}
+
+/** The span as one server counts characters (each negotiates its own encoding). */
+function rangeIn(session: Session, path: string, span: Span): Range {
+  const lines = splitLines(session.docs.text(path) ?? '');
+  const at = (line: number, column: number) => ({
+    line: line - 1,
+    character: toServerCharacter(lines[line - 1] ?? '', column - 1, session.client.encoding),
+  });
+  return { start: at(span.line, span.column), end: at(span.endLine, span.endColumn) };
+}
+
+/** One server's actions at the place, with the diagnostics there in the request's context. */
+async function offeredBy(
+  session: Session,
+  place: Place,
+  req: QueryFor<'actions'>,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<(Command | CodeAction)[]> {
+  const { path } = place;
+  const range = session === place.session ? place.range : rangeIn(session, path, place.span);
+  const found = await completeDiagnostics(session, [path], publishMarks(session, [path]), {
+    deadline: () => deadline.remaining,
+    budgetMs: deadline.totalMs,
+    signal: ctx.signal,
+  });
+  const diagnostics: Diagnostic[] = (found.get(path) ?? []).filter((d) => overlaps(d.range, range));
+  const context = {
+    diagnostics,
+    triggerKind: CodeActionTriggerKind.Invoked,
+    ...(req.kinds ? { only: req.kinds } : {}),
+  };
+  await inFileStyle(session, path);
+  const answer =
+    (await session.client.request(
+      CodeActionRequest.type,
+      { textDocument: { uri: session.docs.uri(path) }, range, context },
+      deadline.options(ctx),
+    )) ?? [];
+  return answer.filter((a) => matchesKind(kindOf(a), req.kinds));
+}
+
 export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Promise<ActionsResult> {
   const deadline = deadlineFor(req);
   let place = await placeOf(req, ctx, deadline);
+  let others = await othersFor(place, req, ctx, deadline);
   if (req.apply !== undefined) {
-    // Applying holds the server alone: its edits and its command's edits are this question's.
-    await holdAlone([place.session], req, ctx, deadline);
+    // Applying holds the servers alone: the action's edits and its command's edits are this question's.
+    await holdAlone([place.session, ...others], req, ctx, deadline);
     place = await placeOf(req, ctx, deadline);
+    others = await othersFor(place, req, ctx, deadline);
   }
   const { session, path, shown } = place;
+  const sessions = [session, ...others];
   return using(session, async () => {
-    const client = session.client;
-    const found = await completeDiagnostics(session, [path], publishMarks(session, [path]), {
-      deadline: () => deadline.remaining,
-      budgetMs: deadline.totalMs,
-      signal: ctx.signal,
-    });
-    const diagnostics: Diagnostic[] = (found.get(path) ?? []).filter((d) => overlaps(d.range, place.range));
-    const context = {
-      diagnostics,
-      triggerKind: CodeActionTriggerKind.Invoked,
-      ...(req.kinds ? { only: req.kinds } : {}),
-    };
-    await inFileStyle(session, path);
-    const answer =
-      (await client.request(
-        CodeActionRequest.type,
-        { textDocument: { uri: session.docs.uri(path) }, range: place.range, context },
-        deadline.options(ctx),
-      )) ?? [];
-    const offered = answer.filter((a) => matchesKind(kindOf(a), req.kinds));
-    const items: CodeActionItem[] = offered.map((a, i) => ({
+    // Every server's actions, numbered on in the order the servers are asked (as diag merges diagnostics).
+    const offered: { session: Session; action: Command | CodeAction }[] = [];
+    for (const s of sessions)
+      for (const action of await using(s, () => offeredBy(s, place, req, ctx, deadline)))
+        offered.push({ session: s, action });
+    const items: CodeActionItem[] = offered.map(({ session: s, action: a }, i) => ({
       index: i + 1,
       title: a.title,
       kind: kindOf(a),
       preferred: !isCommand(a) && a.isPreferred === true,
       edits: isCommand(a) ? [] : touched(a.edit, shown),
+      server: s.client.spec.id,
       ...(!isCommand(a) && a.disabled ? { disabled: a.disabled.reason } : {}),
     }));
     // A server may offer every refactor it knows, most disabled here: those only with --all.
@@ -239,15 +300,17 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
           'usage',
           `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`,
         );
-      const { plans, urls } = await run(session, offered[chosen.index - 1]!, req, ctx, deadline);
+      const { session: by, action } = offered[chosen.index - 1]!;
+      const { plans, urls } = await run(by, action, req, ctx, deadline);
       const files: FileEdit[] = plans.flatMap((p) => fileEdits(p, shown));
-      applied = { index: chosen.index, title: chosen.title, files, written: req.write, urls };
+      applied = { index: chosen.index, title: chosen.title, server: chosen.server, files, written: req.write, urls };
     }
     return {
       path: shown(path),
       span: place.span,
-      server: client.spec.id,
-      root: client.root,
+      server: session.client.spec.id,
+      root: session.client.root,
+      servers: answeredBy(sessions),
       actions: listed.slice(0, req.limit),
       hidden: items.length - listed.length,
       applied,

@@ -11,7 +11,8 @@ import { LspqError } from '../../errors';
 import type { RequestOptions } from '../../lsp/client';
 import { TextSource } from '../../lsp/convert';
 import type { LeaseWait, Leases } from '../../lsp/leases';
-import type { ServerPool, Session } from '../../lsp/manager';
+import type { Resolved, ServerPool, Session } from '../../lsp/manager';
+import { activate } from '../../lsp/servers/places';
 import { maxFileBytes, tooLarge } from '../../lsp/file-size';
 import { loadServers } from '../../lsp/servers/config';
 import { findRoot, locateFor } from '../../lsp/servers/locate';
@@ -186,20 +187,20 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, pool: Serve
   const e = req.env;
   const lookup = [e.PATH, e.VIRTUAL_ENV, e.HOME, e.LSPQ_TOOL_DIRS, e.GOBIN, e.GOPATH, e.CARGO_HOME, e.XDG_DATA_HOME];
   const key = JSON.stringify([spec.id, spec.command, dirname(path), req.root, ...lookup]);
-  const hit = pool.caches.resolved.get(key);
-  if (hit) return { ...hit, spec };
+  const found = pool.caches.resolved.get(key) ?? locate(spec, path, req);
+  if (!found) return undefined; // not remembered: an install is seen at once
+  pool.caches.resolved.set(key, found);
+  // The environment is this caller's (GOFLAGS, NODE_OPTIONS... key the pool), with the Python one activated.
+  const env = found.python ? activate(req.env, found.python) : req.env;
+  const { root, binary, rule, python } = found;
+  return { spec, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
+}
+
+function locate(spec: ServerSpec, path: string, req: CallerContext): Resolved | undefined {
   const root = req.root ?? findRoot(spec, path);
   const located = locateFor(spec, root, req.env, dirname(path));
-  if (!located) return undefined; // not remembered: an install is seen at once
-  const candidate = {
-    binary: located.binary,
-    root,
-    env: located.env,
-    rule: located.rule,
-    ...(located.python ? { python: located.python.prefix } : {}),
-  };
-  pool.caches.resolved.set(key, candidate);
-  return { spec, ...candidate };
+  if (!located) return undefined;
+  return { root, binary: located.binary, rule: located.rule, ...(located.python ? { python: located.python } : {}) };
 }
 
 function notInstalled(path: string, specs: ServerSpec[]): LspqError {
