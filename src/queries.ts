@@ -62,6 +62,8 @@ export type Query =
   | { op: 'serversFor'; file: string }
   | { op: 'fmt'; files: string[]; lines?: { start: number; end: number }; write: boolean }
   | { op: 'rename'; target: TargetSpec; newName: string; write: boolean; allowOutside: boolean }
+  /** Moves a file or folder; `update`: with the servers' edits to what imports it. */
+  | { op: 'mv'; from: string; to: string; update: boolean; write: boolean; allowOutside: boolean }
   | {
       op: 'actions';
       place: TargetSpec | LineSpec;
@@ -91,6 +93,7 @@ export interface Answers {
   serversFor: ServersForResult;
   fmt: FmtResult;
   rename: RenameResult;
+  mv: MvResult;
   actions: ActionsResult;
 }
 
@@ -331,6 +334,15 @@ export interface RenameResult {
   applied: boolean;
   /** Places in files the edit did not touch that still write the old name (outside what the server knows). */
   unrenamed: Location[];
+}
+
+export interface MvResult {
+  moves: { from: string; to: string }[];
+  /** The edits to what imports the moved files (and to the moved files' own imports), at the paths after the move. */
+  files: FileEdit[];
+  applied: boolean;
+  /** The servers asked for the edits, and their roots. */
+  servers: Answered[];
 }
 
 export interface CodeActionItem {

@@ -6,7 +6,16 @@
 import { usage } from '../errors';
 import { resolvePath } from '../protocol/paths';
 import { parseLineTarget, parseTarget, type LineSpec, type TargetSpec } from '../protocol/target';
-import { actionsJson, fmtJson, renameJson, renderActions, renderFmt, renderRename } from '../render/edits';
+import {
+  actionsJson,
+  fmtJson,
+  mvJson,
+  renameJson,
+  renderActions,
+  renderFmt,
+  renderMv,
+  renderRename,
+} from '../render/edits';
 import { present, type Run } from './context';
 import { positiveInt, targetFrom } from './options';
 
@@ -100,4 +109,17 @@ export const actions: Run<'actions'> = async (args, { line, ask }) => {
     { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0 },
     line,
   );
+};
+
+export const mv: Run<'mv'> = async (args, { line, ask }) => {
+  if (!args.old || !args.new) throw usage('missing OLD or NEW: lspq mv OLD NEW (a file or a folder)');
+  const query = {
+    op: 'mv' as const,
+    from: resolvePath(line.cwd, args.old),
+    to: resolvePath(line.cwd, args.new),
+    update: args['no-update'] !== true,
+    write: args['dry-run'] !== true,
+    allowOutside: args['allow-outside'] === true,
+  };
+  return present(await ask(query, args), args.json, { human: renderMv, json: mvJson, found: () => true }, line);
 };

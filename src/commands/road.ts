@@ -10,7 +10,7 @@ import type { CommandLine } from '../protocol/messages';
 import { runContext, type Host, type Run } from './context';
 import { daemon } from './daemon';
 import { diag } from './diag';
-import { actions, fmt, rename } from './edits';
+import { actions, fmt, mv, rename } from './edits';
 import { parseFlags } from './flags';
 import { git } from './git';
 import { calls, def, hover, impls, refs, symbols, typedef } from './questions';
@@ -36,6 +36,7 @@ const RUN: { [N in CommandName]: Run<N> } = {
   actions,
   fmt,
   rename,
+  mv,
   diag,
   batch,
   git,

@@ -222,6 +222,28 @@ export const COMMANDS = {
     ],
     process: 'daemon',
   },
+  mv: {
+    summary: 'move a file or folder and update what imports it, all or nothing; --dry-run shows the diff',
+    args: {
+      ...serverArgs,
+      old: { type: 'positional', required: false, description: 'The file or folder to move', valueHint: 'OLD' },
+      new: {
+        type: 'positional',
+        required: false,
+        description: 'Where it goes (into it, when a folder that exists)',
+        valueHint: 'NEW',
+      },
+      'dry-run': { type: 'boolean', description: 'Print the diff and the move, and change nothing' },
+      'no-update': { type: 'boolean', description: 'Only move: ask no server, update no import' },
+      'allow-outside': { type: 'boolean', description: 'Let the move or its edits reach outside the workspace root' },
+    },
+    examples: [
+      'lspq mv src/circle.ts src/shapes/circle.ts --dry-run',
+      'lspq mv src/square.ts src/shapes/square.ts',
+      'lspq mv circle.go round.go --no-update',
+    ],
+    process: 'daemon',
+  },
   diag: {
     summary: 'diagnostics for files, --staged changes or --all the workspace',
     args: {

@@ -10,6 +10,7 @@ import { diag } from './handlers/diag';
 import { fmt } from './handlers/fmt';
 import { hover } from './handlers/hover';
 import { locations } from './handlers/locations';
+import { mv } from './handlers/mv';
 import { rename } from './handlers/rename';
 import { servers, serversFor } from './handlers/servers';
 import { documentSymbols, workspaceSymbols } from './handlers/symbols';
@@ -31,6 +32,7 @@ const HANDLERS: Handlers = {
   serversFor,
   fmt,
   rename,
+  mv,
   actions,
 };
 

@@ -9,10 +9,10 @@
  * that write, every other file is put back, and the edit is refused as
  * stale (exit 3, the file named).
  */
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { LspqError } from '../errors';
-import type { EditPlan, FileChange } from '../lsp/edits';
+import type { EditPlan, FileChange, Move } from '../lsp/edits';
 import { GuardedFile, LeftAsIs, realOf, writeText } from './guarded-file';
 
 export interface ApplyOptions {
@@ -66,15 +66,21 @@ const raced = (path: string) =>
 /** Refuses the plan before anything is written: a file outside the root, or one changed since the server saw it. */
 export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
   const root = realOf(o.root);
+  for (const m of plan.moves ?? []) {
+    if (!existsSync(m.from)) throw stale(m.from, 'is gone');
+    if (existsSync(m.to)) throw new LspqError('stale_edit', `${m.to} exists now; nothing was moved or written`);
+  }
   if (!o.allowOutside) {
-    for (const f of plan.files) {
-      for (const path of [f.path, f.renamedTo].filter((p): p is string => p !== undefined)) {
-        if (!under(realOf(path), root) && !under(path, o.root)) {
-          throw new LspqError(
-            'outside_workspace',
-            `the edit would change ${path}, outside the workspace root ${o.root}; nothing was written (add --allow-outside to allow it)`,
-          );
-        }
+    const moved = (plan.moves ?? []).flatMap((m) => [m.from, m.to]);
+    const touched = [...plan.files.flatMap((f) => [f.path, f.renamedTo]), ...moved];
+    for (const path of touched.filter((p): p is string => p !== undefined)) {
+      // A path not there yet (a move's destination) is judged by its folder's real place.
+      const real = existsSync(path) ? realOf(path) : join(realOf(dirname(path)), basename(path));
+      if (!under(real, root) && !under(path, o.root)) {
+        throw new LspqError(
+          'outside_workspace',
+          `the edit would change ${path}, outside the workspace root ${o.root}; nothing was written (add --allow-outside to allow it)`,
+        );
       }
     }
   }
@@ -110,6 +116,11 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
   // Files another program wrote after lspq did: left as they are by the undo.
   const left: string[] = [];
   try {
+    // Moves first: the files' edits name where the moved files are then (taken back last on failure).
+    for (const m of plan.moves ?? []) {
+      move(m, undo);
+      paths.push(m.to);
+    }
     // Every original opened and checked before the first write, so a stale file costs nothing.
     for (const f of plan.files) {
       if (f.before === null) continue;
@@ -136,6 +147,34 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
     throw explain(err, failed, left);
   } finally {
     for (const g of guarded) g.file.close();
+  }
+}
+
+/** Moves a file or a folder, making the folders above its new place; undone by moving it back and removing them. */
+function move(m: Move, undo: Undo[]): void {
+  let made: string | undefined;
+  for (let d = dirname(m.to); !existsSync(d); d = dirname(d)) made = d;
+  if (made) mkdirSync(dirname(m.to), { recursive: true });
+  try {
+    renameSync(m.from, m.to);
+  } catch (err) {
+    if (made) removeMade(dirname(m.to), made);
+    throw err;
+  }
+  undo.push({
+    path: m.from,
+    back: () => {
+      renameSync(m.to, m.from);
+      if (made) removeMade(dirname(m.to), made);
+    },
+  });
+}
+
+/** Removes the empty folders from `deepest` up to `top`, which a move made. */
+function removeMade(deepest: string, top: string): void {
+  for (let d = deepest; ; d = dirname(d)) {
+    rmdirSync(d);
+    if (d === top) return;
   }
 }
 

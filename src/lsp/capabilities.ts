@@ -32,6 +32,8 @@ export function clientCapabilities(): ClientCapabilities {
       didChangeWatchedFiles: { dynamicRegistration: true, relativePatternSupport: true },
       symbol: { symbolKind: { valueSet: ALL_SYMBOL_KINDS } },
       diagnostics: { refreshSupport: true },
+      // lspq mv asks for the edits a move needs, then says it moved.
+      fileOperations: { willRename: true, didRename: true },
     },
     textDocument: {
       synchronization: { dynamicRegistration: false, didSave: true, willSave: false, willSaveWaitUntil: false },

@@ -25,6 +25,16 @@ export interface FileChange {
 
 export interface EditPlan {
   files: FileChange[];
+  /**
+   * Files or folders moved (lspq mv), before the text edits: `files` then
+   * name the paths where the moved ones will be.
+   */
+  moves?: Move[];
+}
+
+export interface Move {
+  from: string;
+  to: string;
 }
 
 /** What the planner may read: the text the server was given for a file (an open document), else the disk's. */
@@ -78,6 +88,10 @@ export function applyTextEdits(
     order,
   }));
   spans.sort((a, b) => a.start - b.start || a.end - b.end || a.order - b.order);
+  // The same edit twice (a server answering a move of several files once per file) is one edit.
+  const same = (a: (typeof spans)[number], b: (typeof spans)[number]) =>
+    a.start === b.start && a.end === b.end && a.text === b.text && a.start !== a.end;
+  for (let i = spans.length - 1; i > 0; i--) if (same(spans[i]!, spans[i - 1]!)) spans.splice(i, 1);
   for (let i = 1; i < spans.length; i++) {
     if (spans[i]!.start < spans[i - 1]!.end)
       throw new LspqError('server_failed', `the server's edits for ${path} overlap; nothing was written`);
@@ -128,13 +142,23 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
     }
     return change;
   };
+  // A file's text edits, across every entry that names it, apply together to the text they were computed
+  // against (as editors apply a WorkspaceEdit): a second entry for a file is not computed on the first's result.
+  const pending = new Map<string, TextEdit[]>();
   const editFile = (path: string, edits: readonly TextEdit[], version?: number | null) => {
     const change = current(path);
     if (change.after === null)
       throw new LspqError('server_failed', `the server's edit changes ${path} after deleting it; nothing was written`);
-    change.after = applyTextEdits(change.after, edits, encoding, path);
-    change.edits += edits.length;
+    pending.set(path, [...(pending.get(path) ?? []), ...edits]);
     if (typeof version === 'number' && change.version === undefined) change.version = version;
+  };
+  const flush = (path: string) => {
+    const edits = pending.get(path);
+    if (!edits) return;
+    pending.delete(path);
+    const change = files.get(path)!;
+    change.after = applyTextEdits(change.after!, edits, encoding, path);
+    change.edits += edits.length;
   };
   if (edit.documentChanges) {
     for (const op of edit.documentChanges) {
@@ -155,6 +179,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
       } else if (op.kind === 'rename') {
         const from = pathOf(op.oldUri);
         const to = pathOf(op.newUri);
+        flush(from);
         if (read(to) !== undefined && !op.options?.overwrite) {
           if (op.options?.ignoreIfExists) continue;
           throw new LspqError(
@@ -167,6 +192,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
         change.edits = Math.max(change.edits, 1);
       } else if (op.kind === 'delete') {
         const path = pathOf(op.uri);
+        flush(path);
         if (read(path) === undefined) {
           if (op.options?.ignoreIfNotExists) continue;
           throw new LspqError(
@@ -182,6 +208,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
   } else {
     for (const [uri, edits] of Object.entries(edit.changes ?? {})) editFile(pathOf(uri), edits);
   }
+  for (const path of [...pending.keys()]) flush(path);
   const planned = [...files.values()].map((f) =>
     f.before !== null && f.after !== null ? { ...f, after: keepFileConventions(f.before, f.after) } : f,
   );

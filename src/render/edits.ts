@@ -2,9 +2,9 @@
  * fmt, rename and actions: a diff where an edit is shown, the files where
  * one was written, and the contract's JSON. Pure.
  */
-import type { ActionsResult, FileEdit, FmtResult, RenameResult } from '../queries';
+import type { ActionsResult, FileEdit, FmtResult, MvResult, RenameResult } from '../queries';
 import { changedLines, unifiedDiff } from './diff';
-import type { ActionsShape, FmtShape, RenameShape } from './json-shapes';
+import type { ActionsShape, FmtShape, MvShape, RenameShape } from './json-shapes';
 import { locationJson, targetJson } from './locations';
 import type * as z from 'zod/mini';
 import { displayPath } from '../protocol/paths';
@@ -141,4 +141,22 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
       ? `${r.hidden} disabled action${r.hidden === 1 ? '' : 's'} not shown; --all lists them with why`
       : undefined;
   return { stdout: lines.join(''), ...(hidden ? { warning: hidden } : {}) };
+}
+
+export function mvJson(r: MvResult, cwd: string): z.infer<typeof MvShape> {
+  return {
+    moves: r.moves.map((m) => ({ from: displayPath(m.from, cwd), to: displayPath(m.to, cwd) })),
+    files: editsJson(r.files, cwd),
+    applied: r.applied,
+    servers: r.servers,
+  };
+}
+
+/** The diff of the edits and the move (dry run), or the files written and what moved. */
+export function renderMv(r: MvResult, o: RenderOptions): Rendered {
+  const moves = r.moves.map((m) => `${displayPath(m.from, o.cwd)} -> ${displayPath(m.to, o.cwd)}`).join(', ');
+  const edits = r.files.reduce((n, f) => n + f.changes, 0);
+  const updated = r.files.length ? `; ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}` : '';
+  if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd), stderr: `would move ${moves}${updated}` };
+  return { stdout: writtenLines(r.files, o.cwd), stderr: `moved ${moves}${updated}` };
 }

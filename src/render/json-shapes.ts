@@ -166,6 +166,13 @@ export const RenameShape = z.object({
   unrenamed: z.array(LocationShape),
 });
 
+export const MvShape = z.object({
+  moves: z.array(z.object({ from: z.string(), to: z.string() })),
+  files: z.array(FileChangesShape),
+  applied: z.boolean(),
+  servers: z.array(ServerRootShape),
+});
+
 export const ActionsShape = z.object({
   path: z.string(),
   ...Span,
@@ -340,6 +347,7 @@ export const ANSWER_SHAPES = {
   actions: ActionsShape,
   fmt: FmtShape,
   rename: RenameShape,
+  mv: MvShape,
   diag: DiagShape,
   batch: BatchLineShape,
   git: GitShape,

@@ -44,6 +44,9 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq rename geometry.go:17:TotalArea SumOfAreas --dry-run': { in: 'go-shapes' },
   'lspq rename shapes/geometry.py:15:total_area area_sum': { in: 'py-shapes', copy: true },
   'lspq rename --symbol Circle Round --dry-run': { in: 'ts-shapes' },
+  'lspq mv src/circle.ts src/shapes/circle.ts --dry-run': { in: 'ts-shapes' },
+  'lspq mv src/square.ts src/shapes/square.ts': { in: 'ts-shapes', copy: true },
+  'lspq mv circle.go round.go --no-update': { in: 'go-shapes', copy: true },
   'lspq diag src/broken.ts': { in: 'ts-diag', exit: 1 },
   // In a repository whose staged change is the broken file: the hook's refusal.
   'lspq diag --staged --fail-on warning': { in: 'repo', exit: 1 },
@@ -128,6 +131,6 @@ describe('every --help example runs', () => {
     ]);
     expect({ exit, stderr: exit === (where.exit ?? 0) ? '' : stderr }).toEqual({ exit: where.exit ?? 0, stderr: '' });
     if (example.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
-    else if (!/^lspq (daemon stop|git commit|fmt .*--write)/.test(example)) expect(stdout.length).toBeGreaterThan(0);
+    else if (!/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update)/.test(example)) expect(stdout.length).toBeGreaterThan(0);
   });
 });

@@ -268,3 +268,70 @@ describe('parseEditorconfig', () => {
     });
   });
 });
+
+describe('several entries for one file (a move answered per file)', () => {
+  const read = () => "import a from './a';\nimport b from './b';\n";
+  const doc = (edits: TextEdit[]) => ({ textDocument: { uri: 'file:///p/m.ts', version: null }, edits });
+
+  test('apply together to the text they were computed against, not one on the other', () => {
+    const plan = planWorkspaceEdit(
+      { documentChanges: [doc([edit(0, 15, 18, '../a')]), doc([edit(1, 15, 18, '../b')])] },
+      read,
+      'utf-16',
+    );
+    expect(plan.files[0]?.after).toBe("import a from '../a';\nimport b from '../b';\n");
+  });
+
+  test('the same edit twice is one edit', () => {
+    const same = edit(0, 15, 18, '../a');
+    const plan = planWorkspaceEdit({ documentChanges: [doc([same]), doc([same])] }, read, 'utf-16');
+    expect(plan.files[0]?.after).toBe("import a from '../a';\nimport b from './b';\n");
+  });
+
+  test('two different edits of one place are refused, nothing planned', () => {
+    const both: WorkspaceEdit = { documentChanges: [doc([edit(0, 15, 18, '../a')]), doc([edit(0, 15, 18, './x/a')])] };
+    expect(() => planWorkspaceEdit(both, read, 'utf-16')).toThrow("the server's edits for /p/m.ts overlap");
+  });
+});
+
+describe('moves (lspq mv)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lspq-moves-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a folder moves into folders made for it, with an edit at its new place; undone whole on failure', async () => {
+    const from = join(dir, 'src');
+    const to = join(dir, 'deep', 'er', 'lib');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(from);
+    writeFileSync(join(from, 'a.ts'), 'old\n');
+    writeFileSync(join(dir, 'ro.ts'), 'x\n');
+    chmodSync(join(dir, 'ro.ts'), 0o444);
+    const moved = { path: join(to, 'a.ts'), before: 'old\n', after: 'new\n', edits: 1 };
+    const failing = { files: [moved, { path: join(dir, 'ro.ts'), before: 'x\n', after: 'y\n', edits: 1 }] };
+    await expect(writePlan({ ...failing, moves: [{ from, to }] }, { root: dir, allowOutside: false })).rejects.toThrow(
+      LspqError,
+    );
+    expect(readFileSync(join(from, 'a.ts'), 'utf8')).toBe('old\n');
+    expect(existsSync(join(dir, 'deep'))).toBe(false);
+    await writePlan({ files: [moved], moves: [{ from, to }] }, { root: dir, allowOutside: false });
+    expect(readFileSync(join(to, 'a.ts'), 'utf8')).toBe('new\n');
+    expect(existsSync(from)).toBe(false);
+  });
+
+  test('onto a path that exists, or outside the root: refused before anything moves', async () => {
+    const from = join(dir, 'one.ts');
+    writeFileSync(from, '1\n');
+    writeFileSync(join(dir, 'two.ts'), '2\n');
+    const onto = writePlan(
+      { files: [], moves: [{ from, to: join(dir, 'two.ts') }] },
+      { root: dir, allowOutside: false },
+    );
+    await expect(onto).rejects.toThrow('two.ts exists now; nothing was moved or written');
+    const outside = writePlan(
+      { files: [], moves: [{ from, to: join(tmpdir(), `lspq-outside-${process.pid}.ts`) }] },
+      { root: dir, allowOutside: false },
+    );
+    await expect(outside).rejects.toThrow('outside the workspace root');
+    expect(readFileSync(from, 'utf8')).toBe('1\n');
+  });
+});

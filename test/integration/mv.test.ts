@@ -1,0 +1,186 @@
+/**
+ * lspq mv: a file or a folder moves and what imports it follows, all or
+ * nothing, on TypeScript (both servers) and Rust, checked by the
+ * languages' own compilers; moved back, the tree is byte for byte what it
+ * was. A dry run writes nothing; a failure in the middle leaves the tree as
+ * it was; a server that cannot update imports moves nothing unless told
+ * --no-update.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { copyFixture, FIXTURES, Lspq, REPO } from '../helpers/lspq';
+
+const lspq = new Lspq();
+const scratch: string[] = [];
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
+
+function copy(name: string): string {
+  const dir = copyFixture(name);
+  scratch.push(dir);
+  return dir;
+}
+
+/** Every file under `dir` with its text (build output left out), to compare whole trees. */
+function tree(dir: string, skip = ['target', 'node_modules']): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (skip.includes(e.name)) continue;
+      const path = join(d, e.name);
+      if (e.isDirectory()) walk(path);
+      else out[relative(dir, path)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+function check(dir: string, argv: string[]): { exit: number; output: string } {
+  const r = Bun.spawnSync(argv, { cwd: dir, env: lspq.env(), stdin: 'ignore' });
+  return { exit: r.exitCode, output: `${r.stdout.toString()}${r.stderr.toString()}` };
+}
+const tsc = (dir: string) => check(dir, [join(REPO, 'node_modules', '.bin', 'tsc'), '--noEmit', '-p', '.']);
+
+/** ts-shapes with a second folder importing circle.ts, so a move has importers outside the folder too. */
+function tsProject(): string {
+  const dir = copy('ts-shapes');
+  mkdirSync(join(dir, 'app'));
+  writeFileSync(
+    join(dir, 'app', 'use.ts'),
+    "import { Circle } from '../src/circle';\nimport { totalArea } from '../src/geometry';\n\nexport const area = totalArea([new Circle(1)], 'cm');\n",
+  );
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    readFileSync(join(dir, 'tsconfig.json'), 'utf8').replace('["src"]', '["src", "app"]'),
+  );
+  return dir;
+}
+
+const changedLines = (stdout: string) => stdout.split('\n').filter((l) => /^[-+][^-+]/.test(l));
+
+describe.each(['typescript', 'typescript-language-server'])('TypeScript, %s', (server) => {
+  const dir = tsProject();
+  const original = tree(dir);
+  const on = ['--server', server];
+
+  test('a dry run shows the edits and the move, and writes nothing', async () => {
+    const r = await lspq.run(['mv', 'src/circle.ts', 'src/shapes/circle.ts', '--dry-run', ...on], { cwd: dir });
+    expect(r.exit).toBe(0);
+    expect(changedLines(r.stdout)).toEqual([
+      "-import { Circle } from '../src/circle';",
+      "+import { Circle } from '../src/shapes/circle';",
+      "-import { Circle } from './circle';",
+      "+import { Circle } from './shapes/circle';",
+      "-import type { Shape } from './shape';",
+      "+import type { Shape } from '../shape';",
+    ]);
+    expect(r.stderr).toBe('lspq: would move src/circle.ts -> src/shapes/circle.ts; 3 edits in 3 files\n');
+    expect(tree(dir)).toEqual(original);
+  });
+
+  test('a file imported from two folders moves; tsc passes; moved back, the tree is as it was', async () => {
+    const r = await lspq.run(['mv', 'src/circle.ts', 'src/shapes/circle.ts', ...on], { cwd: dir });
+    expect(r).toEqual({
+      exit: 0,
+      stdout: 'app/use.ts: 1 edit\nsrc/main.ts: 1 edit\nsrc/shapes/circle.ts: 1 edit\n',
+      stderr: 'lspq: moved src/circle.ts -> src/shapes/circle.ts; 3 edits in 3 files\n',
+    });
+    expect(existsSync(join(dir, 'src', 'circle.ts'))).toBe(false);
+    expect(tsc(dir)).toEqual({ exit: 0, output: '' });
+    const back = await lspq.run(['mv', 'src/shapes/circle.ts', 'src/circle.ts', ...on], { cwd: dir });
+    expect(back.exit).toBe(0);
+    rmSync(join(dir, 'src', 'shapes'), { recursive: true }); // mv leaves the emptied folder, as mv(1) does
+    expect(tree(dir)).toEqual(original);
+  });
+
+  test('a folder moves; tsc passes; and back', async () => {
+    const r = await lspq.run(['mv', 'src', 'lib', ...on], { cwd: dir });
+    expect(r.exit).toBe(0);
+    expect(r.stderr).toBe('lspq: moved src -> lib; 3 edits in 2 files\n');
+    expect(readFileSync(join(dir, 'app', 'use.ts'), 'utf8')).toStartWith(
+      "import { Circle } from '../lib/circle';\nimport { totalArea } from '../lib/geometry';\n",
+    );
+    expect(readFileSync(join(dir, 'tsconfig.json'), 'utf8')).toContain('"include": ["lib", "app"]');
+    expect(tsc(dir)).toEqual({ exit: 0, output: '' });
+    expect((await lspq.run(['mv', 'lib', 'src', ...on], { cwd: dir })).exit).toBe(0);
+    expect(tree(dir)).toEqual(original);
+  });
+
+  test('a file that cannot be written in the middle: exit 3, the tree as it was', async () => {
+    chmodSync(join(dir, 'src', 'main.ts'), 0o444);
+    const r = await lspq.run(['mv', 'src/circle.ts', 'src/round.ts', ...on], { cwd: dir });
+    chmodSync(join(dir, 'src', 'main.ts'), 0o644);
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toStartWith('lspq: could not write ');
+    expect(tree(dir)).toEqual(original);
+  });
+});
+
+describe('Rust (rust-analyzer)', () => {
+  test('a module file renamed: its mod and use lines follow; cargo check passes; and back', async () => {
+    const dir = join(REPO, 'test', '.scratch', `mv-rust-${process.pid}`);
+    scratch.push(dir);
+    mkdirSync(dir, { recursive: true });
+    for (const f of ['Cargo.toml', 'Cargo.lock', 'src'])
+      cpSync(join(FIXTURES, 'rust-shapes', f), join(dir, f), { recursive: true });
+    const original = tree(dir);
+    const r = await lspq.run(['mv', 'src/shape.rs', 'src/form.rs'], { cwd: dir });
+    expect(r).toEqual({
+      exit: 0,
+      stdout: 'src/circle.rs: 1 edit\nsrc/geometry.rs: 1 edit\nsrc/main.rs: 2 edits\nsrc/square.rs: 1 edit\n',
+      stderr: 'lspq: moved src/shape.rs -> src/form.rs; 5 edits in 4 files\n',
+    });
+    expect(readFileSync(join(dir, 'src', 'main.rs'), 'utf8')).toContain('mod form;\n');
+    expect(check(dir, ['cargo', 'check', '-q', '--offline']).exit).toBe(0);
+    expect((await lspq.run(['mv', 'src/form.rs', 'src/shape.rs'], { cwd: dir })).exit).toBe(0);
+    expect(tree(dir)).toEqual(original);
+  });
+});
+
+describe('bad moves and servers that cannot update', () => {
+  const dir = tsProject();
+  const original = tree(dir);
+
+  test('onto a file that exists: exit 2, nothing changed', async () => {
+    const r = await lspq.run(['mv', 'src/circle.ts', 'src/square.ts'], { cwd: dir });
+    expect(r).toEqual({
+      exit: 2,
+      stdout: '',
+      stderr: 'lspq: src/square.ts exists; nothing was moved (name a path that does not exist)\n',
+    });
+    expect(tree(dir)).toEqual(original);
+  });
+
+  test('outside the workspace root: exit 2 unless --allow-outside', async () => {
+    const r = await lspq.run(['mv', 'src/circle.ts', '../outside-circle.ts', '--dry-run'], { cwd: dir });
+    expect(r.exit).toBe(2);
+    expect(r.stderr).toContain('outside the workspace root');
+    expect(r.stderr).toContain('--allow-outside');
+    expect(tree(dir)).toEqual(original);
+  });
+
+  test('a missing OLD is exit 2', async () => {
+    const r = await lspq.run(['mv', 'src/nothing.ts', 'src/x.ts'], { cwd: dir });
+    expect(r).toEqual({ exit: 2, stdout: '', stderr: 'lspq: src/nothing.ts: no such file or folder\n' });
+  });
+
+  test('gopls cannot update imports: exit 3 naming --no-update, nothing moved; --no-update moves it', async () => {
+    const go = copy('go-shapes');
+    const before = tree(go);
+    const r = await lspq.run(['mv', 'circle.go', 'round.go'], { cwd: go });
+    expect(r).toEqual({
+      exit: 3,
+      stdout: '',
+      stderr: 'lspq: gopls cannot update what imports circle.go; nothing was moved (--no-update moves it alone)\n',
+    });
+    expect(tree(go)).toEqual(before);
+    const moved = await lspq.run(['mv', 'circle.go', 'round.go', '--no-update'], { cwd: go });
+    expect(moved).toEqual({ exit: 0, stdout: '', stderr: 'lspq: moved circle.go -> round.go\n' });
+    expect(readFileSync(join(go, 'round.go'), 'utf8')).toBe(before['circle.go']!);
+    expect(existsSync(join(go, 'circle.go'))).toBe(false);
+  });
+});
