@@ -4,6 +4,7 @@
  * The framing is vscode-languageserver-protocol's; nothing here prints.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import {
   ApplyWorkspaceEditRequest,
   CancellationTokenSource,
@@ -130,6 +131,8 @@ export class LspClient {
   /** Set with it: where a window/showDocument from the command goes. */
   private onShowDocument: ((uri: string) => void) | undefined;
   encoding: PositionEncoding = 'utf-16';
+  /** The settings it is answered with: its spec's, and the project's interpreter. */
+  private readonly ownSettings: Record<string, unknown>;
   /** The indentation last told to a server whose spec has `style`. */
   private style: FormattingOptions | undefined;
   requestsAnswered = 0;
@@ -155,6 +158,12 @@ export class LspClient {
   ) {
     this.spec = options.spec;
     this.root = options.root;
+    const python = options.env.VIRTUAL_ENV;
+    // The project's interpreter, told where the server reads it, as an editor's Python extension does.
+    this.ownSettings =
+      this.spec.interpreterSetting && python
+        ? mergeSettings(this.spec.settings ?? {}, { python: { pythonPath: join(python, 'bin', 'python') } })
+        : (this.spec.settings ?? {});
     const log = options.log ?? (() => {});
     this.log = log;
     const stderrDone = new Promise<void>((resolve) => proc.stderr?.once('end', resolve) ?? resolve());
@@ -398,7 +407,7 @@ export class LspClient {
 
   /** The answer to one workspace/configuration item: the section's settings, or null. */
   private setting(section: string | undefined): unknown {
-    const own = this.spec.settings ?? {};
+    const own = this.ownSettings;
     const settings =
       this.spec.style && this.style ? mergeSettings(own, styleSections(this.spec.style, this.style)) : own;
     if (!section) return settings;

@@ -17,7 +17,9 @@ export function socketPath(env: Record<string, string | undefined>): string {
 
 /** The daemon's files live beside its socket. */
 export function stateFile(socket: string, name: string): string {
-  return join(dirname(socket), name);
+  // Named after the socket (daemon.sock: daemon.lock): two sockets in one folder are two daemons.
+  const stem = socket.slice(socket.lastIndexOf('/') + 1).replace(/\.sock$/, '');
+  return join(dirname(socket), `${stem}.${name.replace(/^daemon\./, '')}`);
 }
 
 /** The folder rules, on a stat of the folder; throws the one-line refusal. */

@@ -131,6 +131,7 @@ describe('every --help example runs', () => {
     ]);
     expect({ exit, stderr: exit === (where.exit ?? 0) ? '' : stderr }).toEqual({ exit: where.exit ?? 0, stderr: '' });
     if (example.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
-    else if (!/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update)/.test(example)) expect(stdout.length).toBeGreaterThan(0);
+    else if (!/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update)/.test(example))
+      expect(stdout.length).toBeGreaterThan(0);
   });
 });

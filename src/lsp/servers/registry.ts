@@ -61,6 +61,12 @@ export interface ServerSpec {
   initializationOptions?: unknown;
   /** Answers to workspace/configuration, by section. */
   settings?: Record<string, unknown>;
+  /**
+   * Where the server reads the Python interpreter to resolve imports with
+   * (pyright: `python.pythonPath`); given the project's environment's.
+   * Servers without it read VIRTUAL_ENV (pylsp's jedi) or PATH.
+   */
+  interpreterSetting?: 'python.pythonPath';
   /** How the server is told a file's indentation before it computes an edit, when it ignores the request's options. */
   style?: StyleSettings;
   env?: Record<string, string>;
@@ -189,6 +195,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     settings: { python: {}, 'python.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
     pathTools: ['node', 'python3', 'python'],
+    interpreterSetting: 'python.pythonPath',
     readiness: 'enumerated',
     // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
     diagnostics: 'pull',
@@ -209,6 +216,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     settings: { python: {}, 'basedpyright.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
     pathTools: ['node', 'python3', 'python'],
+    interpreterSetting: 'python.pythonPath',
     readiness: 'enumerated',
     // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
     diagnostics: 'pull',
