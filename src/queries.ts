@@ -56,7 +56,18 @@ export type Query =
   | { op: 'symbols'; path: string; kinds?: string[] }
   | { op: 'wsymbols'; query: string; kinds?: string[] }
   | { op: 'calls'; target: TargetSpec; direction: CallDirection; depth: number }
-  | { op: 'diag'; files: string[]; all: boolean; severity?: Severity; staged?: boolean; changed?: boolean }
+  | {
+      op: 'diag';
+      files: string[];
+      all: boolean;
+      severity?: Severity;
+      staged?: boolean;
+      changed?: boolean;
+      /** Only what is new since this revision: the same servers asked about its content too. */
+      since?: string;
+      /** Only diagnostics on lines added or changed since `since` (else HEAD). */
+      changedLines?: boolean;
+    }
   | { op: 'callPath'; from: TargetSpec; to: TargetSpec; depth: number }
   | { op: 'servers' }
   | { op: 'serversFor'; file: string }
@@ -246,6 +257,8 @@ export interface Diagnostic extends Span {
   source?: string;
   code?: string | number;
   context?: Context;
+  /** With --since: not present at that revision. */
+  new?: boolean;
 }
 
 export interface DiagResult {
@@ -258,6 +271,8 @@ export interface DiagResult {
   incomplete: string[];
   /** Each server asked and the root it ran for, in the order asked. */
   answered: Answered[];
+  /** With --since: the revision compared with, and the diagnostics already present there (not shown, not judged). */
+  since?: { rev: string; present: Record<Severity, number> };
 }
 
 export interface ServerInfo {

@@ -19,8 +19,19 @@ async function gitFiles(cwd: string, env: Record<string, string>) {
 
 export const diag: Run<'diag'> = async (args, { line, ask }) => {
   const named = args._.map((f) => resolvePath(line.cwd, f));
-  const modes = [named.length > 0, args.staged === true, args.all === true].filter(Boolean).length;
-  if (modes > 1) throw usage('give FILEs, --staged or --all, not more than one of them');
+  const since = args.since;
+  const changedLines = args['changed-lines'] === true;
+  const compared = since !== undefined || changedLines;
+  // With --since, --staged says what "now" is and --all how far to look; FILEs narrow the changed files.
+  const modes = compared
+    ? [named.length > 0, args.all === true].filter(Boolean).length
+    : [named.length > 0, args.staged === true, args.all === true].filter(Boolean).length;
+  if (modes > 1)
+    throw usage(
+      compared
+        ? 'give FILEs or --all with --since, not both'
+        : 'give FILEs, --staged or --all, not more than one of them',
+    );
   // never (or none): list what is found and exit 0, for a hook or CI step that only reports.
   const never = args['fail-on'] === 'never' || args['fail-on'] === 'none';
   const failOn = never ? undefined : (severityFlag(args['fail-on'], '--fail-on', ['never', 'none']) ?? 'error');
@@ -28,7 +39,7 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
   let files = named;
   let changed = false;
   // --staged: the engine reads the index once, for the list and the staged text together.
-  if (!args.staged && !args.all && named.length === 0) {
+  if (!compared && !args.staged && !args.all && named.length === 0) {
     const found = await gitFiles(line.cwd, line.env);
     if (!found) throw usage('no files given and not in a git repository: name FILEs, or use --all');
     files = found.changed;
@@ -41,6 +52,8 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
     staged: args.staged === true,
     changed,
     ...(shown ? { severity: shown } : {}),
+    ...(since !== undefined ? { since } : {}),
+    ...(changedLines ? { changedLines } : {}),
   };
   const result = await ask(query, args);
   const out = present(result, args.json, { human: renderDiag, json: diagJson, found: () => true }, line);

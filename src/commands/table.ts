@@ -257,6 +257,15 @@ export const COMMANDS = {
       },
       staged: { type: 'boolean', description: 'The staged content of the staged files (for a pre-commit hook)' },
       all: { type: 'boolean', description: 'Every source file of the workspace' },
+      since: {
+        type: 'string',
+        description: 'Only what is new since REV (the changed files; with --all the workspace)',
+        valueHint: 'REV',
+      },
+      'changed-lines': {
+        type: 'boolean',
+        description: 'Only diagnostics on lines added or changed (since REV, else HEAD)',
+      },
       severity: {
         type: 'string',
         description: 'Show only this severity and worse (error, warning, info, hint)',
@@ -268,7 +277,12 @@ export const COMMANDS = {
         valueHint: 'S',
       },
     },
-    examples: ['lspq diag src/broken.ts', 'lspq diag --staged --fail-on warning', 'lspq diag --all --json'],
+    examples: [
+      'lspq diag src/broken.ts',
+      'lspq diag --staged --fail-on warning',
+      'lspq diag --all --json',
+      'lspq diag --since main --all',
+    ],
     process: 'daemon',
     variadic: true,
   },

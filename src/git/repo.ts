@@ -68,6 +68,67 @@ export class GitRepo {
     return { staged: staged.sort(), changed };
   }
 
+  /** The commit `rev` names (a branch, a tag, HEAD~1, a hash), or undefined when it names none. */
+  async commitOf(rev: string): Promise<string | undefined> {
+    if (rev.startsWith('-')) return undefined; // an option, not a revision
+    const r = await spawnGit(
+      ['--no-pager', 'rev-parse', '--verify', '--quiet', '--end-of-options', `${rev}^{commit}`],
+      {
+        cwd: this.top,
+        env: this.env,
+        stderr: 'pipe',
+      },
+    );
+    return r.exit === 0 ? r.stdout.trim() : undefined;
+  }
+
+  /**
+   * The files that differ between `commit` and the work tree (or, `staged`,
+   * the index), renames followed: each file's path now and at the commit
+   * (undefined: added since; deleted files are left out). Untracked files
+   * count as added in the work tree.
+   */
+  async changedSince(commit: string, staged: boolean): Promise<{ path: string; was?: string }[]> {
+    const args = [
+      'diff',
+      '--no-ext-diff',
+      '--no-textconv',
+      '--name-status',
+      '-z',
+      '-M',
+      ...(staged ? ['--cached'] : []),
+    ];
+    const fields = (await this.read([...args, commit, '--'], 'git diff --name-status')).split('\0');
+    const at = (p: string) => `${this.top}/${p}`;
+    const out: { path: string; was?: string }[] = [];
+    for (let i = 0; i < fields.length - 1; ) {
+      const status = fields[i++]!;
+      if (status.startsWith('R') || status.startsWith('C')) {
+        const was = fields[i++]!;
+        const path = fields[i++]!;
+        out.push(status.startsWith('R') ? { path: at(path), was: at(was) } : { path: at(path) });
+      } else {
+        const path = fields[i++]!;
+        if (status === 'D') continue;
+        out.push(status === 'A' ? { path: at(path) } : { path: at(path), was: at(path) });
+      }
+    }
+    if (!staged) {
+      const untracked = await this.read(['ls-files', '-z', '--others', '--exclude-standard'], 'git ls-files');
+      for (const p of untracked.split('\0').filter(Boolean)) out.push({ path: at(p) });
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /** The text of `path` (absolute, inside the work tree) at `commit`. */
+  async textAt(commit: string, path: string): Promise<string> {
+    const relative = path.slice(this.top.length + 1);
+    return this.read(
+      ['show', '--no-ext-diff', '--no-textconv', `${commit}:${relative}`],
+      `reading ${relative} at ${commit}`,
+    );
+  }
+
   /** The staged content of `path` (absolute, inside the work tree): what a commit would hold. */
   async staged(path: string): Promise<string> {
     const relative = path.slice(this.top.length + 1);

@@ -19,6 +19,7 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
     server: r.answered[0]?.server ?? '',
     root: r.answered[0]?.root ?? '',
     servers: r.answered,
+    ...(r.since ? { since: r.since } : {}),
   };
 }
 
@@ -30,6 +31,11 @@ export function summaryLine(r: DiagResult): string {
     .map((s) => plural(r.summary[s], s));
   // A file whose diagnostics did not complete is not "without problems": it is counted apart.
   const where = plural(r.files.length - r.incomplete.length, 'file');
+  if (r.since) {
+    const old = Object.values(r.since.present).reduce((a, b) => a + b, 0);
+    const already = old ? `; ${plural(old, 'problem')} already at ${r.since.rev}, not counted` : '';
+    return `${counts.length ? `${counts.join(', ')} new` : 'nothing new'} since ${r.since.rev} in ${where}${already}`;
+  }
   return counts.length ? `${counts.join(', ')} in ${where}` : `no problems in ${where}`;
 }
 

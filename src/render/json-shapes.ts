@@ -131,6 +131,8 @@ export const DiagnosticShape = z.object({
   source: z.optional(z.string()),
   code: z.optional(z.union([z.string(), z.number()])),
   context: z.optional(ContextShape),
+  /** With --since: not present at that revision. */
+  new: z.optional(z.boolean()),
 });
 
 /** Which server answered for which root: one pair each, never two lists to pair by position. */
@@ -145,6 +147,10 @@ export const DiagShape = z.object({
   /** The first server and root asked; `servers` lists every one. */
   ...answered,
   servers: z.array(ServerRootShape),
+  /** With --since: the revision compared with, and the diagnostics already present there (not counted in summary). */
+  since: z.optional(
+    z.object({ rev: z.string(), present: z.object({ error: int, warning: int, info: int, hint: int }) }),
+  ),
 });
 
 const FileChangesShape = z.object({ path: z.string(), changes: int, newPath: z.optional(z.string()) });

@@ -51,6 +51,8 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   // In a repository whose staged change is the broken file: the hook's refusal.
   'lspq diag --staged --fail-on warning': { in: 'repo', exit: 1 },
   'lspq diag --all --json': { in: 'ts-diag', exit: 1 },
+  // broken.ts, added since main, holds the only errors: all new.
+  'lspq diag --since main --all': { in: 'repo', exit: 1 },
   'printf \'["hover", "geometry.go:9:sumAreas"]\\n["def", "main.go:7:TotalArea"]\\n\' | lspq batch': {
     in: 'go-shapes',
   },

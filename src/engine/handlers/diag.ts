@@ -36,14 +36,15 @@ import {
   textsOf,
   type HandlerContext,
 } from './context';
+import { diagSince } from './diag-since';
 import { withContext } from './excerpts';
 import { workspaceSessions } from './symbol-search';
 
-type DiagRequest = Extract<QueryRequest, { op: 'diag' }>;
+export type DiagRequest = Extract<QueryRequest, { op: 'diag' }>;
 
-const BATCH = Math.floor(MAX_OPEN_DOCUMENTS / 2);
+export const BATCH = Math.floor(MAX_OPEN_DOCUMENTS / 2);
 
-interface Collected {
+export interface Collected {
   diagnostics: Diagnostic[];
   incomplete: Set<string>;
   files: Set<string>;
@@ -67,7 +68,7 @@ function convert(session: Session, path: string, items: LspDiagnostic[], texts: 
 }
 
 /** Opens a batch, waits for its complete diagnostics, closes what was opened only for this. */
-async function diagnoseBatch(
+export async function diagnoseBatch(
   session: Session,
   paths: string[],
   keepOpen: boolean,
@@ -113,7 +114,7 @@ async function diagnoseBatch(
  * Every file of the server's languages under its root: git's view (it
  * honours .gitignore), asked under the git policy; outside a repository, a walk.
  */
-async function workspaceFilesFor(session: Session, env: Record<string, string>): Promise<string[]> {
+export async function workspaceFilesFor(session: Session, env: Record<string, string>): Promise<string[]> {
   const spec = session.client.spec;
   const root = session.client.root;
   const wanted = (p: string) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && existsSync(p);
@@ -183,6 +184,7 @@ export function atLeast(severity: Severity, threshold: Severity): boolean {
 }
 
 export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
+  if (req.since !== undefined || req.changedLines) return diagSince(req, ctx);
   const deadline = deadlineFor(req);
   const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set(), around: req.context };
   const work = new Map<Session, string[]>();
