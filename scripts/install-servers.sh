@@ -27,6 +27,8 @@ PYLSP_VERSION=1.15.0             # python-lsp-server with pyflakes: a third Pyth
 PYFLAKES_VERSION=3.4.0
 RUST_TOOLCHAIN=stable
 SIX_VERSION=1.17.0               # a one-file package for the tests' project environments
+PRE_COMMIT_VERSION=4.7.0         # the pre-commit framework, to run the repository's .pre-commit-hooks.yaml
+LEFTHOOK_VERSION=2.2.2           # lefthook (npm ships its binary), to run the README's lefthook recipe
 
 ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
@@ -227,6 +229,23 @@ else
     || die "pip download six==$SIX_VERSION ruff==$RUFF_VERSION failed"
 fi
 
+# ---- hook runners: pre-commit (PyPI) and lefthook (npm) ---------------------------
+CURRENT_STEP="pre-commit $PRE_COMMIT_VERSION"
+if [ -x "$BIN/pre-commit" ] && [ "$("$BIN/pre-commit" --version 2>/dev/null)" = "pre-commit $PRE_COMMIT_VERSION" ]; then
+  log "pre-commit $PRE_COMMIT_VERSION already installed"
+else
+  "$TOOLS/venv/bin/pip" install -q "pre-commit==$PRE_COMMIT_VERSION" || die "pip install pre-commit==$PRE_COMMIT_VERSION failed"
+  ln -sfn "$TOOLS/venv/bin/pre-commit" "$BIN/pre-commit"
+fi
+CURRENT_STEP="lefthook $LEFTHOOK_VERSION"
+if [ "$(npm_version lefthook)" = "$LEFTHOOK_VERSION" ] && [ -x "$NODE_BIN/lefthook" ]; then
+  log "lefthook $LEFTHOOK_VERSION already installed"
+else
+  # --ignore-scripts: its postinstall would install hooks into the repository around .tools.
+  npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
+    "lefthook@${LEFTHOOK_VERSION}" || die "npm install lefthook@${LEFTHOOK_VERSION} failed"
+fi
+
 # ---- final check ------------------------------------------------------------
 CURRENT_STEP="final check"
 export PATH="$BIN:$NODE_BIN:$PATH"
@@ -246,4 +265,6 @@ check clangd                     clangd --version
 check rust-analyzer              rust-analyzer --version
 check ruff                       ruff --version
 check pylsp                      pylsp --version
+check pre-commit                 pre-commit --version
+check lefthook                   lefthook version
 log "done; put them on PATH with: source scripts/env.sh"

@@ -7,7 +7,8 @@ import { usage } from '../errors';
 import { GitRepo } from '../git/repo';
 import { SEVERITIES } from '../queries';
 import { resolvePath } from '../protocol/paths';
-import { diagJson, renderDiag } from '../render/diag';
+import { githubCommands, sarifLog } from '../render/ci-formats';
+import { diagJson, renderDiag, summaryLine } from '../render/diag';
 import { present, type Run } from './context';
 import { severityFlag } from './options';
 
@@ -19,6 +20,10 @@ async function gitFiles(cwd: string, env: Record<string, string>) {
 
 export const diag: Run<'diag'> = async (args, { line, ask }) => {
   const named = args._.map((f) => resolvePath(line.cwd, f));
+  const format = args.format;
+  if (format !== undefined && format !== 'sarif' && format !== 'github')
+    throw usage(`--format takes sarif or github, not '${format}' (--json for lspq's own JSON)`);
+  if (format !== undefined && args.json) throw usage('give --format or --json, not both');
   const since = args.since;
   const changedLines = args['changed-lines'] === true;
   const compared = since !== undefined || changedLines;
@@ -56,7 +61,14 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
     ...(changedLines ? { changedLines } : {}),
   };
   const result = await ask(query, args);
-  const out = present(result, args.json, { human: renderDiag, json: diagJson, found: () => true }, line);
+  const out = format
+    ? {
+        stdout:
+          format === 'sarif' ? `${JSON.stringify(sarifLog(result, line.cwd))}\n` : githubCommands(result, line.cwd),
+        stderr: summaryLine(result),
+        exit: 0 as const,
+      }
+    : present(result, args.json, { human: renderDiag, json: diagJson, found: () => true }, line);
   if (result.incomplete.length > 0) {
     const list = result.incomplete.length > 3 ? `${result.incomplete.length} files` : result.incomplete.join(', ');
     const note = `diagnostics are incomplete for ${list}: the server did not finish in time; retry with a larger --timeout`;

@@ -266,6 +266,11 @@ export const COMMANDS = {
         type: 'boolean',
         description: 'Only diagnostics on lines added or changed (since REV, else HEAD)',
       },
+      format: {
+        type: 'string',
+        description: 'sarif (SARIF 2.1.0, for code scanning) or github (workflow commands, inline on a pull request)',
+        valueHint: 'F',
+      },
       severity: {
         type: 'string',
         description: 'Show only this severity and worse (error, warning, info, hint)',
