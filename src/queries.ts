@@ -22,6 +22,18 @@ export function answeredBy(sessions: { client: { spec: { id: string }; root: str
   return [...seen.values()];
 }
 
+/** --verify: after writing, put everything back if the edit introduced an error (verifyAll: anywhere in the workspace). */
+export interface Verify {
+  verify?: boolean;
+  verifyAll?: boolean;
+}
+
+/** What --verify found: the errors the edit introduced, and whether it was put back for them. */
+export interface Verification {
+  introduced: Diagnostic[];
+  reverted: boolean;
+}
+
 export interface CallerContext {
   cwd: string;
   env: Record<string, string>;
@@ -72,10 +84,10 @@ export type Query =
   | { op: 'servers' }
   | { op: 'serversFor'; file: string }
   | { op: 'fmt'; files: string[]; lines?: { start: number; end: number }; write: boolean }
-  | { op: 'rename'; target: TargetSpec; newName: string; write: boolean; allowOutside: boolean }
+  | ({ op: 'rename'; target: TargetSpec; newName: string; write: boolean; allowOutside: boolean } & Verify)
   /** Moves a file or folder; `update`: with the servers' edits to what imports it. */
-  | { op: 'mv'; from: string; to: string; update: boolean; write: boolean; allowOutside: boolean }
-  | {
+  | ({ op: 'mv'; from: string; to: string; update: boolean; write: boolean; allowOutside: boolean } & Verify)
+  | ({
       op: 'actions';
       place: TargetSpec | LineSpec;
       kinds?: string[];
@@ -84,7 +96,7 @@ export type Query =
       allowOutside: boolean;
       /** List the actions the server offers disabled too, with why. */
       all?: boolean;
-    };
+    } & Verify);
 
 export type Op = Query['op'];
 
@@ -349,6 +361,7 @@ export interface RenameResult {
   applied: boolean;
   /** Places in files the edit did not touch that still write the old name (outside what the server knows). */
   unrenamed: Location[];
+  verification?: Verification;
 }
 
 export interface MvResult {
@@ -358,6 +371,7 @@ export interface MvResult {
   applied: boolean;
   /** The servers asked for the edits, and their roots. */
   servers: Answered[];
+  verification?: Verification;
 }
 
 export interface CodeActionItem {
@@ -391,5 +405,6 @@ export interface ActionsResult {
     files: FileEdit[];
     written: boolean;
     urls: string[];
+    verification?: Verification;
   };
 }

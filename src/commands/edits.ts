@@ -19,6 +19,14 @@ import {
 import { present, type Run } from './context';
 import { positiveInt, targetFrom } from './options';
 
+/** --verify and --verify-all (which implies it); a dry run writes nothing to verify. */
+function verifyFlags(args: { verify?: boolean; 'verify-all'?: boolean; 'dry-run'?: boolean }) {
+  const verifyAll = args['verify-all'] === true;
+  const verify = args.verify === true || verifyAll;
+  if (verify && args['dry-run']) throw usage('--verify checks what was written; drop --dry-run (or --verify)');
+  return verify ? { verify, ...(verifyAll ? { verifyAll } : {}) } : {};
+}
+
 /** `START-END` of --range, 1-based and inclusive. */
 function lineRange(value: string): { start: number; end: number } {
   const m = /^(\d+)(?:-(\d+))?$/.exec(value);
@@ -68,13 +76,16 @@ export const rename: Run<'rename'> = async (args, { line, ask }) => {
     newName,
     write: args['dry-run'] !== true,
     allowOutside: args['allow-outside'] === true,
+    ...verifyFlags(args),
   };
-  return present(
-    await ask(query, args),
+  const result = await ask(query, args);
+  const out = present(
+    result,
     args.json,
     { human: renderRename, json: renameJson, found: (r) => r.files.length > 0 },
     line,
   );
+  return result.verification?.reverted ? { ...out, exit: 1 } : out;
 };
 
 /** A position (FILE:LINE:COL, FILE:LINE:NAME, --symbol) or lines (FILE:LINE, FILE:START-END). */
@@ -102,13 +113,16 @@ export const actions: Run<'actions'> = async (args, { line, ask }) => {
     write: args['dry-run'] !== true,
     allowOutside: args['allow-outside'] === true,
     ...(args.all ? { all: true } : {}),
+    ...verifyFlags(args),
   };
-  return present(
-    await ask(query, args),
+  const result = await ask(query, args);
+  const out = present(
+    result,
     args.json,
     { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0 },
     line,
   );
+  return result.applied?.verification?.reverted ? { ...out, exit: 1 } : out;
 };
 
 export const mv: Run<'mv'> = async (args, { line, ask }) => {
@@ -120,6 +134,9 @@ export const mv: Run<'mv'> = async (args, { line, ask }) => {
     update: args['no-update'] !== true,
     write: args['dry-run'] !== true,
     allowOutside: args['allow-outside'] === true,
+    ...verifyFlags(args),
   };
-  return present(await ask(query, args), args.json, { human: renderMv, json: mvJson, found: () => true }, line);
+  const result = await ask(query, args);
+  const out = present(result, args.json, { human: renderMv, json: mvJson, found: () => true }, line);
+  return result.verification?.reverted ? { ...out, exit: 1 } : out;
 };

@@ -184,6 +184,11 @@ export const COMMANDS = {
       apply: { type: 'string', description: 'Apply action N of the list', valueHint: 'N' },
       'apply-preferred': { type: 'boolean', description: "Apply the server's preferred action" },
       'dry-run': { type: 'boolean', description: 'With --apply, print the diff and write nothing' },
+      verify: {
+        type: 'boolean',
+        description: 'After writing, put every file back if the edit introduced an error (printed; exit 1)',
+      },
+      'verify-all': { type: 'boolean', description: 'With --verify, look for new errors in the whole workspace' },
       all: { type: 'boolean', description: 'Also list the actions the server offers disabled, with why' },
       'allow-outside': { type: 'boolean', description: 'Let the edit change files outside the workspace root' },
     },
@@ -213,6 +218,11 @@ export const COMMANDS = {
       ...targetArgs,
       'new-name': { type: 'positional', required: false, description: 'The new name', valueHint: 'NEWNAME' },
       'dry-run': { type: 'boolean', description: 'Print the diff and write nothing' },
+      verify: {
+        type: 'boolean',
+        description: 'After writing, put every file back if the edit introduced an error (printed; exit 1)',
+      },
+      'verify-all': { type: 'boolean', description: 'With --verify, look for new errors in the whole workspace' },
       'allow-outside': { type: 'boolean', description: 'Let the edit change files outside the workspace root' },
     },
     examples: [
@@ -234,6 +244,11 @@ export const COMMANDS = {
         valueHint: 'NEW',
       },
       'dry-run': { type: 'boolean', description: 'Print the diff and the move, and change nothing' },
+      verify: {
+        type: 'boolean',
+        description: 'After writing, put every file back if the edit introduced an error (printed; exit 1)',
+      },
+      'verify-all': { type: 'boolean', description: 'With --verify, look for new errors in the whole workspace' },
       'no-update': { type: 'boolean', description: 'Only move: ask no server, update no import' },
       'allow-outside': { type: 'boolean', description: 'Let the move or its edits reach outside the workspace root' },
     },

@@ -214,3 +214,26 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
   );
   return { files: planned.filter((f) => f.before !== f.after || f.renamedTo !== undefined) };
 }
+
+const inside = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
+
+/**
+ * The plan that puts back what `plan` wrote: moves back (last first), each
+ * file's text back, a created file deleted and a deleted one created.
+ */
+export function reversePlan(plan: EditPlan): EditPlan {
+  const moves = (plan.moves ?? []).map((m) => ({ from: m.to, to: m.from })).reverse();
+  // The files of a plan name the paths after its moves; the reverse names them after moving back.
+  const back = (path: string) => moves.reduce((p, m) => (inside(p, m.from) ? m.to + p.slice(m.from.length) : p), path);
+  const files = plan.files.map((f) => {
+    const now = f.renamedTo ?? f.path;
+    return {
+      path: f.renamedTo !== undefined ? now : back(now),
+      before: f.after,
+      after: f.before,
+      edits: f.edits,
+      ...(f.renamedTo !== undefined ? { renamedTo: f.path } : {}),
+    };
+  });
+  return { files, ...(moves.length ? { moves } : {}) };
+}

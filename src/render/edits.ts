@@ -2,7 +2,8 @@
  * fmt, rename and actions: a diff where an edit is shown, the files where
  * one was written, and the contract's JSON. Pure.
  */
-import type { ActionsResult, FileEdit, FmtResult, MvResult, RenameResult } from '../queries';
+import type { ActionsResult, FileEdit, FmtResult, MvResult, RenameResult, Verification } from '../queries';
+import { renderDiag } from './diag';
 import { changedLines, unifiedDiff } from './diff';
 import type { ActionsShape, FmtShape, MvShape, RenameShape } from './json-shapes';
 import { locationJson, targetJson } from './locations';
@@ -22,6 +23,34 @@ function writtenLines(files: readonly FileEdit[], cwd: string): string {
       return `${f.renamedTo ? `${path} -> ${displayPath(f.renamedTo, cwd)}` : path}: ${what}\n`;
     })
     .join('');
+}
+
+const verificationJson = (v: Verification | undefined, cwd: string) =>
+  v ? { verification: { ...v, introduced: v.introduced.map((d) => ({ ...d, path: displayPath(d.path, cwd) })) } } : {};
+
+/**
+ * --verify's word on an edit: put back, with the errors it introduced as
+ * diag prints them (the answer's stdout); or kept, and said so.
+ */
+function verified(out: Rendered, v: Verification | undefined, what: string, o: RenderOptions): Rendered {
+  if (!v) return out;
+  if (!v.reverted) return { ...out, stderr: `${out.stderr ?? what}; verified: it introduced no error` };
+  const lines = renderDiag(
+    {
+      diagnostics: v.introduced,
+      summary: { error: 0, warning: 0, info: 0, hint: 0 },
+      files: [],
+      total: 0,
+      truncated: false,
+      incomplete: [],
+      answered: [],
+    },
+    o,
+  ).stdout;
+  return {
+    stdout: lines,
+    stderr: `${what} introduced ${plural(v.introduced.length, 'error')}; every file was put back as it was`,
+  };
 }
 
 const editsJson = (files: readonly FileEdit[], cwd: string) =>
@@ -73,6 +102,7 @@ export function renameJson(r: RenameResult, cwd: string): z.infer<typeof RenameS
     files: editsJson(r.files, cwd),
     applied: r.applied,
     unrenamed: r.unrenamed.map((l) => locationJson(l, cwd)),
+    ...verificationJson(r.verification, cwd),
   };
 }
 
@@ -86,6 +116,10 @@ function unrenamedNote(r: RenameResult, cwd: string): string | undefined {
 }
 
 export function renderRename(r: RenameResult, o: RenderOptions): Rendered {
+  return verified(renameOutput(r, o), r.verification, `the rename to '${r.newName}'`, o);
+}
+
+function renameOutput(r: RenameResult, o: RenderOptions): Rendered {
   const warning = unrenamedNote(r, o.cwd);
   if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd), ...(warning ? { warning } : {}) };
   const edits = r.files.reduce((n, f) => n + f.changes, 0);
@@ -112,6 +146,7 @@ export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof Actio
       files: r.applied.files.map((f) => displayPath(f.renamedTo ?? f.path, cwd)),
       written: r.applied.written,
       urls: r.applied.urls,
+      ...verificationJson(r.applied.verification, cwd),
     },
   };
 }
@@ -122,10 +157,11 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
   if (r.applied) {
     const note = `${r.applied.written ? 'applied' : 'would apply'} ${r.applied.index}: ${r.applied.title}`;
     const urls = r.applied.urls.map((u) => `${u}\n`).join('');
-    return {
+    const out = {
       stdout: (r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, o.cwd)) + urls,
       stderr: urls && r.applied.files.length === 0 ? `${note} (open the address it gave)` : note,
     };
+    return verified(out, r.applied.verification, `code action ${r.applied.index} ('${r.applied.title}')`, o);
   }
   const width = String(Math.max(0, ...r.actions.map((a) => a.index))).length;
   // Several servers asked: each action names its own.
@@ -149,6 +185,7 @@ export function mvJson(r: MvResult, cwd: string): z.infer<typeof MvShape> {
     files: editsJson(r.files, cwd),
     applied: r.applied,
     servers: r.servers,
+    ...verificationJson(r.verification, cwd),
   };
 }
 
@@ -158,5 +195,6 @@ export function renderMv(r: MvResult, o: RenderOptions): Rendered {
   const edits = r.files.reduce((n, f) => n + f.changes, 0);
   const updated = r.files.length ? `; ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}` : '';
   if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd), stderr: `would move ${moves}${updated}` };
-  return { stdout: writtenLines(r.files, o.cwd), stderr: `moved ${moves}${updated}` };
+  const out = { stdout: writtenLines(r.files, o.cwd), stderr: `moved ${moves}${updated}` };
+  return verified(out, r.verification, `the move of ${moves}`, o);
 }

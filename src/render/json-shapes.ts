@@ -162,6 +162,9 @@ export const FmtShape = z.object({
   servers: z.array(ServerRootShape),
 });
 
+/** --verify: the errors the edit introduced, and whether every file was put back for them. */
+export const VerificationShape = z.object({ introduced: z.array(DiagnosticShape), reverted: z.boolean() });
+
 export const RenameShape = z.object({
   target: TargetShape,
   ...answered,
@@ -170,6 +173,7 @@ export const RenameShape = z.object({
   applied: z.boolean(),
   /** Places in files the edit did not touch that still write the old name. */
   unrenamed: z.array(LocationShape),
+  verification: z.optional(VerificationShape),
 });
 
 export const MvShape = z.object({
@@ -177,6 +181,7 @@ export const MvShape = z.object({
   files: z.array(FileChangesShape),
   applied: z.boolean(),
   servers: z.array(ServerRootShape),
+  verification: z.optional(VerificationShape),
 });
 
 export const ActionsShape = z.object({
@@ -205,6 +210,7 @@ export const ActionsShape = z.object({
       written: z.boolean(),
       /** Pages the action's command asked to show (gopls's documentation): addresses to open. */
       urls: z.array(z.string()),
+      verification: z.optional(VerificationShape),
     }),
   ),
 });

@@ -47,6 +47,7 @@ import {
   holdAlone,
 } from './context';
 import { commitFor, fileEdits, inFileStyle, planFor } from './edits';
+import { verifyWritten } from './verify';
 import { openTarget } from './target';
 
 interface Place {
@@ -303,7 +304,18 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
       const { session: by, action } = offered[chosen.index - 1]!;
       const { plans, urls } = await run(by, action, req, ctx, deadline);
       const files: FileEdit[] = plans.flatMap((p) => fileEdits(p, shown));
-      applied = { index: chosen.index, title: chosen.title, server: chosen.server, files, written: req.write, urls };
+      const where = { root: by.client.root, allowOutside: req.allowOutside };
+      const verification =
+        req.write && req.verify ? await verifyWritten(plans, sessions, where, req, ctx, deadline) : undefined;
+      applied = {
+        index: chosen.index,
+        title: chosen.title,
+        server: chosen.server,
+        files,
+        written: req.write,
+        urls,
+        ...(verification ? { verification } : {}),
+      };
     }
     return {
       path: shown(path),

@@ -37,7 +37,7 @@ import {
 import { workspaceSessions } from './symbol-search';
 
 /** A changed file: its text now and at REV (undefined: added since). */
-interface Changed {
+export interface Changed {
   path: string;
   now: string;
   then?: string;
@@ -67,7 +67,7 @@ async function changedFiles(repo: GitRepo, commit: string, staged: boolean): Pro
 }
 
 /** The servers to ask and their files: the workspace's (--all), else each file's, one server per family. */
-async function workFor(req: DiagRequest, files: string[], ctx: HandlerContext): Promise<Map<Session, string[]>> {
+export async function workFor(req: DiagRequest, files: string[], ctx: HandlerContext): Promise<Map<Session, string[]>> {
   const work = new Map<Session, string[]>();
   if (req.all) {
     for (const session of await workspaceSessions(req, ctx))
@@ -95,7 +95,7 @@ async function workFor(req: DiagRequest, files: string[], ctx: HandlerContext): 
 }
 
 /** One state of the project: `texts` laid over the disk's for each server of their language, then put back. */
-async function pass(
+export async function pass(
   work: Map<Session, string[]>,
   texts: Map<string, string>,
   req: DiagRequest,
@@ -119,6 +119,37 @@ async function pass(
 
 const keyOf = (d: Diagnostic, line: number) =>
   JSON.stringify([d.path, d.severity, d.code ?? null, d.source ?? null, d.message, line]);
+
+/**
+ * `now` split into what is new and what was there `before`: the same file,
+ * severity, code, source and message on a line that maps through the diff
+ * of a changed file (unchanged files map line to line).
+ */
+export function splitNew(
+  before: Diagnostic[],
+  now: Diagnostic[],
+  byPath: Map<string, Changed>,
+): { fresh: Diagnostic[]; old: Diagnostic[] } {
+  const left = new Map<string, number>();
+  for (const d of before) {
+    const c = byPath.get(d.path);
+    if (c && c.then === undefined) continue;
+    const line = c ? c.lines.toNew(d.line) : d.line;
+    if (line === undefined) continue;
+    left.set(keyOf(d, line), (left.get(keyOf(d, line)) ?? 0) + 1);
+  }
+  const fresh: Diagnostic[] = [];
+  const old: Diagnostic[] = [];
+  for (const d of now) {
+    const k = keyOf(d, d.line);
+    const n = left.get(k) ?? 0;
+    if (n > 0) {
+      left.set(k, n - 1);
+      old.push(d);
+    } else fresh.push({ ...d, new: true });
+  }
+  return { fresh, old };
+}
 
 const count = (list: Diagnostic[]) => {
   const summary: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
@@ -147,26 +178,9 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
     const then = new Map(changed.map((c) => [c.path, c.then ?? '']));
     const thenPass = await pass(work, then, req, ctx, deadline);
     for (const p of thenPass.incomplete) incomplete.add(p);
-    const before = mergeDiagnostics(thenPass.diagnostics);
-    const left = new Map<string, number>();
-    for (const d of before) {
-      const c = byPath.get(d.path);
-      if (c && c.then === undefined) continue;
-      const line = c ? c.lines.toNew(d.line) : d.line;
-      if (line === undefined) continue;
-      left.set(keyOf(d, line), (left.get(keyOf(d, line)) ?? 0) + 1);
-    }
-    const old: Diagnostic[] = [];
-    shown = [];
-    for (const d of current) {
-      const k = keyOf(d, d.line);
-      const n = left.get(k) ?? 0;
-      if (n > 0) {
-        left.set(k, n - 1);
-        old.push(d);
-      } else shown.push({ ...d, new: true });
-    }
-    present = count(old);
+    const split = splitNew(mergeDiagnostics(thenPass.diagnostics), current, byPath);
+    shown = split.fresh;
+    present = count(split.old);
   }
   if (req.changedLines) {
     shown = shown.filter((d) => {

@@ -25,6 +25,7 @@ import {
   type HandlerContext,
 } from './context';
 import { fileEdits, planFor } from './edits';
+import { verifyWritten } from './verify';
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
 
@@ -143,6 +144,7 @@ export async function mv(req: QueryFor<'mv'>, ctx: HandlerContext): Promise<MvRe
       plan.files.push({ ...f, path: moved(f.path, from, to) });
     }
   }
+  let verification: MvResult['verification'];
   if (req.write) {
     await writePlan(plan, { root, allowOutside: req.allowOutside });
     for (const session of found.map((f) => f.session)) {
@@ -150,6 +152,10 @@ export async function mv(req: QueryFor<'mv'>, ctx: HandlerContext): Promise<MvRe
       await session.docs.refreshAll();
       if (session.client.capabilities.workspace?.fileOperations?.didRename)
         await session.client.sendNotification(DidRenameFilesNotification.type, { files: pairs });
+    }
+    if (req.verify) {
+      const held = found.map((f) => f.session);
+      verification = await verifyWritten([plan], held, { root, allowOutside: req.allowOutside }, req, ctx, deadline);
     }
   } else {
     // The outside check, and a destination that appeared, answered by a dry run as by the move.
@@ -160,5 +166,6 @@ export async function mv(req: QueryFor<'mv'>, ctx: HandlerContext): Promise<MvRe
     files: fileEdits(plan),
     applied: req.write,
     servers: answeredBy(sessions),
+    ...(verification ? { verification } : {}),
   };
 }

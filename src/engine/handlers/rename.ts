@@ -16,6 +16,7 @@ import type { QueryFor, RenameResult } from '../../queries';
 import { displayPath } from '../../protocol/paths';
 import { deadlineFor, type HandlerContext, holdAlone, using } from './context';
 import { commitFor, fileEdits, inFileStyle, planFor } from './edits';
+import { verifyWritten } from './verify';
 import { openTarget } from './target';
 import { unrenamed } from './unrenamed';
 
@@ -72,6 +73,9 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
     if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
     const plan = planFor(edit, session);
     if (req.write) await commitFor(plan, session, req.allowOutside);
+    const where = { root: client.root, allowOutside: req.allowOutside };
+    const verification =
+      req.write && req.verify ? await verifyWritten([plan], [session], where, req, ctx, deadline) : undefined;
     const oldName =
       target.symbol?.split('.').pop() ?? wordAt(session.docs.text(open.path) ?? '', target.line, target.column);
     const touched = new Set(plan.files.flatMap((f) => [f.path, ...(f.renamedTo ? [f.renamedTo] : [])]));
@@ -84,6 +88,7 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
       files: fileEdits(plan, shown),
       applied: req.write,
       unrenamed: left.map((l) => ({ ...l, path: shown(l.path) })),
+      ...(verification ? { verification } : {}),
     };
   });
 }
