@@ -9,7 +9,8 @@
  * byte what it was.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, Lspq, REPO } from '../helpers/lspq';
 
@@ -101,7 +102,8 @@ const LANGUAGES: Language[] = [
 /** Every tracked and untracked file's text, to prove nothing was written. */
 function snapshot(dir: string): Record<string, string> {
   const files = git(dir, 'ls-files', '--cached', '--others', '--exclude-standard').split('\n').filter(Boolean);
-  return Object.fromEntries(files.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+  const texts = files.filter((f) => statSync(join(dir, f)).isFile());
+  return Object.fromEntries(texts.map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
 }
 
 const lines = (stdout: string) => stdout.split('\n').filter(Boolean);
@@ -121,6 +123,8 @@ describe.each(LANGUAGES)('$name', (lang) => {
   const run = (args: string[]) => lspq.run(['diag', ...args], { cwd: dir });
 
   test('nothing changed: nothing new, the old error counted apart, exit 0', async () => {
+    // An untracked link to a folder (a node_modules link) is among the changes and no source file.
+    symlinkSync(mkdtempSync(join(tmpdir(), 'lspq-linked-')), join(dir, 'linked'));
     const r = await run(['--since', 'HEAD', '--all']);
     expect(r.stdout).toBe('');
     expect(r.exit).toBe(0);
@@ -162,6 +166,7 @@ describe.each(LANGUAGES)('$name', (lang) => {
   });
 
   test('a fixed old error and a renamed file with its old error: neither is new', async () => {
+    rmSync(join(dir, 'linked'));
     git(dir, 'checkout', '-q', '--', '.');
     git(dir, 'reset', '-q');
     git(dir, 'checkout', '-q', '--', '.');

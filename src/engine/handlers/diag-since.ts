@@ -8,7 +8,7 @@
  * diff. --changed-lines keeps only those on lines added or changed since
  * REV (HEAD without --since).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { LspqError } from '../../errors';
 import type { GitRepo } from '../../git/repo';
 import { lineMap, type LineMap } from '../../lsp/line-map';
@@ -44,6 +44,14 @@ export interface Changed {
   lines: LineMap;
 }
 
+const isFile = (path: string) => {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+};
+
 async function openRepo(req: DiagRequest): Promise<{ repo: GitRepo; commit: string; rev: string }> {
   const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
   const repo = await GitRepo.open(req.cwd, req.env);
@@ -58,6 +66,8 @@ async function openRepo(req: DiagRequest): Promise<{ repo: GitRepo; commit: stri
 async function changedFiles(repo: GitRepo, commit: string, staged: boolean): Promise<Changed[]> {
   const out: Changed[] = [];
   for (const c of await repo.changedSince(commit, staged)) {
+    // An untracked link to a folder (node_modules) is no source file.
+    if (!staged && !isFile(c.path)) continue;
     const now = staged ? await repo.staged(c.path) : readFileSync(c.path, 'utf8');
     assertText(c.path, now);
     const then = c.was === undefined ? undefined : await repo.textAt(commit, c.was);
