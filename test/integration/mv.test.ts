@@ -110,6 +110,18 @@ describe.each(['typescript', 'typescript-language-server'])('TypeScript, %s', (s
     expect(tree(dir)).toEqual(original);
   });
 
+  test('--verify: a move whose edits break nothing stays, and says so; and back', async () => {
+    const r = await lspq.run(['mv', 'src/square.ts', 'src/shapes/square.ts', '--verify', ...on], { cwd: dir });
+    expect(r.exit).toBe(0);
+    expect(r.stderr).toBe(
+      'lspq: moved src/square.ts -> src/shapes/square.ts; 2 edits in 2 files; verified: it introduced no error\n',
+    );
+    expect(tsc(dir)).toEqual({ exit: 0, output: '' });
+    expect((await lspq.run(['mv', 'src/shapes/square.ts', 'src/square.ts', ...on], { cwd: dir })).exit).toBe(0);
+    rmSync(join(dir, 'src', 'shapes'), { recursive: true });
+    expect(tree(dir)).toEqual(original);
+  });
+
   test('a file that cannot be written in the middle: exit 3, the tree as it was', async () => {
     chmodSync(join(dir, 'src', 'main.ts'), 0o444);
     const r = await lspq.run(['mv', 'src/circle.ts', 'src/round.ts', ...on], { cwd: dir });
