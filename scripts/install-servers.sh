@@ -29,6 +29,8 @@ RUST_TOOLCHAIN=stable
 SIX_VERSION=1.17.0               # a one-file package for the tests' project environments
 PRE_COMMIT_VERSION=4.7.0         # the pre-commit framework, to run the repository's .pre-commit-hooks.yaml
 LEFTHOOK_VERSION=2.2.2           # lefthook (npm ships its binary), to run the README's lefthook recipe
+SCIP_TYPESCRIPT_VERSION=0.4.0    # SCIP indexers for lspq index (rust-analyzer's own scip command is the third)
+SCIP_PYTHON_VERSION=0.6.6
 
 ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
@@ -246,6 +248,18 @@ else
     "lefthook@${LEFTHOOK_VERSION}" || die "npm install lefthook@${LEFTHOOK_VERSION} failed"
 fi
 
+# ---- SCIP indexers (npm) ------------------------------------------------------
+CURRENT_STEP="scip-typescript $SCIP_TYPESCRIPT_VERSION, scip-python $SCIP_PYTHON_VERSION"
+if [ "$(npm_version @sourcegraph/scip-typescript)" = "$SCIP_TYPESCRIPT_VERSION" ] \
+   && [ "$(npm_version @sourcegraph/scip-python)" = "$SCIP_PYTHON_VERSION" ] \
+   && [ -x "$NODE_BIN/scip-typescript" ] && [ -x "$NODE_BIN/scip-python" ]; then
+  log "SCIP indexers already installed"
+else
+  npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
+    "@sourcegraph/scip-typescript@${SCIP_TYPESCRIPT_VERSION}" "@sourcegraph/scip-python@${SCIP_PYTHON_VERSION}" \
+    || die "npm install of the SCIP indexers failed"
+fi
+
 # ---- final check ------------------------------------------------------------
 CURRENT_STEP="final check"
 export PATH="$BIN:$NODE_BIN:$PATH"
@@ -267,4 +281,6 @@ check ruff                       ruff --version
 check pylsp                      pylsp --version
 check pre-commit                 pre-commit --version
 check lefthook                   lefthook version
+check scip-typescript            scip-typescript --version
+check scip-python                scip-python --version
 log "done; put them on PATH with: source scripts/env.sh"

@@ -43,6 +43,14 @@ export interface CallerContext {
   limit: number;
   /** -B/-A/-C: lines of context around each location, diagnostic or call. */
   context?: { before: number; after: number };
+  /** A SCIP index: which (else LSPQ_INDEX, else .lspq/index.scip), and whether only it answers, or never. */
+  index?: { file?: string; mode: 'auto' | 'only' | 'off' };
+}
+
+/** Where an answer came from, and (from an index) the files changed since it was built. */
+export interface Sourced {
+  source?: 'index' | 'server';
+  stale?: string[];
 }
 
 /** Lines around a place, as the servers see the file: the window, the place's own line included. */
@@ -85,6 +93,8 @@ export type Query =
   | { op: 'serversFor'; file: string }
   | { op: 'fmt'; files: string[]; lines?: { start: number; end: number }; write: boolean }
   | ({ op: 'rename'; target: TargetSpec; newName: string; write: boolean; allowOutside: boolean } & Verify)
+  /** Builds a SCIP index of the project at `root` (default: the checkout's top) into `out`. */
+  | { op: 'index'; root?: string; out?: string }
   /** Moves a file or folder; `update`: with the servers' edits to what imports it. */
   | ({ op: 'mv'; from: string; to: string; update: boolean; write: boolean; allowOutside: boolean } & Verify)
   | ({
@@ -117,6 +127,7 @@ export interface Answers {
   fmt: FmtResult;
   rename: RenameResult;
   mv: MvResult;
+  index: IndexResult;
   actions: ActionsResult;
 }
 
@@ -158,7 +169,7 @@ export interface ResolvedTarget {
   symbol?: string;
 }
 
-export interface LocationsResult {
+export interface LocationsResult extends Sourced {
   op: LocationOp;
   target: ResolvedTarget;
   server: string;
@@ -168,7 +179,7 @@ export interface LocationsResult {
   truncated: boolean;
 }
 
-export interface HoverResult {
+export interface HoverResult extends Sourced {
   target: ResolvedTarget;
   server: string;
   root: string;
@@ -202,7 +213,7 @@ export interface WorkspaceSymbol {
   context?: Context;
 }
 
-export interface WorkspaceSymbolsResult {
+export interface WorkspaceSymbolsResult extends Sourced {
   query: string;
   server: string;
   root: string;
@@ -362,6 +373,15 @@ export interface RenameResult {
   /** Places in files the edit did not touch that still write the old name (outside what the server knows). */
   unrenamed: Location[];
   verification?: Verification;
+}
+
+export interface IndexResult {
+  file: string;
+  root: string;
+  documents: number;
+  bytes: number;
+  indexers: { name: string; ms: number }[];
+  commit?: string;
 }
 
 export interface MvResult {

@@ -17,6 +17,24 @@ export interface ServerFlags {
   server?: string;
   timeout?: string;
   limit?: string;
+  index?: string;
+  'index-only'?: boolean;
+  'no-index'?: boolean;
+}
+
+/** --index FILE, --index-only, --no-index. */
+function indexFrom(args: ServerFlags, cwd: string): Pick<CallerContext, 'index'> {
+  const only = args['index-only'] === true;
+  const off = args['no-index'] === true;
+  if (only && off) throw usage('give --index-only or --no-index, not both');
+  if (off && args.index !== undefined) throw usage('give --index FILE or --no-index, not both');
+  if (!only && !off && args.index === undefined) return {};
+  return {
+    index: {
+      mode: only ? 'only' : off ? 'off' : 'auto',
+      ...(args.index ? { file: resolvePath(cwd, args.index) } : {}),
+    },
+  };
 }
 
 export interface ContextFlags {
@@ -86,6 +104,7 @@ export function callerContext(args: ServerFlags, cwd: string, env: Record<string
     ...(timeoutMs ? { timeoutMs } : {}),
     limit: positiveInt(args.limit, '--limit') ?? DEFAULT_LIMIT,
     ...withContext(args),
+    ...indexFrom(args, cwd),
   };
 }
 

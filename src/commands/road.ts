@@ -13,6 +13,7 @@ import { diag } from './diag';
 import { actions, fmt, mv, rename } from './edits';
 import { parseFlags } from './flags';
 import { git } from './git';
+import { index } from './indexer';
 import { calls, def, hover, impls, refs, symbols, typedef } from './questions';
 import { schema } from './schema';
 import { servers } from './servers';
@@ -37,6 +38,7 @@ const RUN: { [N in CommandName]: Run<N> } = {
   fmt,
   rename,
   mv,
+  index,
   diag,
   batch,
   git,

@@ -75,9 +75,21 @@ const contextArgs = {
   after: { type: 'string', alias: 'A', description: 'Show N lines after each place', valueHint: 'N' },
 } as const satisfies ArgsDef;
 
+/** Where the questions a SCIP index can answer look for one (`lspq index` builds it). */
+const indexArgs = {
+  index: {
+    type: 'string',
+    description: 'Answer from this SCIP index (default: LSPQ_INDEX, else .lspq/index.scip above the file)',
+    valueHint: 'FILE',
+  },
+  'index-only': { type: 'boolean', description: 'Answer from the index only: never start a server' },
+  'no-index': { type: 'boolean', description: 'Never read an index: ask the live server' },
+} as const satisfies ArgsDef;
+
 /** The flags of the questions answered with locations that have a declaration to show. */
 const declarationArgs = {
   ...targetArgs,
+  ...indexArgs,
   ...contextArgs,
   body: { type: 'boolean', description: "Show each location's whole declaration" },
   'max-lines': { type: 'string', description: 'Cut a --body at N lines (default 200)', valueHint: 'N' },
@@ -110,6 +122,7 @@ export const COMMANDS = {
     summary: 'references to the symbol at TARGET',
     args: {
       ...targetArgs,
+      ...indexArgs,
       ...contextArgs,
       'include-declaration': { type: 'boolean', description: 'Also list the declaration itself' },
     },
@@ -122,7 +135,7 @@ export const COMMANDS = {
   },
   hover: {
     summary: 'signature, type and documentation at TARGET',
-    args: targetArgs,
+    args: { ...targetArgs, ...indexArgs },
     examples: ['lspq hover geometry.go:9:sumAreas', 'lspq hover src/geometry.ts:13:totalArea --json'],
     process: 'daemon',
   },
@@ -257,6 +270,22 @@ export const COMMANDS = {
       'lspq mv src/square.ts src/shapes/square.ts',
       'lspq mv circle.go round.go --no-update',
     ],
+    process: 'daemon',
+  },
+  index: {
+    summary:
+      "build a SCIP index of the project (scip-typescript, scip-python, rust-analyzer's scip) for answers without a server",
+    args: {
+      ...outputArgs,
+      root: { type: 'string', description: "The project to index (default: the checkout's top)", valueHint: 'DIR' },
+      out: { type: 'string', description: 'Where to write it (default: ROOT/.lspq/index.scip)', valueHint: 'FILE' },
+      timeout: {
+        type: 'string',
+        description: 'Give up after this many seconds (default 1800; exit 3)',
+        valueHint: 'SECONDS',
+      },
+    },
+    examples: ['lspq index', 'lspq index --root . --json'],
     process: 'daemon',
   },
   diag: {

@@ -10,6 +10,7 @@ import { diag } from './handlers/diag';
 import { fmt } from './handlers/fmt';
 import { hover } from './handlers/hover';
 import { locations } from './handlers/locations';
+import { buildIndex } from './handlers/build-index';
 import { mv } from './handlers/mv';
 import { rename } from './handlers/rename';
 import { servers, serversFor } from './handlers/servers';
@@ -33,6 +34,7 @@ const HANDLERS: Handlers = {
   fmt,
   rename,
   mv,
+  index: buildIndex,
   actions,
 };
 

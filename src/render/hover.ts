@@ -1,14 +1,23 @@
 /** hover: the server's text as it is (markdown or plain). */
 import type { HoverResult } from '../queries';
-import { targetJson } from './locations';
+import { sourcedJson, staleNote, targetJson } from './locations';
+import type { RenderOptions } from './style';
 import type { HoverShape } from './json-shapes';
 import type { Rendered } from './types';
 import type * as z from 'zod/mini';
 
 export function hoverJson(r: HoverResult, cwd: string): z.infer<typeof HoverShape> {
-  return { target: targetJson(r.target, cwd), server: r.server, root: r.root, contents: r.contents, range: r.range };
+  return {
+    target: targetJson(r.target, cwd),
+    server: r.server,
+    root: r.root,
+    contents: r.contents,
+    range: r.range,
+    ...sourcedJson(r, cwd),
+  };
 }
 
-export function renderHover(r: HoverResult): Rendered {
-  return { stdout: r.contents ? `${r.contents}\n` : '' };
+export function renderHover(r: HoverResult, o: RenderOptions): Rendered {
+  const note = staleNote(r, o.cwd);
+  return { stdout: r.contents ? `${r.contents}\n` : '', ...(note ? { warning: note } : {}) };
 }

@@ -28,13 +28,26 @@ export const TargetShape = z.object({ path: z.string(), line: int, column: int, 
 const answered = { server: z.string(), root: z.string() };
 const cut = { total: int, truncated: z.boolean() };
 
-export const LocationsShape = z.object({ target: TargetShape, ...answered, locations: z.array(LocationShape), ...cut });
+/** Where an answer came from: a SCIP index (with the files changed since it was built) or a live server. */
+const sourced = {
+  source: z.optional(z.enum(['index', 'server'])),
+  stale: z.optional(z.array(z.string())),
+};
+
+export const LocationsShape = z.object({
+  target: TargetShape,
+  ...answered,
+  locations: z.array(LocationShape),
+  ...cut,
+  ...sourced,
+});
 
 export const HoverShape = z.object({
   target: TargetShape,
   ...answered,
   contents: z.string(),
   range: z.nullable(SpanShape),
+  ...sourced,
 });
 
 interface DocumentSymbolJson {
@@ -174,6 +187,15 @@ export const RenameShape = z.object({
   /** Places in files the edit did not touch that still write the old name. */
   unrenamed: z.array(LocationShape),
   verification: z.optional(VerificationShape),
+});
+
+export const IndexShape = z.object({
+  file: z.string(),
+  root: z.string(),
+  documents: int,
+  bytes: int,
+  indexers: z.array(z.object({ name: z.string(), ms: int })),
+  commit: z.optional(z.string()),
 });
 
 export const MvShape = z.object({
@@ -360,6 +382,7 @@ export const ANSWER_SHAPES = {
   fmt: FmtShape,
   rename: RenameShape,
   mv: MvShape,
+  index: IndexShape,
   diag: DiagShape,
   batch: BatchLineShape,
   git: GitShape,

@@ -1,5 +1,5 @@
 /** def, typedef, impls, refs: one `path:line:col: preview` line per location. */
-import type { Location, LocationsResult, ResolvedTarget } from '../queries';
+import type { Location, LocationsResult, ResolvedTarget, Sourced } from '../queries';
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import { cutBodies, placedLines } from './excerpts';
@@ -23,7 +23,22 @@ export function locationsJson(r: LocationsResult, cwd: string): z.infer<typeof L
     locations: r.locations.map((l) => locationJson(l, cwd)),
     total: r.total,
     truncated: r.truncated,
+    ...sourcedJson(r, cwd),
   };
+}
+
+/** `source`, and an index answer's stale files as shown. */
+export const sourcedJson = (r: Sourced, cwd: string) => ({
+  ...(r.source ? { source: r.source } : {}),
+  ...(r.stale ? { stale: r.stale.map((p) => displayPath(p, cwd)) } : {}),
+});
+
+/** An index answer's word on the files changed since it was built, which may hold more. */
+export function staleNote(r: Sourced, cwd: string): string | undefined {
+  if (r.source !== 'index' || !r.stale?.length) return undefined;
+  const some = r.stale.slice(0, 5).map((p) => displayPath(p, cwd));
+  const more = r.stale.length > 5 ? `, and ${r.stale.length - 5} more` : '';
+  return `answered from the SCIP index; ${r.stale.length} file(s) changed since it was built may hold more: ${some.join(', ')}${more} (run 'lspq index' again, or --no-index)`;
 }
 
 export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered {
@@ -34,6 +49,7 @@ export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered 
   const notes = [
     r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
     cutBodies(places),
+    staleNote(r, o.cwd),
   ].filter((n): n is string => n !== undefined);
   return { stdout: placedLines(places), warning: notes.length ? notes.join('; ') : undefined };
 }

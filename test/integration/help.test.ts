@@ -45,6 +45,8 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq rename shapes/geometry.py:15:total_area area_sum': { in: 'py-shapes', copy: true },
   'lspq rename --symbol Circle Round --dry-run': { in: 'ts-shapes' },
   'lspq mv src/circle.ts src/shapes/circle.ts --dry-run': { in: 'ts-shapes' },
+  'lspq index': { in: 'ts-shapes', copy: true },
+  'lspq index --root . --json': { in: 'py-shapes', copy: true },
   'lspq mv src/square.ts src/shapes/square.ts': { in: 'ts-shapes', copy: true },
   'lspq mv circle.go round.go --no-update': { in: 'go-shapes', copy: true },
   'lspq diag src/broken.ts': { in: 'ts-diag', exit: 1 },

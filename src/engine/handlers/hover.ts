@@ -3,9 +3,25 @@ import { HoverRequest } from 'vscode-languageserver-protocol';
 import { hoverText, toSpan } from '../../lsp/convert';
 import type { HoverResult, QueryRequest } from '../../queries';
 import { deadlineFor, using, textsOf, type HandlerContext } from './context';
+import { atTarget, indexServer } from './from-index';
 import { openTarget } from './target';
 
 export async function hover(req: Extract<QueryRequest, { op: 'hover' }>, ctx: HandlerContext): Promise<HoverResult> {
+  const hit = await atTarget(req.target, req, ctx);
+  const info = hit?.index.symbols.get(hit.symbol);
+  const sig = info?.signature ? `\`\`\`${info.signature.language}\n${info.signature.text}\n\`\`\`` : '';
+  const contents = [sig, ...(info?.documentation ?? [])].filter(Boolean).join('\n\n');
+  if (hit && (contents || req.index?.mode === 'only')) {
+    return {
+      target: hit.target,
+      server: indexServer(hit.index),
+      root: hit.index.root,
+      contents,
+      range: null,
+      source: 'index',
+      stale: hit.stale.filter((p) => p !== hit.target.path),
+    };
+  }
   const deadline = deadlineFor(req);
   const { session, target, uri, position } = await openTarget(req.target, req, ctx, deadline, 'hoverProvider', 'hover');
   return using(session, async () => {
@@ -18,6 +34,7 @@ export async function hover(req: Extract<QueryRequest, { op: 'hover' }>, ctx: Ha
       root: client.root,
       contents: raw ? hoverText(raw.contents) : '',
       range: raw?.range ? toSpan(target.path, raw.range, texts, client.encoding) : null,
+      source: 'server',
     };
   });
 }

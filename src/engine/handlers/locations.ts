@@ -7,11 +7,12 @@ import {
   TypeDefinitionRequest,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol';
-import { flattenLocations, sortLocations, toLocation } from '../../lsp/convert';
+import { flattenLocations, sortLocations, TextSource, toLocation } from '../../lsp/convert';
 import { previewOf } from '../../lsp/preview';
 import type { LocationOp, LocationsResult, QueryRequest } from '../../queries';
 import { withBodies, withContext } from './excerpts';
 import { deadlineFor, using, textsOf, type HandlerContext } from './context';
+import { atTarget, indexPlaces, indexServer, locationsOf } from './from-index';
 import { openTarget } from './target';
 
 const CAPABILITY: Record<LocationOp, keyof ServerCapabilities> = {
@@ -32,6 +33,24 @@ export async function locations(
   req: Extract<QueryRequest, { op: LocationOp }>,
   ctx: HandlerContext,
 ): Promise<LocationsResult> {
+  const hit = req.body ? undefined : await atTarget(req.target, req, ctx);
+  const places = hit ? indexPlaces(hit, req.op, req.includeDeclaration ?? false) : [];
+  // Nothing held for it (a library's definition): the live server, unless only the index may answer.
+  if (hit && (places.length > 0 || req.index?.mode === 'only')) {
+    const all = sortLocations(locationsOf(places, ctx));
+    const texts = new TextSource(undefined, ctx.pool.caches.lines);
+    return {
+      op: req.op,
+      target: hit.target,
+      server: indexServer(hit.index),
+      root: hit.index.root,
+      locations: withContext(all.slice(0, req.limit), texts, req.context),
+      total: all.length,
+      truncated: all.length > req.limit,
+      source: 'index',
+      stale: hit.stale.filter((p) => p !== hit.target.path),
+    };
+  }
   const deadline = deadlineFor(req);
   const { session, path, target, uri, position, shown } = await openTarget(
     req.target,
@@ -96,6 +115,7 @@ export async function locations(
       locations: sortLocations(shownOnes.map((l) => ({ ...l, path: shown(l.path) }))),
       total: all.length,
       truncated: all.length > req.limit,
+      source: 'server',
     };
   });
 }

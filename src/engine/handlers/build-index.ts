@@ -1,0 +1,173 @@
+/**
+ * lspq index: runs the project's SCIP indexers (found as servers are:
+ * the project's node_modules/.bin, the user's tool folders, PATH) and
+ * writes one index, `.lspq/index.scip` by default, whole or not at all,
+ * with a manifest beside it of the commit and each indexed file, so later
+ * questions know which files changed since.
+ */
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { LspqError } from '../../errors';
+import { describeFiles, manifestPath } from '../../index/manifest';
+import { ScipIndex } from '../../index/scip-index';
+import { findCommand } from '../../lsp/servers/locate';
+import type { IndexResult, QueryFor } from '../../queries';
+import type { HandlerContext } from './context';
+
+interface Indexer {
+  name: string;
+  command: string;
+  args: (root: string, out: string) => string[];
+  install: string;
+  /** Whether the project at `root` is one it indexes. */
+  wants: (root: string) => boolean;
+  /** A project root of its language is here (its marker files). */
+  marks: (dir: string) => boolean;
+}
+
+const has = (root: string, ...names: string[]) => names.some((n) => existsSync(join(root, n)));
+const hasExtension = (root: string, ext: string) => {
+  try {
+    return readdirSync(root).some((f) => f.endsWith(ext));
+  } catch {
+    return false;
+  }
+};
+
+const INDEXERS: Indexer[] = [
+  {
+    name: 'scip-typescript',
+    command: 'scip-typescript',
+    args: (root, out) => [
+      'index',
+      '--cwd',
+      root,
+      '--output',
+      out,
+      '--no-progress-bar',
+      ...(has(root, 'tsconfig.json') ? [] : ['--infer-tsconfig']),
+    ],
+    install: 'npm install -g @sourcegraph/scip-typescript',
+    wants: (root) => has(root, 'tsconfig.json', 'jsconfig.json', 'package.json'),
+    marks: (dir) => has(dir, 'tsconfig.json', 'jsconfig.json', 'package.json'),
+  },
+  {
+    name: 'scip-python',
+    command: 'scip-python',
+    args: (root, out) => ['index', '--cwd', root, '--project-name', basename(root), '--output', out, '--quiet'],
+    install: 'npm install -g @sourcegraph/scip-python',
+    wants: (root) =>
+      has(root, 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'pyrightconfig.json') ||
+      hasExtension(root, '.py'),
+    marks: (dir) => has(dir, 'pyproject.toml', 'setup.py', 'setup.cfg', 'pyrightconfig.json'),
+  },
+  {
+    name: 'rust-analyzer',
+    command: 'rust-analyzer',
+    args: (root, out) => ['scip', root, '--output', out],
+    install: 'rustup component add rust-analyzer',
+    wants: (root) => has(root, 'Cargo.toml'),
+    marks: (dir) => has(dir, 'Cargo.toml'),
+  },
+];
+
+/** Runs one indexer to completion; its output goes to the log tail of an error, never to the user's terminal. */
+function runIndexer(argv: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; tail: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString('utf8')).slice(-2_000);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => resolve({ code: 127, tail: err.message }));
+    child.on('close', (code) => resolve({ code: code ?? 1, tail }));
+  });
+}
+
+/** The nearest folder at or above `cwd` that an indexer takes (up to the checkout's top), else that top, else `cwd`. */
+function projectTop(cwd: string): string {
+  for (let d = cwd; ; d = dirname(d)) {
+    if (INDEXERS.some((i) => i.marks(d))) return d;
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return cwd;
+  }
+}
+
+function gitHead(root: string, env: Record<string, string>): string | undefined {
+  const r = Bun.spawnSync(['git', 'rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: root, env, stderr: 'ignore' });
+  return r.exitCode === 0 ? r.stdout.toString().trim() : undefined;
+}
+
+export async function buildIndex(req: QueryFor<'index'>, ctx: HandlerContext): Promise<IndexResult> {
+  const root = req.root ?? projectTop(req.cwd);
+  const out = req.out ?? join(root, '.lspq', 'index.scip');
+  const wanted = INDEXERS.filter((i) => i.wants(root));
+  if (wanted.length === 0)
+    throw new LspqError(
+      'no_server',
+      `no project lspq can index at ${root} (TypeScript/JavaScript, Python or Rust); pass --root`,
+    );
+  const found = wanted.map((i) => ({ ...i, binary: findCommand(i.command, root, req.env)?.path }));
+  const runnable = found.filter((i) => i.binary);
+  if (runnable.length === 0)
+    throw new LspqError(
+      'server_not_installed',
+      `no SCIP indexer for ${root} is installed; install one of: ${found.map((i) => `${i.name} (${i.install})`).join('; ')}`,
+    );
+  mkdirSync(dirname(out), { recursive: true });
+  const work = mkdtempSync(join(dirname(out), '.lspq-index-'));
+  const done: { name: string; ms: number }[] = [];
+  try {
+    const parts: Buffer[] = [];
+    for (const i of runnable) {
+      const part = join(work, `${i.name}.scip`);
+      const start = performance.now();
+      ctx.progress?.(`indexing ${root} with ${i.name}`);
+      const r = await runIndexer([i.binary!, ...i.args(root, part)], root, req.env);
+      if (r.code !== 0 || !existsSync(part))
+        throw new LspqError(
+          'server_failed',
+          `${i.name} failed (exit ${r.code}) indexing ${root}: ${r.tail.trim().split('\n').pop() ?? ''}; nothing was written`,
+        );
+      parts.push(readFileSync(part));
+      done.push({ name: i.name, ms: Math.round(performance.now() - start) });
+    }
+    // Protobuf messages concatenated are one message with the repeated fields of all: one index.
+    const whole = join(work, 'index.scip');
+    writeFileSync(whole, Buffer.concat(parts));
+    const indexed = ScipIndex.load(whole, root);
+    const manifest = describeFiles(
+      indexed.root,
+      [...indexed.documents.keys()],
+      done.map((d) => d.name),
+      gitHead(root, req.env),
+    );
+    writeFileSync(join(work, 'index.json'), `${JSON.stringify(manifest)}\n`);
+    // The index and its manifest replace the old ones whole; the folder never reaches a commit.
+    renameSync(join(work, 'index.json'), manifestPath(out));
+    renameSync(whole, out);
+    if (out === join(root, '.lspq', 'index.scip')) writeFileSync(join(root, '.lspq', '.gitignore'), '*\n');
+    return {
+      file: out,
+      root: indexed.root,
+      documents: indexed.documents.size,
+      bytes: indexed.bytes,
+      indexers: done,
+      ...(manifest.commit ? { commit: manifest.commit } : {}),
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

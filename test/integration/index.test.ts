@@ -1,0 +1,166 @@
+/**
+ * Answers from a SCIP index: TypeScript (scip-typescript), Python
+ * (scip-python) and Rust (rust-analyzer scip) fixtures indexed with `lspq
+ * index`; def, refs and hover answered from the index with no server
+ * started, equal to the live server's where both hold the data; a file
+ * edited after indexing is answered live and listed stale; a corrupt or
+ * truncated index is exit 2 naming the file; --index-only without an index
+ * is exit 3 with the `lspq index` hint.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { FIXTURES, Lspq, REPO } from '../helpers/lspq';
+
+const lspq = new Lspq();
+const base = join(REPO, 'test', '.scratch', `index-${process.pid}`);
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+  rmSync(base, { recursive: true, force: true });
+});
+
+function copy(fixture: string): string {
+  const dir = join(base, fixture);
+  mkdirSync(dir, { recursive: true });
+  cpSync(join(FIXTURES, fixture), dir, { recursive: true, filter: (p) => !p.includes('/target') });
+  return dir;
+}
+
+interface Answer {
+  server: string;
+  source: string;
+  locations: { path: string; line: number; column: number }[];
+  stale?: string[];
+}
+const places = (a: Answer) => a.locations.map((l) => `${l.path}:${l.line}:${l.column}`);
+const servers = async () => (await lspq.json<{ servers: unknown[] }>(['daemon', 'status'])).servers;
+
+/** Questions where the index and the live server hold the same answer. */
+const LANGUAGES = [
+  {
+    fixture: 'ts-shapes',
+    indexer: 'scip-typescript',
+    def: ['src/main.ts:7:totalArea', ['src/geometry.ts:13:17']],
+    refs: 'src/shape.ts:2:Shape',
+    hover: ['src/geometry.ts:13:totalArea', '```ts\nfunction totalArea(shapes: Shape[], unit: Unit): string\n```\n'],
+    edit: 'src/geometry.ts',
+    // The import specifiers: scip-typescript records them as references, TypeScript 7's server does not.
+    onlyInIndex: ['src/circle.ts:1:15', 'src/geometry.ts:1:15', 'src/main.ts:4:15', 'src/square.ts:1:15'],
+  },
+  {
+    fixture: 'py-shapes',
+    indexer: 'scip-python',
+    def: ['main.py:7:total_area', ['shapes/geometry.py:15:5']],
+    refs: 'shapes/shape.py:7:Shape',
+    hover: [
+      'main.py:7:total_area',
+      '```python\ndef total_area(\n  shapes: list[Shape],\n  unit: Unit\n) -> str:\n```\n',
+    ],
+    edit: 'shapes/geometry.py',
+    onlyInIndex: [],
+  },
+  {
+    fixture: 'rust-shapes',
+    indexer: 'rust-analyzer',
+    def: ['src/main.rs:13:total_area', ['src/geometry.rs:15:8']],
+    refs: 'src/shape.rs:2:Shape',
+    hover: ['src/shape.rs:2:Shape', '```rust\npub trait Shape\n```\n\nAnything with an area.\n'],
+    edit: 'src/geometry.rs',
+    onlyInIndex: [],
+  },
+] as const;
+
+describe.each(LANGUAGES)('$fixture indexed by $indexer', (lang) => {
+  const dir = copy(lang.fixture);
+  const run = (args: string[]) => lspq.run(args, { cwd: dir });
+  const json = (args: string[]) => lspq.json<Answer>(args, { cwd: dir });
+
+  test('lspq index writes the index and its manifest', async () => {
+    await lspq.run(['daemon', 'stop']);
+    const r = await lspq.json<{ file: string; documents: number; indexers: { name: string }[] }>(
+      ['index', '--root', '.'],
+      { cwd: dir },
+    );
+    expect(r.file).toBe(join(dir, '.lspq', 'index.scip'));
+    expect(r.indexers.map((i) => i.name)).toEqual([lang.indexer]);
+    expect(r.documents).toBeGreaterThan(3);
+    const manifest = JSON.parse(readFileSync(join(dir, '.lspq', 'index.json'), 'utf8'));
+    expect(Object.keys(manifest.files)).toContain(lang.edit);
+    expect(readFileSync(join(dir, '.lspq', '.gitignore'), 'utf8')).toBe('*\n');
+  });
+
+  test('def and refs from the index, no server started; cold and asked again; the same as the live server', async () => {
+    const [target, expected] = lang.def;
+    for (let i = 0; i < 2; i++) {
+      const fromIndex = await json(['def', target]);
+      expect([fromIndex.source, fromIndex.server]).toEqual(['index', lang.indexer]);
+      expect(places(fromIndex)).toEqual([...expected]);
+    }
+    const refs = await json(['refs', lang.refs]);
+    expect(refs.source).toBe('index');
+    expect(refs.stale).toEqual([]);
+    expect(await servers()).toEqual([]);
+    const live = await json(['refs', lang.refs, '--no-index']);
+    expect(live.source).toBe('server');
+    const inIndexOnly = new Set<string>(lang.onlyInIndex);
+    expect(places(refs).filter((p) => !inIndexOnly.has(p))).toEqual(places(live));
+    expect(places(refs).filter((p) => inIndexOnly.has(p))).toEqual([...lang.onlyInIndex]);
+    expect(places(await json(['def', target, '--no-index']))).toEqual([...expected]);
+  });
+
+  test('hover from the index: its signature and documentation', async () => {
+    const [target, contents] = lang.hover;
+    const r = await run(['hover', target, '--index-only']);
+    expect(r).toEqual({ exit: 0, stdout: contents, stderr: '' });
+  });
+
+  test('a file edited after indexing: answered live; the index lists it as stale for the others', async () => {
+    appendFileSync(join(dir, lang.edit), '\n');
+    const [target] = lang.def;
+    const edited = `${lang.edit}:${Number(lang.def[1][0].split(':')[1])}:${target.split(':')[2]}`;
+    const live = await json(['def', edited]);
+    expect(live.source).toBe('server');
+    const refs = await lspq.run(['refs', lang.refs], { cwd: dir });
+    expect(refs.stderr).toContain(
+      `lspq: warning: answered from the SCIP index; 1 file(s) changed since it was built may hold more: ${lang.edit}`,
+    );
+    expect((await json(['refs', lang.refs])).stale).toEqual([lang.edit]);
+    const only = await run(['def', edited, '--index-only']);
+    expect(only).toEqual({
+      exit: 3,
+      stdout: '',
+      stderr: `lspq: ${lang.edit} changed since the index was built; run 'lspq index' again, or drop --index-only\n`,
+    });
+  });
+});
+
+describe('broken and missing indexes', () => {
+  const dir = join(base, 'ts-shapes');
+
+  test('a truncated index is exit 2 naming the file', async () => {
+    const index = join(dir, '.lspq', 'index.scip');
+    const bytes = readFileSync(index);
+    writeFileSync(index, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    const r = await lspq.run(['def', 'src/main.ts:7:totalArea'], { cwd: dir });
+    expect(r.exit).toBe(2);
+    expect(r.stderr).toStartWith(`lspq: ${index} is not a SCIP index (`);
+    expect(r.stderr).toEndWith("); build it again with 'lspq index'\n");
+    writeFileSync(index, 'not protobuf at all, just text\n');
+    expect((await lspq.run(['def', 'src/main.ts:7:totalArea'], { cwd: dir })).exit).toBe(2);
+    // --no-index never reads it.
+    expect((await lspq.run(['def', 'src/main.ts:7:totalArea', '--no-index'], { cwd: dir })).exit).toBe(0);
+  });
+
+  test('--index-only with no index: exit 3 and the lspq index hint', async () => {
+    const bare = copy('go-shapes');
+    const r = await lspq.run(['def', 'main.go:7:TotalArea', '--index-only'], { cwd: bare });
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toContain("build one with 'lspq index'");
+  });
+
+  test('--index FILE that does not exist: exit 2', async () => {
+    const r = await lspq.run(['def', 'src/main.ts:7:totalArea', '--index', 'nowhere.scip'], { cwd: dir });
+    expect(r.exit).toBe(2);
+    expect(r.stderr).toContain("build it with 'lspq index' or drop --index");
+  });
+});
