@@ -145,6 +145,7 @@ export const COMMANDS = {
       ...serverArgs,
       input: { type: 'positional', required: false, description: 'FILE, or QUERY with -w', valueHint: 'FILE|QUERY' },
       workspace: { type: 'boolean', alias: 'w', description: 'Search the whole workspace for QUERY' },
+      ...indexArgs,
       ...contextArgs,
       kind: {
         type: 'string',

@@ -273,7 +273,8 @@ export class ScipIndex {
     const q = query.toLowerCase();
     const out: { name: string; symbol: string; place: ScipPlace }[] = [];
     for (const [symbol, info] of this.symbols) {
-      if (isLocal(symbol)) continue;
+      // Workspace symbols are declarations: not locals, parameters, type parameters or files.
+      if (isLocal(symbol) || /[)\]/]$/.test(symbol)) continue;
       const name = info.displayName ?? lastName(symbol);
       if (!name.toLowerCase().includes(q)) continue;
       for (const place of this.definitions(symbol)) out.push({ name, symbol, place });

@@ -60,6 +60,9 @@ export interface MemoryReport {
   each: Map<string, number | null>;
 }
 
+/** What else the daemon holds that counts under the servers' limit (a SCIP index: about its decoded size). */
+export const HELD_MEMORY: (() => number)[] = [];
+
 export interface AcquireOptions {
   spec: ServerSpec;
   binary: string;
@@ -237,11 +240,12 @@ export class ServerPool {
     await session.client.shutdown();
   }
 
-  /** Each server's memory (its process tree) and the total. */
+  /** Each server's memory (its process tree) and the total, with what the daemon holds beside them (indexes). */
   memory(): MemoryReport {
     const parents = processParents();
     const each = new Map(this.list().map((s) => [s.key, treeMemory(s.client.pid, parents)] as const));
-    const total = [...each.values()].reduce<number>((n, m) => n + (m ?? 0), 0);
+    const held = HELD_MEMORY.reduce((n, measure) => n + measure(), 0);
+    const total = [...each.values()].reduce<number>((n, m) => n + (m ?? 0), held);
     return { limit: this.memoryLimit, total, each };
   }
 

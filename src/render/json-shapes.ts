@@ -92,6 +92,7 @@ export const WorkspaceSymbolsShape = z.object({
     }),
   ),
   ...cut,
+  ...sourced,
 });
 
 export const CallItemShape = z.object({

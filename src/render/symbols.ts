@@ -3,6 +3,7 @@ import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from '../q
 import { displayPath } from '../protocol/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from './style';
 import { placedLines } from './excerpts';
+import { sourcedJson, staleNote } from './locations';
 import type { SymbolsShape, WorkspaceSymbolsShape } from './json-shapes';
 import type { Rendered } from './types';
 import type * as z from 'zod/mini';
@@ -49,6 +50,7 @@ export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): z.
     symbols: r.symbols.map((s) => ({ ...s, path: displayPath(s.path, cwd) })),
     total: r.total,
     truncated: r.truncated,
+    ...sourcedJson(r, cwd),
   };
 }
 
@@ -61,6 +63,9 @@ export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptio
   });
   return {
     stdout: placedLines(places),
-    warning: r.truncated ? truncationNote(r.symbols.length, r.total, 'symbols') : undefined,
+    warning:
+      [r.truncated ? truncationNote(r.symbols.length, r.total, 'symbols') : undefined, staleNote(r, o.cwd)]
+        .filter(Boolean)
+        .join('; ') || undefined,
   };
 }

@@ -108,6 +108,15 @@ describe.each(LANGUAGES)('$fixture indexed by $indexer', (lang) => {
     expect(places(await json(['def', target, '--no-index']))).toEqual([...expected]);
   });
 
+  test('symbols -w from the index: the declarations the live server lists', async () => {
+    type Found = { symbols: { name: string; path: string; line: number; column: number }[]; source: string };
+    const declared = (r: Found) => r.symbols.map((x) => `${x.path}:${x.line}:${x.column} ${x.name}`).sort();
+    const fromIndex = await lspq.json<Found>(['symbols', '-w', 'area', '--root', '.'], { cwd: dir });
+    expect(fromIndex.source).toBe('index');
+    const live = await lspq.json<Found>(['symbols', '-w', 'area', '--root', '.', '--no-index'], { cwd: dir });
+    expect(declared(fromIndex)).toEqual(declared(live));
+  });
+
   test('hover from the index: its signature and documentation', async () => {
     const [target, contents] = lang.hover;
     const r = await run(['hover', target, '--index-only']);

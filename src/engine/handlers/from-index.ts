@@ -20,13 +20,14 @@ import { findWord } from '../../protocol/target';
 import { displayPath } from '../../protocol/paths';
 import type { CallerContext, Location, LocationOp, ResolvedTarget } from '../../queries';
 import type { TargetSpec } from '../../protocol/target';
+import { HELD_MEMORY } from '../../lsp/manager';
 import type { HandlerContext } from './context';
 
 /** One index per file in the daemon, read again when the file changes. */
-const held = new Map<string, { stamp: string; index: ScipIndex; manifest: Manifest | undefined }>();
+const held = new Map<string, { stamp: string; index: ScipIndex; manifest: Manifest | undefined; memory: number }>();
 
-/** The bytes of the indexes held, for the daemon's memory count. */
-export const heldIndexBytes = () => [...held.values()].reduce((n, h) => n + h.index.bytes, 0);
+/** The memory the indexes held take (measured when read), counted under the daemon's limit with the servers'. */
+HELD_MEMORY.push(() => [...held.values()].reduce((n, h) => n + h.memory, 0));
 
 /** The index for a question: --index, LSPQ_INDEX, else `.lspq/index.scip` at or above `near` up to the checkout's top. */
 function indexFile(req: CallerContext, near: string): string | undefined {
@@ -53,9 +54,46 @@ function load(file: string, fallbackRoot: string) {
   }
   const known = held.get(file);
   if (known?.stamp === stamp) return known;
-  const loaded = { stamp, index: ScipIndex.load(file, fallbackRoot), manifest: readManifest(file) };
+  const before = process.memoryUsage().heapUsed;
+  const index = ScipIndex.load(file, fallbackRoot);
+  // The decoded index is several times its file; the heap's growth says how much (at least the file's size).
+  const memory = Math.max(index.bytes, process.memoryUsage().heapUsed - before);
+  const loaded = { stamp, index, manifest: readManifest(file), memory };
   held.set(file, loaded);
   return loaded;
+}
+
+/** The index for a workspace question about the project around `dir`, with its stale files; undefined: ask the servers. */
+export async function forWorkspace(
+  dir: string,
+  req: CallerContext,
+): Promise<{ index: ScipIndex; stale: string[] } | undefined> {
+  const mode = req.index?.mode ?? 'auto';
+  if (mode === 'off') return undefined;
+  const file = indexFile(req, dir);
+  if (!file) {
+    if (mode === 'only') throw noIndex(dir, req.cwd);
+    return undefined;
+  }
+  const { index, manifest } = load(file, req.root ?? dirname(dirname(file)));
+  return { index, stale: manifest ? changedSince(manifest, index.root) : await gitChanged(index.root, req.env) };
+}
+
+/** The type a symbol is a member of (`Shape#area().` → Shape), as a live server names the container. */
+export function containerOf(symbol: string): string | undefined {
+  const m = /([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)#([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)(\([^)]*\)\.|\.|#)$/.exec(symbol);
+  return m?.[1]?.replace(/^`|`$/g, '');
+}
+
+/** A symbol's kind from its SCIP descriptor's suffix, where the indexer wrote no kind. */
+export function kindOf(symbol: string): string {
+  // A method of nothing (a file's or a package's own) is a function.
+  if (/\([^)]*\)\.$/.test(symbol))
+    return /[/]([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)\([^)]*\)\.$/.test(symbol) ? 'function' : 'method';
+  if (symbol.endsWith('#')) return 'class';
+  if (symbol.endsWith('/')) return 'namespace';
+  if (symbol.endsWith('!')) return 'function';
+  return 'variable';
 }
 
 export interface IndexHit {

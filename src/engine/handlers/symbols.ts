@@ -1,11 +1,12 @@
 /** symbols FILE (a tree) and symbols -w QUERY (across the workspace). */
 import { withContext } from './excerpts';
+import { containerOf, forWorkspace, indexServer, kindOf, locationsOf } from './from-index';
 import {
   DocumentSymbolRequest,
   type DocumentSymbol as LspDocumentSymbol,
   type SymbolInformation,
 } from 'vscode-languageserver-protocol';
-import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
+import { symbolKindName, TextSource, toSpan } from '../../lsp/convert';
 import type { PositionEncoding } from '../../lsp/position';
 import type {
   DocumentSymbol,
@@ -141,6 +142,40 @@ export async function workspaceSymbols(
   req: Extract<QueryRequest, { op: 'wsymbols' }>,
   ctx: HandlerContext,
 ): Promise<WorkspaceSymbolsResult> {
+  const indexed = await forWorkspace(req.root ?? req.cwd, req);
+  if (indexed) {
+    const stale = new Set(indexed.stale);
+    // A definition in a file changed since the index may have moved: those are left to the stale list.
+    const found = indexed.index.search(req.query).filter((s) => !stale.has(s.place.path));
+    const all = locationsOf(
+      found.map((s) => s.place),
+      ctx,
+    )
+      .map((l, i) => {
+        const { name, symbol } = found[i]!;
+        const container = containerOf(symbol);
+        return {
+          name,
+          kind: kindOf(symbol),
+          ...(container ? { container } : {}),
+          path: l.path,
+          line: l.line,
+          column: l.column,
+        };
+      })
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column))
+      .filter((s) => !req.kinds?.length || req.kinds.includes(s.kind));
+    return {
+      query: req.query,
+      server: indexServer(indexed.index),
+      root: indexed.index.root,
+      symbols: withContext(all.slice(0, req.limit), new TextSource(undefined, ctx.pool.caches.lines), req.context),
+      total: all.length,
+      truncated: all.length > req.limit,
+      source: 'index',
+      stale: indexed.stale,
+    };
+  }
   const deadline = deadlineFor(req);
   const sessions = await workspaceSessions(req, ctx);
   const all: WorkspaceSymbol[] = [];
@@ -159,5 +194,6 @@ export async function workspaceSymbols(
     symbols: withContext(all.slice(0, req.limit), textsOf(sessions[0]!, ctx), req.context),
     total: all.length,
     truncated: all.length > req.limit,
+    source: 'server',
   };
 }
