@@ -7,62 +7,15 @@
  * daemon's memory after. Prints markdown; `bun bench/big.ts`.
  * BENCH_PROJECTS=stdlib,django narrows a run.
  */
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { benchEnv, fmt, LSPQ, median, RUNS, table, timeCommand } from './harness';
-import { position, projects, REPO, WORK, type Project, type Query } from './projects';
+import { django, effect, goRoot } from './big-projects';
+import { position, projects, REPO, type Project, type Query } from './projects';
 
 interface Big extends Project {
   key: string;
   query: string;
-}
-
-function run(cmd: string[], cwd: string): void {
-  const r = Bun.spawnSync(cmd, { cwd, env: process.env as Record<string, string>, stderr: 'pipe' });
-  if (r.exitCode !== 0) throw new Error(`${cmd.join(' ')} failed: ${r.stderr.toString()}`);
-}
-
-function goRoot(): string {
-  return Bun.spawnSync(['go', 'env', 'GOROOT']).stdout.toString().trim();
-}
-
-function django(): string {
-  const root = join(WORK, 'django');
-  if (!existsSync(root)) {
-    const dl = join(WORK, 'dl');
-    mkdirSync(dl, { recursive: true });
-    run(['pip', 'download', '--no-binary', ':all:', '--no-deps', 'django==5.1.4', '-d', dl, '-q'], WORK);
-    run(['tar', 'xzf', join(dl, 'Django-5.1.4.tar.gz'), '-C', WORK], WORK);
-    run(['mv', join(WORK, 'Django-5.1.4'), root], WORK);
-  }
-  return root;
-}
-
-function effect(): string {
-  const root = join(WORK, 'effect');
-  if (!existsSync(root)) {
-    const dl = join(WORK, 'dl');
-    mkdirSync(dl, { recursive: true });
-    run(['npm', 'pack', 'effect@3.12.0', '--silent', '--pack-destination', dl], WORK);
-    run(['tar', 'xzf', join(dl, 'effect-3.12.0.tgz'), '-C', dl], WORK);
-    run(['mv', join(dl, 'package'), root], WORK);
-    // The package ships its sources without their tsconfig: a plain strict one over src/.
-    writeFileSync(
-      join(root, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          strict: true,
-          target: 'ES2022',
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          noEmit: true,
-          exactOptionalPropertyTypes: true,
-        },
-        include: ['src'],
-      }),
-    );
-  }
-  return root;
 }
 
 function sourceCount(root: string, exts: string[]): number {

@@ -103,7 +103,11 @@ async function run(): Promise<ExitCode> {
     progress: isTerminal(2) && !words.json,
     json: words.json,
     help: words.help,
-    ...(words.timeoutMs !== undefined ? { timeoutMs: words.timeoutMs } : {}),
+    ...(words.timeoutMs !== undefined
+      ? { timeoutMs: words.timeoutMs }
+      : 'timeoutSeconds' in spec
+        ? { timeoutMs: spec.timeoutSeconds * 1000 }
+        : {}),
   };
   // --help is answered here: asking it must not start a daemon.
   const here = spec.process === 'here' || words.noDaemon || words.help;

@@ -3,7 +3,7 @@ import { resolvePath } from '../protocol/paths';
 import { indexJson, renderIndex } from '../render/index-build';
 import { present, type Run } from './context';
 
-const INDEX_TIMEOUT_S = 1800;
+import { COMMANDS } from './table';
 
 export const index: Run<'index'> = async (args, { line, ask }) => {
   const query = {
@@ -12,7 +12,7 @@ export const index: Run<'index'> = async (args, { line, ask }) => {
     ...(args.out ? { out: resolvePath(line.cwd, args.out) } : {}),
   };
   // An indexer takes minutes on a large project: half an hour unless told.
-  const patient = { ...args, timeout: args.timeout ?? String(INDEX_TIMEOUT_S) };
+  const patient = { ...args, timeout: args.timeout ?? String(COMMANDS.index.timeoutSeconds) };
   return present(
     await ask(query, patient),
     args.json,

@@ -30,6 +30,8 @@ export interface CommandSpec {
   passthrough?: boolean;
   /** It reads its requests from stdin, one per line, and answers each as it goes (batch). */
   stream?: boolean;
+  /** Its --timeout when none is given, in seconds, where the common default is too short (an indexer's run). */
+  timeoutSeconds?: number;
 }
 
 const outputArgs = {
@@ -288,6 +290,7 @@ export const COMMANDS = {
     },
     examples: ['lspq index', 'lspq index --root . --json'],
     process: 'daemon',
+    timeoutSeconds: 1800,
   },
   diag: {
     summary: 'diagnostics for files, --staged changes or --all the workspace',

@@ -1,9 +1,11 @@
 /**
- * A SCIP index, read once and held: every document's occurrences sorted by
- * place, every symbol's definitions and references, and what the indexer
- * said of each symbol (documentation, signature, relationships). Answers
- * only what the index holds: a place or a symbol it has nothing for is
- * undefined, and the question goes to a live server.
+ * A SCIP index, read once and held compactly: each document's occurrences
+ * in one Int32Array sorted by place, each symbol string once (occurrences
+ * hold its number), and what the indexer said of each symbol. Read one
+ * document at a time (SCIP's advice for large indexes), each decoded by
+ * protobufjs with the schema and dropped once packed. Answers only what
+ * the index holds: a place or a symbol it has nothing for is undefined,
+ * and the question goes to a live server.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,11 +28,15 @@ export interface ScipOccurrence extends ScipRange {
   roles: number;
 }
 
+/** Per occurrence: line, character, end line, end character, symbol number, roles. */
+const STRIDE = 6;
+
 export interface ScipDocument {
   /** Absolute. */
   path: string;
   encoding: PositionEncoding;
-  occurrences: ScipOccurrence[];
+  /** STRIDE numbers per occurrence, sorted by place. */
+  occurrences: Int32Array;
 }
 
 export interface ScipSymbol {
@@ -54,12 +60,7 @@ interface RawOccurrence {
 interface RawSymbol {
   symbol?: string;
   documentation?: string[];
-  relationships?: {
-    symbol?: string;
-    isReference?: boolean;
-    isImplementation?: boolean;
-    isTypeDefinition?: boolean;
-  }[];
+  relationships?: { symbol?: string; isReference?: boolean; isImplementation?: boolean; isTypeDefinition?: boolean }[];
   displayName?: string;
   signatureDocumentation?: { language?: string; text?: string };
 }
@@ -69,53 +70,61 @@ interface RawDocument {
   symbols?: RawSymbol[];
   positionEncoding?: number;
 }
-interface RawIndex {
-  metadata?: { projectRoot?: string; toolInfo?: { name?: string } };
-  documents?: RawDocument[];
-  externalSymbols?: RawSymbol[];
+interface RawMetadata {
+  projectRoot?: string;
+  toolInfo?: { name?: string };
 }
 
-let indexType: Protobuf.Type | undefined;
+interface Schema {
+  protobuf: typeof Protobuf;
+  metadata: Protobuf.Type;
+  document: Protobuf.Type;
+  symbol: Protobuf.Type;
+}
+let schema: Schema | undefined;
 /** protobufjs is loaded when the first index is read: a question without one never pays for it. */
-function decoder(): Protobuf.Type {
-  const protobuf = require('protobufjs') as typeof Protobuf;
-  indexType ??= protobuf.parse(SCIP_PROTO, { keepCase: false }).root.lookupType('scip.Index');
-  return indexType;
+function types(): Schema {
+  if (!schema) {
+    const protobuf = require('protobufjs') as typeof Protobuf;
+    const root = protobuf.parse(SCIP_PROTO, { keepCase: false }).root;
+    schema = {
+      protobuf,
+      metadata: root.lookupType('scip.Metadata'),
+      document: root.lookupType('scip.Document'),
+      symbol: root.lookupType('scip.SymbolInformation'),
+    };
+  }
+  return schema;
 }
 
 const ENCODINGS: Record<number, PositionEncoding> = { [ENCODING_UTF8]: 'utf-8', [ENCODING_UTF32]: 'utf-32' };
 
-function rangeOf(r: number[] | undefined): ScipRange | undefined {
-  if (!r || (r.length !== 3 && r.length !== 4)) return undefined;
-  const [line, character, a, b] = r as [number, number, number, number?];
-  return b === undefined
-    ? { line, character, endLine: line, endCharacter: a }
-    : { line, character, endLine: a, endCharacter: b };
-}
-
 const isLocal = (symbol: string) => symbol.startsWith('local ');
 
 /** A range's size, lines first: the smaller of two enclosing ranges is the inner one. */
-const span = (r: ScipRange) => (r.endLine - r.line) * 1_000_000 + (r.endCharacter - r.character);
+const span = (o: Int32Array, i: number) => (o[i + 2]! - o[i]!) * 1_000_000 + (o[i + 3]! - o[i + 1]!);
 
 export class ScipIndex {
   readonly documents = new Map<string, ScipDocument>();
   readonly symbols = new Map<string, ScipSymbol>();
-  /** Each symbol's occurrences across documents, built when first asked. */
-  private places: Map<string, { doc: ScipDocument; occ: ScipOccurrence }[]> | undefined;
+  /** Each symbol string once; occurrences hold its number. */
+  private readonly names: string[] = [];
+  private readonly numbers = new Map<string, number>();
+  /** Each symbol's occurrences (document, offset) across documents, built when first asked. */
+  private places: Map<number, { doc: ScipDocument; at: number }[]> | undefined;
   /** Symbols that say they implement (or are references of) a symbol, by that symbol. */
   private inverse: Map<string, { symbol: string; reference: boolean; implementation: boolean }[]> | undefined;
+  root = '';
+  tools: string[] = [];
 
   private constructor(
     readonly file: string,
-    readonly root: string,
-    readonly tools: string[],
     readonly bytes: number,
   ) {}
 
   /**
-   * Reads an index. `root` is where its relative paths start when the
-   * index's own project root is not this machine's (an index built in CI).
+   * Reads an index. `fallbackRoot` is where its relative paths start when
+   * the index's own project root is not on this machine (an index built in CI).
    */
   static load(file: string, fallbackRoot: string): ScipIndex {
     let bytes: Buffer;
@@ -124,45 +133,86 @@ export class ScipIndex {
     } catch {
       throw new LspqError('file_not_found', `the index ${file} cannot be read; build it with 'lspq index'`);
     }
-    let raw: RawIndex;
+    const index = new ScipIndex(file, bytes.length);
     try {
-      raw = decoder().toObject(decoder().decode(bytes), { longs: Number, defaults: false }) as RawIndex;
+      index.read(bytes, fallbackRoot);
     } catch (err) {
       throw new LspqError(
         'usage',
         `${file} is not a SCIP index (${(err as Error).message.split('\n')[0]}); build it again with 'lspq index'`,
       );
     }
-    if (!raw.documents?.length && !raw.metadata)
+    if (index.documents.size === 0)
       throw new LspqError('usage', `${file} holds no SCIP documents; build it again with 'lspq index'`);
-    const stated = raw.metadata?.projectRoot ? uriToPath(raw.metadata.projectRoot) : undefined;
-    const root = stated && existsDir(stated) ? stated.replace(/\/$/, '') : fallbackRoot;
-    const index = new ScipIndex(
-      file,
-      root,
-      raw.metadata?.toolInfo?.name ? [raw.metadata.toolInfo.name] : [],
-      bytes.length,
-    );
-    for (const d of raw.documents ?? []) index.addDocument(d);
-    for (const s of raw.externalSymbols ?? []) index.addSymbol(s);
     return index;
   }
 
-  private addDocument(d: RawDocument): void {
+  /** Index's fields one value at a time: metadata (1), each document (2), each external symbol (3). */
+  private read(bytes: Uint8Array, fallbackRoot: string): void {
+    const t = types();
+    const reader = t.protobuf.Reader.create(bytes);
+    const documents: RawDocument[] = [];
+    let metadata: RawMetadata | undefined;
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (wire === 2 && field === 1) metadata = t.metadata.decode(reader, reader.uint32()) as RawMetadata;
+      else if (wire === 2 && field === 2) {
+        // The root is known only once metadata is read (it comes first, but concatenated indexes repeat it).
+        const doc = t.document.decode(reader, reader.uint32()) as RawDocument;
+        if (metadata) this.addDocument(doc, this.rootOf(metadata, fallbackRoot));
+        else documents.push(doc);
+      } else if (wire === 2 && field === 3) this.addSymbol(t.symbol.decode(reader, reader.uint32()) as RawSymbol);
+      else reader.skipType(wire);
+    }
+    const root = this.rootOf(metadata, fallbackRoot);
+    for (const doc of documents) this.addDocument(doc, root);
+  }
+
+  private rootOf(metadata: RawMetadata | undefined, fallbackRoot: string): string {
+    if (!this.root) {
+      const stated = metadata?.projectRoot ? uriToPath(metadata.projectRoot) : undefined;
+      this.root = stated && existsDir(stated) ? stated.replace(/\/$/, '') : fallbackRoot;
+    }
+    const tool = metadata?.toolInfo?.name;
+    if (tool && !this.tools.includes(tool)) this.tools.push(tool);
+    return this.root;
+  }
+
+  private number(symbol: string): number {
+    let n = this.numbers.get(symbol);
+    if (n === undefined) {
+      n = this.names.length;
+      this.names.push(symbol);
+      this.numbers.set(symbol, n);
+    }
+    return n;
+  }
+
+  private addDocument(d: RawDocument, root: string): void {
     if (!d.relativePath) return;
-    const path = join(this.root, d.relativePath);
+    const path = join(root, d.relativePath);
     // The indexers here that leave the encoding unspecified (TypeScript's, Python's) count UTF-16 units.
     const encoding = ENCODINGS[d.positionEncoding ?? 0] ?? 'utf-16';
-    const occurrences: ScipOccurrence[] = [];
+    const rows: number[][] = [];
     for (const o of d.occurrences ?? []) {
-      const range = rangeOf(o.range);
-      if (range && o.symbol) occurrences.push({ ...range, symbol: o.symbol, roles: o.symbolRoles ?? 0 });
+      const r = o.range;
+      if (!o.symbol || !r || (r.length !== 3 && r.length !== 4)) continue;
+      const [line, character, a, b] = r as [number, number, number, number?];
+      const end = b === undefined ? [line, a] : [a, b];
+      rows.push([line, character, end[0]!, end[1]!, this.number(o.symbol), o.symbolRoles ?? 0]);
     }
-    occurrences.sort((a, b) => a.line - b.line || a.character - b.character);
-    // A file indexed twice (two indexers, or a concatenated index) keeps both sets.
+    // A file indexed twice (two indexers over one file) keeps both sets.
     const known = this.documents.get(path);
-    if (known) known.occurrences.push(...occurrences);
-    else this.documents.set(path, { path, encoding, occurrences });
+    if (known)
+      for (let i = 0; i < known.occurrences.length; i += STRIDE)
+        rows.push([...known.occurrences.subarray(i, i + STRIDE)]);
+    rows.sort((x, y) => x[0]! - y[0]! || x[1]! - y[1]!);
+    const occurrences = new Int32Array(rows.length * STRIDE);
+    for (const [i, row] of rows.entries()) occurrences.set(row, i * STRIDE);
+    this.documents.set(path, { path, encoding, occurrences });
+    this.places = undefined;
     for (const s of d.symbols ?? []) this.addSymbol(s);
   }
 
@@ -184,34 +234,57 @@ export class ScipIndex {
     });
   }
 
-  /** The occurrence at a 0-based place of a document (characters in its encoding), innermost first. */
+  private occurrence(doc: ScipDocument, i: number): ScipOccurrence {
+    const o = doc.occurrences;
+    return {
+      line: o[i]!,
+      character: o[i + 1]!,
+      endLine: o[i + 2]!,
+      endCharacter: o[i + 3]!,
+      symbol: this.names[o[i + 4]!]!,
+      roles: o[i + 5]!,
+    };
+  }
+
+  /** A document's occurrences, in place order. */
+  occurrencesIn(doc: ScipDocument): ScipOccurrence[] {
+    const out: ScipOccurrence[] = [];
+    for (let i = 0; i < doc.occurrences.length; i += STRIDE) out.push(this.occurrence(doc, i));
+    return out;
+  }
+
+  /** The innermost occurrence at a 0-based place of a document (characters in its encoding). */
   at(path: string, line: number, character: number): ScipOccurrence | undefined {
     const doc = this.documents.get(path);
     if (!doc) return undefined;
-    // The innermost: rust-analyzer also records a module's definition over the whole file.
-    let best: ScipOccurrence | undefined;
-    for (const o of doc.occurrences) {
-      if (o.line > line) break;
+    const o = doc.occurrences;
+    // rust-analyzer also records a module's definition over the whole file: the smallest enclosing range wins.
+    let best = -1;
+    for (let i = 0; i < o.length; i += STRIDE) {
+      if (o[i]! > line) break;
       const inside =
-        (o.line < line || o.character <= character) &&
-        (o.endLine > line || (o.endLine === line && o.endCharacter >= character));
-      if (inside && (!best || span(o) < span(best))) best = o;
+        (o[i]! < line || o[i + 1]! <= character) && (o[i + 2]! > line || (o[i + 2] === line && o[i + 3]! >= character));
+      if (inside && (best < 0 || span(o, i) < span(o, best))) best = i;
     }
-    return best;
+    return best < 0 ? undefined : this.occurrence(doc, best);
   }
 
   private occurrencesOf(symbol: string): { doc: ScipDocument; occ: ScipOccurrence }[] {
     if (!this.places) {
       this.places = new Map();
-      for (const doc of this.documents.values())
-        for (const occ of doc.occurrences) {
-          const list = this.places.get(occ.symbol) ?? [];
-          list.push({ doc, occ });
-          this.places.set(occ.symbol, list);
+      for (const doc of this.documents.values()) {
+        const o = doc.occurrences;
+        for (let i = 0; i < o.length; i += STRIDE) {
+          const list = this.places.get(o[i + 4]!);
+          if (list) list.push({ doc, at: i });
+          else this.places.set(o[i + 4]!, [{ doc, at: i }]);
         }
+      }
     }
-    // A local symbol is local to its document: the same name elsewhere is another symbol.
-    return this.places.get(symbol) ?? [];
+    const n = this.numbers.get(symbol);
+    return n === undefined
+      ? []
+      : (this.places.get(n) ?? []).map(({ doc, at }) => ({ doc, occ: this.occurrence(doc, at) }));
   }
 
   private related(symbol: string) {
@@ -268,12 +341,11 @@ export class ScipIndex {
       .flatMap((r) => this.definitions(r.symbol));
   }
 
-  /** Non-local symbols whose name contains `query` (case-insensitive), at their definitions. */
+  /** Declarations (not locals, parameters, type parameters or files) whose name contains `query`, case-insensitive. */
   search(query: string): { name: string; symbol: string; place: ScipPlace }[] {
     const q = query.toLowerCase();
     const out: { name: string; symbol: string; place: ScipPlace }[] = [];
     for (const [symbol, info] of this.symbols) {
-      // Workspace symbols are declarations: not locals, parameters, type parameters or files.
       if (isLocal(symbol) || /[)\]/]$/.test(symbol)) continue;
       const name = info.displayName ?? lastName(symbol);
       if (!name.toLowerCase().includes(q)) continue;

@@ -2,7 +2,9 @@
  * The part of SCIP's protobuf schema lspq reads (the fields and numbers of
  * the published scip.proto; what is not read is left out, and protobuf
  * skips unknown fields). Decoded by protobufjs from this text, so a field
- * lspq starts to read is one line here.
+ * lspq starts to read is one line here. `Index` is read one field value at
+ * a time (scip-index.ts), each Metadata, Document and SymbolInformation by
+ * its type here.
  */
 export const SCIP_PROTO = `
 syntax = "proto3";
