@@ -1,11 +1,13 @@
 /**
  * A SCIP index, read once and held compactly: each document's occurrences
  * in one Int32Array sorted by place, each symbol string once (occurrences
- * hold its number), and what the indexer said of each symbol. Read one
- * document at a time (SCIP's advice for large indexes), each decoded by
- * protobufjs with the schema and dropped once packed. Answers only what
- * the index holds: a place or a symbol it has nothing for is undefined,
- * and the question goes to a live server.
+ * hold its number), each symbol's relationships, and where its
+ * documentation is in the file (read when a hover asks: indexes of
+ * documented libraries are mostly documentation). protobufjs reads the
+ * wire format; the field numbers come from SCIP's schema (scip-schema.ts),
+ * one field value at a time, as SCIP advises for large indexes. Answers
+ * only what the index holds: a place or a symbol it has nothing for is
+ * undefined, and the question goes to a live server.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,6 +41,13 @@ export interface ScipDocument {
   occurrences: Int32Array;
 }
 
+/** A symbol as held: its documentation stays in the file (`at`: where its SymbolInformation is). */
+interface Held {
+  relationships: ScipSymbol['relationships'];
+  displayName?: string;
+  at: [number, number];
+}
+
 export interface ScipSymbol {
   documentation: string[];
   signature?: { language: string; text: string };
@@ -52,23 +61,15 @@ export interface ScipPlace extends ScipRange {
   encoding: PositionEncoding;
 }
 
-interface RawOccurrence {
-  range?: number[];
-  symbol?: string;
-  symbolRoles?: number;
-}
 interface RawSymbol {
-  symbol?: string;
   documentation?: string[];
-  relationships?: { symbol?: string; isReference?: boolean; isImplementation?: boolean; isTypeDefinition?: boolean }[];
-  displayName?: string;
   signatureDocumentation?: { language?: string; text?: string };
 }
-interface RawDocument {
-  relativePath?: string;
-  occurrences?: RawOccurrence[];
-  symbols?: RawSymbol[];
-  positionEncoding?: number;
+interface RawRelationship {
+  symbol?: string;
+  isReference?: boolean;
+  isImplementation?: boolean;
+  isTypeDefinition?: boolean;
 }
 interface RawMetadata {
   projectRoot?: string;
@@ -78,8 +79,17 @@ interface RawMetadata {
 interface Schema {
   protobuf: typeof Protobuf;
   metadata: Protobuf.Type;
-  document: Protobuf.Type;
   symbol: Protobuf.Type;
+  relationship: Protobuf.Type;
+  /** The field numbers lspq walks, by message and field name, from the schema. */
+  index: Record<'metadata' | 'documents' | 'externalSymbols', number>;
+  document: Record<'relativePath' | 'occurrences' | 'symbols' | 'positionEncoding', number>;
+  occurrence: Record<'range' | 'symbol' | 'symbolRoles', number>;
+  info: Record<'symbol' | 'relationships' | 'displayName', number>;
+}
+
+function ids<K extends string>(type: Protobuf.Type, names: K[]): Record<K, number> {
+  return Object.fromEntries(names.map((n) => [n, type.fields[n]!.id])) as Record<K, number>;
 }
 let schema: Schema | undefined;
 /** protobufjs is loaded when the first index is read: a question without one never pays for it. */
@@ -87,11 +97,16 @@ function types(): Schema {
   if (!schema) {
     const protobuf = require('protobufjs') as typeof Protobuf;
     const root = protobuf.parse(SCIP_PROTO, { keepCase: false }).root;
+    const type = (name: string) => root.lookupType(`scip.${name}`);
     schema = {
       protobuf,
-      metadata: root.lookupType('scip.Metadata'),
-      document: root.lookupType('scip.Document'),
-      symbol: root.lookupType('scip.SymbolInformation'),
+      metadata: type('Metadata'),
+      symbol: type('SymbolInformation'),
+      relationship: type('Relationship'),
+      index: ids(type('Index'), ['metadata', 'documents', 'externalSymbols']),
+      document: ids(type('Document'), ['relativePath', 'occurrences', 'symbols', 'positionEncoding']),
+      occurrence: ids(type('Occurrence'), ['range', 'symbol', 'symbolRoles']),
+      info: ids(type('SymbolInformation'), ['symbol', 'relationships', 'displayName']),
     };
   }
   return schema;
@@ -106,7 +121,8 @@ const span = (o: Int32Array, i: number) => (o[i + 2]! - o[i]!) * 1_000_000 + (o[
 
 export class ScipIndex {
   readonly documents = new Map<string, ScipDocument>();
-  readonly symbols = new Map<string, ScipSymbol>();
+  /** Per symbol: its relationships and name now, where its documentation is in the file for later. */
+  private readonly infos = new Map<string, Held>();
   /** Each symbol string once; occurrences hold its number. */
   private readonly names: string[] = [];
   private readonly numbers = new Map<string, number>();
@@ -147,27 +163,36 @@ export class ScipIndex {
     return index;
   }
 
-  /** Index's fields one value at a time: metadata (1), each document (2), each external symbol (3). */
+  /** Index's fields one value at a time: metadata, each document, each external symbol. */
   private read(bytes: Uint8Array, fallbackRoot: string): void {
     const t = types();
     const reader = t.protobuf.Reader.create(bytes);
-    const documents: RawDocument[] = [];
+    const waiting: { start: number; end: number }[] = [];
     let metadata: RawMetadata | undefined;
     while (reader.pos < reader.len) {
       const tag = reader.uint32();
       const field = tag >>> 3;
       const wire = tag & 7;
-      if (wire === 2 && field === 1) metadata = t.metadata.decode(reader, reader.uint32()) as RawMetadata;
-      else if (wire === 2 && field === 2) {
-        // The root is known only once metadata is read (it comes first, but concatenated indexes repeat it).
-        const doc = t.document.decode(reader, reader.uint32()) as RawDocument;
-        if (metadata) this.addDocument(doc, this.rootOf(metadata, fallbackRoot));
-        else documents.push(doc);
-      } else if (wire === 2 && field === 3) this.addSymbol(t.symbol.decode(reader, reader.uint32()) as RawSymbol);
-      else reader.skipType(wire);
+      if (wire !== 2) {
+        reader.skipType(wire);
+        continue;
+      }
+      const length = reader.uint32();
+      const start = reader.pos;
+      if (field === t.index.metadata) metadata = t.metadata.decode(reader, length) as RawMetadata;
+      else if (field === t.index.documents) {
+        // Paths start at the root the metadata names; it comes first, else the documents wait for it.
+        if (metadata) this.readDocument(reader, start + length, this.rootOf(metadata, fallbackRoot));
+        else waiting.push({ start, end: start + length });
+        reader.pos = start + length;
+      } else if (field === t.index.externalSymbols) this.readSymbol(reader, start + length);
+      else reader.skip(length);
     }
     const root = this.rootOf(metadata, fallbackRoot);
-    for (const doc of documents) this.addDocument(doc, root);
+    for (const w of waiting) {
+      reader.pos = w.start;
+      this.readDocument(reader, w.end, root);
+    }
   }
 
   private rootOf(metadata: RawMetadata | undefined, fallbackRoot: string): string {
@@ -190,48 +215,110 @@ export class ScipIndex {
     return n;
   }
 
-  private addDocument(d: RawDocument, root: string): void {
-    if (!d.relativePath) return;
-    const path = join(root, d.relativePath);
-    // The indexers here that leave the encoding unspecified (TypeScript's, Python's) count UTF-16 units.
-    const encoding = ENCODINGS[d.positionEncoding ?? 0] ?? 'utf-16';
-    const rows: number[][] = [];
-    for (const o of d.occurrences ?? []) {
-      const r = o.range;
-      if (!o.symbol || !r || (r.length !== 3 && r.length !== 4)) continue;
-      const [line, character, a, b] = r as [number, number, number, number?];
-      const end = b === undefined ? [line, a] : [a, b];
-      rows.push([line, character, end[0]!, end[1]!, this.number(o.symbol), o.symbolRoles ?? 0]);
+  /** A Document's fields up to `end`: its path, encoding, occurrences and symbols. */
+  private readDocument(reader: Protobuf.Reader, end: number, root: string): void {
+    const f = types().document;
+    let relative = '';
+    let encodingCode = 0;
+    const rows: number[] = [];
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (field === f.relativePath && wire === 2) relative = reader.string();
+      else if (field === f.positionEncoding && wire === 0) encodingCode = reader.int32();
+      else if (field === f.occurrences && wire === 2) this.readOccurrence(reader, reader.uint32() + reader.pos, rows);
+      else if (field === f.symbols && wire === 2) this.readSymbol(reader, reader.uint32() + reader.pos);
+      else reader.skipType(wire);
     }
+    if (!relative) return;
+    const path = join(root, relative);
+    // The indexers here that leave the encoding unspecified (TypeScript's, Python's) count UTF-16 units.
+    const encoding = ENCODINGS[encodingCode] ?? 'utf-16';
     // A file indexed twice (two indexers over one file) keeps both sets.
     const known = this.documents.get(path);
-    if (known)
-      for (let i = 0; i < known.occurrences.length; i += STRIDE)
-        rows.push([...known.occurrences.subarray(i, i + STRIDE)]);
-    rows.sort((x, y) => x[0]! - y[0]! || x[1]! - y[1]!);
-    const occurrences = new Int32Array(rows.length * STRIDE);
-    for (const [i, row] of rows.entries()) occurrences.set(row, i * STRIDE);
+    if (known) rows.push(...known.occurrences);
+    const order = Array.from({ length: rows.length / STRIDE }, (_, i) => i * STRIDE);
+    order.sort((x, y) => rows[x]! - rows[y]! || rows[x + 1]! - rows[y + 1]!);
+    const occurrences = new Int32Array(rows.length);
+    order.forEach((from, i) => {
+      for (let k = 0; k < STRIDE; k++) occurrences[i * STRIDE + k] = rows[from + k]!;
+    });
     this.documents.set(path, { path, encoding, occurrences });
     this.places = undefined;
-    for (const s of d.symbols ?? []) this.addSymbol(s);
   }
 
-  private addSymbol(s: RawSymbol): void {
-    if (!s.symbol) return;
-    const sig = s.signatureDocumentation;
-    this.symbols.set(s.symbol, {
-      documentation: s.documentation ?? [],
+  /** An Occurrence's range, symbol and roles, appended to `rows` (STRIDE numbers) when it has a symbol. */
+  private readOccurrence(reader: Protobuf.Reader, end: number, rows: number[]): void {
+    const f = types().occurrence;
+    const range: number[] = [];
+    let symbol = '';
+    let roles = 0;
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (field === f.range && wire === 2) {
+        const stop = reader.uint32() + reader.pos;
+        while (reader.pos < stop) range.push(reader.int32());
+      } else if (field === f.range && wire === 0) range.push(reader.int32());
+      else if (field === f.symbol && wire === 2) symbol = reader.string();
+      else if (field === f.symbolRoles && wire === 0) roles = reader.int32();
+      else reader.skipType(wire);
+    }
+    if (!symbol || (range.length !== 3 && range.length !== 4)) return;
+    const [line, character, a, b] = range as [number, number, number, number?];
+    rows.push(line, character, b === undefined ? line : a, b === undefined ? a : b, this.number(symbol), roles);
+  }
+
+  /** A SymbolInformation's name, display name and relationships; its documentation stays in the file. */
+  private readSymbol(reader: Protobuf.Reader, end: number): void {
+    const t = types();
+    const start = reader.pos;
+    let symbol = '';
+    let displayName: string | undefined;
+    const relationships: ScipSymbol['relationships'] = [];
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (field === t.info.symbol && wire === 2) symbol = reader.string();
+      else if (field === t.info.displayName && wire === 2) displayName = reader.string();
+      else if (field === t.info.relationships && wire === 2) {
+        const r = t.relationship.decode(reader, reader.uint32()) as RawRelationship;
+        if (r.symbol)
+          relationships.push({
+            symbol: r.symbol,
+            reference: r.isReference === true,
+            implementation: r.isImplementation === true,
+            typeDefinition: r.isTypeDefinition === true,
+          });
+      } else reader.skipType(wire);
+    }
+    if (symbol) this.infos.set(symbol, { relationships, ...(displayName ? { displayName } : {}), at: [start, end] });
+  }
+
+  /** What the indexer said of a symbol, its documentation read from the index file now. */
+  info(symbol: string): ScipSymbol | undefined {
+    const held = this.infos.get(symbol);
+    if (!held) return undefined;
+    const [start, end] = held.at;
+    const bytes = Buffer.alloc(end - start);
+    const { openSync, readSync, closeSync } = require('node:fs') as typeof import('node:fs');
+    const fd = openSync(this.file, 'r');
+    try {
+      readSync(fd, bytes, 0, bytes.length, start);
+    } finally {
+      closeSync(fd);
+    }
+    const raw = types().symbol.decode(bytes) as RawSymbol;
+    const sig = raw.signatureDocumentation;
+    return {
+      documentation: raw.documentation ?? [],
       ...(sig?.text ? { signature: { language: sig.language ?? '', text: sig.text } } : {}),
-      ...(s.displayName ? { displayName: s.displayName } : {}),
-      relationships: (s.relationships ?? [])
-        .filter((r) => r.symbol)
-        .map((r) => ({
-          symbol: r.symbol!,
-          reference: r.isReference === true,
-          implementation: r.isImplementation === true,
-          typeDefinition: r.isTypeDefinition === true,
-        })),
-    });
+      ...(held.displayName ? { displayName: held.displayName } : {}),
+      relationships: held.relationships,
+    };
   }
 
   private occurrence(doc: ScipDocument, i: number): ScipOccurrence {
@@ -290,7 +377,7 @@ export class ScipIndex {
   private related(symbol: string) {
     if (!this.inverse) {
       this.inverse = new Map();
-      for (const [from, info] of this.symbols)
+      for (const [from, info] of this.infos)
         for (const r of info.relationships) {
           const list = this.inverse.get(r.symbol) ?? [];
           list.push({ symbol: from, reference: r.reference, implementation: r.implementation });
@@ -315,7 +402,7 @@ export class ScipIndex {
   /** Every occurrence of the symbol, and of the symbols the indexer says are references of it. */
   references(symbol: string, includeDeclaration: boolean, inDoc?: string): ScipPlace[] {
     const symbols = new Set([symbol]);
-    for (const r of this.symbols.get(symbol)?.relationships ?? []) if (r.reference) symbols.add(r.symbol);
+    for (const r of this.infos.get(symbol)?.relationships ?? []) if (r.reference) symbols.add(r.symbol);
     for (const r of this.related(symbol)) if (r.reference) symbols.add(r.symbol);
     const out: ScipPlace[] = [];
     for (const s of symbols)
@@ -336,7 +423,7 @@ export class ScipIndex {
 
   /** The definitions of the types the indexer says this symbol has. */
   typeDefinitions(symbol: string): ScipPlace[] {
-    return (this.symbols.get(symbol)?.relationships ?? [])
+    return (this.infos.get(symbol)?.relationships ?? [])
       .filter((r) => r.typeDefinition)
       .flatMap((r) => this.definitions(r.symbol));
   }
@@ -345,7 +432,7 @@ export class ScipIndex {
   search(query: string): { name: string; symbol: string; place: ScipPlace }[] {
     const q = query.toLowerCase();
     const out: { name: string; symbol: string; place: ScipPlace }[] = [];
-    for (const [symbol, info] of this.symbols) {
+    for (const [symbol, info] of this.infos) {
       if (isLocal(symbol) || /[)\]/]$/.test(symbol)) continue;
       const name = info.displayName ?? lastName(symbol);
       if (!name.toLowerCase().includes(q)) continue;

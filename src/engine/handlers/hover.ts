@@ -8,7 +8,7 @@ import { openTarget } from './target';
 
 export async function hover(req: Extract<QueryRequest, { op: 'hover' }>, ctx: HandlerContext): Promise<HoverResult> {
   const hit = await atTarget(req.target, req, ctx);
-  const info = hit?.index.symbols.get(hit.symbol);
+  const info = hit?.index.info(hit.symbol);
   const sig = info?.signature ? `\`\`\`${info.signature.language}\n${info.signature.text}\n\`\`\`` : '';
   const contents = [sig, ...(info?.documentation ?? [])].filter(Boolean).join('\n\n');
   if (hit && (contents || req.index?.mode === 'only')) {
