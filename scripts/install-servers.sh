@@ -29,6 +29,11 @@ RUST_TOOLCHAIN=stable
 SIX_VERSION=1.17.0               # a one-file package for the tests' project environments
 PRE_COMMIT_VERSION=4.7.0         # the pre-commit framework, to run the repository's .pre-commit-hooks.yaml
 LEFTHOOK_VERSION=2.2.2           # lefthook (npm ships its binary), to run the README's lefthook recipe
+BASH_LS_VERSION=5.8.1            # bash-language-server (Node >= 20)
+YAML_LS_VERSION=1.25.0           # yaml-language-server (2.x needs Node >= 22.13)
+LANGSERVERS_EXTRACTED_VERSION=4.10.0  # vscode-{json,css,html,eslint}-language-server
+DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
+BASEDPYRIGHT_VERSION=1.40.2      # a fourth Python server (PyPI)
 SCIP_TYPESCRIPT_VERSION=0.4.0    # SCIP indexers for lspq index (rust-analyzer's own scip command is the third)
 SCIP_PYTHON_VERSION=0.6.6
 
@@ -248,6 +253,28 @@ else
     "lefthook@${LEFTHOOK_VERSION}" || die "npm install lefthook@${LEFTHOOK_VERSION} failed"
 fi
 
+# ---- more servers: bash, YAML, JSON, CSS, HTML, Dockerfile (npm), basedpyright (PyPI) ----
+CURRENT_STEP="bash, YAML, JSON, CSS, HTML and Dockerfile servers (npm)"
+if [ "$(npm_version bash-language-server)" = "$BASH_LS_VERSION" ] \
+   && [ "$(npm_version yaml-language-server)" = "$YAML_LS_VERSION" ] \
+   && [ "$(npm_version vscode-langservers-extracted)" = "$LANGSERVERS_EXTRACTED_VERSION" ] \
+   && [ "$(npm_version dockerfile-language-server-nodejs)" = "$DOCKERFILE_LS_VERSION" ]; then
+  log "bash, YAML, JSON, CSS, HTML and Dockerfile servers already installed"
+else
+  npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
+    "bash-language-server@${BASH_LS_VERSION}" "yaml-language-server@${YAML_LS_VERSION}" \
+    "vscode-langservers-extracted@${LANGSERVERS_EXTRACTED_VERSION}" \
+    "dockerfile-language-server-nodejs@${DOCKERFILE_LS_VERSION}" \
+    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile servers failed"
+fi
+CURRENT_STEP="basedpyright $BASEDPYRIGHT_VERSION"
+if [ -x "$BIN/basedpyright-langserver" ] && "$TOOLS/venv/bin/pip" show basedpyright 2>/dev/null | grep -qx "Version: $BASEDPYRIGHT_VERSION"; then
+  log "basedpyright $BASEDPYRIGHT_VERSION already installed"
+else
+  "$TOOLS/venv/bin/pip" install -q "basedpyright==$BASEDPYRIGHT_VERSION" || die "pip install basedpyright==$BASEDPYRIGHT_VERSION failed"
+  ln -sfn "$TOOLS/venv/bin/basedpyright-langserver" "$BIN/basedpyright-langserver"
+fi
+
 # ---- SCIP indexers (npm) ------------------------------------------------------
 CURRENT_STEP="scip-typescript $SCIP_TYPESCRIPT_VERSION, scip-python $SCIP_PYTHON_VERSION"
 if [ "$(npm_version @sourcegraph/scip-typescript)" = "$SCIP_TYPESCRIPT_VERSION" ] \
@@ -281,6 +308,11 @@ check ruff                       ruff --version
 check pylsp                      pylsp --version
 check pre-commit                 pre-commit --version
 check lefthook                   lefthook version
+check bash-language-server       bash-language-server --version
+check yaml-language-server       node -p "'yaml-language-server ' + require('$TOOLS/node_modules/yaml-language-server/package.json').version"
+check vscode-json-language-server node -p "'vscode-langservers-extracted ' + require('$TOOLS/node_modules/vscode-langservers-extracted/package.json').version"
+check docker-langserver          node -p "'dockerfile-language-server-nodejs ' + require('$TOOLS/node_modules/dockerfile-language-server-nodejs/package.json').version"
+check basedpyright-langserver    "$TOOLS/venv/bin/basedpyright" --version
 check scip-typescript            scip-typescript --version
 check scip-python                scip-python --version
 log "done; put them on PATH with: source scripts/env.sh"

@@ -125,6 +125,7 @@ describe('answers and their shapes', () => {
       ],
       total: 1,
       truncated: false,
+      source: 'server',
     });
   });
 
@@ -150,6 +151,7 @@ describe('answers and their shapes', () => {
       root: go,
       contents: '```go\nfunc sumAreas(shapes []Shape) float64\n```',
       range: { line: 9, column: 6, endLine: 9, endColumn: 14 },
+      source: 'server',
     });
   });
 
@@ -311,19 +313,22 @@ describe('servers --for FILE: what each server of the file can answer, from its 
     });
   });
 
-  test('Python (JSON): pyright, pylsp and ruff in the order asked, each with its answers; basedpyright missing', async () => {
+  test('Python (JSON): pyright, pylsp and ruff in the order asked, each with its answers; the others missing', async () => {
+    // Exactly these three (and the runtimes) on PATH: basedpyright is installed for other tests.
+    const only = exactPath(['node', 'python3', 'pyright-langserver', 'pylsp', 'ruff']);
     const r = await lspq.json<{
       file: string;
       servers: { id: string; answers: Record<string, boolean>; diagnostics: string }[];
       missing: { id: string }[];
-    }>(['servers', '--for', 'main.py'], { cwd: join(FIXTURES, 'py-shapes') });
+    }>(['servers', '--for', 'main.py'], { cwd: join(FIXTURES, 'py-shapes'), env: { PATH: only } });
+    rmSync(only, { recursive: true, force: true });
     expect(r.file).toBe('main.py');
     expect(r.servers.map((s) => [s.id, s.answers.def, s.answers.impls, s.answers.fmt, s.diagnostics])).toEqual([
       ['pyright', true, false, false, 'pull'],
       ['pylsp', true, false, true, 'push'],
       ['ruff', false, false, true, 'pull'],
     ]);
-    expect(r.missing.map((m) => m.id)).toEqual(['basedpyright']);
+    expect(r.missing.map((m) => m.id)).toEqual(['basedpyright', 'jedi-language-server']);
   });
 });
 

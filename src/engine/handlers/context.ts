@@ -15,7 +15,7 @@ import type { Resolved, ServerPool, Session } from '../../lsp/manager';
 import { activate } from '../../lsp/servers/places';
 import { maxFileBytes, tooLarge } from '../../lsp/file-size';
 import { loadServers } from '../../lsp/servers/config';
-import { findRoot, locateFor } from '../../lsp/servers/locate';
+import { findMarkedRoot, findRoot, locateFor } from '../../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
 import type { CallerContext } from '../../queries';
 
@@ -197,6 +197,8 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, pool: Serve
 }
 
 function locate(spec: ServerSpec, path: string, req: CallerContext): Resolved | undefined {
+  // A server for projects that use it (ESLint) is no candidate where nothing above the file says so.
+  if (spec.needsMarker && !findMarkedRoot(spec, dirname(path))) return undefined;
   const root = req.root ?? findRoot(spec, path);
   const located = locateFor(spec, root, req.env, dirname(path));
   if (!located) return undefined;

@@ -1,5 +1,6 @@
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { StyleSettings } from '../style-settings';
+import { OTHER_SERVERS } from './other-servers';
 /**
  * The servers lspq knows, as data. Order matters: for a file, the first
  * server whose binary is found answers (diag asks them all).
@@ -95,6 +96,12 @@ export interface ServerSpec {
    * offers formatting but formats nothing without its formatter plugins).
    */
   formatter?: 'first' | 'last';
+  /**
+   * Only where one of its root markers is above the file (ESLint, Tailwind
+   * CSS): it serves files other servers answer for, and has nothing to say
+   * in a project that does not use it.
+   */
+  needsMarker?: boolean;
   /** The configuration file that set its command, named when that command is missing. */
   configuredIn?: string;
   /** File names ending so are not the project's sources though their extension matches (TypeScript's declaration files). */
@@ -240,6 +247,22 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     formatter: 'last',
   },
   {
+    // Jedi's own server: an alternative to pylsp (the same engine, no plugins).
+    id: 'jedi-language-server',
+    family: 'python-types',
+    name: 'jedi-language-server',
+    command: 'jedi-language-server',
+    args: [],
+    languages: PYTHON,
+    rootMarkers: PY_ROOTS,
+    rootRule: 'python-package',
+    install: 'pip install jedi-language-server (or pipx install jedi-language-server)',
+    envKeys: PY_ENV,
+    readiness: 'immediate',
+    versionArgs: ['--version'],
+    lacks: ['implementationProvider', 'callHierarchyProvider'],
+  },
+  {
     id: 'ruff',
     name: 'Ruff (linter)',
     family: 'python-lint',
@@ -319,111 +342,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     diagnostics: 'versioned',
     versionArgs: ['--version'],
   },
-  simple(
-    'elixir-ls',
-    'ElixirLS',
-    'elixir-ls',
-    [],
-    { '.ex': 'elixir', '.exs': 'elixir', '.heex': 'phoenix-heex' },
-    [['mix.exs']],
-    'install elixir-ls and put elixir-ls on PATH',
-  ),
-  simple(
-    'jdtls',
-    'Eclipse JDT LS',
-    'jdtls',
-    [],
-    { '.java': 'java' },
-    [['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle']],
-    'install jdtls (for example brew install jdtls)',
-  ),
-  simple(
-    'ruby-lsp',
-    'Ruby LSP',
-    'ruby-lsp',
-    [],
-    { '.rb': 'ruby', '.rake': 'ruby', Gemfile: 'ruby' },
-    [['Gemfile', '.ruby-version']],
-    'gem install ruby-lsp',
-  ),
-  simple(
-    'lua-language-server',
-    'lua-language-server',
-    'lua-language-server',
-    [],
-    { '.lua': 'lua' },
-    [['.luarc.json', '.luarc.jsonc', '.stylua.toml']],
-    'install lua-language-server (for example brew install lua-language-server)',
-  ),
-  simple(
-    'bash-language-server',
-    'bash-language-server',
-    'bash-language-server',
-    ['start'],
-    { '.sh': 'shellscript', '.bash': 'shellscript' },
-    [],
-    'npm install -g bash-language-server',
-  ),
-  simple(
-    'yaml-language-server',
-    'yaml-language-server',
-    'yaml-language-server',
-    ['--stdio'],
-    { '.yaml': 'yaml', '.yml': 'yaml' },
-    [],
-    'npm install -g yaml-language-server',
-  ),
-  simple(
-    'vscode-json-language-server',
-    'JSON (vscode-langservers-extracted)',
-    'vscode-json-language-server',
-    ['--stdio'],
-    { '.json': 'json', '.jsonc': 'jsonc' },
-    [],
-    'npm install -g vscode-langservers-extracted',
-  ),
-  simple(
-    'vscode-css-language-server',
-    'CSS (vscode-langservers-extracted)',
-    'vscode-css-language-server',
-    ['--stdio'],
-    { '.css': 'css', '.scss': 'scss', '.less': 'less' },
-    [],
-    'npm install -g vscode-langservers-extracted',
-  ),
-  simple(
-    'vscode-html-language-server',
-    'HTML (vscode-langservers-extracted)',
-    'vscode-html-language-server',
-    ['--stdio'],
-    { '.html': 'html', '.htm': 'html' },
-    [],
-    'npm install -g vscode-langservers-extracted',
-  ),
+  ...OTHER_SERVERS,
 ];
-
-function simple(
-  id: string,
-  name: string,
-  command: string,
-  args: string[],
-  languages: Record<string, string>,
-  rootMarkers: string[][],
-  install: string,
-): ServerSpec {
-  return {
-    id,
-    name,
-    command,
-    args,
-    languages,
-    rootMarkers,
-    install,
-    envKeys: ['PATH'],
-    readiness: 'immediate',
-    versionArgs: ['--version'],
-  };
-}
 
 /** The language id a server gives a file, by exact file name first, then by extension. */
 export function languageIdFor(spec: ServerSpec, path: string): string | undefined {
