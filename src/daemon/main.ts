@@ -2,7 +2,7 @@
  * The daemon's life: take the lock, listen, answer, stop idle servers, exit
  * when idle, and on any way out stop every server it started.
  */
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import type { ExitCode } from '../errors';
 import { MAX_SERVERS, SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
 import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
@@ -75,6 +75,11 @@ export async function runDaemon(): Promise<ExitCode> {
   });
   writeFileSync(stateFile(socket, 'daemon.pid'), String(process.pid), { mode: 0o600 });
   log(`listening on ${socket} (pid ${process.pid})`);
+  // The command that started this daemon waits on a pipe for this word, not on a poll of the socket.
+  try {
+    writeSync(1, 'ready\n');
+    closeSync(1);
+  } catch {}
 
   for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(sig, () => void stop(sig));
   const housekeeping = setInterval(

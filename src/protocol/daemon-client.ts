@@ -213,12 +213,40 @@ function daemonArgv(): string[] {
   return runsCompiled() ? [process.execPath, '__daemon'] : [process.execPath, Bun.main, '__daemon'];
 }
 
-async function spawnDaemon(path: string): Promise<void> {
+/**
+ * Starts a daemon; resolves true once it says it listens (a word on a pipe,
+ * so no poll of the socket adds its interval to a cold answer), false when
+ * it ends without saying so (another command's daemon won the lock).
+ */
+async function spawnDaemon(path: string): Promise<boolean> {
   const { spawn } = await import('node:child_process');
   const [cmd, ...args] = daemonArgv();
   // Detached into its own session: it outlives this command, not the user's terminal signals.
-  const child = spawn(cmd!, args, { detached: true, stdio: 'ignore', env: { ...process.env, LSPQ_SOCKET: path } });
+  const child = spawn(cmd!, args, {
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, LSPQ_SOCKET: path },
+  });
   child.unref();
+  const stdout = child.stdout!;
+  const said = await new Promise<boolean>((resolve) => {
+    let text = '';
+    const done = (ok: boolean) => {
+      clearTimeout(timer);
+      stdout.removeAllListeners();
+      // The pipe is not this command's to keep.
+      stdout.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => done(false), DAEMON_START_TIMEOUT_MS);
+    stdout.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+      if (text.includes('ready\n')) done(true);
+    });
+    stdout.once('close', () => done(text.includes('ready\n')));
+    stdout.once('error', () => done(false));
+  });
+  return said;
 }
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs: number): Promise<boolean> {
@@ -241,7 +269,7 @@ async function answers(path: string): Promise<boolean> {
 /** Starts a daemon and waits until it answers. Several commands may race here; the daemon's lock lets one win. */
 export async function startDaemon(path: string): Promise<void> {
   ensureSocketDir(path);
-  await spawnDaemon(path);
+  if (await spawnDaemon(path)) return;
   if (!(await waitUntil(() => answers(path), DAEMON_START_TIMEOUT_MS))) {
     throw new LspqError(
       'daemon',
