@@ -173,3 +173,13 @@ export function exactPath(commands: string[]): string {
   }
   return dir;
 }
+
+/** Writes `lspq` into `dir` as a user has it on PATH: the binary (or the sources) under test. */
+export function lspqOnPath(dir: string): void {
+  const { chmodSync } = require('node:fs') as typeof import('node:fs');
+  const argv = lspqArgv()
+    .map((w) => `'${w}'`)
+    .join(' ');
+  writeFileSync(join(dir, 'lspq'), `#!/bin/sh\nexec ${argv} "$@"\n`);
+  chmodSync(join(dir, 'lspq'), 0o755);
+}

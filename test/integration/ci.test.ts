@@ -8,11 +8,11 @@
  * runs the README's lefthook.yml through a real git commit.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import AjvDraft04 from 'ajv-draft-04';
-import { capture, git, Lspq, lspqArgv, REPO, toolsPath } from '../helpers/lspq';
+import { capture, git, Lspq, lspqOnPath, REPO, toolsPath } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const base = mkdtempSync(join(tmpdir(), 'lspq-ci-'));
@@ -46,13 +46,7 @@ const sh = (command: string, cwd = work) => capture(['sh', '-c', command], cwd, 
 
 beforeAll(() => {
   mkdirSync(bin);
-  writeFileSync(
-    join(bin, 'lspq'),
-    `#!/bin/sh\nexec ${lspqArgv()
-      .map((w) => `'${w}'`)
-      .join(' ')} "$@"\n`,
-  );
-  chmodSync(join(bin, 'lspq'), 0o755);
+  lspqOnPath(bin);
   const seed = join(base, 'seed');
   mkdirSync(seed);
   for (const [name, text] of Object.entries(FILES)) writeFileSync(join(seed, name), text);

@@ -5,11 +5,11 @@
  * fails here before a user copies a broken example.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { COMMANDS } from '../../src/commands/table';
-import { copyFixture, FIXTURES, git, Lspq, lspqArgv, prepareCFixture } from '../helpers/lspq';
+import { copyFixture, FIXTURES, git, Lspq, lspqOnPath, prepareCFixture } from '../helpers/lspq';
 
 /**
  * Where each example runs and how it exits: 1 when it finds problems (diag
@@ -85,14 +85,7 @@ function copy(fixture: string): string {
 
 beforeAll(() => {
   prepareCFixture();
-  // `lspq` on PATH, as a user has it: the binary (or the sources) under test.
-  writeFileSync(
-    join(bin, 'lspq'),
-    `#!/bin/sh\nexec ${lspqArgv()
-      .map((w) => `'${w}'`)
-      .join(' ')} "$@"\n`,
-  );
-  chmodSync(join(bin, 'lspq'), 0o755);
+  lspqOnPath(bin);
   // A repository with one commit and a broken TypeScript file staged, inside the checkout so TypeScript 7 is found.
   mkdirSync(join(FIXTURES, '..', '.scratch'), { recursive: true });
   repo = mkdtempSync(join(FIXTURES, '..', '.scratch', 'help-'));

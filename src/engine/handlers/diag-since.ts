@@ -15,20 +15,12 @@ import { lineMap, type LineMap } from '../../lsp/line-map';
 import type { Session } from '../../lsp/manager';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { answeredBy, type DiagResult, type Diagnostic, type Severity } from '../../queries';
-import {
-  acquire,
-  assertText,
-  candidatesFor,
-  deadlineFor,
-  holdAlone,
-  type Candidate,
-  type Deadline,
-  type HandlerContext,
-} from './context';
+import { assertText, deadlineFor, holdAlone, type Deadline, type HandlerContext } from './context';
 import {
   atLeast,
   BATCH,
   diagnoseBatch,
+  fileSessions,
   mergeDiagnostics,
   workspaceFilesFor,
   type Collected,
@@ -84,23 +76,9 @@ export async function workFor(req: DiagRequest, files: string[], ctx: HandlerCon
       work.set(session, await workspaceFilesFor(session, req.env));
     return work;
   }
-  for (const path of files) {
-    let candidates: Candidate[];
-    try {
-      candidates = candidatesFor(path, req, ctx.pool);
-    } catch (err) {
-      if (err instanceof LspqError && err.code === 'no_server') continue; // a README.md among the changes
-      throw err;
-    }
-    const families = new Set<string>();
-    for (const candidate of candidates) {
-      const family = candidate.spec.family ?? candidate.spec.id;
-      if (families.has(family)) continue;
-      families.add(family);
-      const session = await acquire(ctx, candidate, req);
+  for (const path of files)
+    for (const session of await fileSessions(path, req, ctx, true))
       work.set(session, [...(work.get(session) ?? []), path]);
-    }
-  }
   return work;
 }
 

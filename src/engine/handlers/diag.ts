@@ -169,6 +169,35 @@ async function workspacePull(
   return true;
 }
 
+/**
+ * The servers that diagnose a file, one per family (pyright and ruff both,
+ * pyright or basedpyright); none for a file no server handles when
+ * `unhandledOk` (a README.md among changed files).
+ */
+export async function fileSessions(
+  path: string,
+  req: DiagRequest,
+  ctx: HandlerContext,
+  unhandledOk: boolean,
+): Promise<Session[]> {
+  let candidates: Candidate[];
+  try {
+    candidates = candidatesFor(path, req, ctx.pool);
+  } catch (err) {
+    if (unhandledOk && err instanceof LspqError && err.code === 'no_server') return [];
+    throw err;
+  }
+  const families = new Set<string>();
+  const sessions: Session[] = [];
+  for (const candidate of candidates) {
+    const family = candidate.spec.family ?? candidate.spec.id;
+    if (families.has(family)) continue;
+    families.add(family);
+    sessions.push(await acquire(ctx, candidate, req));
+  }
+  return sessions;
+}
+
 /** Merges what several servers said: the same message at the same place once. */
 export function mergeDiagnostics(list: Diagnostic[]): Diagnostic[] {
   const seen = new Map<string, Diagnostic>();
@@ -200,20 +229,8 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     for (const path of snapshot?.files ?? req.files) {
       // A staged file is read from the index: it may be gone from the work tree.
       if (!req.staged) assertFile(path);
-      let candidates: Candidate[];
       // Staged or changed files no server handles (README.md) are not an error; named ones are.
-      try {
-        candidates = candidatesFor(path, req, ctx.pool);
-      } catch (err) {
-        if ((req.staged || req.changed) && err instanceof LspqError && err.code === 'no_server') continue;
-        throw err;
-      }
-      const families = new Set<string>();
-      for (const candidate of candidates) {
-        const family = candidate.spec.family ?? candidate.spec.id;
-        if (families.has(family)) continue;
-        families.add(family);
-        const session = await acquire(ctx, candidate, req);
+      for (const session of await fileSessions(path, req, ctx, req.staged === true || req.changed === true)) {
         asked.add(session);
         work.set(session, [...(work.get(session) ?? []), path]);
       }

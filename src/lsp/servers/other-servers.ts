@@ -5,18 +5,8 @@
  * Order matters as in the registry: after the core servers, so a server
  * that complements one (ESLint, Tailwind CSS) never answers before it.
  */
+import { JS_TS } from './languages';
 import type { ServerSpec } from './registry';
-
-const JS_TS = {
-  '.ts': 'typescript',
-  '.tsx': 'typescriptreact',
-  '.mts': 'typescript',
-  '.cts': 'typescript',
-  '.js': 'javascript',
-  '.jsx': 'javascriptreact',
-  '.mjs': 'javascript',
-  '.cjs': 'javascript',
-};
 
 /** Linters and helpers that answer no question about code but diagnostics and actions. */
 const NO_NAVIGATION: ServerSpec['lacks'] = [

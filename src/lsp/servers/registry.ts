@@ -1,5 +1,6 @@
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { StyleSettings } from '../style-settings';
+import { JS_TS } from './languages';
 import { OTHER_SERVERS } from './other-servers';
 /**
  * The servers lspq knows, as data. Order matters: for a file, the first
@@ -127,16 +128,6 @@ const LINTER_ONLY: (keyof ServerCapabilities)[] = [
   'renameProvider',
 ];
 
-const JS_TS: Record<string, string> = {
-  '.ts': 'typescript',
-  '.tsx': 'typescriptreact',
-  '.mts': 'typescript',
-  '.cts': 'typescript',
-  '.js': 'javascript',
-  '.jsx': 'javascriptreact',
-  '.mjs': 'javascript',
-  '.cjs': 'javascript',
-};
 const JS_ROOTS = [['tsconfig.json', 'jsconfig.json', 'package.json']];
 const NODE_ENV = ['PATH', 'NODE_PATH', 'NODE_OPTIONS'];
 const PYTHON = { '.py': 'python', '.pyi': 'python' };
