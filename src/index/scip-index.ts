@@ -127,7 +127,7 @@ export class ScipIndex {
   private readonly names: string[] = [];
   private readonly numbers = new Map<string, number>();
   /** Each symbol's occurrences (document, offset) across documents, built when first asked. */
-  private places: Map<number, { doc: ScipDocument; at: number }[]> | undefined;
+  private places: { docs: ScipDocument[]; starts: Int32Array; entries: Int32Array } | undefined;
   /** Symbols that say they implement (or are references of) a symbol, by that symbol. */
   private inverse: Map<string, { symbol: string; reference: boolean; implementation: boolean }[]> | undefined;
   root = '';
@@ -356,22 +356,40 @@ export class ScipIndex {
     return best < 0 ? undefined : this.occurrence(doc, best);
   }
 
-  private occurrencesOf(symbol: string): { doc: ScipDocument; occ: ScipOccurrence }[] {
-    if (!this.places) {
-      this.places = new Map();
-      for (const doc of this.documents.values()) {
-        const o = doc.occurrences;
-        for (let i = 0; i < o.length; i += STRIDE) {
-          const list = this.places.get(o[i + 4]!);
-          if (list) list.push({ doc, at: i });
-          else this.places.set(o[i + 4]!, [{ doc, at: i }]);
-        }
+  /**
+   * Each symbol's occurrences, as one table: for symbol n, the entries
+   * from starts[n] to starts[n + 1], two numbers each (document, offset).
+   * Built when first asked, in two passes, with no object per occurrence.
+   */
+  private placesTable() {
+    if (this.places) return this.places;
+    const docs = [...this.documents.values()];
+    const starts = new Int32Array(this.names.length + 1);
+    for (const doc of docs) for (let i = 4; i < doc.occurrences.length; i += STRIDE) starts[doc.occurrences[i]! + 1]!++;
+    for (let n = 0; n < this.names.length; n++) starts[n + 1]! += starts[n]!;
+    const entries = new Int32Array(starts[this.names.length]! * 2);
+    const next = starts.slice(0, this.names.length);
+    docs.forEach((doc, d) => {
+      for (let i = 0; i < doc.occurrences.length; i += STRIDE) {
+        const at = next[doc.occurrences[i + 4]!]!++;
+        entries[at * 2] = d;
+        entries[at * 2 + 1] = i;
       }
-    }
+    });
+    this.places = { docs, starts, entries };
+    return this.places;
+  }
+
+  private occurrencesOf(symbol: string): { doc: ScipDocument; occ: ScipOccurrence }[] {
     const n = this.numbers.get(symbol);
-    return n === undefined
-      ? []
-      : (this.places.get(n) ?? []).map(({ doc, at }) => ({ doc, occ: this.occurrence(doc, at) }));
+    if (n === undefined) return [];
+    const { docs, starts, entries } = this.placesTable();
+    const out: { doc: ScipDocument; occ: ScipOccurrence }[] = [];
+    for (let k = starts[n]!; k < starts[n + 1]!; k++) {
+      const doc = docs[entries[k * 2]!]!;
+      out.push({ doc, occ: this.occurrence(doc, entries[k * 2 + 1]!) });
+    }
+    return out;
   }
 
   private related(symbol: string) {
