@@ -133,6 +133,8 @@ export class LspClient {
   encoding: PositionEncoding = 'utf-16';
   /** The settings it is answered with: its spec's, and the project's interpreter. */
   private readonly ownSettings: Record<string, unknown>;
+  /** Why its output could not be read, once it could not: it was stopped for it. */
+  private brokenFrame: string | undefined;
   /** The indentation last told to a server whose spec has `style`. */
   private style: FormattingOptions | undefined;
   requestsAnswered = 0;
@@ -391,7 +393,12 @@ export class LspClient {
         }
       }),
     );
-    c.onError(([err]) => log(`${this.spec.id} connection error: ${err.message}`));
+    c.onError(([err]) => {
+      log(`${this.spec.id} connection error: ${err.message}`);
+      // A frame whose header cannot be read leaves the stream out of step: later answers may be lost
+      // in it, and every question would wait out its --timeout. The server is stopped instead.
+      if (/Content-Length|Reader received error/.test(err.message)) void this.unreadable(err.message.split('\n')[0]!);
+    });
   }
 
   private progressed({ token, value }: ProgressParams): void {
@@ -643,7 +650,19 @@ export class LspClient {
     await this.connection.sendNotification(type, params as RequestParamOf<P>);
   }
 
+  /** Stops a server whose output can no longer be read; the questions waiting on it fail saying so. */
+  private async unreadable(why: string): Promise<void> {
+    if (this.brokenFrame || !this.alive) return;
+    this.brokenFrame = why;
+    await this.killGroup();
+  }
+
   crashError(): LspqError {
+    if (this.brokenFrame)
+      return new LspqError(
+        'server_crashed',
+        `${this.spec.id} sent a frame lspq cannot read (${this.brokenFrame}), so it was stopped (root ${this.root}); the next command starts it again`,
+      );
     const how = this.exit
       ? this.exit.signal
         ? `was killed by ${this.exit.signal}`

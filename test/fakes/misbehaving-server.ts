@@ -38,6 +38,7 @@ import {
 const args = process.argv.slice(2);
 const waiting: (() => void)[] = [];
 const marker = args[args.indexOf('--cancel-marker') + 1];
+let unreadableSent = false;
 const connection = createMessageConnection(
   new StreamMessageReader(process.stdin),
   new StreamMessageWriter(process.stdout),
@@ -73,6 +74,11 @@ connection.onRequest(DefinitionRequest.type, (params, token: CancellationToken) 
       });
       if (waiting.length >= 2) for (const go of waiting.splice(0)) go();
     });
+  }
+  // A frame whose header names no length, then its body: a reader that takes it on loses what follows.
+  if (args.includes('--unreadable-frame-on-definition') && !unreadableSent) {
+    unreadableSent = true;
+    process.stdout.write('Content-Lenght: 2\r\n\r\n{}');
   }
   if (args.includes('--hang-on-definition')) {
     return new Promise(() => {

@@ -144,6 +144,20 @@ describe('crashes, cancellation and the socket folder', () => {
     );
   });
 
+  test('a frame lspq cannot read stops the server at once, saying so; the next question has a new one', async () => {
+    const dir = fake('--unreadable-frame-on-definition');
+    // Waiting out the --timeout for the answer lost in the stream would end in "did not answer".
+    const r = await lspq.run(['def', 'a.fake:1:1', '--timeout', '30'], { cwd: dir });
+    expect(r).toEqual({
+      exit: 3,
+      stdout: '',
+      stderr: `lspq: fake sent a frame lspq cannot read (Header must provide a Content-Length property.), so it was stopped (root ${dir}); the next command starts it again\n`,
+    });
+    const again = await lspq.run(['def', 'a.fake:1:1'], { cwd: dir });
+    expect(again.exit).toBe(3);
+    expect(again.stderr).toContain('sent a frame lspq cannot read');
+  });
+
   test('three crashes in three minutes leave it off until daemon restart', async () => {
     const dir = fake('--crash-on-definition');
     for (let crash = 1; crash <= 3; crash++)
