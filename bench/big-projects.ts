@@ -1,7 +1,8 @@
 /**
  * The large projects the scale and index benchmarks run on, fetched from
- * the registries into bench/.work once: django (PyPI) and effect (npm, a
- * TypeScript library that ships its sources), and the Go standard library.
+ * the registries into bench/.work once: django and rich (PyPI), effect
+ * (npm, a TypeScript library that ships its sources), and the Go standard
+ * library.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +52,18 @@ export function effect(): string {
         include: ['src'],
       }),
     );
+  }
+  return root;
+}
+
+export function rich(): string {
+  const root = join(WORK, 'rich');
+  if (!existsSync(root)) {
+    const dl = join(WORK, 'dl');
+    mkdirSync(dl, { recursive: true });
+    run(['pip', 'download', '--no-binary', ':all:', '--no-deps', 'rich==13.9.4', '-d', dl, '-q'], WORK);
+    run(['tar', 'xzf', join(dl, 'rich-13.9.4.tar.gz'), '-C', WORK], WORK);
+    run(['mv', join(WORK, 'rich-13.9.4'), root], WORK);
   }
   return root;
 }

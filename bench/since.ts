@@ -6,9 +6,10 @@
  * --all` (one) run interleaved. The ratio is what the second state costs.
  * Prints markdown; `bun bench/since.ts`.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fmt, LSPQ, median, RUNS, table, timeCommand, toolsEnv } from './harness';
+import { rich } from './big-projects';
 import { projects, REPO, WORK } from './projects';
 
 interface Case {
@@ -21,18 +22,6 @@ interface Case {
 function sh(cmd: string[], cwd: string): void {
   const r = Bun.spawnSync(cmd, { cwd, stdin: 'ignore', stderr: 'pipe' });
   if (r.exitCode !== 0) throw new Error(`${cmd.join(' ')} failed: ${r.stderr.toString()}`);
-}
-
-function rich(): string {
-  const root = join(WORK, 'rich');
-  if (!existsSync(root)) {
-    const dl = join(WORK, 'dl');
-    mkdirSync(dl, { recursive: true });
-    sh(['pip', 'download', '--no-binary', ':all:', '--no-deps', 'rich==13.9.4', '-d', dl, '-q'], WORK);
-    sh(['tar', 'xzf', join(dl, 'rich-13.9.4.tar.gz'), '-C', WORK], WORK);
-    sh(['mv', join(WORK, 'rich-13.9.4'), root], WORK);
-  }
-  return root;
 }
 
 /** A scratch copy as a repository of two commits: the project, then `change`. */
