@@ -4,6 +4,7 @@
  */
 import { closeSync, existsSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import type { ExitCode } from '../errors';
+import { outgrown } from '../lsp/file-events';
 import { MAX_SERVERS, SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
 import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
 import { fileLogger } from './log';
@@ -32,13 +33,15 @@ export async function runDaemon(): Promise<ExitCode> {
   const idleMs = msFromSeconds(process.env.LSPQ_DAEMON_IDLE_SECONDS, DAEMON_IDLE_MS);
   const maxServers = Number(process.env.LSPQ_MAX_SERVERS);
   const memoryMb = Number(process.env.LSPQ_MEMORY_LIMIT_MB);
+  const watchers = new Watchers(log);
   const pool = new ServerPool({
     idleMs: msFromSeconds(process.env.LSPQ_SERVER_IDLE_SECONDS, SERVER_IDLE_MS),
     maxServers: Number.isSafeInteger(maxServers) && maxServers > 0 ? maxServers : MAX_SERVERS,
     ...(Number.isFinite(memoryMb) && memoryMb > 0 ? { memoryLimit: Math.round(memoryMb * 1_048_576) } : {}),
     log,
+    beforeStart: (root) => watchers.watch(root),
+    renewIf: (session) => outgrown(session, watchers),
   });
-  const watchers = new Watchers(log);
   let stopping = false;
   let lastActivity = Date.now();
 
@@ -85,7 +88,7 @@ export async function runDaemon(): Promise<ExitCode> {
   const housekeeping = setInterval(
     () => {
       recordServers(stateFile(socket, 'servers.json'), pool.list());
-      watchers.prune(new Set(pool.list().map((s) => s.client.root)));
+      watchers.prune(pool.roots());
       void pool.enforceMemoryLimit();
       // A daemon that lost its lock (a racing start took over a stale one) steps aside.
       let holder = '';

@@ -10,6 +10,7 @@ import { COMMANDS, isCommand } from '../commands/table';
 import { answer } from '../engine/answer';
 import type { EngineContext } from '../engine/handlers/context';
 import { LspqError, toErrorPayload } from '../errors';
+import { tellChanges } from '../lsp/file-events';
 import type { ServerPool } from '../lsp/manager';
 import { type CommandLine, type DaemonStatus, PROTOCOL_VERSION, type Reply } from '../protocol/messages';
 import type { Op, QueryFor } from '../queries';
@@ -139,8 +140,8 @@ export function listen(o: ListenOptions): DaemonServer {
     const started = performance.now();
     const line = request.line;
     try {
-      // Let file events already queued by the kernel arrive before syncing.
-      await new Promise((r) => setImmediate(r));
+      // Where the kernel's queue is not read directly, let the events it already holds arrive first.
+      if (!o.watchers.immediate) await new Promise((r) => setImmediate(r));
       const host = {
         answer: <O extends Op>(query: QueryFor<O>) => answer(query, handlerContext(socket, line)),
         report: (err: unknown) => {
@@ -174,7 +175,10 @@ export function listen(o: ListenOptions): DaemonServer {
     pool: o.pool,
     signal: socket.data.abort.signal,
     log: o.log,
-    beforeRequest: (session) => o.watchers.flush(session),
+    beforeRequest: async (session) => {
+      const told = await tellChanges(session, o.watchers);
+      if (told > 0) o.log(`${session.client.spec.id}: ${told} watched file change(s) under ${session.client.root}`);
+    },
     // Progress only for a person at a terminal; a line the socket cannot take now is simply skipped.
     progress: line.progress
       ? (text) => void (socket.data.out ? undefined : write(socket, `${JSON.stringify({ progress: text })}\n`))

@@ -1,182 +1,324 @@
 /**
- * The daemon's watch of each root: files changed on disk (edited by other
- * programs, created, deleted, switched by git) are recorded as they happen
- * and told to each server before its next request (lsp/file-events.ts).
- * gopls and pyright see no change to an unopened file any other way.
+ * The daemon's view of the disk under each root a server runs for: every
+ * file created, written, deleted or moved, recorded in order, so that each
+ * server is told, before its next request, exactly what changed since it
+ * last heard (lsp/file-events.ts). gopls and pyright see no change to an
+ * unopened file any other way, and the TypeScript servers' own watchers lag
+ * a question asked right after a change.
  *
- * Each folder is watched on its own, found by a walk that leaves out what
- * is not the project's sources (node_modules, .git, virtual environments,
- * caches, cargo's target) and that runs beside the first answer, not before
- * it: a recursive watch of a root with node_modules walked every folder
- * first (lspq's own checkout: 420 ms before its first answer).
+ * Complete by construction where the kernel's queue can be read directly
+ * (folder-watch.ts): each question first reads every event queued so far.
+ * A root's folders are watched before its server starts, so nothing
+ * changed after the server read the disk goes unseen.
+ *
+ * Each change is told as the server would see it, judged by whether the
+ * file existed when the server last heard and exists now: `sed -i` and an
+ * editor's atomic save replace a file by a rename, which is a change to the
+ * server, not a creation (told "created", TypeScript 7 kept the old text);
+ * a temporary file made and removed in between is nothing at all.
  */
-import { existsSync, type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
-import { basename, join } from 'node:path';
-import { tellServer } from '../lsp/file-events';
-import type { Session } from '../lsp/manager';
+import { type Dirent, lstatSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import type { DiskChange, DiskView } from '../lsp/file-events';
+import { entryPath, type FolderWatch, folderWatch } from './folder-watch';
+import { skipped } from './walk-rules';
 
-interface RootWatch {
-  /** One watcher per folder of the root's sources. */
-  watchers: Map<string, FSWatcher>;
-  closed: boolean;
-  /** path → sequence number of its latest change, and of its latest creation, deletion or rename. */
-  changes: Map<string, { seq: number; renamedSeq: number }>;
+interface Change {
+  /** The sequence number of its latest event. */
   seq: number;
+  /** Whether it existed before its first recorded event. */
+  initial: boolean;
+  /** Each time it came to exist or ceased to, in order. */
+  flips: [seq: number, exists: boolean][];
 }
 
-/** Recorded changes beyond this many are forgotten oldest first: a server asked after that long a gap is told what is left. */
-const CHANGES_MAX = 10_000;
-
-const IGNORED = /(^|\/)(\.git|node_modules\/\.cache)(\/|$)/;
-
-/** Folders that are not the project's sources: never walked or watched. */
-const SKIPPED = new Set([
-  'node_modules',
-  '.git',
-  '.hg',
-  '.svn',
-  '__pycache__',
-  '.tox',
-  '.mypy_cache',
-  '.pytest_cache',
-  '.ruff_cache',
-  '.cache',
-  '.lspq',
-]);
-
-/** More folders than this under one root are not watched (the system's watch limit is shared). */
-const FOLDERS_MAX = 20_000;
-
-/** A folder the walk leaves out: by name, a virtual environment, or cargo's build output. */
-function skipped(dir: string): boolean {
-  const name = basename(dir);
-  if (SKIPPED.has(name)) return true;
-  if (existsSync(join(dir, 'pyvenv.cfg'))) return true;
-  return name === 'target' && existsSync(join(dir, '..', 'Cargo.toml'));
+interface WatchedRoot {
+  folders: Set<string>;
+  /** Every folder under it is watched (false past the system's watch limit). */
+  complete: boolean;
 }
 
-const isFolder = (path: string) => {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
+/** Changes kept; past this many the oldest are forgotten, and a server that last heard before them is told everything. */
+const CHANGES_MAX = 50_000;
+/** How often the queue is read between questions, so the kernel's (16,384 events by default) never overflows. */
+export const DRAIN_MS = 50;
+/** Folders walked between yields to other work. */
+const WALK_CHUNK = 200;
+
+const under = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
+
+export class Watchers implements DiskView {
+  private readonly backend: FolderWatch;
+  /** Watched folder → the files in it (names) as last seen. */
+  private readonly folders = new Map<string, Set<string>>();
+  /** How many roots cover each watched folder. */
+  private readonly cover = new Map<string, number>();
+  private readonly roots = new Map<string, WatchedRoot>();
+  private readonly walking = new Map<string, Promise<void>>();
+  private readonly changes = new Map<string, Change>();
+  private log: { seq: number; path: string }[] = [];
+  private seq = 0;
+  /** Changes up to this sequence number may have been forgotten (a cut log, lost events). */
+  private forgotten = 0;
+  private drainTimer: ReturnType<typeof setInterval> | undefined;
+  private warnedLimit = false;
+
+  constructor(
+    private readonly say: (line: string) => void,
+    backend?: FolderWatch,
+  ) {
+    this.backend = backend ?? folderWatch();
   }
-};
 
-export class Watchers {
-  private readonly roots = new Map<string, RootWatch>();
-  private readonly delivered = new WeakMap<Session, number>();
-
-  constructor(private readonly log: (line: string) => void) {}
-
-  private watchRoot(root: string): RootWatch {
-    const state: RootWatch = { watchers: new Map(), closed: false, changes: new Map(), seq: 0 };
-    this.roots.set(root, state);
-    // Beside the first answer: the server just read the disk itself.
-    void this.walk(state, root, false);
-    return state;
+  /** The sequence number after every change made so far: a server started now is told what changes after it. */
+  markNow(): number {
+    this.drain();
+    return this.seq;
   }
 
-  private record(state: RootWatch, path: string, renamed: boolean): void {
-    const seq = ++state.seq;
-    const renamedSeq = renamed ? seq : (state.changes.get(path)?.renamedSeq ?? 0);
-    // Re-inserted so the map stays in order of the latest change, and the oldest go first.
-    state.changes.delete(path);
-    state.changes.set(path, { seq, renamedSeq });
-    if (state.changes.size > CHANGES_MAX) state.changes.delete(state.changes.keys().next().value!);
+  /** Every event of a change made before this call is recorded (where the platform allows). */
+  get immediate(): boolean {
+    return this.backend.immediate;
+  }
+
+  /**
+   * Watches every folder of `root`'s sources; resolves once they all are,
+   * with the mark to tell a server started now of changes from. Called
+   * before a server for the root starts.
+   */
+  async watch(root: string): Promise<number> {
+    if (!this.roots.has(root)) {
+      const state: WatchedRoot = { folders: new Set(), complete: true };
+      this.roots.set(root, state);
+      this.walking.set(root, this.walk(root, state, root, false, true));
+      this.startDraining();
+    }
+    await this.walking.get(root);
+    return this.markNow();
+  }
+
+  /** Whether every folder of the root is watched: false past the system's limit, or before `watch`. */
+  complete(root: string): boolean {
+    return this.roots.get(root)?.complete ?? false;
+  }
+
+  /**
+   * What changed under `root` since mark `since`, as a server that last
+   * heard then sees it; undefined when that is no longer known (events were
+   * lost, or too many changes since): the server must read everything again.
+   */
+  changesSince(root: string, since: number): DiskChange[] | undefined {
+    if (since < this.forgotten) return undefined;
+    const out: DiskChange[] = [];
+    const seen = new Set<string>();
+    for (let i = this.firstAfter(since); i < this.log.length; i++) {
+      const path = this.log[i]!.path;
+      if (seen.has(path) || !under(path, root)) continue;
+      seen.add(path);
+      const change = this.changes.get(path);
+      if (!change) continue;
+      const before = existedAt(change, since);
+      const now = this.exists(path);
+      if (before && now) out.push({ path, kind: 'changed' });
+      else if (now) out.push({ path, kind: 'created' });
+      else if (before) out.push({ path, kind: 'deleted' });
+    }
+    return out;
+  }
+
+  /** Every file under `root` as last seen. */
+  filesUnder(root: string): string[] {
+    const out: string[] = [];
+    for (const [dir, names] of this.folders) if (under(dir, root)) for (const n of names) out.push(join(dir, n));
+    return out;
+  }
+
+  /** The index of the first log entry after `since` (the log is in sequence order). */
+  private firstAfter(since: number): number {
+    let lo = 0;
+    let hi = this.log.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.log[mid]!.seq <= since) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  private exists(path: string): boolean {
+    return this.folders.get(dirname(path))?.has(basename(path)) ?? false;
+  }
+
+  /** Reads every event queued so far and records what it changed. */
+  drain(): void {
+    const events = this.backend.read();
+    if (events.length === 0) return;
+    const touched = new Set<string>();
+    for (const e of events) {
+      if ('overflow' in e) {
+        this.lostEvents();
+        continue;
+      }
+      const path = entryPath(e);
+      // A folder that left is forgotten at once, in order: another may arrive at its name.
+      if (e.left && this.folders.has(path)) this.forgetFolder(path);
+      touched.add(path);
+    }
+    for (const path of touched) this.look(path);
+  }
+
+  /** Looks at a path an event named and records what it is now. */
+  private look(path: string): void {
+    let kind: 'folder' | 'file' | 'none' = 'none';
+    try {
+      kind = lstatSync(path).isDirectory() ? 'folder' : 'file';
+    } catch {}
+    if (kind === 'folder') {
+      if (this.folders.has(path) || !this.folders.has(dirname(path))) return;
+      // A folder created or moved in: watched too, and what it holds is new.
+      for (const [root, state] of this.roots) if (under(path, root)) void this.walk(root, state, path, true, false);
+      return;
+    }
+    if (this.folders.has(path)) this.forgetFolder(path);
+    this.saw(path, kind === 'file');
+  }
+
+  /** A file is there or not: recorded when that or its content may have changed. */
+  private saw(path: string, exists: boolean): void {
+    const names = this.folders.get(dirname(path));
+    if (!names) return;
+    const was = names.has(basename(path));
+    // A temporary file made and removed between two looks: nothing to tell.
+    if (!was && !exists) return;
+    if (exists) names.add(basename(path));
+    else names.delete(basename(path));
+    const seq = ++this.seq;
+    const change = this.changes.get(path) ?? { seq, initial: was, flips: [] };
+    if (was !== exists) change.flips.push([seq, exists]);
+    change.seq = seq;
+    this.changes.set(path, change);
+    this.log.push({ seq, path });
+    if (this.log.length > 2 * CHANGES_MAX) this.cutLog();
+  }
+
+  /** Keeps the newest changes; a server that heard last before them will be told everything. */
+  private cutLog(): void {
+    const cut = this.log.length - CHANGES_MAX;
+    this.forgotten = this.log[cut - 1]!.seq;
+    this.log = this.log.slice(cut);
+    for (const [path, change] of this.changes) if (change.seq <= this.forgotten) this.changes.delete(path);
+  }
+
+  /** The kernel dropped events: every watched folder is looked at again, and servers are told everything. */
+  private lostEvents(): void {
+    this.say('file events were lost (the queue overflowed); servers will read their projects again');
+    this.forgotten = ++this.seq;
+    for (const [dir, names] of [...this.folders]) {
+      let entries: Dirent[] = [];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {}
+      const now = new Set(entries.map((e) => e.name));
+      for (const name of [...names]) if (!now.has(name)) this.look(join(dir, name));
+      for (const e of entries) if (!names.has(e.name)) this.look(join(dir, e.name));
+    }
+  }
+
+  /** A folder went away: its files are gone, it and the folders under it are no longer watched. */
+  private forgetFolder(top: string): void {
+    for (const dir of [...this.folders.keys()]) {
+      if (!under(dir, top)) continue;
+      for (const name of [...(this.folders.get(dir) ?? [])]) this.saw(join(dir, name), false);
+      this.unwatch(dir);
+    }
+  }
+
+  private unwatch(dir: string): void {
+    this.backend.remove(dir);
+    this.folders.delete(dir);
+    this.cover.delete(dir);
+    for (const state of this.roots.values()) state.folders.delete(dir);
   }
 
   /**
    * Watches `top` and the folders under it, a few hundred at a time between
-   * other work. `created`: the folder is new, so the files found in it are
-   * changes too (a checkout that adds a folder of sources).
+   * other work. `created`: the folder is new, so its files are changes too
+   * (a checkout that adds a folder of sources).
    */
-  private async walk(state: RootWatch, top: string, created: boolean): Promise<void> {
+  private async walk(root: string, state: WatchedRoot, top: string, created: boolean, yields: boolean): Promise<void> {
     const queue = [top];
-    let since = 0;
-    while (queue.length > 0 && !state.closed) {
+    let count = 0;
+    while (queue.length > 0) {
       const dir = queue.shift()!;
-      if (state.watchers.has(dir) || skipped(dir)) continue;
-      if (state.watchers.size >= FOLDERS_MAX) {
-        this.log(`watching ${top}: more than ${FOLDERS_MAX} folders; the rest are not watched`);
-        return;
+      if (dir !== root && skipped(dir)) continue;
+      if (!state.folders.has(dir)) {
+        if (!this.folders.has(dir)) {
+          const added = this.backend.add(dir);
+          if (added === 'limit') {
+            state.complete = false;
+            if (!this.warnedLimit) this.say(`cannot watch ${dir}: the system's watch limit is reached`);
+            this.warnedLimit = true;
+            return;
+          }
+          if (added === 'gone') continue;
+          this.folders.set(dir, new Set());
+        }
+        state.folders.add(dir);
+        this.cover.set(dir, (this.cover.get(dir) ?? 0) + 1);
       }
-      this.watchFolder(state, dir);
-      let entries: import('node:fs').Dirent[] = [];
+      let entries: Dirent[] = [];
       try {
         entries = readdirSync(dir, { withFileTypes: true });
       } catch {}
+      const names = this.folders.get(dir)!;
       for (const e of entries) {
         if (e.isDirectory()) queue.push(join(dir, e.name));
-        else if (created) this.record(state, join(dir, e.name), true);
+        else if (created) this.saw(join(dir, e.name), true);
+        else names.add(e.name);
       }
-      if (++since % 200 === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (yields && ++count % WALK_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
-  private watchFolder(state: RootWatch, dir: string): void {
-    try {
-      const watcher = watch(dir, (event, file) => {
-        if (!file) return;
-        const path = join(dir, String(file));
-        if (IGNORED.test(path)) return;
-        this.record(state, path, event === 'rename');
-        // A folder created (or moved in) is watched too, and what it holds is new.
-        if (event === 'rename' && !state.watchers.has(path) && isFolder(path)) void this.walk(state, path, true);
-      });
-      watcher.on('error', () => {
-        // The folder went away: its parent's watcher reported that.
-        watcher.close();
-        state.watchers.delete(dir);
-      });
-      state.watchers.set(dir, watcher);
-    } catch (err) {
-      if (state.watchers.size === 0)
-        this.log(`cannot watch ${dir}: ${(err as Error).message}; open documents are still re-synced`);
-    }
-  }
-
-  /**
-   * Tells the session's server of every change under its root since its
-   * last request: as workspace/didChangeWatchedFiles for the globs it
-   * registered, and by opening files created since (a server's own watcher
-   * lags the question: a new file calling a function was missing from
-   * TypeScript's and pyright's references).
-   */
-  async flush(session: Session): Promise<void> {
-    const root = session.client.root;
-    const state = this.roots.get(root) ?? this.watchRoot(root);
-    const since = this.delivered.get(session);
-    this.delivered.set(session, state.seq);
-    // A server started after the change read the disk itself; and most
-    // questions come with nothing changed since the last one.
-    if (since === undefined || since === state.seq) return;
-    // Build output (cargo's target) changes under the root all the time and is not the project.
-    const outputs = (session.client.spec.outputDirs ?? []).map((dir) => `${root}/${dir}/`);
-    const recent = [...state.changes].filter(([path, c]) => c.seq > since && !outputs.some((o) => path.startsWith(o)));
-    if (recent.length === 0) return;
-    const changes = recent.map(([path, c]) => ({ path, renamed: c.renamedSeq > since }));
-    const told = await tellServer(session, changes);
-    if (told > 0) this.log(`${session.client.spec.id}: ${told} watched file change(s) under ${root}`);
+  private startDraining(): void {
+    if (this.drainTimer) return;
+    this.drainTimer = setInterval(() => this.drain(), DRAIN_MS);
+    this.drainTimer.unref?.();
   }
 
   /** Stops watching roots no server runs for any more: the daemon's housekeeping calls it. */
   prune(liveRoots: ReadonlySet<string>): void {
     for (const [root, state] of this.roots) {
       if (liveRoots.has(root)) continue;
-      stop(state);
+      for (const dir of state.folders) {
+        const left = (this.cover.get(dir) ?? 1) - 1;
+        if (left > 0) this.cover.set(dir, left);
+        else this.unwatch(dir);
+      }
       this.roots.delete(root);
+      this.walking.delete(root);
+    }
+    if (this.roots.size === 0 && this.drainTimer) {
+      clearInterval(this.drainTimer);
+      this.drainTimer = undefined;
     }
   }
 
   close(): void {
-    for (const state of this.roots.values()) stop(state);
+    if (this.drainTimer) clearInterval(this.drainTimer);
+    this.drainTimer = undefined;
+    this.backend.close();
+    this.folders.clear();
     this.roots.clear();
   }
 }
 
-function stop(state: RootWatch): void {
-  state.closed = true;
-  for (const w of state.watchers.values()) w.close();
-  state.watchers.clear();
+/** Whether a file existed at mark `seq`, from its first state and the times it came and went. */
+function existedAt(change: Change, seq: number): boolean {
+  let exists = change.initial;
+  for (const [at, now] of change.flips) {
+    if (at > seq) break;
+    exists = now;
+  }
+  return exists;
 }

@@ -57,6 +57,8 @@ function readDisk(path: string): { text: string; mtimeMs: number; size: number }
 
 export class Documents {
   private readonly open = new Map<string, OpenDocument>();
+  /** Kept open for as long as the server runs (its index would be stale for them once closed: clangd). */
+  private readonly pins = new Set<string>();
   /**
    * Counts changes the server was told of: a document's new text, files
    * changed on disk under the root. A file's diagnostics depend on others,
@@ -211,16 +213,26 @@ export class Documents {
     const doc = this.open.get(path);
     if (!doc) return;
     this.open.delete(path);
+    this.pins.delete(path);
     if (this.client.alive) {
       await this.client.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri: doc.uri } });
     }
   }
 
+  /** Keeps `path` open from now on: eviction passes it by. */
+  pin(path: string): void {
+    if (this.open.has(path)) this.pins.add(path);
+  }
+
+  get pinned(): number {
+    return this.pins.size;
+  }
+
   private async evict(): Promise<void> {
-    while (this.open.size > MAX_OPEN_DOCUMENTS) {
-      const oldest = this.open.keys().next().value;
-      if (oldest === undefined) return;
-      await this.close(oldest);
+    if (this.open.size - this.pins.size <= MAX_OPEN_DOCUMENTS) return;
+    for (const path of [...this.open.keys()]) {
+      if (this.open.size - this.pins.size <= MAX_OPEN_DOCUMENTS) return;
+      if (!this.pins.has(path)) await this.close(path);
     }
   }
 

@@ -1,12 +1,13 @@
 /**
- * Changes on disk told to a server: files changed, created or deleted under
- * its root since its last question, sent as one
- * workspace/didChangeWatchedFiles for the globs it registered, and files
- * created since opened on it (a server's own watcher lags the question: a
- * new file calling a function was missing from TypeScript's and pyright's
- * references). The daemon's watcher (daemon/watch.ts) records the changes.
+ * Changes on disk told to a server before its next request: files changed,
+ * created or deleted under its root since it last heard (the daemon's
+ * watch records them, daemon/watch.ts), sent as one
+ * workspace/didChangeWatchedFiles for the globs it registered, in order
+ * before the request, which every server tested applies first
+ * (docs/servers.md: files changed on disk). Files created since are also
+ * opened on it where its project would not otherwise include them yet.
  */
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import {
   DidChangeWatchedFilesNotification,
@@ -18,12 +19,28 @@ import type { Session } from './manager';
 import { languageIdFor } from './servers/registry';
 import { pathToUri, uriToPath } from './uri';
 
-/** Files created since a server's last question that it is given as open documents; past this many, its own watcher has to do. */
+/** Files created since a server's last question that it is given as open documents; past this many, its watched-file events have to do. */
 const OPEN_CREATED_MAX = 16;
-/** A file changed on disk: its path, and whether it was created, deleted or renamed since the server last heard. */
+/**
+ * Files a 'pinned-documents' server (clangd) holds open because they
+ * changed on disk; past this many it is started again instead: it
+ * re-indexes what changed as it starts, in parallel, faster than it parses
+ * that many open files.
+ */
+export const MAX_PINNED_DOCUMENTS = 32;
+
+/** How a file changed since the server last heard. */
 export interface DiskChange {
   path: string;
-  renamed: boolean;
+  kind: 'created' | 'changed' | 'deleted';
+}
+
+/** What the daemon's watch can say of a root: the changes since a mark, or undefined when they are no longer known. */
+export interface DiskView {
+  /** Reads every change recorded so far (the kernel's queue, where it can) and returns the mark after them. */
+  markNow(): number;
+  changesSince(root: string, since: number): DiskChange[] | undefined;
+  filesUnder(root: string): string[];
 }
 
 type Matcher = (path: string) => boolean;
@@ -63,28 +80,87 @@ function isFile(path: string): boolean {
   }
 }
 
-/** Tells the session's server of `changes`; returns how many watched-file events it was sent. */
-export async function tellServer(session: Session, changes: DiskChange[]): Promise<number> {
+const TYPE: Record<DiskChange['kind'], FileChangeType> = {
+  created: FileChangeType.Created,
+  changed: FileChangeType.Changed,
+  deleted: FileChangeType.Deleted,
+};
+
+/** The mark each session last heard at. */
+const heard = new WeakMap<Session, number>();
+
+/** The changes a session has not heard of yet that are its own language's files (the ones it would be given as documents). */
+function unheardSources(session: Session, disk: DiskView): DiskChange[] | undefined {
+  const since = heard.get(session) ?? session.diskMark;
+  if (since === undefined) return [];
+  return disk
+    .changesSince(session.client.root, since)
+    ?.filter((c) => c.kind !== 'deleted' && languageIdFor(session.client.spec, c.path) !== undefined);
+}
+
+/**
+ * A server that keeps changed files open (clangd) and would have to keep
+ * too many: started again instead (the pool asks before it hands it out).
+ */
+export function outgrown(session: Session, disk: DiskView): boolean {
+  if (session.client.spec.diskChanges !== 'pinned-documents') return false;
+  disk.markNow();
+  const unheard = unheardSources(session, disk);
+  return unheard === undefined || session.docs.pinned + unheard.length > MAX_PINNED_DOCUMENTS;
+}
+
+/**
+ * Tells the session's server what changed on disk under its root since it
+ * last heard. Returns how many watched-file events it was sent.
+ */
+export async function tellChanges(session: Session, disk: DiskView): Promise<number> {
+  const root = session.client.root;
+  const since = heard.get(session) ?? session.diskMark;
+  const now = disk.markNow();
+  heard.set(session, now);
+  // A server started without a mark (outside the daemon) read the disk itself.
+  if (since === undefined || since === now) return 0;
+  const known = disk.changesSince(root, since);
+  // What changed since is no longer known: everything may have, told as created and changed.
+  const changes =
+    known ??
+    disk.filesUnder(root).flatMap((path): DiskChange[] => [
+      { path, kind: 'created' },
+      { path, kind: 'changed' },
+    ]);
+  // Build output (cargo's target) changes under the root all the time and is not the project.
+  const outputs = (session.client.spec.outputDirs ?? []).map((dir) => `${root}/${dir}/`);
+  const relevant = changes.filter((c) => !outputs.some((o) => c.path.startsWith(o)));
+  if (relevant.length === 0) return 0;
   session.docs.touchWorld();
-  await openCreated(
-    session,
-    changes.filter((c) => c.renamed && !session.docs.isOpen(c.path)).map((c) => c.path),
-  );
-  const matchers = globsOf(session);
-  if (matchers.length === 0) return 0; // it watches on its own (tsserver, rust-analyzer)
-  const events: FileEvent[] = [];
-  for (const { path, renamed } of changes) {
-    if (!matchers.some((m) => m(path))) continue;
-    const type = renamed
-      ? existsSync(path)
-        ? FileChangeType.Created
-        : FileChangeType.Deleted
-      : FileChangeType.Changed;
-    events.push({ uri: pathToUri(path), type });
+  const mode = session.client.spec.diskChanges ?? 'watched';
+  if (mode === 'watched') {
+    await openCreated(
+      session,
+      relevant.filter((c) => c.kind === 'created' && !session.docs.isOpen(c.path)).map((c) => c.path),
+    );
+  } else {
+    await giveAsDocuments(session, relevant, mode === 'pinned-documents');
   }
+  const matchers = globsOf(session);
+  if (matchers.length === 0) return 0;
+  // An open document's text is the client's to give (documents.ts re-sends it): disk events are for the rest.
+  const events: FileEvent[] = relevant
+    .filter((c) => !session.docs.isOpen(c.path) && matchers.some((m) => m(c.path)))
+    .map((c) => ({ uri: pathToUri(c.path), type: TYPE[c.kind] }));
   if (events.length === 0) return 0;
   await session.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: events });
   return events.length;
+}
+
+/** Changed and created sources given as open documents, the text on disk now; deleted ones are closed by the re-sync. */
+async function giveAsDocuments(session: Session, changes: DiskChange[], pin: boolean): Promise<void> {
+  const spec = session.client.spec;
+  for (const { path, kind } of changes) {
+    if (kind === 'deleted' || languageIdFor(spec, path) === undefined || !isFile(path)) continue;
+    await session.docs.sync(path);
+    if (pin) session.docs.pin(path);
+  }
 }
 
 async function openCreated(session: Session, paths: string[]): Promise<void> {

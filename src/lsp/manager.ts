@@ -33,6 +33,8 @@ export interface Session {
   inFlight: number;
   /** Shared by questions that only read, held alone by one that changes what the server sees (leases.ts). */
   lock: SessionLock;
+  /** The daemon's mark of changes on disk from just before the server read the disk: it is told what changed since. */
+  diskMark?: number;
 }
 
 export interface PoolOptions {
@@ -41,6 +43,10 @@ export interface PoolOptions {
   /** The servers' total resident memory the pool keeps under (bytes). */
   memoryLimit?: number;
   log?: (line: string) => void;
+  /** Before a server for `root` starts: the daemon watches the root's files, and gives the mark to tell it changes from. */
+  beforeStart?: (root: string) => Promise<number | undefined>;
+  /** A running server that cannot be brought up to date but by starting it again (file-events.ts: outgrown). */
+  renewIf?: (session: Session) => boolean;
 }
 
 /**
@@ -88,6 +94,13 @@ export function poolKey(spec: ServerSpec, root: string, binary: string, env: Rec
 }
 
 /**
+ * No question holds the server or waits for its answer: it may be stopped.
+ * A question holds its lease from before the server is ready to its end,
+ * so a server a question is waiting on is never evicted under it.
+ */
+export const idle = (session: Session) => session.inFlight === 0 && session.lock.free;
+
+/**
  * Finding a root and a binary walks up the tree and along PATH: most of a
  * warm answer's own cost. Remembered briefly, so a server installed or a
  * root marker added is seen within seconds.
@@ -128,13 +141,15 @@ export class ServerPool {
     symbols: new BoundedCache(64),
   };
   private readonly sessions = new Map<string, Session>();
-  private readonly starting = new Map<string, Promise<Session>>();
+  private readonly starting = new Map<string, { root: string; session: Promise<Session> }>();
   private readonly crashes = new Map<string, number[]>();
   private readonly broken = new Set<string>();
   private readonly idleMs: number;
   private readonly maxServers: number;
   readonly memoryLimit: number;
   private readonly log: (line: string) => void;
+  private readonly beforeStart: PoolOptions['beforeStart'];
+  private readonly renewIf: PoolOptions['renewIf'];
   private readonly sweeper: ReturnType<typeof setInterval>;
 
   constructor(options: PoolOptions = {}) {
@@ -142,6 +157,8 @@ export class ServerPool {
     this.maxServers = options.maxServers ?? MAX_SERVERS;
     this.memoryLimit = options.memoryLimit ?? defaultMemoryLimit();
     this.log = options.log ?? (() => {});
+    this.beforeStart = options.beforeStart;
+    this.renewIf = options.renewIf;
     this.sweeper = setInterval(() => void this.stopIdle(), Math.min(this.idleMs, 30_000));
     this.sweeper.unref?.();
   }
@@ -152,6 +169,11 @@ export class ServerPool {
 
   list(): Session[] {
     return [...this.sessions.values()];
+  }
+
+  /** The roots of the servers running and starting. */
+  roots(): Set<string> {
+    return new Set([...this.list().map((s) => s.client.root), ...[...this.starting.values()].map((s) => s.root)]);
   }
 
   brokenList(): { id: string; root: string }[] {
@@ -172,25 +194,28 @@ export class ServerPool {
     }
     const key = poolKey(spec, root, options.binary, options.env);
     const existing = this.sessions.get(key);
-    if (existing?.client.running) {
+    if (existing?.client.running && this.renewIf?.(existing)) {
+      this.log(`${spec.id} (${root}): too many files changed on disk to bring up to date; starting it again`);
+      this.retire(existing);
+    } else if (existing?.client.running) {
       existing.lastUsed = Date.now();
       return existing;
-    }
-    if (existing) {
+    } else if (existing) {
       // Died between questions, its exit not yet reported: a crash all the same.
       this.sessions.delete(key);
       this.recordCrash(spec.id, root);
       void existing.client.shutdown(); // its process group may hold children
     }
     const pending = this.starting.get(key);
-    if (pending) return pending;
+    if (pending) return pending.session;
     const start = this.start(key, options).finally(() => this.starting.delete(key));
-    this.starting.set(key, start);
+    this.starting.set(key, { root, session: start });
     return start;
   }
 
   private async start(key: string, options: AcquireOptions): Promise<Session> {
     await this.makeRoom();
+    const diskMark = await this.beforeStart?.(options.root);
     this.log(`starting ${options.spec.id} (${options.binary}) for ${options.root}`);
     const client = await LspClient.start({ ...options, log: this.log });
     const envKey = Object.fromEntries(options.spec.envKeys.map((k) => [k, options.env[k] ?? '']));
@@ -203,6 +228,7 @@ export class ServerPool {
       lastUsed: Date.now(),
       inFlight: 0,
       lock: new SessionLock(),
+      ...(diskMark !== undefined ? { diskMark } : {}),
     };
     this.sessions.set(key, session);
     client.onEvent(() => {
@@ -211,6 +237,21 @@ export class ServerPool {
       this.recordCrash(options.spec.id, options.root);
     });
     return session;
+  }
+
+  /**
+   * Out of the pool at once (the next question starts a fresh one); stopped
+   * once no question holds it or asks it anything.
+   */
+  private retire(session: Session): void {
+    this.sessions.delete(session.key);
+    const stopWhenFree = () => {
+      if (!idle(session)) return;
+      unwatch();
+      void session.client.shutdown();
+    };
+    const unwatch = session.lock.watch(stopWhenFree);
+    stopWhenFree();
   }
 
   private recordCrash(id: string, root: string): void {
@@ -226,12 +267,12 @@ export class ServerPool {
   /** Least recently used idle server goes when the pool is full. */
   private async makeRoom(): Promise<void> {
     while (this.sessions.size >= this.maxServers) {
-      const idle = this.list()
-        .filter((s) => s.inFlight === 0)
+      const oldest = this.list()
+        .filter(idle)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
-      if (!idle) return;
-      this.log(`pool full: stopping ${idle.client.spec.id} (${idle.client.root})`);
-      await this.stop(idle);
+      if (!oldest) return;
+      this.log(`pool full: stopping ${oldest.client.spec.id} (${oldest.client.root})`);
+      await this.stop(oldest);
     }
   }
 
@@ -257,17 +298,21 @@ export class ServerPool {
   async enforceMemoryLimit(): Promise<void> {
     let report = this.memory();
     while (report.total > this.memoryLimit) {
-      const idle = this.list()
-        .filter((s) => s.inFlight === 0)
+      const idleOnes = this.list()
+        .filter(idle)
         .sort((a, b) => a.lastUsed - b.lastUsed);
-      if (this.sessions.size <= 1 || idle.length === 0 || (idle.length === 1 && idle[0] === this.newest())) {
+      if (
+        this.sessions.size <= 1 ||
+        idleOnes.length === 0 ||
+        (idleOnes.length === 1 && idleOnes[0] === this.newest())
+      ) {
         const mb = (n: number) => `${Math.round(n / 1_048_576)} MB`;
         this.log(
           `warning: servers use ${mb(report.total)}, over the ${mb(this.memoryLimit)} limit (LSPQ_MEMORY_LIMIT_MB); keeping the one in use`,
         );
         return;
       }
-      const victim = idle[0] === this.newest() ? idle[1]! : idle[0]!;
+      const victim = idleOnes[0] === this.newest() ? idleOnes[1]! : idleOnes[0]!;
       this.log(
         `memory over the limit: stopping ${victim.client.spec.id} (${victim.client.root}), ${Math.round((report.each.get(victim.key) ?? 0) / 1_048_576)} MB`,
       );
@@ -283,7 +328,7 @@ export class ServerPool {
 
   async stopIdle(now = Date.now()): Promise<void> {
     for (const session of this.list()) {
-      if (session.inFlight === 0 && now - session.lastUsed >= this.idleMs) {
+      if (idle(session) && now - session.lastUsed >= this.idleMs) {
         this.log(`idle: stopping ${session.client.spec.id} (${session.client.root})`);
         await this.stop(session);
       }
@@ -293,7 +338,7 @@ export class ServerPool {
   async shutdownAll(): Promise<void> {
     clearInterval(this.sweeper);
     const starting = [...this.starting.values()].map((p) =>
-      p.then(
+      p.session.then(
         (s) => this.stop(s),
         () => {},
       ),

@@ -107,6 +107,8 @@ export interface ServerSpec {
   configuredIn?: string;
   /** File names ending so are not the project's sources though their extension matches (TypeScript's declaration files). */
   notSources?: string[];
+  /** How it takes in files changed on disk; 'watched' unless said. */
+  diskChanges?: DiskChanges;
   /**
    * Folders of build output under the root (cargo's target): never walked
    * for sources, and a change inside is not a change to the project (it
@@ -114,6 +116,22 @@ export interface ServerSpec {
    */
   outputDirs?: string[];
 }
+
+/**
+ * How a server takes in files changed on disk by other programs
+ * (docs/servers.md, files changed on disk):
+ * - watched: workspace/didChangeWatchedFiles for the globs it registered,
+ *   applied before the request that follows (gopls, pyright, both
+ *   TypeScript servers);
+ * - documents: the changed files are also given to it as open documents,
+ *   since it re-reads them from disk on a thread of its own and a request
+ *   sent at once can be answered from the old text (rust-analyzer);
+ * - pinned-documents: the same, kept open for as long as the server runs,
+ *   since its index of a closed file is never rebuilt (clangd); past
+ *   MAX_PINNED_DOCUMENTS the server is started again instead, and it
+ *   re-indexes what changed as it starts.
+ */
+export type DiskChanges = 'watched' | 'documents' | 'pinned-documents';
 
 /** Ruff lints and formats; it answers no question about code. */
 const LINTER_ONLY: (keyof ServerCapabilities)[] = [
@@ -169,7 +187,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     // answers (a def on the import line); route everything to the semantic one.
     // A rename renames: without the preference a re-export keeps the old name (`export { b as a }`).
     initializationOptions: {
-      tsserver: { useSyntaxServer: 'never' },
+      tsserver: { useSyntaxServer: 'never', useClientFileWatcher: true },
       preferences: { providePrefixAndSuffixTextForRename: false },
     },
     envKeys: NODE_ENV,
@@ -308,6 +326,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'quiescent',
     versionArgs: ['--version'],
     outputDirs: ['target'],
+    diskChanges: 'documents',
   },
   {
     id: 'clangd',
@@ -332,6 +351,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'indexed',
     diagnostics: 'versioned',
     versionArgs: ['--version'],
+    diskChanges: 'pinned-documents',
   },
   ...OTHER_SERVERS,
 ];
