@@ -401,9 +401,19 @@ export class LspClient {
     });
   }
 
+  /** How many pieces of work the server has begun reporting, by token: a waiter tells a new one from an old one. */
+  progressBegun = 0;
+
+  /** The tokens of the work the server is reporting now. */
+  get progressTokens(): ProgressToken[] {
+    return [...this.activeProgress.keys()];
+  }
+
   private progressed({ token, value }: ProgressParams): void {
-    if (value.kind === 'begin') this.activeProgress.set(token, value.title);
-    else if (value.kind === 'end') this.activeProgress.delete(token);
+    if (value.kind === 'begin') {
+      this.activeProgress.set(token, value.title);
+      this.progressBegun++;
+    } else if (value.kind === 'end') this.activeProgress.delete(token);
     else if (this.activeProgress.has(token)) {
       // The title stays; the report's message ("12/40", a file name) replaces the last one.
       const title = this.activeProgress.get(token)!.split(': ')[0]!;
@@ -528,6 +538,15 @@ export class LspClient {
       case 'enumerated':
         return this.readyLogSeen;
     }
+  }
+
+  /**
+   * Source files were created or deleted: a server that enumerates its
+   * project (pyright) does so again on a timer of its own, and is not ready
+   * until it says so once more.
+   */
+  expectEnumeration(): void {
+    if (this.spec.readiness === 'enumerated') this.readyLogSeen = false;
   }
 
   /** Subscribes to server events (progress, diagnostics, registrations, exit). */

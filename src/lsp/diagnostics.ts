@@ -49,6 +49,7 @@ export function strategyFor(session: Session): DiagnosticsStrategy {
   if (declared === 'gopls-barrier' && offersCommand(session, GOPLS_DIAGNOSE)) return declared;
   if (declared === 'tsserver' && offersCommand(session, TSSERVER_REQUEST)) return declared;
   if (declared === 'versioned') return declared;
+  if (declared === 'pull-and-check' && offersPull(session)) return declared;
   return offersPull(session) ? 'pull' : 'push';
 }
 
@@ -79,14 +80,22 @@ async function goplsBarrier(session: Session, uris: string[], o: DiagnosticsOpti
   );
 }
 
-/** clangd: one versioned wave per version; the document's current version is the one to wait for. */
+/**
+ * clangd: one versioned wave per version; the document's current version
+ * is the one to wait for. A document it parsed before a file it depends on
+ * changed (a header, on disk) is opened again: clangd says nothing new of
+ * a version it has published.
+ */
 async function versioned(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<void> {
   const client = session.client;
+  // Closed, clangd clears the file's diagnostics with a publish of no version: only the new version counts then.
+  const reopen = session.docs.outdated(path) && client.diagnostics.get(uri)?.version === session.docs.version(path);
+  if (reopen) await session.docs.reopen(path);
   const version = session.docs.version(path);
   await client.waitFor(
     () => {
       const published = client.diagnostics.get(uri);
-      return published !== undefined && (published.version === undefined || published.version === version);
+      return published !== undefined && (published.version === version || (!reopen && published.version === undefined));
     },
     o.deadline(),
     `diagnosing ${path}`,
@@ -191,6 +200,44 @@ async function push(session: Session, path: string, uri: string, mark: number, o
   );
 }
 
+/** How long a save is given to start the check it runs (rust-analyzer's cargo check), if it runs one at all. */
+export const CHECK_START_MS = 1_000;
+/** rust-analyzer reports its cargo check as work under this token. */
+const isCheck = (token: string | number) => String(token).includes('flycheck');
+
+/**
+ * rust-analyzer: its own diagnostics are pulled, cargo check's are pushed
+ * after a save. Unless nothing changed since the files were last checked,
+ * they are saved, the check is awaited, and both are merged.
+ */
+async function pullAndCheck(session: Session, paths: string[], uris: string[], o: DiagnosticsOptions) {
+  const client = session.client;
+  const stale = paths.filter((p) => !session.docs.diagnosedUnchanged(p));
+  if (stale.length > 0) {
+    const begun = client.progressBegun;
+    for (const p of stale) await session.docs.saved(p);
+    const checking = () => client.progressTokens.some(isCheck);
+    try {
+      await client.waitFor(() => client.progressBegun > begun && checking(), CHECK_START_MS, 'starting its check');
+    } catch (err) {
+      // No check started: checking on save is off, or there was nothing to check.
+      if (!(err instanceof LspqError) || err.code !== 'timeout') throw err;
+    }
+    await client.waitFor(() => !checking(), o.deadline(), 'cargo check', o.signal);
+  }
+  const out = new Map<string, Diagnostic[]>();
+  for (const [i, path] of paths.entries()) {
+    const own = await pull(session, path, uris[i]!, o);
+    const checked = client.diagnostics.get(uris[i]!)?.diagnostics ?? [];
+    // The same error found by both (one code at one place): the compiler's words are kept.
+    const key = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.character}:${d.code ?? d.message}`;
+    const seen = new Set(checked.map(key));
+    out.set(path, [...own.filter((d) => !seen.has(key(d))), ...checked]);
+    session.docs.markDiagnosed(path);
+  }
+  return out;
+}
+
 /**
  * The complete diagnostics of open documents, keyed by path. `marks` holds,
  * per path, the server's publish sequence from before the documents were
@@ -205,6 +252,7 @@ export async function completeDiagnostics(
   const strategy = strategyFor(session);
   const uris = paths.map((p) => session.docs.uri(p));
   const out = new Map<string, Diagnostic[]>();
+  if (strategy === 'pull-and-check') return pullAndCheck(session, paths, uris, o);
   if (strategy === 'pull' || strategy === 'tsserver') {
     for (const [i, path] of paths.entries())
       out.set(path, strategy === 'pull' ? await pull(session, path, uris[i]!, o) : await tsserver(session, path, o));

@@ -21,6 +21,7 @@ import { pathToUri } from './uri';
 export const MAX_OPEN_DOCUMENTS = 64;
 
 interface OpenDocument {
+  path: string;
   uri: string;
   version: number;
   text: string;
@@ -32,6 +33,8 @@ interface OpenDocument {
   diagnosed?: { text: string; world: number };
   /** The last pulled diagnostic report, for previousResultId. */
   pulled?: PulledReport;
+  /** The world when the server was last given its text: changed since, what it made of the text may be stale. */
+  syncedWorld: number;
 }
 
 export interface PulledReport {
@@ -59,6 +62,8 @@ export class Documents {
   private readonly open = new Map<string, OpenDocument>();
   /** Kept open for as long as the server runs (its index would be stale for them once closed: clangd). */
   private readonly pins = new Set<string>();
+  /** The last version each path was given, so a document opened again goes on counting (a server keys answers on it). */
+  private readonly versions = new Map<string, number>();
   /**
    * Counts changes the server was told of: a document's new text, files
    * changed on disk under the root. A file's diagnostics depend on others,
@@ -95,10 +100,11 @@ export class Documents {
     if (!disk) throw new LspqError('file_not_found', `${path} does not exist or is not a file; check the path`);
     const languageId = languageIdFor(this.client.spec, path) ?? 'plaintext';
     const uri = pathToUri(path);
+    const version = this.nextVersion(path);
     await this.client.sendNotification(DidOpenTextDocumentNotification.type, {
-      textDocument: { uri, languageId, version: 1, text: disk.text },
+      textDocument: { uri, languageId, version, text: disk.text },
     });
-    this.open.set(path, { uri, version: 1, ...disk });
+    this.open.set(path, { path, uri, version, ...disk, syncedWorld: this.world });
     await this.evict();
     return disk.text;
   }
@@ -136,10 +142,41 @@ export class Documents {
     return 'changed';
   }
 
+  /** Tells the server an open document was saved: its text is the disk's. */
+  async saved(path: string): Promise<void> {
+    const doc = this.open.get(path);
+    if (doc)
+      await this.client.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri: doc.uri } });
+  }
+
+  private nextVersion(path: string): number {
+    const version = (this.versions.get(path) ?? 0) + 1;
+    this.versions.set(path, version);
+    return version;
+  }
+
+  /**
+   * Whether the server last parsed the document before something it
+   * depends on may have changed (another document, a file on disk): a
+   * server that publishes once per version (clangd) says nothing new of it
+   * until it is opened again.
+   */
+  outdated(path: string): boolean {
+    const doc = this.open.get(path);
+    return doc !== undefined && doc.syncedWorld !== this.world;
+  }
+
+  /** Closes and opens the document again, so the server parses it afresh, under a new version. */
+  async reopen(path: string): Promise<void> {
+    await this.close(path);
+    await this.sync(path);
+  }
+
   private async change(doc: OpenDocument, text: string): Promise<void> {
     doc.text = text;
-    doc.version++;
+    doc.version = this.nextVersion(doc.path);
     this.world++;
+    doc.syncedWorld = this.world;
     await this.client.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: doc.uri, version: doc.version },
       contentChanges: [{ text }],
@@ -155,12 +192,13 @@ export class Documents {
     if (!doc) {
       const uri = pathToUri(path);
       const languageId = languageIdFor(this.client.spec, path) ?? 'plaintext';
+      const version = this.nextVersion(path);
       await this.client.sendNotification(DidOpenTextDocumentNotification.type, {
-        textDocument: { uri, languageId, version: 1, text },
+        textDocument: { uri, languageId, version, text },
       });
-      doc = { uri, version: 1, text, mtimeMs: Number.NaN, size: -1 };
-      this.open.set(path, doc);
       this.world++;
+      doc = { path, uri, version, text, mtimeMs: Number.NaN, size: -1, syncedWorld: this.world };
+      this.open.set(path, doc);
       await this.evict();
     } else if (doc.text !== text) {
       await this.change(doc, text);

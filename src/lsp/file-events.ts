@@ -134,32 +134,44 @@ export async function tellChanges(session: Session, disk: DiskView): Promise<num
   if (relevant.length === 0) return 0;
   session.docs.touchWorld();
   const mode = session.client.spec.diskChanges ?? 'watched';
+  const matchers = globsOf(session);
+  const watched = (path: string) => matchers.some((m) => m(path));
   if (mode === 'watched') {
+    // Created files its watched-file events do not cover: opened, or its own watcher would lag the question.
+    const unseen = relevant.filter((c) => c.kind === 'created' && !watched(c.path) && !session.docs.isOpen(c.path));
     await openCreated(
       session,
-      relevant.filter((c) => c.kind === 'created' && !session.docs.isOpen(c.path)).map((c) => c.path),
+      unseen.map((c) => c.path),
     );
   } else {
     await giveAsDocuments(session, relevant, mode === 'pinned-documents');
   }
-  const matchers = globsOf(session);
-  if (matchers.length === 0) return 0;
   // An open document's text is the client's to give (documents.ts re-sends it): disk events are for the rest.
   const events: FileEvent[] = relevant
-    .filter((c) => !session.docs.isOpen(c.path) && matchers.some((m) => m(c.path)))
+    .filter((c) => !session.docs.isOpen(c.path) && watched(c.path))
     .map((c) => ({ uri: pathToUri(c.path), type: TYPE[c.kind] }));
   if (events.length === 0) return 0;
+  // pyright takes a created or deleted file into its project only when it enumerates it again, on a timer.
+  if (relevant.some((c) => c.kind !== 'changed' && languageIdFor(session.client.spec, c.path) !== undefined))
+    session.client.expectEnumeration();
   await session.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: events });
   return events.length;
 }
 
-/** Changed and created sources given as open documents, the text on disk now; deleted ones are closed by the re-sync. */
+/**
+ * Changed and created sources given as open documents, the text on disk
+ * now, each as saved (rust-analyzer checks a saved file with cargo);
+ * deleted ones are closed by the re-sync.
+ */
 async function giveAsDocuments(session: Session, changes: DiskChange[], pin: boolean): Promise<void> {
   const spec = session.client.spec;
   for (const { path, kind } of changes) {
     if (kind === 'deleted' || languageIdFor(spec, path) === undefined || !isFile(path)) continue;
+    // An open document changed on disk is re-sent as saved by the sync itself.
+    const wasOpen = session.docs.isOpen(path);
     await session.docs.sync(path);
     if (pin) session.docs.pin(path);
+    else if (!wasOpen) await session.docs.saved(path);
   }
 }
 

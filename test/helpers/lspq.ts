@@ -113,12 +113,18 @@ export function prepareCFixture(): void {
   writeFileSync(join(dir, 'compile_commands.json'), `${JSON.stringify(db, null, 1)}\n`);
 }
 
-/** A scratch copy of a fixture inside the repository (so the repository's TypeScript 7 is found), removed by the caller. */
-export function copyFixture(name: string): string {
-  const { cpSync, mkdirSync } = require('node:fs') as typeof import('node:fs');
+/** A new empty folder inside the repository (so the repository's TypeScript 7 is found), removed by the caller. */
+export function scratchDir(prefix: string): string {
+  const { mkdirSync } = require('node:fs') as typeof import('node:fs');
   const base = join(REPO, 'test', '.scratch');
   mkdirSync(base, { recursive: true });
-  const dir = mkdtempSync(join(base, `${name}-`));
+  return mkdtempSync(join(base, `${prefix}-`));
+}
+
+/** A scratch copy of a fixture inside the repository (so the repository's TypeScript 7 is found), removed by the caller. */
+export function copyFixture(name: string): string {
+  const { cpSync } = require('node:fs') as typeof import('node:fs');
+  const dir = scratchDir(name);
   cpSync(join(FIXTURES, name), dir, { recursive: true });
   return dir;
 }

@@ -50,7 +50,12 @@ describe('rename', () => {
     // The server was told what was written: the next question, warm, sees it.
     const refs = await lspq.run(['refs', 'src/geometry.ts:13:sumOfAreas'], { cwd: dir });
     expect(refs.stdout).toBe(
-      "src/main.ts:7:36: const 名前 = '🎉 图形'; console.log(名前, sumOfAreas(shapes, 'cm'));\n",
+      [
+        "src/index.ts:1:10: export { sumOfAreas } from './geometry';",
+        "src/main.ts:3:10: import { sumOfAreas } from './index';",
+        "src/main.ts:7:36: const 名前 = '🎉 图形'; console.log(名前, sumOfAreas(shapes, 'cm'));",
+        '',
+      ].join('\n'),
     );
     // And back: the same edit the other way round gives the original files.
     expect((await lspq.run(['rename', 'src/geometry.ts:13:sumOfAreas', 'totalArea'], { cwd: dir })).exit).toBe(0);

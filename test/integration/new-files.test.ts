@@ -35,8 +35,10 @@ const CASES: Case[] = [
     args: ['refs', 'src/geometry.ts:13:totalArea'],
     created: 'src/extra.ts',
     content: "import { totalArea } from './geometry';\nexport const t = totalArea([], 'cm');\n",
-    // TypeScript 7 does not count an import specifier as a reference (its refs of totalArea leave out main.ts's import too).
-    lines: (f) => [`${f}:2:18: export const t = totalArea([], 'cm');`],
+    lines: (f) => [
+      `${f}:1:10: import { totalArea } from './geometry';`,
+      `${f}:2:18: export const t = totalArea([], 'cm');`,
+    ],
     renamed: 'src/moved.ts',
   },
   {

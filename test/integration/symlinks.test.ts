@@ -71,28 +71,19 @@ test('a current directory reached through a linked folder: paths relative to it,
 
 describe('a TypeScript file linked inside its own project (src/shape.ts -> shadow/shape.ts)', () => {
   // The unlinked project's answers: the declaration is not among its references.
-  const unlinked: Record<string, string> = {
-    typescript: [
-      'src/circle.ts:3:32: export class Circle implements Shape {',
-      'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {',
-      'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {',
-      'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {',
-      'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];',
-      'src/square.ts:3:32: export class Square implements Shape {',
-    ].join('\n'),
-    'typescript-language-server': [
-      "src/circle.ts:1:15: import type { Shape } from './shape';",
-      'src/circle.ts:3:32: export class Circle implements Shape {',
-      "src/geometry.ts:1:15: import type { Shape, Unit } from './shape';",
-      'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {',
-      'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {',
-      'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {',
-      "src/main.ts:4:15: import type { Shape } from './shape';",
-      'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];',
-      "src/square.ts:1:15: import type { Shape, Unit } from './shape';",
-      'src/square.ts:3:32: export class Square implements Shape {',
-    ].join('\n'),
-  };
+  const both = [
+    "src/circle.ts:1:15: import type { Shape } from './shape';",
+    'src/circle.ts:3:32: export class Circle implements Shape {',
+    "src/geometry.ts:1:15: import type { Shape, Unit } from './shape';",
+    'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {',
+    'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {',
+    'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {',
+    "src/main.ts:4:15: import type { Shape } from './shape';",
+    'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];',
+    "src/square.ts:1:15: import type { Shape, Unit } from './shape';",
+    'src/square.ts:3:32: export class Square implements Shape {',
+  ].join('\n');
+  const unlinked: Record<string, string> = { typescript: both, 'typescript-language-server': both };
   const link = (dir: string) => {
     mkdirSync(join(dir, 'shadow'));
     renameSync(join(dir, 'src', 'shape.ts'), join(dir, 'shadow', 'shape.ts'));

@@ -3,10 +3,15 @@ import { existsSync } from 'node:fs';
 import {
   DefinitionRequest,
   ImplementationRequest,
+  type Location,
   ReferencesRequest,
-  TypeDefinitionRequest,
   type ServerCapabilities,
+  type TextDocumentPositionParams,
+  TypeDefinitionRequest,
 } from 'vscode-languageserver-protocol';
+import type { RequestOptions } from '../../lsp/client';
+import type { Session } from '../../lsp/manager';
+import { declarationsAt, isDeclaration } from './declarations';
 import { flattenLocations, sortLocations, TextSource, toLocation } from '../../lsp/convert';
 import { previewOf } from '../../lsp/preview';
 import type { LocationOp, LocationsResult, QueryRequest } from '../../queries';
@@ -28,6 +33,26 @@ const WHAT: Record<LocationOp, string> = {
   impls: 'implementations',
   refs: 'references',
 };
+
+/**
+ * References with the declaration, as every server answers the same
+ * wherever asked; taken out again by lspq unless it was asked for
+ * (declarations.ts). A server that gives no definition decides itself.
+ */
+async function references(
+  session: Session,
+  params: TextDocumentPositionParams,
+  includeDeclaration: boolean,
+  options: RequestOptions,
+): Promise<Location[]> {
+  const client = session.client;
+  const judged = includeDeclaration || !client.capabilities.definitionProvider;
+  const context = { includeDeclaration: judged ? includeDeclaration : true };
+  const all = (await client.request(ReferencesRequest.type, { ...params, context }, options)) ?? [];
+  if (judged) return all;
+  const declarations = await declarationsAt(session, params, options);
+  return all.filter((ref) => !isDeclaration(ref, declarations));
+}
 
 export async function locations(
   req: Extract<QueryRequest, { op: LocationOp }>,
@@ -71,11 +96,7 @@ export async function locations(
           ? await client.request(TypeDefinitionRequest.type, params, options)
           : req.op === 'impls'
             ? await client.request(ImplementationRequest.type, params, options)
-            : await client.request(
-                ReferencesRequest.type,
-                { ...params, context: { includeDeclaration: req.includeDeclaration ?? false } },
-                options,
-              );
+            : await references(session, params, req.includeDeclaration ?? false, options);
     const texts = textsOf(session, ctx);
     // A server whose watcher lags may still answer from a file just deleted or renamed away.
     const found = flattenLocations(raw)

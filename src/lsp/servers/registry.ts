@@ -34,10 +34,12 @@ export type Readiness =
  * - versioned: clangd publishes once per version, the synced one is awaited;
  * - tsserver: typescript-language-server publishes nothing when nothing
  *   changed, so tsserver is asked its three passes directly;
+ * - pull-and-check: its own diagnostics pulled, and those of the check it
+ *   runs on save (rust-analyzer's cargo check), pushed once that ends;
  * - push: any other server's publishes, with a quiet window (the fallback).
  * Without a declared strategy: pull where offered, else push.
  */
-export type DiagnosticsStrategy = 'pull' | 'gopls-barrier' | 'versioned' | 'tsserver' | 'push';
+export type DiagnosticsStrategy = 'pull' | 'gopls-barrier' | 'versioned' | 'tsserver' | 'pull-and-check' | 'push';
 
 export interface ServerSpec {
   id: string;
@@ -324,6 +326,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     envKeys: ['PATH', 'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'CARGO_TARGET_DIR', 'RUSTFLAGS'],
     pathTools: ['cargo', 'rustc'],
     readiness: 'quiescent',
+    diagnostics: 'pull-and-check',
     versionArgs: ['--version'],
     outputDirs: ['target'],
     diskChanges: 'documents',
@@ -332,7 +335,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     id: 'clangd',
     name: 'clangd',
     command: 'clangd',
-    args: ['--background-index', '--log=error'],
+    // Every reference and symbol: clangd cuts references at 1,000 and symbols at 100 unless told otherwise.
+    args: ['--background-index', '--log=error', '--limit-references=0', '--limit-results=0'],
     languages: {
       '.c': 'c',
       '.h': 'c',
