@@ -24,6 +24,8 @@ export type ErrorCode =
   | 'incomplete'
   | 'outside_workspace'
   | 'stale_edit'
+  | 'not_utf8'
+  | 'taken_back'
   | 'write_failed'
   | 'refused'
   | 'git_failed'
@@ -49,6 +51,8 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   incomplete: 3,
   outside_workspace: 2,
   stale_edit: 3,
+  not_utf8: 3,
+  taken_back: 3,
   write_failed: 3,
   refused: 4,
   git_failed: 1,

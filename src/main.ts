@@ -103,6 +103,8 @@ async function run(): Promise<ExitCode> {
     progress: isTerminal(2) && !words.json,
     json: words.json,
     help: words.help,
+    // A command that may write names its edit: if the daemon dies under it, the edit is asked after, never sent again.
+    ...('writes' in spec && !words.help ? { editId: crypto.randomUUID() } : {}),
     ...(words.timeoutMs !== undefined
       ? { timeoutMs: words.timeoutMs }
       : 'timeoutSeconds' in spec

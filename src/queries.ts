@@ -45,6 +45,8 @@ export interface CallerContext {
   context?: { before: number; after: number };
   /** A SCIP index: which (else LSPQ_INDEX, else .lspq/index.scip), and whether only it answers, or never. */
   index?: { file?: string; mode: 'auto' | 'only' | 'off' };
+  /** The id the command gave its edit: the journal's, asked after if the daemon dies under it. */
+  editId?: string;
 }
 
 /** Where an answer came from, and (from an index) the files changed since it was built. */

@@ -4,7 +4,7 @@
  * with the output to print.
  */
 import { fromErrorPayload, LspqError, type CommandOutput } from '../errors';
-import { ask, envelope, patience, roundTrip, type Stream } from '../protocol/daemon-client';
+import { ask, DaemonLost, envelope, patience, roundTrip, type Stream } from '../protocol/daemon-client';
 import type { CommandLine, Reply, Request } from '../protocol/messages';
 import { socketPath } from '../protocol/socket';
 
@@ -14,9 +14,41 @@ import { socketPath } from '../protocol/socket';
  * stderr is a terminal, are shown as they arrive.
  */
 export async function forward(line: CommandLine, onProgress?: (text: string) => void): Promise<CommandOutput> {
-  const reply = await ask({ op: 'run', line }, { start: true, onProgress });
+  let reply: Reply | undefined;
+  try {
+    reply = await ask({ op: 'run', line }, { start: true, onProgress, once: line.editId !== undefined });
+  } catch (err) {
+    if (err instanceof DaemonLost && line.editId) return afterLostEdit(line, line.editId, err.message);
+    throw err;
+  }
   if (reply && 'output' in reply) return reply.output;
   throw new LspqError('daemon', "the daemon answered a command line with something else; run 'lspq daemon restart'");
+}
+
+/**
+ * The daemon died under a command that may have written files: it is not
+ * sent again. The next daemon finishes or takes back what the journal
+ * holds of the edit as it starts, and says which.
+ */
+async function afterLostEdit(line: CommandLine, id: string, why: string): Promise<CommandOutput> {
+  const reply = await ask({ op: 'outcome', id }, { start: true });
+  const outcome = reply && 'outcome' in reply ? reply.outcome : null;
+  const left = outcome?.left?.length ? `; left as another program wrote them: ${outcome.left.join(', ')}` : '';
+  if (!outcome)
+    throw new LspqError(
+      'daemon',
+      `the daemon stopped before it wrote anything (${why}); no file changed; run the command again`,
+    );
+  if (!outcome.written)
+    throw new LspqError(
+      'taken_back',
+      `the daemon stopped while it wrote the edit (${outcome.summary}); it was taken back, every file as it was${left}; run the command again`,
+    );
+  if (outcome.output) return outcome.output;
+  const said = `${outcome.summary} (the daemon stopped before it answered; the edit was written)${left}`;
+  return line.json
+    ? { stdout: `${JSON.stringify({ recovered: { written: true, summary: outcome.summary } })}\n`, exit: 0 }
+    : { stdout: '', stderr: said, exit: 0 };
 }
 
 /**

@@ -30,7 +30,12 @@ export type Run<N extends CommandName> = (args: Parsed<ArgsOf<N>>, ctx: RunConte
 export function runContext(line: CommandLine, host: Host): RunContext {
   return {
     line,
-    ask: (query, flags) => host.answer({ ...query, ...callerContext(flags, line.cwd, line.env) }),
+    ask: (query, flags) =>
+      host.answer({
+        ...query,
+        ...callerContext(flags, line.cwd, line.env),
+        ...(line.editId ? { editId: line.editId } : {}),
+      }),
   };
 }
 

@@ -32,6 +32,12 @@ export interface CommandSpec {
   stream?: boolean;
   /** Its --timeout when none is given, in seconds, where the common default is too short (an indexer's run). */
   timeoutSeconds?: number;
+  /**
+   * It may write files: its command line names its edit, and a command
+   * whose daemon dies under it asks the edit's journal what happened
+   * instead of sending it again.
+   */
+  writes?: boolean;
 }
 
 const outputArgs = {
@@ -214,6 +220,7 @@ export const COMMANDS = {
       'lspq actions src/main.ts:6:Circle --kind quickfix --json',
     ],
     process: 'daemon',
+    writes: true,
   },
   fmt: {
     summary: 'format FILEs: a diff by default, --write rewrites them, --check only tells',
@@ -226,6 +233,7 @@ export const COMMANDS = {
     },
     examples: ['lspq fmt main.go', 'lspq fmt --check *.go', 'lspq fmt src/geometry.ts --range 3-5 --write'],
     process: 'daemon',
+    writes: true,
     variadic: true,
   },
   rename: {
@@ -247,6 +255,7 @@ export const COMMANDS = {
       'lspq rename --symbol Circle Round --dry-run',
     ],
     process: 'daemon',
+    writes: true,
   },
   mv: {
     summary: 'move a file or folder and update what imports it, all or nothing; --dry-run shows the diff',
@@ -274,6 +283,7 @@ export const COMMANDS = {
       'lspq mv circle.go round.go --no-update',
     ],
     process: 'daemon',
+    writes: true,
   },
   index: {
     summary:

@@ -4,6 +4,7 @@
  */
 import { closeSync, existsSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import type { ExitCode } from '../errors';
+import { recover } from '../engine/journal';
 import { outgrown } from '../lsp/file-events';
 import { MAX_SERVERS, SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
 import { ensureSocketDir, socketPath, stateFile } from '../protocol/socket';
@@ -28,6 +29,9 @@ export async function runDaemon(): Promise<ExitCode> {
   const log = fileLogger(stateFile(socket, 'daemon.log'));
   if (!takeLock(lock)) return 0; // another daemon won the race; the caller will talk to it
   reapOrphans(stateFile(socket, 'servers.json'), log);
+  // Edits a killed daemon left half-written: finished or taken back before anything else is asked.
+  const journalDir = stateFile(socket, 'journal');
+  recover(journalDir, log);
   if (existsSync(socket)) unlinkSync(socket); // ours by the lock: a leftover of a dead daemon
 
   const idleMs = msFromSeconds(process.env.LSPQ_DAEMON_IDLE_SECONDS, DAEMON_IDLE_MS);
@@ -65,6 +69,7 @@ export async function runDaemon(): Promise<ExitCode> {
     socket,
     pool,
     watchers,
+    journalDir,
     log,
     startedAt: Date.now(),
     onActivity: () => {

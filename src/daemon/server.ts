@@ -9,6 +9,7 @@ import { runCommandLine } from '../commands/road';
 import { COMMANDS, isCommand } from '../commands/table';
 import { answer } from '../engine/answer';
 import type { EngineContext } from '../engine/handlers/context';
+import { recordOutput, takeOutcome } from '../engine/journal';
 import { LspqError, toErrorPayload } from '../errors';
 import { tellChanges } from '../lsp/file-events';
 import type { ServerPool } from '../lsp/manager';
@@ -21,6 +22,8 @@ export interface ListenOptions {
   socket: string;
   pool: ServerPool;
   watchers: Watchers;
+  /** Where edits are journaled: asked after by a command whose daemon died under its edit. */
+  journalDir: string;
   log: (line: string) => void;
   startedAt: number;
   onActivity: () => void;
@@ -131,6 +134,8 @@ export function listen(o: ListenOptions): DaemonServer {
     const request = envelope.value.request;
     o.onActivity();
     if (request.op === 'status') return send(socket, { ok: true, status: status(o) });
+    if (request.op === 'outcome')
+      return send(socket, { ok: true, outcome: takeOutcome(o.journalDir, request.id) ?? null });
     if (request.op !== 'run') return refuse(socket, `request.op: '${request.op}' is answered above`);
     // Before any await: the lines after the command line are a batch's input, taken as they arrive.
     const streams = isCommand(request.line.command) && 'stream' in COMMANDS[request.line.command];
@@ -158,6 +163,8 @@ export function listen(o: ListenOptions): DaemonServer {
             host,
           )
         : await runCommandLine(line, host);
+      // Kept with the edit's outcome before it is sent: a daemon killed now still tells the command all of it.
+      if (line.editId) recordOutput(o.journalDir, line.editId, output);
       send(socket, { ok: true, output });
       o.log(`${line.command} (exit ${output.exit}) answered in ${(performance.now() - started).toFixed(1)} ms`);
     } catch (err) {
@@ -175,6 +182,7 @@ export function listen(o: ListenOptions): DaemonServer {
     pool: o.pool,
     signal: socket.data.abort.signal,
     log: o.log,
+    journalDir: o.journalDir,
     beforeRequest: async (session) => {
       const told = await tellChanges(session, o.watchers);
       if (told > 0) o.log(`${session.client.spec.id}: ${told} watched file change(s) under ${session.client.root}`);

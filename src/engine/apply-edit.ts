@@ -1,19 +1,23 @@
 /**
  * Writes an edit plan to disk, all or nothing, and never over another
  * program's write. Before anything is written, every file must still hold
- * the text the server computed the edit for and lie under the workspace
- * root (unless allowed). Each file is written to a temporary file beside it
- * and renamed over it, keeping its mode and, for a symlink, writing its
- * target. A program that writes a file while lspq replaces it is caught by
- * its GuardedFile (guarded-file.ts): the original goes back in place with
- * that write, every other file is put back, and the edit is refused as
- * stale (exit 3, the file named).
+ * the bytes the server computed the edit for and lie under the workspace
+ * root (unless allowed), and the plan is recorded in the edit's journal
+ * (journal.ts), so a crash at any instant leaves the tree as before or as
+ * after. Each file is written to a temporary file beside it and renamed
+ * over it, keeping its mode and, for a symlink, writing its target. A
+ * program that writes a file while lspq replaces it is caught by its
+ * GuardedFile (guarded-file.ts): the original goes back in place with that
+ * write, every other file is put back, and the edit is refused as stale
+ * (exit 3, the file named).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LspqError } from '../errors';
-import type { EditPlan, FileChange, Move } from '../lsp/edits';
-import { GuardedFile, LeftAsIs, realOf, writeText } from './guarded-file';
+import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/edits';
+import { crashPoint } from './fault';
+import { type Beside, GuardedFile, LeftAsIs, realOf, writeBytes } from './guarded-file';
+import { besideNames, Journal, type JournalPlace } from './journal';
 
 export interface ApplyOptions {
   /** The workspace root: nothing outside it is written unless `allowOutside`. */
@@ -23,8 +27,9 @@ export interface ApplyOptions {
   versionOf?: (path: string) => number | undefined;
   /** How long after the last rename to look at the originals once more (default RACE_SETTLE_MS). */
   settleMs?: number;
+  /** Where the edit is journaled (every edit the engine writes is; a unit test may not). */
+  journal?: JournalPlace;
 }
-
 /**
  * A program that opened a file just before lspq's rename may be a moment
  * from writing it (a shell's `>>` opens, then the command writes; on a busy
@@ -39,6 +44,15 @@ export const RACE_SETTLE_MS = 25;
 export function readNow(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/** A file's bytes now, or undefined when it cannot be read. */
+export function readBytesNow(path: string): Uint8Array | undefined {
+  try {
+    return readFileSync(path);
   } catch {
     return undefined;
   }
@@ -110,6 +124,9 @@ interface Guarded {
  */
 export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string[]> {
   checkPlan(plan, o);
+  // What lspq makes beside each file, named before anything is made, so the journal can remove it after a crash.
+  const beside = new Map(plan.files.map((f) => [f.path, besideNames(realOf(f.path))] as const));
+  const journal = o.journal ? Journal.begin(o.journal, plan, beside) : undefined;
   const guarded: Guarded[] = [];
   const undo: Undo[] = [];
   const paths: string[] = [];
@@ -117,21 +134,22 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
   const left: string[] = [];
   try {
     // Moves first: the files' edits name where the moved files are then (taken back last on failure).
-    for (const m of plan.moves ?? []) {
-      move(m, undo);
+    for (const [i, m] of (plan.moves ?? []).entries()) {
+      move(m, undo, (top) => journal?.movedMaking(i, top));
       paths.push(m.to);
     }
     // Every original opened and checked before the first write, so a stale file costs nothing.
     for (const f of plan.files) {
-      if (f.before === null) continue;
-      const file = GuardedFile.open(f.path, f.before);
+      const before = bytesOf(f).before;
+      if (before === null) continue;
+      const file = GuardedFile.open(f.path, before, beside.get(f.path)!);
       if (!file) throw stale(f.path, 'can no longer be read');
       guarded.push({ change: f, file, mode: modeOf(realOf(f.path)), replaced: false });
       if (!file.unchanged()) throw stale(f.path);
     }
     for (const f of plan.files) {
       try {
-        step(f, guarded, undo);
+        step(f, guarded, undo, beside.get(f.path)!);
       } catch (err) {
         if (err instanceof LspqError || err instanceof LeftAsIs) throw err;
         throw writeFailed(f.path, err, paths.length);
@@ -141,9 +159,14 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
     // A write that reached an original after its own check: look once more, after a moment.
     if (guarded.some((g) => g.replaced)) await Bun.sleep(o.settleMs ?? RACE_SETTLE_MS);
     for (const g of guarded) if (g.replaced) checkRaced(g, undo);
+    journal?.written();
+    for (const g of guarded.splice(0)) g.file.close();
+    journal?.end(true);
     return paths;
   } catch (err) {
     const failed = rollBack(undo, left);
+    for (const g of guarded.splice(0)) g.file.close();
+    journal?.end(false);
     throw explain(err, failed, left);
   } finally {
     for (const g of guarded) g.file.close();
@@ -151,12 +174,14 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
 }
 
 /** Moves a file or a folder, making the folders above its new place; undone by moving it back and removing them. */
-function move(m: Move, undo: Undo[]): void {
+function move(m: Move, undo: Undo[], making: (top: string | undefined) => void): void {
   let made: string | undefined;
   for (let d = dirname(m.to); !existsSync(d); d = dirname(d)) made = d;
+  making(made);
   if (made) mkdirSync(dirname(m.to), { recursive: true });
   try {
     renameSync(m.from, m.to);
+    crashPoint('moved');
   } catch (err) {
     if (made) removeMade(dirname(m.to), made);
     throw err;
@@ -178,34 +203,41 @@ function removeMade(deepest: string, top: string): void {
   }
 }
 
-/** Writes one file's change; a text write is checked against its original right after the rename. */
-function step(f: FileChange, guarded: Guarded[], undo: Undo[]): void {
+/** Writes one file's change; a write is checked against its original right after the rename. */
+function step(f: FileChange, guarded: Guarded[], undo: Undo[], names: Beside): void {
   const g = guarded.find((x) => x.change === f);
   const mode = g?.mode ?? modeOf(realOf(f.path));
+  const { before, after } = bytesOf(f);
   // A file without its owner's write permission says "leave me": replacing it by a rename would not ask.
-  if (f.before !== null && mode !== undefined && (mode & 0o200) === 0) {
+  if (before !== null && mode !== undefined && (mode & 0o200) === 0) {
     throw Object.assign(new Error('read-only'), { code: 'read-only' });
   }
-  if (g && f.after !== null && f.after !== f.before) {
-    g.file.replace(f.after, mode);
+  if (g && after !== null && f.after !== f.before) {
+    g.file.replace(after, mode);
     g.replaced = true;
     undo.push({ path: f.path, back: () => g.file.putBack(mode) });
     checkRaced(g, undo);
-  } else if (f.before === null && f.after !== null) {
-    const after = f.after;
-    writeText(f.path, after, undefined);
-    undo.push({ path: f.path, back: () => (readNow(f.path) === after ? unlinkSync(f.path) : leave(f.path)) });
+  } else if (before === null && after !== null) {
+    writeBytes(f.path, after, undefined, names.temporary);
+    undo.push({
+      path: f.path,
+      back: () => (equalBytes(readBytesNow(f.path), after) ? unlinkSync(f.path) : leave(f.path)),
+    });
   }
   if (f.renamedTo !== undefined) {
     mkdirSync(dirname(f.renamedTo), { recursive: true });
     renameSync(f.path, f.renamedTo);
+    crashPoint('renamed');
     undo.push({ path: f.path, back: () => renameSync(f.renamedTo!, f.path) });
   }
-  if (f.after === null && f.before !== null) {
+  if (after === null && before !== null) {
     unlinkSync(f.path);
-    undo.push({ path: f.path, back: () => writeText(f.path, f.before!, mode) });
+    crashPoint('deleted');
+    undo.push({ path: f.path, back: () => writeBytes(f.path, before, mode, names.temporary) });
   }
 }
+
+const equalBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && Buffer.compare(a, b) === 0;
 
 function leave(path: string): never {
   throw new LeftAsIs(path);

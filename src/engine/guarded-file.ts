@@ -9,24 +9,27 @@
  * reached it, and any write still to come through the other program's open
  * descriptor); lspq's own new file is kept open too, so what other
  * programs append to it while it is in place is carried back with it.
+ *
+ * Bytes throughout: a file that is not UTF-8 keeps every byte the edit
+ * does not touch. The names of what lspq makes beside the file come from
+ * the edit's journal (journal.ts), which removes them after a crash.
  */
 import {
   appendFileSync,
   chmodSync,
   closeSync,
   fstatSync,
-  linkSync,
   mkdirSync,
   openSync,
   readSync,
   realpathSync,
   renameSync,
-  unlinkSync,
-  writeFileSync,
+  rmSync,
+  writeSync,
 } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-
-let temporaries = 0;
+import { dirname } from 'node:path';
+import { crashPoint } from './fault';
+import { linkBeside } from './journal';
 
 /** The file a path writes to: a symlink's target (the link stays a link). */
 export function realOf(path: string): string {
@@ -37,13 +40,14 @@ export function realOf(path: string): string {
   }
 }
 
-/** A name beside `real` for lspq's own short-lived files. */
-function beside(real: string, what: string): string {
-  return join(dirname(real), `.${basename(real)}.lspq-${process.pid}-${++temporaries}.${what}`);
+/** What lspq makes beside a file while it writes it. */
+export interface Beside {
+  temporary: string;
+  backup: string;
 }
 
-/** The whole text behind a descriptor, from its start. */
-function readFd(fd: number): string {
+/** The whole content behind a descriptor, from its start. */
+function readFd(fd: number): Uint8Array {
   const size = fstatSync(fd).size;
   const bytes = Buffer.alloc(size);
   let at = 0;
@@ -52,31 +56,36 @@ function readFd(fd: number): string {
     if (n <= 0) break;
     at += n;
   }
-  return bytes.subarray(0, at).toString('utf8');
+  return bytes.subarray(0, at);
 }
 
-/** `text` into `path` whole: a temporary file beside it, renamed over it. Returns the new file, open for reading. */
-export function writeWhole(path: string, text: string, mode: number | undefined): number {
+const equal = (a: Uint8Array, b: Uint8Array) => Buffer.compare(a, b) === 0;
+
+/** `bytes` into `path` whole: the temporary file, renamed over it. Returns the new file, open for reading. */
+export function writeWhole(path: string, bytes: Uint8Array, mode: number | undefined, temporary: string): number {
   const real = realOf(path);
   mkdirSync(dirname(real), { recursive: true });
-  const temporary = beside(real, 'tmp');
   try {
-    writeFileSync(temporary, text, { flag: 'wx', mode: 0o600 });
+    const out = openSync(temporary, 'wx', 0o600);
+    try {
+      writeSync(out, bytes);
+    } finally {
+      closeSync(out);
+    }
     chmodSync(temporary, mode ?? 0o644);
+    crashPoint('temporary file written');
     const fd = openSync(temporary, 'r');
     renameSync(temporary, real);
+    crashPoint('file renamed into place');
     return fd;
-  } catch (err) {
-    try {
-      unlinkSync(temporary);
-    } catch {}
-    throw err;
+  } finally {
+    rmSync(temporary, { force: true });
   }
 }
 
-/** `text` into `path` whole, as writeWhole, keeping nothing open. */
-export function writeText(path: string, text: string, mode: number | undefined): void {
-  closeSync(writeWhole(path, text, mode));
+/** `bytes` into `path` whole, as writeWhole, keeping nothing open. */
+export function writeBytes(path: string, bytes: Uint8Array, mode: number | undefined, temporary: string): void {
+  closeSync(writeWhole(path, bytes, mode, temporary));
 }
 
 /** Why a file could not be put back without losing another program's write. */
@@ -84,43 +93,40 @@ export class LeftAsIs extends Error {}
 
 export class GuardedFile {
   private readonly real: string;
-  /** A hard link to the original, while lspq's file is in its place. */
-  private backup: string | undefined;
-  /** lspq's new file, open, and the text it was written with. */
-  private ours: { fd: number; text: string } | undefined;
+  /** Set while the original is linked beside lspq's file. */
+  private linked = false;
+  /** lspq's new file, open, and the bytes it was written with. */
+  private ours: { fd: number; bytes: Uint8Array } | undefined;
 
   private constructor(
     readonly path: string,
     private readonly original: number,
-    readonly before: string,
+    readonly before: Uint8Array,
+    private readonly beside: Beside,
   ) {
     this.real = realOf(path);
   }
 
   /** The file, opened; undefined when it cannot be read. */
-  static open(path: string, before: string): GuardedFile | undefined {
+  static open(path: string, before: Uint8Array, beside: Beside): GuardedFile | undefined {
     try {
-      return new GuardedFile(path, openSync(realOf(path), 'r'), before);
+      return new GuardedFile(path, openSync(realOf(path), 'r'), before, beside);
     } catch {
       return undefined;
     }
   }
 
-  /** The original still holds the text the edit was planned against. */
+  /** The original still holds the bytes the edit was planned against. */
   unchanged(): boolean {
-    return readFd(this.original) === this.before;
+    return equal(readFd(this.original), this.before);
   }
 
-  /** lspq's text in place of the original, which stays linked beside it until `close`. */
-  replace(after: string, mode: number | undefined): void {
-    const link = beside(this.real, 'orig');
-    try {
-      linkSync(this.real, link);
-      this.backup = link;
-    } catch {
-      // No hard links here (some file systems): putting back falls to rewriting the text.
-    }
-    this.ours = { fd: writeWhole(this.path, after, mode), text: after };
+  /** lspq's bytes in place of the original, which stays linked beside it until `close`. */
+  replace(after: Uint8Array, mode: number | undefined): void {
+    // No hard links here (some file systems): putting back falls to rewriting the bytes.
+    this.linked = linkBeside(this.real, this.beside.backup);
+    crashPoint('original linked beside');
+    this.ours = { fd: writeWhole(this.path, after, mode, this.beside.temporary), bytes: after };
   }
 
   /**
@@ -133,19 +139,20 @@ export class GuardedFile {
     if (!ours) return;
     this.ours = undefined;
     try {
-      if (this.backup) {
-        renameSync(this.backup, this.real);
-        this.backup = undefined;
+      if (this.linked) {
+        renameSync(this.beside.backup, this.real);
+        this.linked = false;
       } else {
-        const now = readFd(ours.fd);
-        if (now !== ours.text) throw new LeftAsIs(this.path);
-        writeText(this.path, readFd(this.original), mode);
+        if (!equal(readFd(ours.fd), ours.bytes)) throw new LeftAsIs(this.path);
+        writeBytes(this.path, readFd(this.original), mode, this.beside.temporary);
         return;
       }
       const now = readFd(ours.fd);
-      if (now === ours.text) return;
+      if (equal(now, ours.bytes)) return;
       // Appended to lspq's file while it was in place: carried over to the original.
-      if (now.startsWith(ours.text)) appendFileSync(this.real, now.slice(ours.text.length));
+      const head = now.subarray(0, ours.bytes.length);
+      if (now.length > ours.bytes.length && equal(head, ours.bytes))
+        appendFileSync(this.real, now.subarray(ours.bytes.length));
       else throw new LeftAsIs(this.path);
     } finally {
       closeSync(ours.fd);
@@ -156,11 +163,10 @@ export class GuardedFile {
     if (this.ours) closeSync(this.ours.fd);
     this.ours = undefined;
     closeSync(this.original);
-    if (this.backup) {
-      try {
-        unlinkSync(this.backup);
-      } catch {}
+    if (this.linked) {
+      rmSync(this.beside.backup, { force: true });
+      crashPoint('backup removed');
     }
-    this.backup = undefined;
+    this.linked = false;
   }
 }

@@ -4,8 +4,10 @@
  * before the command exits, even on Ctrl-C.
  */
 import { ServerPool } from '../lsp/manager';
+import { socketPath, stateFile } from '../protocol/socket';
 import type { Answerer } from '../queries';
 import { answer } from './answer';
+import { recover } from './journal';
 
 export interface LocalEngine {
   answer: Answerer;
@@ -21,7 +23,11 @@ export function localEngine(options: { progress?: (text: string) => void; log?: 
   };
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
-  const context = { pool, signal: abort.signal, log: options.log ?? (() => {}), progress: options.progress };
+  const log = options.log ?? (() => {});
+  // Beside the daemon's: an edit another process left half-written (its writer gone) is settled first.
+  const journalDir = stateFile(socketPath(process.env), 'journal');
+  recover(journalDir, log);
+  const context = { pool, signal: abort.signal, log, progress: options.progress, journalDir };
   return {
     answer: (request) => answer(request, context),
     close: async () => {

@@ -7,6 +7,7 @@
  */
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspqError } from '../errors';
+import { applyToBytes, decodeLossy, isUtf8, type Span } from './file-bytes';
 import { splitLines, toStringOffset, type PositionEncoding } from './position';
 import { uriToPath } from './uri';
 
@@ -21,6 +22,12 @@ export interface FileChange {
   edits: number;
   /** The document version the server computed the edit for, when it said (documentChanges). */
   version?: number;
+  /**
+   * For a file that is not UTF-8: its bytes, and the bytes after the edit,
+   * every byte outside the edit's ranges kept (file-bytes.ts). `before` and
+   * `after` are then the text the server saw, for showing.
+   */
+  bytes?: { before: Uint8Array; after: Uint8Array | null };
 }
 
 export interface EditPlan {
@@ -39,6 +46,8 @@ export interface Move {
 
 /** What the planner may read: the text the server was given for a file (an open document), else the disk's. */
 export type TextReader = (path: string) => string | undefined;
+/** A file's bytes on disk, to plan against exactly when they are not UTF-8. */
+export type BytesReader = (path: string) => Uint8Array | undefined;
 
 const BOM = '\uFEFF';
 
@@ -63,16 +72,11 @@ function offsetOf(
 }
 
 /**
- * `edits` applied to `text`. Offsets are computed against the original
- * text, then the edits are applied from the end backwards, so none moves
- * another; inserts at one place keep the order the server gave them.
+ * Where `edits` fall in `text`, as offsets in it, computed against the
+ * original text, sorted, with an edit given twice taken once; edits that
+ * overlap are refused. Inserts at one place keep the order the server gave.
  */
-export function applyTextEdits(
-  text: string,
-  edits: readonly TextEdit[],
-  encoding: PositionEncoding,
-  path: string,
-): string {
+export function editSpans(text: string, edits: readonly TextEdit[], encoding: PositionEncoding, path: string): Span[] {
   const lines = splitLines(text);
   const starts: number[] = [];
   let at = 0;
@@ -96,6 +100,11 @@ export function applyTextEdits(
     if (spans[i]!.start < spans[i - 1]!.end)
       throw new LspqError('server_failed', `the server's edits for ${path} overlap; nothing was written`);
   }
+  return spans;
+}
+
+/** Spans applied from the end backwards, so none moves another. */
+function applySpans(text: string, spans: readonly Span[]): string {
   let out = '';
   let from = 0;
   for (const s of spans) {
@@ -105,6 +114,16 @@ export function applyTextEdits(
   return out + text.slice(from);
 }
 
+/** `edits` applied to `text` (offsets against the original text). */
+export function applyTextEdits(
+  text: string,
+  edits: readonly TextEdit[],
+  encoding: PositionEncoding,
+  path: string,
+): string {
+  return applySpans(text, editSpans(text, edits, encoding, path));
+}
+
 /**
  * What a file's writer keeps that servers do not: a byte-order mark, and
  * CRLF line endings (formatters return LF; a file written with CRLF stays so).
@@ -112,8 +131,7 @@ export function applyTextEdits(
 export function keepFileConventions(before: string, after: string): string {
   let out = after;
   if (before.startsWith(BOM) && !out.startsWith(BOM)) out = BOM + out;
-  const crlf = before.includes('\r\n') && !/(^|[^\r])\n/.test(before);
-  if (crlf) out = out.replace(/\r?\n/g, '\r\n');
+  if (crlfOnly(before)) out = out.replace(/\r?\n/g, '\r\n');
   return out;
 }
 
@@ -124,8 +142,16 @@ function pathOf(uri: string): string {
   return path;
 }
 
+/** Only CRLF line ends in `text` (a file whose new lines must be written so too). */
+const crlfOnly = (text: string) => text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
+
 /** A WorkspaceEdit (`changes` or `documentChanges`, resource operations included) as a plan. */
-export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encoding: PositionEncoding): EditPlan {
+export function planWorkspaceEdit(
+  edit: WorkspaceEdit,
+  read: TextReader,
+  encoding: PositionEncoding,
+  readBytes?: BytesReader,
+): EditPlan {
   // The state of each file as the plan goes: edits to one file in several places of the edit add up.
   const files = new Map<string, FileChange>();
   const current = (path: string): FileChange => {
@@ -138,6 +164,9 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
           `the server's edit changes ${path}, which does not exist; nothing was written`,
         );
       change = { path, before: text, after: text, edits: 0 };
+      // Not UTF-8 on disk: planned on its bytes, so no byte the edit does not touch changes.
+      const bytes = readBytes?.(path);
+      if (bytes && !isUtf8(bytes) && decodeLossy(bytes) === text) change.bytes = { before: bytes, after: bytes };
       files.set(path, change);
     }
     return change;
@@ -157,7 +186,13 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
     if (!edits) return;
     pending.delete(path);
     const change = files.get(path)!;
-    change.after = applyTextEdits(change.after!, edits, encoding, path);
+    const spans = editSpans(change.after!, edits, encoding, path);
+    if (change.bytes?.after) {
+      const crlf = crlfOnly(change.before ?? '');
+      const exact = crlf ? spans.map((s) => ({ ...s, text: s.text.replace(/\r?\n/g, '\r\n') })) : spans;
+      change.bytes.after = applyToBytes(change.bytes.after, exact, path);
+      change.after = decodeLossy(change.bytes.after);
+    } else change.after = applySpans(change.after!, spans);
     change.edits += edits.length;
   };
   if (edit.documentChanges) {
@@ -202,6 +237,7 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
         }
         const change = current(path);
         change.after = null;
+        if (change.bytes) change.bytes.after = null;
         change.edits = Math.max(change.edits, 1);
       }
     }
@@ -210,9 +246,59 @@ export function planWorkspaceEdit(edit: WorkspaceEdit, read: TextReader, encodin
   }
   for (const path of [...pending.keys()]) flush(path);
   const planned = [...files.values()].map((f) =>
-    f.before !== null && f.after !== null ? { ...f, after: keepFileConventions(f.before, f.after) } : f,
+    f.before !== null && f.after !== null && !f.bytes ? { ...f, after: keepFileConventions(f.before, f.after) } : f,
   );
   return { files: planned.filter((f) => f.before !== f.after || f.renamedTo !== undefined) };
+}
+
+const encode = (text: string | null) => (text === null ? null : Buffer.from(text));
+
+/** A file's bytes before and after the edit: exact for a file that is not UTF-8, else its text's. */
+export function bytesOf(f: FileChange): { before: Uint8Array | null; after: Uint8Array | null } {
+  return f.bytes
+    ? { before: f.bytes.before, after: f.bytes.after }
+    : { before: encode(f.before), after: encode(f.after) };
+}
+
+/**
+ * Plans made one after another (a code action's edit, then those its
+ * command sends back), as one plan to write once: each file from its
+ * first text to its last, followed through renames.
+ */
+export function composePlans(plans: readonly EditPlan[]): EditPlan {
+  if (plans.length === 1) return plans[0]!;
+  const files: FileChange[] = [];
+  /** Each file by the path it has after the plans so far. */
+  const now = new Map<string, FileChange>();
+  for (const plan of plans) {
+    for (const f of plan.files) {
+      const prior = now.get(f.path);
+      if (!prior) {
+        const first = { ...f };
+        files.push(first);
+        now.set(f.renamedTo ?? f.path, first);
+        continue;
+      }
+      now.delete(f.path);
+      if (prior.bytes || f.bytes) {
+        const before = bytesOf(prior).before;
+        const after = bytesOf(f).after;
+        if (before !== null) prior.bytes = { before, after };
+      }
+      prior.after = f.after;
+      prior.edits += f.edits;
+      if (f.renamedTo !== undefined) {
+        if (f.renamedTo === prior.path) delete prior.renamedTo;
+        else prior.renamedTo = f.renamedTo;
+      }
+      now.set(prior.renamedTo ?? prior.path, prior);
+    }
+  }
+  const moves = plans.flatMap((p) => p.moves ?? []);
+  return {
+    files: files.filter((f) => f.before !== f.after || f.renamedTo !== undefined),
+    ...(moves.length ? { moves } : {}),
+  };
 }
 
 const inside = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
@@ -233,6 +319,7 @@ export function reversePlan(plan: EditPlan): EditPlan {
       after: f.before,
       edits: f.edits,
       ...(f.renamedTo !== undefined ? { renamedTo: f.path } : {}),
+      ...(f.bytes && f.bytes.after !== null ? { bytes: { before: f.bytes.after, after: f.bytes.before } } : {}),
     };
   });
   return { files, ...(moves.length ? { moves } : {}) };

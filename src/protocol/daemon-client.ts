@@ -14,6 +14,7 @@ import {
   PROTOCOL_VERSION,
   type AnswerLine,
   type DaemonStatus,
+  type EditOutcome,
   type Envelope,
   type ProgressLine,
   type Reply,
@@ -32,6 +33,8 @@ export const ANSWER_GRACE_MS = 5_000;
 class ConnectFailed extends Error {}
 class ConnectionLost extends Error {}
 class NoAnswer extends Error {}
+/** The daemon died under a question that must not be sent twice (it may have written files). */
+export class DaemonLost extends Error {}
 
 /** A batch's side of a connection: its request lines, and where its answer lines go. */
 export interface Stream {
@@ -178,6 +181,13 @@ const isOutput = (v: unknown): v is CommandOutput =>
   (v.stderr === undefined || typeof v.stderr === 'string') &&
   (v.warnings === undefined || (Array.isArray(v.warnings) && v.warnings.every((w) => typeof w === 'string')));
 
+const isOutcome = (v: unknown): v is EditOutcome =>
+  isRecord(v) &&
+  typeof v.written === 'boolean' &&
+  typeof v.summary === 'string' &&
+  (v.left === undefined || (Array.isArray(v.left) && v.left.every((p) => typeof p === 'string'))) &&
+  (v.output === undefined || isOutput(v.output));
+
 /**
  * A line from the daemon, checked before it is used. A hand-written guard
  * rather than the daemon's zod schemas: loading zod would cost every warm
@@ -200,6 +210,7 @@ export function daemonLine(text: string): Reply | ProgressLine | AnswerLine | un
   }
   if (v.ok !== true) return undefined;
   if ('output' in v) return isOutput(v.output) ? (v as Reply) : undefined;
+  if ('outcome' in v) return v.outcome === null || isOutcome(v.outcome) ? (v as Reply) : undefined;
   if ('status' in v) return isRecord(v.status) && Array.isArray(v.status.servers) ? (v as Reply) : undefined;
   return typeof v.pid === 'number' && typeof v.build === 'string' ? (v as Reply) : undefined;
 }
@@ -340,7 +351,7 @@ export function patience(request: Request): number {
 /** Sends a request, starting or replacing the daemon as needed; undefined when none runs and `start` is false. */
 export async function ask(
   request: Request,
-  options: { start: boolean; onProgress?: (text: string) => void },
+  options: { start: boolean; onProgress?: (text: string) => void; once?: boolean },
 ): Promise<Reply | undefined> {
   const path = socketPath(process.env);
   let lostOnce = false;
@@ -363,7 +374,8 @@ export async function ask(
           `the daemon${pid ? ` (pid ${pid})` : ''} took the question but did not answer (${err.message}); run 'lspq daemon restart', or use --no-daemon`,
         );
       }
-      // The daemon died under the question: ask a fresh one, once.
+      // The daemon died under the question: ask a fresh one, once; a question that may have written, never.
+      if (options.once) throw new DaemonLost((err as Error).message);
       if (lostOnce || request.op === 'stop')
         throw new LspqError(
           'daemon',

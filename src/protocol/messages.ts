@@ -24,9 +24,20 @@ export interface ProgressLine {
   progress: string;
 }
 
+/** What became of an edit whose command lost its daemon (the daemon's journal kept it). */
+export interface EditOutcome {
+  written: boolean;
+  summary: string;
+  /** Files another program wrote after the edit began: left as they are. */
+  left?: string[];
+  /** The command's whole output, when the daemon lived to render it. */
+  output?: CommandOutput;
+}
+
 /** One line of JSON from the daemon back, shaped by the request it answers. */
 export type Reply =
   | { ok: true; output: CommandOutput }
+  | { ok: true; outcome: EditOutcome | null }
   | { ok: true; status: DaemonStatus }
   | { ok: true; pid: number; build: string }
   | { ok: false; error: ErrorPayload }

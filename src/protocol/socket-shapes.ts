@@ -32,6 +32,8 @@ export const CommandLineShape = z.object({
   json: z.boolean(),
   help: z.boolean(),
   timeoutMs: z.optional(z.number()),
+  /** A command that may write names its edit, to ask after it if the daemon dies under it (never to send it twice). */
+  editId: z.optional(z.string().check(z.regex(/^[\w-]{1,64}$/))),
 });
 export type CommandLine = z.infer<typeof CommandLineShape>;
 
@@ -45,6 +47,7 @@ export const RequestShape = z.discriminatedUnion('op', [
   z.object({ op: z.literal('status') }),
   z.object({ op: z.literal('stop') }),
   z.object({ op: z.literal('ping') }),
+  z.object({ op: z.literal('outcome'), id: z.string() }),
 ]);
 export type Request = z.infer<typeof RequestShape>;
 

@@ -16,6 +16,8 @@
  *   --slow-command MS       the command waits MS before sending its edit (two at once overlap)
  *   --grow-on-fix           the command's edit inserts a line "fixed" at the top instead,
  *                           so every apply changes the file
+ *   --fix-every-file        the command fixes every .fake file beside the file, in two
+ *                           workspace/applyEdit requests (half the files each), and keeps no log
  */
 import { appendFileSync, existsSync } from 'node:fs';
 import {
@@ -24,6 +26,7 @@ import {
   ApplyWorkspaceEditRequest,
   CodeActionRequest,
   DefinitionRequest,
+  DocumentDiagnosticRequest,
   ExecuteCommandRequest,
   InitializeRequest,
   RenameRequest,
@@ -50,6 +53,8 @@ const initialized: InitializeResult = {
     renameProvider: true,
     codeActionProvider: true,
     executeCommandProvider: { commands: ['fake.fix'] },
+    // Diagnostics pulled (always none): a code action's question need not wait out a push server's quiet window.
+    diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
     textDocumentSync: TextDocumentSyncKind.Full,
   },
 };
@@ -101,8 +106,30 @@ connection.onRequest(RenameRequest.type, (params) => {
 connection.onRequest(CodeActionRequest.type, (params) => [
   { title: 'Fix it by command', command: 'fake.fix', arguments: [params.textDocument.uri] },
 ]);
+/** The first word of each of `uris` replaced with "fixed". */
+const fixFirstWords = (uris: string[]) => ({
+  changes: Object.fromEntries(
+    uris.map((u) => [
+      u,
+      [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 5 } }, newText: 'fixed' }],
+    ]),
+  ),
+});
+
 connection.onRequest(ExecuteCommandRequest.type, async (params) => {
   const uri = String(params.arguments?.[0]);
+  if (args.includes('--fix-every-file')) {
+    const dir = decodeURIComponent(new URL(uri).pathname).replace(/[^/]+$/, '');
+    const { readdirSync } = await import('node:fs');
+    const uris = readdirSync(dir)
+      .filter((f) => f.endsWith('.fake'))
+      .sort()
+      .map((f) => `file://${dir}${f}`);
+    const half = Math.ceil(uris.length / 2);
+    await connection.sendRequest(ApplyWorkspaceEditRequest.type, { edit: fixFirstWords(uris.slice(0, half)) });
+    await connection.sendRequest(ApplyWorkspaceEditRequest.type, { edit: fixFirstWords(uris.slice(half)) });
+    return null;
+  }
   const slow = args.indexOf('--slow-command');
   if (slow >= 0) await new Promise((r) => setTimeout(r, Number(args[slow + 1])));
   const grow = args.includes('--grow-on-fix');
@@ -122,6 +149,7 @@ connection.onRequest(ExecuteCommandRequest.type, async (params) => {
   appendFileSync(path.replace(/[^/]+$/, 'applied.log'), `${JSON.stringify(answer)}\n`);
   return null;
 });
+connection.onRequest(DocumentDiagnosticRequest.type, () => ({ kind: 'full' as const, items: [] }));
 connection.onRequest(ShutdownRequest.type, () => undefined);
 connection.onNotification(ExitNotification.type, () => process.exit(0));
 connection.onClose(() => process.exit(0));

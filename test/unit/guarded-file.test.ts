@@ -9,6 +9,9 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GuardedFile } from '../../src/engine/guarded-file';
+import { besideNames } from '../../src/engine/journal';
+
+const bytes = (text: string) => Buffer.from(text);
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -29,8 +32,8 @@ const appender = (path: string) => openSync(path, 'a');
 describe('GuardedFile', () => {
   test('nothing else wrote: lspq’s text stays, and no link or temporary is left', () => {
     const path = file('one\n');
-    const g = GuardedFile.open(path, 'one\n')!;
-    g.replace('ONE\n', 0o644);
+    const g = GuardedFile.open(path, bytes('one\n'), besideNames(path))!;
+    g.replace(bytes('ONE\n'), 0o644);
     expect(g.unchanged()).toBe(true);
     g.close();
     expect(readFileSync(path, 'utf8')).toBe('ONE\n');
@@ -39,9 +42,9 @@ describe('GuardedFile', () => {
 
   test('a write that reached the original after the rename is seen, and the original goes back with it', () => {
     const path = file('one\n');
-    const g = GuardedFile.open(path, 'one\n')!;
+    const g = GuardedFile.open(path, bytes('one\n'), besideNames(path))!;
     const theirs = appender(path); // opened before lspq's rename: it writes into the original
-    g.replace('ONE\n', 0o644);
+    g.replace(bytes('ONE\n'), 0o644);
     writeSync(theirs, 'theirs\n');
     expect(g.unchanged()).toBe(false);
     g.putBack(0o644);
@@ -56,9 +59,9 @@ describe('GuardedFile', () => {
 
   test('what was appended to lspq’s file while it was in place comes back with the original', () => {
     const path = file('one\n');
-    const g = GuardedFile.open(path, 'one\n')!;
+    const g = GuardedFile.open(path, bytes('one\n'), besideNames(path))!;
     const early = appender(path);
-    g.replace('ONE\n', 0o644);
+    g.replace(bytes('ONE\n'), 0o644);
     const late = appender(path); // opened after the rename: it writes into lspq's file
     writeSync(early, 'early\n');
     writeSync(late, 'late\n');

@@ -18,7 +18,8 @@ import {
 } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../errors';
 import { completeDiagnostics, publishMarks } from '../../lsp/diagnostics';
-import type { EditPlan } from '../../lsp/edits';
+import { bytesOf, composePlans, type EditPlan, planWorkspaceEdit } from '../../lsp/edits';
+import { readBytesNow, readNow } from '../apply-edit';
 import type { Session } from '../../lsp/manager';
 import { codePointLength, splitLines, toServerCharacter } from '../../lsp/position';
 import {
@@ -46,7 +47,7 @@ import {
   type HandlerContext,
   holdAlone,
 } from './context';
-import { commitFor, fileEdits, inFileStyle, planFor } from './edits';
+import { commit, fileEdits, inFileStyle, journalFor, planFor } from './edits';
 import { verifyWritten } from './verify';
 import { openTarget } from './target';
 
@@ -139,14 +140,19 @@ function touched(
   return [...counts].map(([path, changes]) => ({ path, changes }));
 }
 
-/** Runs the chosen action: its edit, then its command (whose edits come back as workspace/applyEdit). */
+/**
+ * Runs the chosen action: its edit, then its command (whose edits come back
+ * as workspace/applyEdit), each planned on what the ones before it leave;
+ * all of them written once, as one plan, after the command ends.
+ */
 async function run(
   session: Session,
   item: Command | CodeAction,
+  summary: string,
   req: QueryFor<'actions'>,
   ctx: HandlerContext,
   deadline: Deadline,
-): Promise<{ plans: EditPlan[]; urls: string[] }> {
+): Promise<{ plan: EditPlan; urls: string[] }> {
   const client = session.client;
   let action = item;
   const provider = client.capabilities.codeActionProvider;
@@ -154,42 +160,63 @@ async function run(
     action = await client.request(CodeActionResolveRequest.type, action, deadline.options(ctx));
   }
   const plans: EditPlan[] = [];
-  if (!isCommand(action) && action.edit) {
-    const plan = planFor(action.edit, session);
-    if (req.write) await commitFor(plan, session, req.allowOutside);
-    plans.push(plan);
-  }
+  if (!isCommand(action) && action.edit) plans.push(planFor(action.edit, session));
   const command = isCommand(action) ? action : action.command;
   const urls: string[] = [];
-  if (!command) return { plans, urls };
-  // The edits the server sends back while its command runs belong to this question (it holds the server alone).
-  // An edit of the command's that could not be written fails the question, whatever the command answers.
-  let failed: unknown;
-  const onApplyEdit = async (edit: WorkspaceEdit) => {
-    try {
-      const plan = planFor(edit, session);
-      plans.push(plan);
-      // A dry run answers with the plan, not a refusal: a server that stops on a refusal (gopls's
-      // "Add test") would show nothing; the files are not written either way.
-      if (req.write) await commitFor(plan, session, req.allowOutside);
-      return { applied: true };
-    } catch (err) {
-      failed ??= err;
-      return { applied: false, failureReason: (err as Error).message };
-    }
+  if (command) {
+    // The edits the server sends back while its command runs belong to this question (it holds the server alone).
+    // An edit of the command's that cannot be planned fails the question, whatever the command answers.
+    let failed: unknown;
+    const onApplyEdit = async (edit: WorkspaceEdit) => {
+      try {
+        plans.push(planAfter(edit, session, plans));
+        // A dry run answers with the plan too: a server that stops on a refusal (gopls's "Add test")
+        // would show nothing; the files are written, or not, once the command ends.
+        return { applied: true };
+      } catch (err) {
+        failed ??= err;
+        return { applied: false, failureReason: (err as Error).message };
+      }
+    };
+    await client.applyingEdits(
+      onApplyEdit,
+      (uri) => urls.push(uri),
+      () =>
+        client.request(
+          ExecuteCommandRequest.type,
+          { command: command.command, arguments: command.arguments ?? [] },
+          deadline.options(ctx),
+        ),
+    );
+    if (failed) throw failed;
+  }
+  const plan = composePlans(plans.length ? plans : [{ files: [] }]);
+  if (req.write) {
+    const where = { root: client.root, allowOutside: req.allowOutside };
+    await commit(plan, [session], { ...where, journal: journalFor(ctx, req, summary) });
+  }
+  return { plan, urls };
+}
+
+/** An edit planned on the texts the plans before it leave (the server computed it after them). */
+function planAfter(edit: WorkspaceEdit, session: Session, before: EditPlan[]): EditPlan {
+  const latest = (path: string) => {
+    for (const plan of [...before].reverse())
+      for (const f of plan.files) if ((f.renamedTo ?? f.path) === path) return f;
+    return undefined;
   };
-  await client.applyingEdits(
-    onApplyEdit,
-    (uri) => urls.push(uri),
-    () =>
-      client.request(
-        ExecuteCommandRequest.type,
-        { command: command.command, arguments: command.arguments ?? [] },
-        deadline.options(ctx),
-      ),
+  return planWorkspaceEdit(
+    edit,
+    (path) => {
+      const f = latest(path);
+      return f ? (f.after ?? undefined) : (session.docs.text(path) ?? readNow(path));
+    },
+    session.client.encoding,
+    (path) => {
+      const f = latest(path);
+      return f ? (bytesOf(f).after ?? undefined) : readBytesNow(path);
+    },
   );
-  if (failed) throw failed;
-  return { plans, urls };
 }
 
 /**
@@ -302,11 +329,11 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
           `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`,
         );
       const { session: by, action } = offered[chosen.index - 1]!;
-      const { plans, urls } = await run(by, action, req, ctx, deadline);
-      const files: FileEdit[] = plans.flatMap((p) => fileEdits(p, shown));
+      const { plan, urls } = await run(by, action, `applied ${chosen.index}: ${chosen.title}`, req, ctx, deadline);
+      const files: FileEdit[] = fileEdits(plan, shown);
       const where = { root: by.client.root, allowOutside: req.allowOutside };
       const verification =
-        req.write && req.verify ? await verifyWritten(plans, sessions, where, req, ctx, deadline) : undefined;
+        req.write && req.verify ? await verifyWritten(plan, sessions, where, req, ctx, deadline) : undefined;
       applied = {
         index: chosen.index,
         title: chosen.title,

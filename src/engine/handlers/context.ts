@@ -28,6 +28,8 @@ export interface EngineContext {
   beforeRequest?: (session: Session) => Promise<void>;
   /** Long answers (a project loading, diag --all) say how far they are, for a person at a terminal. */
   progress?: (text: string) => void;
+  /** Where edits are journaled (beside the daemon's socket): every write goes through a journal there. */
+  journalDir?: string;
 }
 
 /** A question's own view of the engine: the leases it holds on servers, given back when it ends. */

@@ -7,12 +7,19 @@ import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { formattingOptions } from '../../lsp/editorconfig';
 import { planWorkspaceEdit, type EditPlan } from '../../lsp/edits';
 import type { Session } from '../../lsp/manager';
-import type { FileEdit } from '../../queries';
-import { readNow, writePlan } from '../apply-edit';
+import type { CallerContext, FileEdit } from '../../queries';
+import { readBytesNow, readNow, writePlan } from '../apply-edit';
+import type { JournalPlace } from '../journal';
+import type { EngineContext } from './context';
 
 /** The edit against what the server saw: an open document's text, else the disk's. */
 export function planFor(edit: WorkspaceEdit, session: Session): EditPlan {
-  return planWorkspaceEdit(edit, (path) => session.docs.text(path) ?? readNow(path), session.client.encoding);
+  return planWorkspaceEdit(
+    edit,
+    (path) => session.docs.text(path) ?? readNow(path),
+    session.client.encoding,
+    readBytesNow,
+  );
 }
 
 /**
@@ -36,6 +43,12 @@ export function fileEdits(plan: EditPlan, shown: (path: string) => string = (p) 
   }));
 }
 
+/** Where an edit is journaled, by the id its command gave it (or one of its own), and what to say of it once written. */
+export function journalFor(ctx: EngineContext, req: CallerContext, summary: string): JournalPlace | undefined {
+  if (!ctx.journalDir) return undefined;
+  return { dir: ctx.journalDir, id: req.editId ?? crypto.randomUUID(), summary };
+}
+
 /**
  * Writes the plan (or nothing) through the one writer and brings the
  * servers' documents up to date with what was written. `where` is the root
@@ -44,7 +57,7 @@ export function fileEdits(plan: EditPlan, shown: (path: string) => string = (p) 
 export async function commit(
   plan: EditPlan,
   sessions: Session[],
-  where: { root: string; allowOutside: boolean },
+  where: { root: string; allowOutside: boolean; journal?: JournalPlace },
 ): Promise<void> {
   const versionOf = (path: string) => sessions.find((s) => s.docs.isOpen(path))?.docs.version(path);
   await writePlan(plan, { ...where, versionOf });
@@ -52,6 +65,9 @@ export async function commit(
   for (const session of sessions) await session.docs.refreshAll();
 }
 
-/** An edit one server computed, within its own root unless `allowOutside`. */
-export const commitFor = (plan: EditPlan, session: Session, allowOutside: boolean) =>
-  commit(plan, [session], { root: session.client.root, allowOutside });
+/** How many edits and files a plan holds, as the commands say it. */
+export function planSize(plan: EditPlan): string {
+  const edits = plan.files.reduce((n, f) => n + f.edits, 0);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(edits, 'edit')} in ${plural(plan.files.length, 'file')}`;
+}

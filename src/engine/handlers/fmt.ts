@@ -28,7 +28,7 @@ import {
   type HandlerContext,
   holdAlone,
 } from './context';
-import { commit, planFor } from './edits';
+import { commit, journalFor, planFor } from './edits';
 
 /** One file's formatting edits applied: the text the server had and the text after. */
 async function formatOne(
@@ -128,7 +128,8 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
   if (req.write) {
     // The user named these files: a file outside the server's root is theirs to format.
     const plan = { files: files.filter((f) => f.changed).map((f) => f.change) };
-    await commit(plan, [...sessions], { root: '/', allowOutside: true });
+    const summary = `formatted ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`;
+    await commit(plan, [...sessions], { root: '/', allowOutside: true, journal: journalFor(ctx, req, summary) });
   }
   const list = [...sessions];
   return {

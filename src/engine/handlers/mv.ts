@@ -24,7 +24,7 @@ import {
   type Deadline,
   type HandlerContext,
 } from './context';
-import { fileEdits, planFor } from './edits';
+import { fileEdits, journalFor, planFor, planSize } from './edits';
 import { verifyWritten } from './verify';
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
@@ -146,7 +146,8 @@ export async function mv(req: QueryFor<'mv'>, ctx: HandlerContext): Promise<MvRe
   }
   let verification: MvResult['verification'];
   if (req.write) {
-    await writePlan(plan, { root, allowOutside: req.allowOutside });
+    const summary = `moved ${displayPath(from, req.cwd)} -> ${displayPath(to, req.cwd)}; ${planSize(plan)}`;
+    await writePlan(plan, { root, allowOutside: req.allowOutside, journal: journalFor(ctx, req, summary) });
     for (const session of found.map((f) => f.session)) {
       // Closed at the old path (gone from disk), and told, so its project follows the move.
       await session.docs.refreshAll();
@@ -155,7 +156,7 @@ export async function mv(req: QueryFor<'mv'>, ctx: HandlerContext): Promise<MvRe
     }
     if (req.verify) {
       const held = found.map((f) => f.session);
-      verification = await verifyWritten([plan], held, { root, allowOutside: req.allowOutside }, req, ctx, deadline);
+      verification = await verifyWritten(plan, held, { root, allowOutside: req.allowOutside }, req, ctx, deadline);
     }
   } else {
     // The outside check, and a destination that appeared, answered by a dry run as by the move.

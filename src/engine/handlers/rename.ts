@@ -15,7 +15,7 @@ import { LspqError } from '../../errors';
 import type { QueryFor, RenameResult } from '../../queries';
 import { displayPath } from '../../protocol/paths';
 import { deadlineFor, type HandlerContext, holdAlone, using } from './context';
-import { commitFor, fileEdits, inFileStyle, planFor } from './edits';
+import { commit, fileEdits, inFileStyle, journalFor, planFor, planSize } from './edits';
 import { verifyWritten } from './verify';
 import { openTarget } from './target';
 import { unrenamed } from './unrenamed';
@@ -72,10 +72,14 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
       .catch(refused(at, `renamed to '${req.newName}'`));
     if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
     const plan = planFor(edit, session);
-    if (req.write) await commitFor(plan, session, req.allowOutside);
     const where = { root: client.root, allowOutside: req.allowOutside };
+    if (req.write)
+      await commit(plan, [session], {
+        ...where,
+        journal: journalFor(ctx, req, `renamed to '${req.newName}': ${planSize(plan)}`),
+      });
     const verification =
-      req.write && req.verify ? await verifyWritten([plan], [session], where, req, ctx, deadline) : undefined;
+      req.write && req.verify ? await verifyWritten(plan, [session], where, req, ctx, deadline) : undefined;
     const oldName =
       target.symbol?.split('.').pop() ?? wordAt(session.docs.text(open.path) ?? '', target.line, target.column);
     const touched = new Set(plan.files.flatMap((f) => [f.path, ...(f.renamedTo ? [f.renamedTo] : [])]));

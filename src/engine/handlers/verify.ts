@@ -12,38 +12,35 @@ import type { Session } from '../../lsp/manager';
 import type { CallerContext, Verification } from '../../queries';
 import { writePlan } from '../apply-edit';
 import { holdAlone, type Deadline, type HandlerContext } from './context';
+import { journalFor } from './edits';
 import { mergeDiagnostics, type DiagRequest } from './diag';
 import { pass, splitNew, workFor, type Changed } from './diag-since';
 
-/** Each file the plans leave behind, with its text now and before them (undefined: created). */
-function touched(plans: EditPlan[]): Changed[] {
-  const byPath = new Map<string, Changed>();
-  for (const plan of plans) {
-    for (const f of plan.files) {
-      if (f.after === null) continue;
-      const path = f.renamedTo ?? f.path;
-      const earlier = byPath.get(path)?.then;
-      const then = earlier ?? f.before ?? undefined;
-      byPath.set(path, {
-        path,
+/** Each file the plan leaves behind, with its text now and before it (undefined: created). */
+function touched(plan: EditPlan): Changed[] {
+  return plan.files.flatMap((f) => {
+    if (f.after === null) return [];
+    const then = f.before ?? undefined;
+    return [
+      {
+        path: f.renamedTo ?? f.path,
         now: f.after,
         ...(then !== undefined ? { then } : {}),
         lines: lineMap(then ?? '', f.after),
-      });
-    }
-  }
-  return [...byPath.values()];
+      },
+    ];
+  });
 }
 
 export async function verifyWritten(
-  plans: EditPlan[],
+  plan: EditPlan,
   held: Session[],
   where: { root: string; allowOutside: boolean },
   req: CallerContext & { verifyAll?: boolean },
   ctx: HandlerContext,
   deadline: Deadline,
 ): Promise<Verification> {
-  const changed = touched(plans);
+  const changed = touched(plan);
   const files = changed.map((c) => c.path);
   const asDiag: DiagRequest = {
     op: 'diag',
@@ -64,7 +61,13 @@ export async function verifyWritten(
   const byPath = new Map(changed.map((c) => [c.path, c]));
   const introduced = splitNew(before, after, byPath).fresh.filter((d) => d.severity === 'error');
   if (introduced.length === 0) return { introduced, reverted: false };
-  for (const plan of [...plans].reverse()) await writePlan(reversePlan(plan), where);
+  // Put back as one plan, journaled as every edit is.
+  const journal = journalFor(
+    ctx,
+    { ...req, editId: undefined },
+    `took back an edit that introduced ${introduced.length} error(s)`,
+  );
+  await writePlan(reversePlan(plan), { ...where, journal });
   for (const session of new Set([...held, ...work.keys()])) await session.docs.refreshAll();
   return { introduced, reverted: true };
 }

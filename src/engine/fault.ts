@@ -1,0 +1,18 @@
+/**
+ * Fault injection for the tests of edits across crashes: with
+ * LSPQ_TEST_CRASH_AT=N in its environment, the process kills itself with
+ * SIGKILL at the N-th crash point it passes (each step of writing an
+ * edit), as `kill -9` would at that instant; LSPQ_TEST_CRASH_COUNT=FILE
+ * keeps the number of points passed in FILE, so a test knows how many
+ * there are. Unset, a crash point costs a comparison.
+ */
+import { writeFileSync } from 'node:fs';
+
+let left = Number(process.env.LSPQ_TEST_CRASH_AT ?? 0) || 0;
+const countFile = process.env.LSPQ_TEST_CRASH_COUNT;
+let passed = 0;
+
+export function crashPoint(_what: string): void {
+  if (countFile) writeFileSync(countFile, String(++passed));
+  if (left > 0 && --left === 0) process.kill(process.pid, 'SIGKILL');
+}
