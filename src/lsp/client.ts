@@ -4,6 +4,7 @@
  * The framing is vscode-languageserver-protocol's; nothing here prints.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ApplyWorkspaceEditRequest,
@@ -160,6 +161,7 @@ export class LspClient {
   ) {
     this.spec = options.spec;
     this.root = options.root;
+    this.indexes = this.spec.indexedBy !== undefined && existsSync(join(this.root, this.spec.indexedBy));
     const python = options.env.VIRTUAL_ENV;
     // The project's interpreter, told where the server reads it, as an editor's Python extension does.
     this.ownSettings =
@@ -403,6 +405,10 @@ export class LspClient {
 
   /** How many pieces of work the server has begun reporting, by token: a waiter tells a new one from an old one. */
   progressBegun = 0;
+  /** How many it has ended. */
+  private progressEnded = 0;
+  /** A server that indexes its project in the background (clangd with a compilation database) at this root. */
+  private readonly indexes: boolean;
 
   /** The tokens of the work the server is reporting now. */
   get progressTokens(): ProgressToken[] {
@@ -413,8 +419,9 @@ export class LspClient {
     if (value.kind === 'begin') {
       this.activeProgress.set(token, value.title);
       this.progressBegun++;
-    } else if (value.kind === 'end') this.activeProgress.delete(token);
-    else if (this.activeProgress.has(token)) {
+    } else if (value.kind === 'end') {
+      if (this.activeProgress.delete(token)) this.progressEnded++;
+    } else if (this.activeProgress.has(token)) {
       // The title stays; the report's message ("12/40", a file name) replaces the last one.
       const title = this.activeProgress.get(token)!.split(': ')[0]!;
       this.activeProgress.set(token, value.message ? `${title}: ${value.message}` : title);
@@ -532,7 +539,9 @@ export class LspClient {
       case 'progress':
         return !this.busy;
       case 'indexed':
-        return !this.busy && openUris.every((uri) => this.diagnostics.has(uri));
+        return (
+          !this.busy && openUris.every((uri) => this.diagnostics.has(uri)) && (!this.indexes || this.progressEnded > 0)
+        );
       case 'quiescent':
         return this.quiescent;
       case 'enumerated':

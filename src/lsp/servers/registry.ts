@@ -12,10 +12,12 @@ export type Readiness =
   /** Wait until the work-done progress the server started has ended. */
   | 'progress'
   /**
-   * clangd: wait until every open file has been parsed (its first diagnostics
-   * arrived, by which time the compilation database is loaded and background
-   * indexing has begun) and the indexing progress has ended. Before that it
-   * answers a definition with the header's declaration.
+   * clangd: wait until every open file has been parsed (its first
+   * diagnostics arrived) and, where the project has its `indexedBy` file
+   * (a compilation database), until the background index has run to its
+   * end once: it checks its stored index against the files as it starts,
+   * and before it has, answers from what it stored, however stale. Before
+   * that it also answers a definition with the header's declaration.
    */
   | 'indexed'
   /**
@@ -90,6 +92,8 @@ export interface ServerSpec {
   diagnostics?: DiagnosticsStrategy;
   /** With readiness 'enumerated': the server's log line that says it is ready. */
   readyLog?: RegExp;
+  /** With readiness 'indexed': the file at the root that makes the server index the project in the background. */
+  indexedBy?: string;
   versionArgs: string[];
   /** Requests it is known not to offer: when no installed server can answer, the others are suggested. */
   lacks?: (keyof ServerCapabilities)[];
@@ -353,6 +357,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     install: 'apt-get install clangd (or brew install llvm)',
     envKeys: ['PATH', 'CPATH', 'C_INCLUDE_PATH', 'CPLUS_INCLUDE_PATH'],
     readiness: 'indexed',
+    indexedBy: 'compile_commands.json',
     diagnostics: 'versioned',
     versionArgs: ['--version'],
     diskChanges: 'pinned-documents',
