@@ -294,6 +294,8 @@ export interface DiagResult {
   truncated: boolean;
   /** Files whose diagnostics could not be completed in time; never reported clean. */
   incomplete: string[];
+  /** Files lspq could not hand a server (binary, too large), left out with why; never reported clean either. */
+  skipped: { path: string; reason: string }[];
   /** Each server asked and the root it ran for, in the order asked. */
   answered: Answered[];
   /** With --since: the revision compared with, and the diagnostics already present there (not shown, not judged). */

@@ -8,7 +8,7 @@ import { GitRepo } from '../git/repo';
 import { SEVERITIES } from '../queries';
 import { resolvePath } from '../protocol/paths';
 import { githubCommands, sarifLog } from '../render/ci-formats';
-import { diagJson, renderDiag, summaryLine } from '../render/diag';
+import { diagJson, renderDiag, skippedLines, summaryLine } from '../render/diag';
 import { present, type Run } from './context';
 import { severityFlag } from './options';
 
@@ -69,6 +69,9 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
         exit: 0 as const,
       }
     : present(result, args.json, { human: renderDiag, json: diagJson, found: () => true }, line);
+  // A file that could not be checked is said on its own line, and the rest reported.
+  const skipped = skippedLines(result, line.cwd);
+  if (skipped.length > 0) out.warnings = [...skipped, ...(out.warnings ?? [])];
   if (result.incomplete.length > 0) {
     const list = result.incomplete.length > 3 ? `${result.incomplete.length} files` : result.incomplete.join(', ');
     const note = `diagnostics are incomplete for ${list}: the server did not finish in time; retry with a larger --timeout`;

@@ -12,7 +12,9 @@ import {
   ExecuteCommandRequest,
   type Diagnostic,
 } from 'vscode-languageserver-protocol';
+import * as z from 'zod/mini';
 import { LspqError } from '../errors';
+import { misfit } from './result-shapes';
 import type { Session } from './manager';
 import type { DiagnosticsStrategy } from './servers/registry';
 
@@ -103,17 +105,21 @@ async function versioned(session: Session, path: string, uri: string, o: Diagnos
   );
 }
 
-/** tsserver's own diagnostic, as typescript-language-server's tsserverRequest returns it. */
-interface TsDiagnostic {
-  start: { line: number; offset: number };
-  end: { line: number; offset: number };
-  text: string;
-  code?: number;
-  category: string;
-  source?: string;
-  reportsUnnecessary?: boolean;
-  reportsDeprecated?: boolean;
-}
+const TsPlace = z.looseObject({ line: z.number(), offset: z.number() });
+/** tsserver's own diagnostics, as typescript-language-server's tsserverRequest returns them. */
+const TsDiagnosticsShape = z.array(
+  z.looseObject({
+    start: TsPlace,
+    end: TsPlace,
+    text: z.string(),
+    code: z.optional(z.number()),
+    category: z.string(),
+    source: z.optional(z.string()),
+    reportsUnnecessary: z.optional(z.boolean()),
+    reportsDeprecated: z.optional(z.boolean()),
+  }),
+);
+type TsDiagnostic = z.infer<typeof TsDiagnosticsShape>[number];
 
 const TS_SEVERITY: Record<string, DiagnosticSeverity> = {
   error: DiagnosticSeverity.Error,
@@ -141,10 +147,16 @@ export function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
   };
 }
 
-function tsBody(answer: unknown): TsDiagnostic[] {
+/** tsserver's answer, checked: one of another shape is a failure, never "no diagnostics". */
+function tsBody(session: Session, answer: unknown): TsDiagnostic[] {
   const body =
     typeof answer === 'object' && answer !== null && 'body' in answer ? (answer as { body: unknown }).body : answer;
-  return Array.isArray(body) ? (body as TsDiagnostic[]) : [];
+  const wrong = misfit(TsDiagnosticsShape, body);
+  if (wrong === undefined) return body as TsDiagnostic[];
+  throw new LspqError(
+    'server_failed',
+    `${session.client.spec.id} sent tsserver's diagnostics in a shape lspq does not know (${wrong}); see 'lspq daemon logs'`,
+  );
 }
 
 /**
@@ -160,7 +172,7 @@ async function tsserver(session: Session, path: string, o: DiagnosticsOptions): 
       { command: TSSERVER_REQUEST, arguments: [pass, { file: path }] },
       { timeoutMs: o.deadline(), budgetMs: o.budgetMs, signal: o.signal },
     );
-    out.push(...tsBody(answer).map(fromTsDiagnostic));
+    out.push(...tsBody(session, answer).map(fromTsDiagnostic));
   }
   return out;
 }

@@ -15,6 +15,7 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
     total: r.total,
     truncated: r.truncated,
     incomplete: r.incomplete.map((f) => displayPath(f, cwd)),
+    skipped: r.skipped.map((s) => ({ path: displayPath(s.path, cwd), reason: s.reason })),
     // Like every other answer: the server and root; `servers` pairs each server asked with its root.
     server: r.answered[0]?.server ?? '',
     root: r.answered[0]?.root ?? '',
@@ -29,14 +30,20 @@ export function summaryLine(r: DiagResult): string {
   const counts = (['error', 'warning', 'info', 'hint'] as Severity[])
     .filter((s) => r.summary[s] > 0)
     .map((s) => plural(r.summary[s], s));
-  // A file whose diagnostics did not complete is not "without problems": it is counted apart.
-  const where = plural(r.files.length - r.incomplete.length, 'file');
+  // A file whose diagnostics did not complete, or that could not be checked, is not "without problems": counted apart.
+  const skipped = r.skipped.length ? `; ${plural(r.skipped.length, 'file')} skipped` : '';
+  const where = `${plural(r.files.length - r.incomplete.length, 'file')}${skipped}`;
   if (r.since) {
     const old = Object.values(r.since.present).reduce((a, b) => a + b, 0);
     const already = old ? `; ${plural(old, 'problem')} already at ${r.since.rev}, not counted` : '';
     return `${counts.length ? `${counts.join(', ')} new` : 'nothing new'} since ${r.since.rev} in ${where}${already}`;
   }
   return counts.length ? `${counts.join(', ')} in ${where}` : `no problems in ${where}`;
+}
+
+/** One line for each file left out, for stderr. */
+export function skippedLines(r: DiagResult, cwd: string): string[] {
+  return r.skipped.map((s) => `skipped ${displayPath(s.path, cwd)}: ${s.reason}`);
 }
 
 export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {

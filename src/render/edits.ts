@@ -43,6 +43,7 @@ function verified(out: Rendered, v: Verification | undefined, what: string, o: R
       total: 0,
       truncated: false,
       incomplete: [],
+      skipped: [],
       answered: [],
     },
     o,

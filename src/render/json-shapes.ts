@@ -158,6 +158,8 @@ export const DiagShape = z.object({
   files: z.array(z.string()),
   ...cut,
   incomplete: z.array(z.string()),
+  /** Files that could not be handed a server (binary, too large): left out, with why. */
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
   /** The first server and root asked; `servers` lists every one. */
   ...answered,
   servers: z.array(ServerRootShape),

@@ -4,8 +4,9 @@ import {
   identifiersNear,
   nearestToName,
   nearestToPlace,
-  onWhitespace,
+  onNoName,
 } from '../../src/engine/handlers/hints';
+import { syntaxOf } from '../../src/lsp/lexical';
 
 const lines = [
   'package main',
@@ -34,13 +35,29 @@ describe('hints on a miss', () => {
   test('closest to NAME first: edit distance, case aside, then lines apart', () => {
     expect(editDistance('TotlArea', 'TotalArea')).toBe(1);
     expect(editDistance('shape', 'Shape')).toBe(0);
-    const near = nearestToName(identifiersNear(lines, 5), 'TotlArea', 5).map((w) => w.text);
+    const near = nearestToName(lines, 'TotlArea', 5).map((w) => w.text);
     expect(near[0]).toBe('TotalArea');
     expect(
-      nearestToName(identifiersNear(lines, 5), 'shape', 5)
+      nearestToName(lines, 'shape', 5)
         .map((w) => `${w.line}:${w.text}`)
         .slice(0, 2),
     ).toEqual(['4:Shape', '5:shapes']);
+  });
+
+  test('NAME itself on the nearest lines holding it, however far (a line number from before an edit), in code only', () => {
+    const file = [
+      '// createProxy is below',
+      ...Array.from({ length: 40 }, (_, i) => `const v${i} = ${i};`),
+      'export function createProxy() {}',
+      'const x = 1;',
+    ];
+    const syntax = syntaxOf('a.ts');
+    expect(nearestToName(file, 'createProxy', 5, syntax).map((w) => `${w.line}:${w.text}`)[0]).toBe('42:createProxy');
+  });
+
+  test('names that start with or contain NAME before edit distance; no one-letter names', () => {
+    const file = ['function dieHard(e: any) {', '  return e;', '}', 'dieHard(1);'];
+    expect(nearestToName(file, 'die', 4, syntaxOf('a.ts')).map((w) => w.text)).toEqual(['dieHard']);
   });
 
   test('closest to a place: lines apart, then columns apart; at most five', () => {
@@ -48,11 +65,12 @@ describe('hints on a miss', () => {
     expect(near).toEqual(['4:shapes', '4:Shape', '4:Circle', '4:Radius', '5:fmt']);
   });
 
-  test('a column is on no name on whitespace or past the end, unless a name ends just before it', () => {
-    expect(onWhitespace('\tfoo bar', 1)).toBe(true);
-    expect(onWhitespace('\tfoo bar', 2)).toBe(false);
-    expect(onWhitespace('\tfoo bar', 5)).toBe(false); // the end of foo
-    expect(onWhitespace('\tfoo  bar', 6)).toBe(true);
-    expect(onWhitespace('', 1)).toBe(true);
+  test('a column is on no name on whitespace, punctuation or past the end, unless a name ends just before it', () => {
+    expect(onNoName('\tfoo bar', 1)).toBe(true);
+    expect(onNoName('\tfoo bar', 2)).toBe(false);
+    expect(onNoName('\tfoo bar', 5)).toBe(false); // the end of foo
+    expect(onNoName('\tfoo  bar', 6)).toBe(true);
+    expect(onNoName('\tfoo (bar', 6)).toBe(true);
+    expect(onNoName('', 1)).toBe(true);
   });
 });

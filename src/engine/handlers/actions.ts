@@ -47,7 +47,7 @@ import {
   type HandlerContext,
   holdAlone,
 } from './context';
-import { commit, fileEdits, inFileStyle, journalFor, planFor } from './edits';
+import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor } from './edits';
 import { verifyWritten } from './verify';
 import { openTarget } from './target';
 
@@ -286,8 +286,9 @@ export async function actions(req: QueryFor<'actions'>, ctx: HandlerContext): Pr
   const deadline = deadlineFor(req);
   let place = await placeOf(req, ctx, deadline);
   let others = await othersFor(place, req, ctx, deadline);
-  if (req.apply !== undefined) {
-    // Applying holds the servers alone: the action's edits and its command's edits are this question's.
+  if (req.apply !== undefined || [place.session, ...others].some(keepsStyle)) {
+    // Applying holds the servers alone: the action's edits and its command's edits are this question's;
+    // so does asking a server that computes them with a style it holds for every question.
     await holdAlone([place.session, ...others], req, ctx, deadline);
     place = await placeOf(req, ctx, deadline);
     others = await othersFor(place, req, ctx, deadline);

@@ -46,7 +46,7 @@ async function search(
   depth: number,
   ctx: HandlerContext,
   deadline: Deadline,
-): Promise<{ parents: Map<string, Edge[]>; items: Map<string, CallHierarchyItem> }> {
+): Promise<{ parents: Map<string, Edge[]>; items: Map<string, CallHierarchyItem>; capped: boolean }> {
   const level = new Map<string, number>([[itemKey(start), 0]]);
   const parents = new Map<string, Edge[]>();
   const items = new Map<string, CallHierarchyItem>([[itemKey(start), start]]);
@@ -55,7 +55,7 @@ async function search(
   for (let d = 1; d <= depth && frontier.length > 0 && !level.has(goal); d++) {
     const next: CallHierarchyItem[] = [];
     for (const item of frontier) {
-      if (++expansions > MAX_EXPANSIONS) return { parents, items };
+      if (++expansions > MAX_EXPANSIONS) return { parents, items, capped: true };
       const calls =
         (await session.client.request(CallHierarchyOutgoingCallsRequest.type, { item }, deadline.options(ctx))) ?? [];
       for (const call of calls) {
@@ -75,7 +75,7 @@ async function search(
     }
     frontier = next;
   }
-  return { parents, items };
+  return { parents, items, capped: false };
 }
 
 /** How many shortest chains lead from the start to `key`. */
@@ -122,9 +122,15 @@ export async function callPath(req: QueryFor<'callPath'>, ctx: HandlerContext): 
   return using(session, async () => {
     const start = await prepared(from, ctx, deadline);
     const goal = await prepared(to, ctx, deadline);
-    const { parents, items } = await search(session, start, itemKey(goal), req.depth, ctx, deadline);
+    const { parents, items, capped } = await search(session, start, itemKey(goal), req.depth, ctx, deadline);
     const found = chains(itemKey(goal), itemKey(start), parents, req.limit);
     const total = count(itemKey(goal), itemKey(start), parents);
+    // Stopped by its own cap before the goal: "no chain" would not be the whole answer.
+    if (capped && found.length === 0)
+      throw new LspqError(
+        'incomplete',
+        `the search stopped after ${MAX_EXPANSIONS} functions without reaching ${goal.name}, so whether a chain exists is not known; give a smaller --depth, or start nearer`,
+      );
     const texts = textsOf(session, ctx);
     const item = (key: string) => {
       const i = toItem(items.get(key)!, texts, session);
@@ -147,7 +153,8 @@ export async function callPath(req: QueryFor<'callPath'>, ctx: HandlerContext): 
       root: session.client.root,
       chains: hops,
       total,
-      truncated: total > found.length,
+      // Found before the cap stopped it: there may be more chains as short.
+      truncated: total > found.length || capped,
     };
   });
 }

@@ -123,13 +123,35 @@ export function nameInProject(path: string, real: string, root: string): string 
   return path !== real && path.startsWith(root.endsWith('/') ? root : `${root}/`) ? path : real;
 }
 
+/**
+ * Why lspq cannot hand `path` to a server (a binary file, one past
+ * LSPQ_MAX_FILE_MB), or undefined when it can: diag --all, --since and
+ * --staged skip such a file with one line naming it and report the rest.
+ */
+export function unhandable(path: string): string | undefined {
+  let size = 0;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return undefined;
+  }
+  const max = maxFileBytes();
+  const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
+  if (size > max) return `${mb(size)}, past the ${mb(max)} lspq hands a server (LSPQ_MAX_FILE_MB)`;
+  if (holdsNul(path)) return 'not a text file';
+  return undefined;
+}
+
 const notText = (path: string) =>
   new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);
 
 /** The same check for text that is not on disk (a staged file). */
 export function assertText(path: string, text: string): void {
-  if (text.slice(0, BINARY_SNIFF_BYTES).includes('\0')) throw notText(path);
+  if (!isText(text)) throw notText(path);
 }
+
+/** Text that is not on disk (a staged file) holds no NUL bytes where git and grep look for them. */
+export const isText = (text: string) => !text.slice(0, BINARY_SNIFF_BYTES).includes('\0');
 
 function holdsNul(path: string): boolean {
   const head = Buffer.alloc(BINARY_SNIFF_BYTES);

@@ -15,18 +15,17 @@ import { lineMap, type LineMap } from '../../lsp/line-map';
 import type { Session } from '../../lsp/manager';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { answeredBy, type DiagResult, type Diagnostic, type Severity } from '../../queries';
-import { assertText, deadlineFor, holdAlone, type Deadline, type HandlerContext } from './context';
+import { deadlineFor, holdAlone, isText, unhandable, type Deadline, type HandlerContext } from './context';
 import {
   atLeast,
   BATCH,
   diagnoseBatch,
   fileSessions,
   mergeDiagnostics,
-  workspaceFilesFor,
+  workspaceWork,
   type Collected,
   type DiagRequest,
 } from './diag';
-import { workspaceSessions } from './symbol-search';
 
 /** A changed file: its text now and at REV (undefined: added since). */
 export interface Changed {
@@ -55,27 +54,43 @@ async function openRepo(req: DiagRequest): Promise<{ repo: GitRepo; commit: stri
   return { repo, commit, rev };
 }
 
-async function changedFiles(repo: GitRepo, commit: string, staged: boolean): Promise<Changed[]> {
+async function changedFiles(
+  repo: GitRepo,
+  commit: string,
+  staged: boolean,
+  skipped: Map<string, string>,
+): Promise<Changed[]> {
   const out: Changed[] = [];
   for (const c of await repo.changedSince(commit, staged)) {
     // An untracked link to a folder (node_modules) is no source file.
     if (!staged && !isFile(c.path)) continue;
+    const why = staged ? undefined : unhandable(c.path);
+    if (why) {
+      skipped.set(c.path, why);
+      continue;
+    }
     const now = staged ? await repo.staged(c.path) : readFileSync(c.path, 'utf8');
-    assertText(c.path, now);
+    if (!isText(now)) {
+      skipped.set(c.path, 'not a text file');
+      continue;
+    }
     const then = c.was === undefined ? undefined : await repo.textAt(commit, c.was);
     out.push({ path: c.path, now, ...(then !== undefined ? { then } : {}), lines: lineMap(then ?? '', now) });
   }
   return out;
 }
 
-/** The servers to ask and their files: the workspace's (--all), else each file's, one server per family. */
-export async function workFor(req: DiagRequest, files: string[], ctx: HandlerContext): Promise<Map<Session, string[]>> {
+/** The servers to ask and their files: the workspace's (--all), else each file's; one server per family either way. */
+export async function workFor(
+  req: DiagRequest,
+  files: string[],
+  ctx: HandlerContext,
+  deadline: Deadline,
+  out: Collected,
+): Promise<Map<Session, string[]>> {
+  // Compared in two passes over the same files: no server answers for its workspace at once here.
+  if (req.all) return (await workspaceWork(req, ctx, deadline, out, false)).work;
   const work = new Map<Session, string[]>();
-  if (req.all) {
-    for (const session of await workspaceSessions(req, ctx))
-      work.set(session, await workspaceFilesFor(session, req.env));
-    return work;
-  }
   for (const path of files)
     for (const session of await fileSessions(path, req, ctx, true))
       work.set(session, [...(work.get(session) ?? []), path]);
@@ -90,7 +105,13 @@ export async function pass(
   ctx: HandlerContext,
   deadline: Deadline,
 ): Promise<Collected> {
-  const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set(), around: req.context };
+  const out: Collected = {
+    diagnostics: [],
+    incomplete: new Set(),
+    skipped: new Map(),
+    files: new Set(),
+    around: req.context,
+  };
   for (const [session, files] of work) {
     const laid = [...texts].filter(([p]) => languageIdFor(session.client.spec, p) !== undefined);
     try {
@@ -148,11 +169,13 @@ const count = (list: Diagnostic[]) => {
 export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
   const deadline = deadlineFor(req);
   const { repo, commit, rev } = await openRepo(req);
-  const changed = await changedFiles(repo, commit, req.staged === true);
+  const skipped = new Map<string, string>();
+  const changed = await changedFiles(repo, commit, req.staged === true, skipped);
   const byPath = new Map(changed.map((c) => [c.path, c]));
   const named = new Set(req.files);
   const files = req.files.length ? req.files : changed.map((c) => c.path);
-  const work = await workFor(req, files, ctx);
+  const listed: Collected = { diagnostics: [], incomplete: new Set(), skipped, files: new Set(), around: req.context };
+  const work = await workFor(req, files, ctx, deadline, listed);
   // Both states are this question's alone: no other question sees REV's text or the index's.
   await holdAlone([...work.keys()], req, ctx, deadline);
   const now = new Map(req.staged ? changed.map((c) => [c.path, c.now]) : []);
@@ -187,6 +210,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
     total: visible.length,
     truncated: visible.length > req.limit,
     incomplete: [...incomplete].sort(),
+    skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy([...work.keys()]),
     ...(present ? { since: { rev, present } } : {}),
   };

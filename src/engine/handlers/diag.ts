@@ -27,8 +27,9 @@ import {
   holdAlone,
   assertFile,
   type Candidate,
-  assertText,
+  isText,
   candidatesFor,
+  unhandable,
   deadlineFor,
   prepare,
   using,
@@ -47,6 +48,8 @@ export const BATCH = Math.floor(MAX_OPEN_DOCUMENTS / 2);
 export interface Collected {
   diagnostics: Diagnostic[];
   incomplete: Set<string>;
+  /** Files that could not be handed a server, with why. */
+  skipped: Map<string, string>;
   files: Set<string>;
   /** -B/-A/-C, for each diagnostic's context. */
   around: { before: number; after: number } | undefined;
@@ -131,7 +134,9 @@ export async function workspaceFilesFor(session: Session, env: Record<string, st
  * the staged files, and the staged text of those a server will check. The
  * servers get it as unsaved text; the work tree is never written.
  */
-async function stagedSnapshot(req: DiagRequest): Promise<{ files: string[]; text: (path: string) => Promise<string> }> {
+async function stagedSnapshot(
+  req: DiagRequest,
+): Promise<{ files: string[]; text: (path: string) => Promise<string | undefined> }> {
   const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
   const repo = await GitRepo.open(req.cwd, req.env);
   if (!repo) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
@@ -140,8 +145,7 @@ async function stagedSnapshot(req: DiagRequest): Promise<{ files: string[]; text
     files: staged,
     text: async (path) => {
       const text = await repo.staged(path);
-      assertText(path, text);
-      return text;
+      return isText(text) ? text : undefined;
     },
   };
 }
@@ -212,23 +216,70 @@ export function atLeast(severity: Severity, threshold: Severity): boolean {
   return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
 }
 
+/**
+ * Every file of the workspace (each server's languages under its root), to
+ * be asked of the same servers `diag FILE` asks of it: one per family
+ * (pyright and ruff), whatever server lists it. A server that answers for
+ * its whole workspace in one request (workspace pull) is asked so instead.
+ */
+export async function workspaceWork(
+  req: DiagRequest,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  out: Collected,
+  pullWhole = true,
+): Promise<{ work: Map<Session, string[]>; asked: Set<Session> }> {
+  const work = new Map<Session, string[]>();
+  const asked = new Set<Session>();
+  const pulled = new Set<Session>();
+  const files = new Set<string>();
+  for (const session of await workspaceSessions(req, ctx)) {
+    asked.add(session);
+    if (pullWhole && (await using(session, () => workspacePull(session, deadline, ctx, out)))) pulled.add(session);
+    for (const f of await workspaceFilesFor(session, req.env)) files.add(f);
+  }
+  for (const path of [...files].sort()) {
+    const why = unhandable(path);
+    if (why) {
+      out.skipped.set(path, why);
+      continue;
+    }
+    for (const session of await fileSessions(path, req, ctx, true)) {
+      asked.add(session);
+      if (!pulled.has(session)) work.set(session, [...(work.get(session) ?? []), path]);
+    }
+  }
+  return { work, asked };
+}
+
 export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
   if (req.since !== undefined || req.changedLines) return diagSince(req, ctx);
   const deadline = deadlineFor(req);
-  const out: Collected = { diagnostics: [], incomplete: new Set(), files: new Set(), around: req.context };
-  const work = new Map<Session, string[]>();
-  const asked = new Set<Session>();
+  const out: Collected = {
+    diagnostics: [],
+    incomplete: new Set(),
+    skipped: new Map(),
+    files: new Set(),
+    around: req.context,
+  };
+  let work = new Map<Session, string[]>();
+  let asked = new Set<Session>();
   const snapshot = req.staged ? await stagedSnapshot(req) : undefined;
   if (req.all) {
-    for (const session of await workspaceSessions(req, ctx)) {
-      asked.add(session);
-      if (await using(session, () => workspacePull(session, deadline, ctx, out))) continue;
-      work.set(session, await workspaceFilesFor(session, req.env));
-    }
+    ({ work, asked } = await workspaceWork(req, ctx, deadline, out));
   } else {
     for (const path of snapshot?.files ?? req.files) {
       // A staged file is read from the index: it may be gone from the work tree.
-      if (!req.staged) assertFile(path);
+      if (!req.staged) {
+        // Named on the command line, a file that cannot be handed is bad input; found by git, it is skipped.
+        if (req.changed) {
+          const why = unhandable(path);
+          if (why) {
+            out.skipped.set(path, why);
+            continue;
+          }
+        } else assertFile(path);
+      }
       // Staged or changed files no server handles (README.md) are not an error; named ones are.
       for (const session of await fileSessions(path, req, ctx, req.staged === true || req.changed === true)) {
         asked.add(session);
@@ -239,7 +290,17 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   let staged: Map<string, string> | undefined;
   if (snapshot) {
     staged = new Map();
-    for (const path of new Set([...work.values()].flat())) staged.set(path, await snapshot.text(path));
+    for (const path of new Set([...work.values()].flat())) {
+      const text = await snapshot.text(path);
+      if (text === undefined) out.skipped.set(path, 'not a text file');
+      else staged.set(path, text);
+    }
+    // A staged file that is no text is asked of no server.
+    for (const [session, files] of work)
+      work.set(
+        session,
+        files.filter((f) => staged!.has(f)),
+      );
   }
   // The index's text is this question's alone: no other question is answered while the servers hold it.
   if (staged) await holdAlone([...work.keys()], req, ctx, deadline);
@@ -268,6 +329,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     total: shown.length,
     truncated: shown.length > req.limit,
     incomplete: [...out.incomplete].sort(),
+    skipped: [...out.skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy(sessions),
   };
 }

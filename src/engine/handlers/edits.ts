@@ -23,9 +23,17 @@ export function planFor(edit: WorkspaceEdit, session: Session): EditPlan {
 }
 
 /**
+ * A server that keeps its format settings for itself (both TypeScript
+ * servers): the style told to it is in force for every question, so a
+ * question that depends on it holds the server alone while it asks.
+ */
+export const keepsStyle = (session: Session) => session.client.spec.style !== undefined;
+
+/**
  * Before an edit is computed for `path`: the server is told the file's
  * style (its .editorconfig, else its own indentation), so the lines the
- * edit rewrites keep the file's indentation.
+ * edit rewrites keep the file's indentation. The question holds the server
+ * alone (keepsStyle), so no other question's style is in force meanwhile.
  */
 export async function inFileStyle(session: Session, path: string): Promise<void> {
   await session.client.useStyle(formattingOptions(path, session.docs.text(path) ?? readNow(path)));

@@ -107,7 +107,9 @@ async function symbolServer(
   try {
     return await sessionFor(ctx, req, path, 'documentSymbolProvider', 'document symbols');
   } catch (err) {
-    if (err instanceof LspqError) return undefined;
+    // No server that knows the file's symbols: no body there. A server that failed is a failure, said so.
+    if (err instanceof LspqError && ['no_server', 'server_not_installed', 'unsupported'].includes(err.code))
+      return undefined;
     throw err;
   }
 }

@@ -21,7 +21,7 @@ import {
   searchWorkspace,
   shortestQualifier,
   toWorkspaceSymbol,
-  workspaceSessions,
+  symbolSessions,
 } from './symbol-search';
 
 interface Found {
@@ -37,7 +37,7 @@ const bareOf = (name: string) => splitQualified(name).pop() ?? name;
 /** Every symbol the servers find for `query`, with what its file says of its qualifier. */
 async function search(query: string, req: CallerContext, ctx: HandlerContext, deadline: Deadline): Promise<Found[]> {
   const out: Found[] = [];
-  for (const session of await workspaceSessions(req, ctx)) {
+  for (const session of await symbolSessions(req, ctx, '--symbol')) {
     const texts = textsOf(session, ctx);
     const whole = (p: string) => (texts.lines(p) ?? []).join('\n');
     for (const s of await searchWorkspace(session, query, ctx, deadline)) {

@@ -28,7 +28,7 @@ import {
   type HandlerContext,
   holdAlone,
 } from './context';
-import { commit, journalFor, planFor } from './edits';
+import { commit, inFileStyle, journalFor, keepsStyle, planFor } from './edits';
 
 /** One file's formatting edits applied: the text the server had and the text after. */
 async function formatOne(
@@ -85,7 +85,17 @@ async function formatBatch(
   return using(session, async () => {
     for (const path of paths) await session.docs.sync(path);
     await prepare(session, ctx, deadline);
-    return Promise.all(paths.map((path) => formatOne(session, path, req, ctx, deadline)));
+    if (!keepsStyle(session)) return Promise.all(paths.map((path) => formatOne(session, path, req, ctx, deadline)));
+    // A server that formats with the style it was last told: the files of one style at a time, told it first.
+    const out = new Map<string, FileChange>();
+    const styleOf = (p: string) => JSON.stringify(formattingOptions(p, session.docs.text(p) ?? ''));
+    for (const style of new Set(paths.map(styleOf))) {
+      const group = paths.filter((p) => styleOf(p) === style);
+      await inFileStyle(session, group[0]!);
+      const done = await Promise.all(group.map((path) => formatOne(session, path, req, ctx, deadline)));
+      for (const [k, path] of group.entries()) out.set(path, done[k]!);
+    }
+    return paths.map((p) => out.get(p)!);
   });
 }
 
@@ -102,8 +112,9 @@ export async function fmt(req: QueryFor<'fmt'>, ctx: HandlerContext): Promise<Fm
     const asked = nameInProject(path, real, session.client.root);
     batches.set(session, [...(batches.get(session) ?? []), { real: asked, shown: shown(asked), index }]);
   }
-  // Writing holds the servers alone, from the formatting request to the re-sync.
-  if (req.write) await holdAlone([...batches.keys()], req, ctx, deadline);
+  // Writing holds the servers alone, from the formatting request to the re-sync; so does formatting
+  // with a server that formats in the style it was last told (another question's, else).
+  if (req.write || [...batches.keys()].some(keepsStyle)) await holdAlone([...batches.keys()], req, ctx, deadline);
   for (const [session, batch] of batches) {
     sessions.add(session);
     // More files than a server keeps open go in slices, so each slice's documents stay open until formatted.

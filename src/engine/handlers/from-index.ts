@@ -76,7 +76,8 @@ export async function forWorkspace(
     return undefined;
   }
   const { index, manifest } = load(file, req.root ?? dirname(dirname(file)));
-  return { index, stale: manifest ? changedSince(manifest, index.root) : await gitChanged(index.root, req.env) };
+  const stale = await staleFiles(manifest, index.root, req);
+  return stale === undefined ? undefined : { index, stale };
 }
 
 /** The type a symbol is a member of (`Shape#area().` → Shape), as a live server names the container. */
@@ -131,7 +132,8 @@ export async function atTarget(
     return undefined;
   }
   const { index, manifest } = load(file, req.root ?? dirname(dirname(file)));
-  const stale = manifest ? changedSince(manifest, index.root) : await gitChanged(index.root, req.env);
+  const stale = await staleFiles(manifest, index.root, req);
+  if (stale === undefined) return undefined;
   const fresh = manifest ? unchanged(manifest, index.root, spec.path) : !stale.includes(spec.path);
   const doc = index.documents.get(spec.path);
   if (!fresh || !doc) {
@@ -161,11 +163,42 @@ function noIndex(path: string, cwd: string): LspqError {
   );
 }
 
-/** The files git says changed against HEAD: what an index built at HEAD elsewhere does not know. */
+/**
+ * The files git says changed against HEAD: what an index built at HEAD
+ * elsewhere does not know. Outside a checkout nothing tells what changed:
+ * such an index cannot speak for any file (unknownSince).
+ */
 async function gitChanged(root: string, env: Record<string, string>): Promise<string[]> {
   const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
   const repo = await GitRepo.open(root, env);
-  return repo ? (await repo.changedFiles()).changed : [];
+  if (!repo) throw unknownSince(root);
+  return (await repo.changedFiles()).changed;
+}
+
+/** An index without its manifest, outside a checkout: what changed since it was built cannot be known. */
+const UNKNOWN_SINCE = 'unknown_since';
+const unknownSince = (root: string) =>
+  Object.assign(
+    new LspqError(
+      'unsupported',
+      `the index of ${root} has no manifest and ${root} is no git checkout, so the files changed since it was built cannot be known; run 'lspq index' again, or drop --index-only`,
+    ),
+    { [UNKNOWN_SINCE]: true },
+  );
+
+/** The stale files, or undefined where they cannot be known (the live server answers then, or --index-only fails). */
+async function staleFiles(
+  manifest: Manifest | undefined,
+  root: string,
+  req: CallerContext,
+): Promise<string[] | undefined> {
+  if (manifest) return changedSince(manifest, root);
+  try {
+    return await gitChanged(root, req.env);
+  } catch (err) {
+    if (err instanceof LspqError && UNKNOWN_SINCE in err && req.index?.mode !== 'only') return undefined;
+    throw err;
+  }
 }
 
 /** Index places as lspq's locations: 1-based lines, columns in code points, with their line's preview. */

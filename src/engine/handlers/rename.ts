@@ -15,7 +15,7 @@ import { LspqError } from '../../errors';
 import type { QueryFor, RenameResult } from '../../queries';
 import { displayPath } from '../../protocol/paths';
 import { deadlineFor, type HandlerContext, holdAlone, using } from './context';
-import { commit, fileEdits, inFileStyle, journalFor, planFor, planSize } from './edits';
+import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from './edits';
 import { verifyWritten } from './verify';
 import { openTarget } from './target';
 import { unrenamed } from './unrenamed';
@@ -45,7 +45,8 @@ function refused<T>(at: string, what: string): (err: unknown) => T {
 export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Promise<RenameResult> {
   const deadline = deadlineFor(req);
   let open = await openTarget(req.target, req, ctx, deadline, 'renameProvider', 'rename');
-  if (req.write) {
+  // Written, or computed with a style the server holds for every question: this question's alone.
+  if (req.write || keepsStyle(open.session)) {
     await holdAlone([open.session], req, ctx, deadline);
     // Found again under the lease: the file may have changed while this question waited for it.
     open = await openTarget(req.target, req, ctx, deadline, 'renameProvider', 'rename');

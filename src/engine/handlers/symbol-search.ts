@@ -74,6 +74,22 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
   return sessions;
 }
 
+/**
+ * The workspace's servers that can search its symbols; a server without
+ * workspace symbols (pylsp) is a different answer from "no such symbol":
+ * where none can, exit 3 says so.
+ */
+export async function symbolSessions(req: CallerContext, ctx: HandlerContext, what: string): Promise<Session[]> {
+  const sessions = await workspaceSessions(req, ctx);
+  const able = sessions.filter((s) => s.client.capabilities.workspaceSymbolProvider);
+  if (able.length > 0) return able;
+  const ids = sessions.map((s) => s.client.spec.id).join(', ');
+  throw new LspqError(
+    'unsupported',
+    `${ids} cannot search the workspace's symbols, which ${what} needs; name another server with --server, or give a FILE:LINE:NAME target ('lspq servers --for FILE' lists what each server can answer)`,
+  );
+}
+
 /** Some servers (tsserver) only know a project once one of its files is open. */
 async function ensureProjectOpen(session: Session): Promise<void> {
   if (session.docs.paths.length > 0) return;

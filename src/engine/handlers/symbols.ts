@@ -26,7 +26,7 @@ import {
   textsOf,
   type HandlerContext,
 } from './context';
-import { searchWorkspace, toWorkspaceSymbol, workspaceSessions } from './symbol-search';
+import { searchWorkspace, symbolSessions, toWorkspaceSymbol } from './symbol-search';
 
 const byPosition = (a: DocumentSymbol, b: DocumentSymbol) => a.line - b.line || a.column - b.column;
 
@@ -177,7 +177,7 @@ export async function workspaceSymbols(
     };
   }
   const deadline = deadlineFor(req);
-  const sessions = await workspaceSessions(req, ctx);
+  const sessions = await symbolSessions(req, ctx, 'symbols -w');
   const all: WorkspaceSymbol[] = [];
   for (const session of sessions) {
     const texts = textsOf(session, ctx);

@@ -20,7 +20,8 @@ import {
   prepare,
   sessionFor,
 } from './context';
-import { identifiersNear, nearestToName, nearestToPlace, offer, onWhitespace } from './hints';
+import { identifiersNear, nearestToName, nearestToPlace, offer, onNoName } from './hints';
+import { kindAt, syntaxOf } from '../../lsp/lexical';
 import { findSymbol } from './find-symbol';
 
 export interface OpenTarget {
@@ -70,23 +71,23 @@ export async function openTarget(
     throw new LspqError('bad_position', `line ${line} is outside ${where}, which has ${count} lines`);
   }
   const lineText = lines[line - 1]!;
+  // A word in a comment or a string is no identifier: the same miss for every server and command.
+  const syntax = syntaxOf(path);
+  const kind = (col: number) => (syntax ? kindAt(text, line, col, syntax) : 'code');
   if (name) {
-    const hits = findWord(lineText, name.text);
+    const found = findWord(lineText, name.text);
+    const hits = found.filter((h) => kind(h + 1) === 'code');
     if (hits.length === 0) {
-      const near = nearestToName(identifiersNear(lines, line), name.text, line).map(
-        (w) => `${where}:${w.line}:${w.text}`,
-      );
-      throw new LspqError(
-        'name_not_on_line',
-        `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}${offer(near)}`,
-        undefined,
-        near,
-      );
+      const near = nearestToName(lines, name.text, line, syntax).map((w) => `${where}:${w.line}:${w.text}`);
+      const why = found.length
+        ? `'${name.text}' is only in a ${kind(found[0]! + 1)} on line ${line} of ${where}, not in code`
+        : `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}`;
+      throw new LspqError('name_not_on_line', `${why}${offer(near)}`, undefined, near);
     }
     if (name.nth > hits.length) {
       throw new LspqError(
         'name_not_on_line',
-        `line ${line} of ${where} has ${hits.length} occurrence(s) of '${name.text}', not ${name.nth}; lower --nth`,
+        `line ${line} of ${where} has ${hits.length} occurrence(s) of '${name.text}' in code, not ${name.nth}; lower --nth`,
       );
     }
     column = hits[name.nth - 1]! + 1;
@@ -99,11 +100,14 @@ export async function openTarget(
       `column ${column} is past the end of line ${line} of ${where} (${length} characters)`,
     );
   }
-  if (spec.kind === 'position' && onWhitespace(lineText, column!)) {
-    const near = nearestToPlace(identifiersNear(lines, line), line, column!).map((w) => `${where}:${w.line}:${w.text}`);
+  if (spec.kind === 'position' && (onNoName(lineText, column!) || kind(column!) !== 'code')) {
+    const near = nearestToPlace(identifiersNear(lines, line, 2, syntax), line, column!).map(
+      (w) => `${where}:${w.line}:${w.text}`,
+    );
+    const what = kind(column!) === 'code' ? 'on no name' : `in a ${kind(column!)}, not on code`;
     throw new LspqError(
       'bad_position',
-      `column ${column} of line ${line} of ${where} is on no name${offer(near)}`,
+      `column ${column} of line ${line} of ${where} is ${what}${offer(near)}`,
       undefined,
       near,
     );

@@ -13,7 +13,7 @@ import type { CallerContext, Verification } from '../../queries';
 import { writePlan } from '../apply-edit';
 import { holdAlone, type Deadline, type HandlerContext } from './context';
 import { journalFor } from './edits';
-import { mergeDiagnostics, type DiagRequest } from './diag';
+import { type Collected, mergeDiagnostics, type DiagRequest } from './diag';
 import { pass, splitNew, workFor, type Changed } from './diag-since';
 
 /** Each file the plan leaves behind, with its text now and before it (undefined: created). */
@@ -52,7 +52,14 @@ export async function verifyWritten(
     ...(req.root ? { root: req.root } : {}),
     ...(req.timeoutMs ? { timeoutMs: req.timeoutMs } : {}),
   };
-  const work = await workFor(asDiag, files, ctx);
+  const listed: Collected = {
+    diagnostics: [],
+    incomplete: new Set(),
+    skipped: new Map(),
+    files: new Set(),
+    around: undefined,
+  };
+  const work = await workFor(asDiag, files, ctx, deadline, listed);
   // Already held alone for the edit: this adds the other servers of the touched files, if any.
   await holdAlone([...held, ...work.keys()], req, ctx, deadline);
   const after = mergeDiagnostics((await pass(work, new Map(), asDiag, ctx, deadline)).diagnostics);

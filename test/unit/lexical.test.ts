@@ -1,0 +1,51 @@
+/** Which words of a line are code, and which are in a comment or a string, by the file's language. Pure. */
+import { describe, expect, test } from 'bun:test';
+import { kindAt, syntaxOf } from '../../src/lsp/lexical';
+
+/** The kind at the first character of `word` on line `line` (1-based) of `text`. */
+const kindOf = (path: string, text: string, line: number, word: string, nth = 1) => {
+  const lineText = text.split('\n')[line - 1]!;
+  let at = -1;
+  for (let k = 0; k < nth; k++) at = lineText.indexOf(word, at + 1);
+  return kindAt(text, line, Array.from(lineText.slice(0, at)).length + 1, syntaxOf(path)!);
+};
+
+describe('kindAt', () => {
+  test('Go: a // comment, a block comment over lines, a raw string, code after them', () => {
+    const go =
+      'package main\n// Command runs\nfunc Command() {} /* a\nCommand */ var x = `Command\nCommand` + Command\n';
+    expect(kindOf('a.go', go, 2, 'Command')).toBe('comment');
+    expect(kindOf('a.go', go, 3, 'Command')).toBe('code');
+    expect(kindOf('a.go', go, 4, 'Command')).toBe('comment');
+    expect(kindOf('a.go', go, 4, 'Command', 2)).toBe('string');
+    expect(kindOf('a.go', go, 5, 'Command')).toBe('string');
+    expect(kindOf('a.go', go, 5, 'Command', 2)).toBe('code');
+  });
+
+  test('TypeScript: a template literal with ${code}, an escaped quote, a URL in a string is no comment', () => {
+    const ts = "const s = `a ${helper(1)} helper`;\nconst t = 'it\\'s helper // not a comment'; helper();\n";
+    expect(kindOf('a.ts', ts, 1, 'helper')).toBe('code');
+    expect(kindOf('a.ts', ts, 1, 'helper', 2)).toBe('string');
+    expect(kindOf('a.ts', ts, 2, 'helper')).toBe('string');
+    expect(kindOf('a.ts', ts, 2, 'helper', 2)).toBe('code');
+  });
+
+  test('Python: # comments, triple quotes over lines, f-strings whose {braces} are code', () => {
+    const py = 'x = 1  # total here\ns = """total\ntotal"""\nf"{total(1)} total"\nr"\\d total"; total\n';
+    expect(kindOf('a.py', py, 1, 'total')).toBe('comment');
+    expect(kindOf('a.py', py, 2, 'total')).toBe('string');
+    expect(kindOf('a.py', py, 3, 'total')).toBe('string');
+    expect(kindOf('a.py', py, 4, 'total')).toBe('code');
+    expect(kindOf('a.py', py, 4, 'total', 2)).toBe('string');
+    expect(kindOf('a.py', py, 5, 'total', 2)).toBe('code');
+  });
+
+  test("Rust: a lifetime's quote opens no string", () => {
+    const rs = "fn f<'a>(x: &'a str) -> &'a str { helper(x) }\n";
+    expect(kindOf('a.rs', rs, 1, 'helper')).toBe('code');
+  });
+
+  test('data files have no syntax: a JSON key is a name', () => {
+    expect(syntaxOf('package.json')).toBeUndefined();
+  });
+});
