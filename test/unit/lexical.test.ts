@@ -22,7 +22,9 @@ describe('kindAt', () => {
     expect(kindOf('a.go', go, 5, 'Command', 2)).toBe('code');
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is TypeScript source, its ${} a template's
   test('TypeScript: a template literal with ${code}, an escaped quote, a URL in a string is no comment', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is TypeScript source, its ${} a template's
     const ts = "const s = `a ${helper(1)} helper`;\nconst t = 'it\\'s helper // not a comment'; helper();\n";
     expect(kindOf('a.ts', ts, 1, 'helper')).toBe('code');
     expect(kindOf('a.ts', ts, 1, 'helper', 2)).toBe('string');

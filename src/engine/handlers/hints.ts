@@ -98,7 +98,7 @@ export function nearestToName(lines: readonly string[], name: string, line: numb
   const holding: Word[] = [];
   const from = Math.max(1, line - NAME_REACH);
   const code = codeLines(lines, from, Math.min(lines.length, line + NAME_REACH), syntax);
-  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escape(name)}(?![\\p{L}\\p{N}_$])`, 'u');
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${escapeRegExp(name)}(?![\\p{L}\\p{N}_$])`, 'u');
   for (let d = 1; d <= NAME_REACH && holding.length < MAX_HINTS; d++) {
     for (const n of [line - d, line + d]) {
       if (n < 1 || n > lines.length) continue;
@@ -120,7 +120,7 @@ export function nearestToName(lines: readonly string[], name: string, line: numb
   return [...holding, ...others].slice(0, MAX_HINTS);
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Near a position: by distance in lines, then in columns. */
 export function nearestToPlace(words: Word[], line: number, column: number): Word[] {
