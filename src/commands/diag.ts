@@ -61,10 +61,11 @@ export const diag: Run<'diag'> = async (args, { line, ask }) => {
     ...(changedLines ? { changedLines } : {}),
   };
   const result = await ask(query, args);
+  // CI places annotations by paths from the repository's top, wherever in it lspq ran.
+  const top = format ? ((await GitRepo.open(line.cwd, line.env))?.top ?? line.cwd) : line.cwd;
   const out = format
     ? {
-        stdout:
-          format === 'sarif' ? `${JSON.stringify(sarifLog(result, line.cwd))}\n` : githubCommands(result, line.cwd),
+        stdout: format === 'sarif' ? `${JSON.stringify(sarifLog(result, top))}\n` : githubCommands(result, top),
         stderr: summaryLine(result),
         exit: 0 as const,
       }

@@ -289,7 +289,7 @@ export const COMMANDS = {
     summary:
       "build a SCIP index of the project (scip-typescript, scip-python, rust-analyzer's scip) for answers without a server",
     args: {
-      ...outputArgs,
+      ...serverArgs,
       root: { type: 'string', description: "The project to index (default: the checkout's top)", valueHint: 'DIR' },
       out: { type: 'string', description: 'Where to write it (default: ROOT/.lspq/index.scip)', valueHint: 'FILE' },
       timeout: {
@@ -352,12 +352,12 @@ export const COMMANDS = {
   batch: {
     summary: 'many questions, one per stdin line, answered as JSON lines in order',
     args: {
+      ...serverArgs,
       jobs: {
         type: 'string',
         description: 'Questions answered at once (default 4); answers still leave in input order',
         valueHint: 'N',
       },
-      daemon: serverArgs.daemon,
     },
     examples: [
       `printf '["hover", "geometry.go:9:sumAreas"]\\n["def", "main.go:7:TotalArea"]\\n' | lspq batch`,
@@ -375,7 +375,9 @@ export const COMMANDS = {
   },
   schema: {
     summary: "the JSON Schema of every --json answer, or of COMMAND's",
+    // The common flags are taken by every command, though a schema is JSON whatever they say.
     args: {
+      ...serverArgs,
       command: {
         type: 'positional',
         required: false,
@@ -402,7 +404,7 @@ export const COMMANDS = {
   daemon: {
     summary: 'status | stop | restart | logs of the background daemon',
     args: {
-      ...outputArgs,
+      ...serverArgs,
       action: {
         type: 'positional',
         required: false,

@@ -15,6 +15,8 @@ import { listen } from './server';
 import { Watchers } from './watch';
 
 export const DAEMON_IDLE_MS = 30 * 60_000;
+/** How long a stopping daemon lets the questions under way finish before it cancels them. */
+export const STOP_WAIT_MS = 3_000;
 const HOUSEKEEPING_MS = 5_000;
 
 function msFromSeconds(env: string | undefined, fallbackMs: number): number {
@@ -49,17 +51,29 @@ export async function runDaemon(): Promise<ExitCode> {
   let stopping = false;
   let lastActivity = Date.now();
 
+  /**
+   * Stops without leaving a command waiting on a daemon that is going: the
+   * socket goes first (a new command starts a new daemon, which takes the
+   * lock once this one lets go of it), the questions under way get a
+   * moment to finish, then every server is stopped, each within its grace.
+   */
   const stop = async (why: string): Promise<never> => {
     if (stopping) return new Promise<never>(() => {});
     stopping = true;
     log(`stopping: ${why}`);
-    server.close();
-    watchers.close();
-    await pool.shutdownAll();
-    recordServers(stateFile(socket, 'servers.json'), []);
     try {
       unlinkSync(socket);
     } catch {}
+    server.close();
+    const end = Date.now() + STOP_WAIT_MS;
+    while (server.inFlight > 0 && Date.now() < end) await Bun.sleep(20);
+    if (server.inFlight > 0) {
+      log(`${server.inFlight} question(s) still under way after ${STOP_WAIT_MS / 1000}s: cancelled`);
+      server.cancelAll();
+    }
+    watchers.close();
+    await pool.shutdownAll();
+    recordServers(stateFile(socket, 'servers.json'), []);
     releaseLock(lock);
     log('stopped');
     process.exit(0);

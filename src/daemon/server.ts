@@ -48,7 +48,10 @@ interface Connection {
 }
 
 export interface DaemonServer {
+  /** Takes no new connection; the questions under way go on. */
   close(): void;
+  /** Cancels every question under way (a daemon stopping that waited long enough). */
+  cancelAll(): void;
   readonly inFlight: number;
 }
 
@@ -61,6 +64,7 @@ function status(o: ListenOptions): DaemonStatus {
     socket: o.socket,
     uptimeSeconds: Math.round((now - o.startedAt) / 1000),
     memoryBytes: process.memoryUsage().rss,
+    heapBytes: process.memoryUsage().heapUsed,
     servers: o.pool.list().map((s) => ({
       id: s.client.spec.id,
       root: s.client.root,
@@ -80,6 +84,7 @@ function status(o: ListenOptions): DaemonStatus {
 
 export function listen(o: ListenOptions): DaemonServer {
   let inFlight = 0;
+  const open = new Set<Socket<Connection>>();
 
   /** Queues text for the socket; Bun may take only part of a large write, and the rest goes on 'drain'. */
   const write = (socket: Socket<Connection>, text: string) => {
@@ -197,6 +202,7 @@ export function listen(o: ListenOptions): DaemonServer {
     unix: o.socket,
     socket: {
       open(socket) {
+        open.add(socket);
         socket.data = {
           buffer: '',
           decoder: new TextDecoder(),
@@ -241,6 +247,7 @@ export function listen(o: ListenOptions): DaemonServer {
         flush(socket);
       },
       close(socket) {
+        open.delete(socket);
         // The command went away (Ctrl-C, killed) before its answer: cancel what it asked, and a batch takes no more.
         if (!socket.data.answered) socket.data.abort.abort();
         socket.data.input?.end();
@@ -252,7 +259,10 @@ export function listen(o: ListenOptions): DaemonServer {
     },
   });
   return {
-    close: () => server.stop(true),
+    close: () => server.stop(false),
+    cancelAll: () => {
+      for (const socket of open) socket.data.abort.abort();
+    },
     get inFlight() {
       return inFlight;
     },

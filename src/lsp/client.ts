@@ -108,6 +108,8 @@ export interface StartOptions {
   root: string;
   env: Record<string, string>;
   log?: (line: string) => void;
+  /** Aborted (the daemon stops): a server still starting is killed at once, not awaited. */
+  signal?: AbortSignal;
 }
 
 export interface RequestOptions {
@@ -127,6 +129,8 @@ export class LspClient {
   readonly root: string;
   readonly startedAt = Date.now();
   capabilities: ServerCapabilities = {};
+  /** Its name and version, as its initialize answer gave them. */
+  serverVersion: string | undefined;
   /** Set while a code action's command runs (actions --apply): how a workspace/applyEdit from the server is answered. */
   private onApplyEdit: ((edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>) | undefined;
   /** Set with it: where a window/showDocument from the command goes. */
@@ -151,7 +155,13 @@ export class LspClient {
   private publishSequence = 0;
   private stderrTail = '';
   private readonly listeners = new Set<() => void>();
-  private readonly exited: Promise<never>;
+  /**
+   * Who waits for the process to die: each request in flight, removed
+   * when it settles. (A request raced against one long-lived promise of the
+   * exit instead: each race left a reaction on it, holding the answer, for
+   * as long as the server lived; 1.8 million objects after 9,000 questions.)
+   */
+  private readonly onExit = new Set<(err: LspqError) => void>();
   private readonly connection: MessageConnection;
   private readonly log: (line: string) => void;
 
@@ -171,18 +181,17 @@ export class LspClient {
     const log = options.log ?? (() => {});
     this.log = log;
     const stderrDone = new Promise<void>((resolve) => proc.stderr?.once('end', resolve) ?? resolve());
-    this.exited = new Promise<never>((_, reject) => {
-      proc.once('exit', (code, signal) => {
-        this.exit = { code, signal };
-        log(`${this.spec.id} (${this.root}) exited code=${code} signal=${signal}`);
-        // Its last words on stderr are the useful part of the error; give them a moment to arrive.
-        void Promise.race([stderrDone, Bun.sleep(STDERR_DRAIN_MS)]).then(() => {
-          reject(this.crashError());
-          this.notify();
-        });
+    proc.once('exit', (code, signal) => {
+      this.exit = { code, signal };
+      log(`${this.spec.id} (${this.root}) exited code=${code} signal=${signal}`);
+      // Its last words on stderr are the useful part of the error; give them a moment to arrive.
+      void Promise.race([stderrDone, Bun.sleep(STDERR_DRAIN_MS)]).then(() => {
+        const err = this.crashError();
+        for (const fail of [...this.onExit]) fail(err);
+        this.onExit.clear();
+        this.notify();
       });
     });
-    this.exited.catch(() => {});
     proc.stderr?.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
@@ -244,11 +253,15 @@ export class LspClient {
       );
     });
     const client = new LspClient(proc, options);
+    const abort = () => void client.killGroup();
+    options.signal?.addEventListener('abort', abort);
     try {
       await client.initialize();
     } catch (err) {
       await client.shutdown();
       throw err;
+    } finally {
+      options.signal?.removeEventListener('abort', abort);
     }
     return client;
   }
@@ -269,6 +282,9 @@ export class LspClient {
       { timeoutMs: INITIALIZE_TIMEOUT_MS },
     );
     this.capabilities = result.capabilities;
+    // A version, not a build's whole description (gopls sends its build info as JSON).
+    const info = result.serverInfo;
+    if (info?.version && /^v?\d+\.\d+[\w.+-]*$/.test(info.version)) this.serverVersion = `${info.name} ${info.version}`;
     this.encoding = negotiatedEncoding(result.capabilities.positionEncoding);
     await this.connection.sendNotification(InitializedNotification.type, {});
   }
@@ -595,8 +611,11 @@ export class LspClient {
     const source = new CancellationTokenSource();
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
+    let died: ((err: LspqError) => void) | undefined;
     const notices = this.slowNotices(type.method, options.progress);
     const bounded = new Promise<never>((_, reject) => {
+      died = reject;
+      this.onExit.add(died);
       timer = setTimeout(() => {
         source.cancel(); // sends $/cancelRequest
         reject(
@@ -618,7 +637,7 @@ export class LspClient {
         : this.connection.sendRequest(type as RequestType<P, R, E>, params as never, source.token);
     sent.catch(() => {});
     try {
-      const result = await Promise.race([sent, bounded, this.exited]);
+      const result = await Promise.race([sent, bounded]);
       this.requestsAnswered++;
       this.checkAnswer(type.method, result);
       return result;
@@ -654,6 +673,7 @@ export class LspClient {
       if (notices) clearInterval(notices);
       clearTimeout(timer);
       if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+      if (died) this.onExit.delete(died);
       source.dispose();
     }
   }

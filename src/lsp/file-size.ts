@@ -11,10 +11,14 @@ export function maxFileBytes(env: Record<string, string | undefined> = process.e
   return (Number.isFinite(mb) && mb > 0 ? mb : 16) * 1_048_576;
 }
 
+/** A size as a person reads it: KB under a megabyte, MB to a tenth above. */
+export function sizeOf(bytes: number): string {
+  return bytes < 1_048_576 ? `${Math.ceil(bytes / 1024)} KB` : `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+}
+
 export function tooLarge(path: string, size: number): LspqError {
-  const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
   return new LspqError(
     'usage',
-    `${path} is ${mb(size)}, past the ${mb(maxFileBytes())} lspq hands a server; ask about a smaller file, or raise LSPQ_MAX_FILE_MB for the daemon`,
+    `${path} is ${sizeOf(size)}, past the ${sizeOf(maxFileBytes())} lspq hands a server; ask about a smaller file, or raise LSPQ_MAX_FILE_MB for the daemon`,
   );
 }

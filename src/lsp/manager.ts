@@ -141,7 +141,7 @@ export class ServerPool {
     symbols: new BoundedCache(64),
   };
   private readonly sessions = new Map<string, Session>();
-  private readonly starting = new Map<string, { root: string; session: Promise<Session> }>();
+  private readonly starting = new Map<string, { root: string; session: Promise<Session>; abort: AbortController }>();
   private readonly crashes = new Map<string, number[]>();
   private readonly broken = new Set<string>();
   private readonly idleMs: number;
@@ -208,16 +208,17 @@ export class ServerPool {
     }
     const pending = this.starting.get(key);
     if (pending) return pending.session;
-    const start = this.start(key, options).finally(() => this.starting.delete(key));
-    this.starting.set(key, { root, session: start });
+    const abort = new AbortController();
+    const start = this.start(key, options, abort.signal).finally(() => this.starting.delete(key));
+    this.starting.set(key, { root, session: start, abort });
     return start;
   }
 
-  private async start(key: string, options: AcquireOptions): Promise<Session> {
+  private async start(key: string, options: AcquireOptions, signal: AbortSignal): Promise<Session> {
     await this.makeRoom();
     const diskMark = await this.beforeStart?.(options.root);
     this.log(`starting ${options.spec.id} (${options.binary}) for ${options.root}`);
-    const client = await LspClient.start({ ...options, log: this.log });
+    const client = await LspClient.start({ ...options, log: this.log, signal });
     const envKey = Object.fromEntries(options.spec.envKeys.map((k) => [k, options.env[k] ?? '']));
     const session: Session = {
       key,
@@ -337,6 +338,8 @@ export class ServerPool {
 
   async shutdownAll(): Promise<void> {
     clearInterval(this.sweeper);
+    // A server still starting (one that never answers initialize) is killed, not waited for.
+    for (const s of this.starting.values()) s.abort.abort();
     const starting = [...this.starting.values()].map((p) =>
       p.session.then(
         (s) => this.stop(s),

@@ -92,7 +92,10 @@ const locations = orNull(z.union([LocationShape, z.array(z.union([LocationShape,
 
 /** The answer's shape for each request lspq sends; a method not listed here is not read, only awaited. */
 export const RESULT_SHAPES: Record<string, z.ZodMiniType> = {
-  initialize: z.looseObject({ capabilities: z.record(z.string(), z.unknown()) }),
+  initialize: z.looseObject({
+    capabilities: z.record(z.string(), z.unknown()),
+    serverInfo: z.optional(z.looseObject({ name: z.string(), version: z.optional(z.string()) })),
+  }),
   'textDocument/definition': locations,
   'textDocument/typeDefinition': locations,
   'textDocument/implementation': locations,

@@ -23,7 +23,9 @@ import {
 import { processRuns } from './process';
 import { ensureSocketDir, socketDirSafe, socketPath, stateFile } from './socket';
 
-export const DAEMON_START_TIMEOUT_MS = 10_000;
+export const DAEMON_START_TIMEOUT_MS = 15_000;
+/** How long a command that lost the daemon's lock waits for the winner to answer before trying to start one again. */
+const LOCK_RETRY_MS = 300;
 const POLL_MS = 5;
 /** A live daemon answers control requests at once; one that does not is wedged (stopped, or stuck). */
 export const CONTROL_WAIT_MS = 5_000;
@@ -277,16 +279,22 @@ async function answers(path: string): Promise<boolean> {
   }
 }
 
-/** Starts a daemon and waits until it answers. Several commands may race here; the daemon's lock lets one win. */
+/**
+ * Starts a daemon and waits until it answers. Several commands may race
+ * here; the daemon's lock lets one win. A daemon still stopping holds the
+ * lock for a few seconds more: the start is tried again until it lets go.
+ */
 export async function startDaemon(path: string): Promise<void> {
   ensureSocketDir(path);
-  if (await spawnDaemon(path)) return;
-  if (!(await waitUntil(() => answers(path), DAEMON_START_TIMEOUT_MS))) {
-    throw new LspqError(
-      'daemon',
-      `the daemon did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s; see ${stateFile(path, 'daemon.log')}, or use --no-daemon`,
-    );
+  const end = Date.now() + DAEMON_START_TIMEOUT_MS;
+  while (Date.now() < end) {
+    if (await spawnDaemon(path)) return;
+    if (await waitUntil(() => answers(path), LOCK_RETRY_MS)) return;
   }
+  throw new LspqError(
+    'daemon',
+    `the daemon did not start within ${DAEMON_START_TIMEOUT_MS / 1000}s; see ${stateFile(path, 'daemon.log')}, or use --no-daemon`,
+  );
 }
 
 /** The pid a daemon wrote beside its socket, if that process is still an lspq daemon. */
@@ -337,8 +345,9 @@ export async function stopDaemon(path: string): Promise<boolean> {
       return true;
     }
   }
-  const { existsSync } = require('node:fs') as typeof import('node:fs');
-  await waitUntil(async () => !existsSync(path) && (pid === undefined || !processRuns(pid)), DAEMON_START_TIMEOUT_MS);
+  // It stops its servers first, each within its grace; one that outlasts all of them is killed.
+  const gone = await waitUntil(async () => pid === undefined || !processRuns(pid), DAEMON_START_TIMEOUT_MS);
+  if (!gone && pid !== undefined) await endUnresponsive(path, pid);
   return true;
 }
 

@@ -62,6 +62,8 @@ export interface DaemonStatus {
   socket: string;
   uptimeSeconds: number;
   memoryBytes: number;
+  /** Of it, the JavaScript heap in use. */
+  heapBytes: number;
   servers: HeldServer[];
   broken: { id: string; root: string }[];
   /** The servers' memory together (each with its child processes), and the limit the daemon keeps it under. */

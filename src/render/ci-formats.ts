@@ -10,7 +10,7 @@ import { displayPath } from '../protocol/paths';
 
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
 
-/** A path as SARIF names it: relative to where lspq ran (the checkout, in CI), with forward slashes. */
+/** A path as SARIF names it: relative to the repository's top (where lspq ran, outside one), with forward slashes. */
 function artifactUri(path: string, cwd: string): string {
   const shown = displayPath(path, cwd);
   return shown.startsWith('/') ? `file://${encodeURI(shown)}` : encodeURI(shown);

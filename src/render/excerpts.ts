@@ -2,7 +2,7 @@
  * Code around the answer, in grep -n's form: each place's own line as the
  * command renders it, the other lines of its window as `path-LINE-text`;
  * windows of one file that touch or overlap are merged, and groups are set
- * apart by a line `--`.
+ * apart by a line `--`; with bodies, each group ends with one.
  */
 import type { Body, Context } from '../queries';
 
@@ -46,9 +46,11 @@ function windowOf(p: Placed): { start: number; end: number; lines: Map<number, s
 export function withExcerpts(places: Placed[]): string {
   const out: string[] = [];
   let group: Group | undefined;
+  // Bodies end with a line `--` each (the last too); context windows are only set apart by one, as in grep.
+  const bodies = places.some((p) => p.body !== undefined);
   const flush = () => {
     if (!group) return;
-    if (out.length > 0) out.push('--');
+    if (out.length > 0 && !bodies) out.push('--');
     for (let n = group.start; n <= group.end; n++) {
       const own = group.own.get(n);
       const text = group.lines.get(n);
@@ -56,6 +58,7 @@ export function withExcerpts(places: Placed[]): string {
       if (own) out.push(...own);
       else if (text !== undefined) out.push(`${group.path}-${n}-${text}`);
     }
+    if (bodies) out.push('--');
     group = undefined;
   };
   for (const p of places) {

@@ -282,6 +282,7 @@ export const DaemonStatusShape = z.union([
     socket: z.string(),
     uptimeSeconds: z.number(),
     memoryBytes: z.number(),
+    heapBytes: z.number(),
     servers: z.array(
       z.object({
         id: z.string(),

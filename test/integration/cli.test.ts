@@ -29,7 +29,7 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
     ],
     [
       ['def', 'main.go:7:TotalArea', '--nth', '2'],
-      "lspq: line 7 of main.go has 1 occurrence(s) of 'TotalArea', not 2; lower --nth\n",
+      "lspq: line 7 of main.go has 1 occurrence(s) of 'TotalArea' in code, not 2; lower --nth\n",
     ],
     [
       ['def', 'missing.go:1:1'],

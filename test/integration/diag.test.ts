@@ -138,6 +138,7 @@ describe('filters, JSON and exit codes', () => {
       total: 2,
       truncated: false,
       incomplete: [],
+      skipped: [],
       server: 'clangd',
       root: join(FIXTURES, 'c-diag'),
       // Each server with the root it answered for: never two lists to pair by position.

@@ -112,6 +112,7 @@ describe('--body: the whole declaration', () => {
         'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {',
         'geometry.go-18-\treturn fmt.Sprintf("%v %s²", sumAreas(shapes), unit)',
         'geometry.go-19-}',
+        '--',
       ),
     ],
     [
@@ -123,6 +124,7 @@ describe('--body: the whole declaration', () => {
         // biome-ignore lint/suspicious/noTemplateCurlyInString: the fixture's own source text
         'src/geometry.ts-14-  return `${sumAreas(shapes)} ${unit}²`;',
         'src/geometry.ts-15-}',
+        '--',
       ),
     ],
     [
@@ -132,6 +134,7 @@ describe('--body: the whole declaration', () => {
       lines(
         'shapes/geometry.py:15:5: def total_area(shapes: list[Shape], unit: Unit) -> str:',
         'shapes/geometry.py-16-    return f"{sum_areas(shapes)} {unit}²"',
+        '--',
       ),
     ],
     [
@@ -143,6 +146,7 @@ describe('--body: the whole declaration', () => {
         'geometry.c-17-{',
         'geometry.c-18-\treturn sum_areas(shapes, count);',
         'geometry.c-19-}',
+        '--',
       ),
     ],
   ])('%s', async (_lang, fixture, args, stdout) => {
@@ -156,6 +160,7 @@ describe('--body: the whole declaration', () => {
       lines(
         'GOROOT/src/fmt/print.go:237:6: func Sprintf(format string, a ...any) string {',
         'GOROOT/src/fmt/print.go-238-\tp := newPrinter()',
+        '--',
       ),
     );
     expect(r.stderr).toMatch(

@@ -187,7 +187,8 @@ describe('bad moves and servers that cannot update', () => {
     expect(r).toEqual({
       exit: 3,
       stdout: '',
-      stderr: 'lspq: gopls cannot update what imports circle.go; nothing was moved (--no-update moves it alone)\n',
+      stderr:
+        "lspq: gopls cannot update what imports circle.go; nothing was moved (--no-update moves it alone; 'lspq servers --for FILE' lists what each server can answer)\n",
     });
     expect(tree(go)).toEqual(before);
     const moved = await lspq.run(['mv', 'circle.go', 'round.go', '--no-update'], { cwd: go });

@@ -47,14 +47,14 @@ describe('context in grep -n form', () => {
     expect(withExcerpts(tree)).toBe('a.go:5:1: hit 5\n--\na.go:2:1: hit 2\n');
   });
 
-  test('a body is the window: the location line in its place, a line past a cut body not invented', () => {
+  test('a body is the window: the location line in its place, a line past a cut body not invented; -- ends it', () => {
     const body: Placed = {
       path: 'g.go',
       line: 17,
       text: 'g.go:17:6: func F() {',
       body: { line: 16, endLine: 30, text: '// F does it.\nfunc F() {\n\treturn', truncated: true },
     };
-    expect(withExcerpts([body])).toBe('g.go-16-// F does it.\ng.go:17:6: func F() {\ng.go-18-\treturn\n');
+    expect(withExcerpts([body])).toBe('g.go-16-// F does it.\ng.go:17:6: func F() {\ng.go-18-\treturn\n--\n');
   });
 
   test('without context or body the answer is its plain lines', () => {

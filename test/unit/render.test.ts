@@ -149,6 +149,7 @@ describe('daemon status: rows of one server and root say what differs', () => {
       socket: '/s',
       uptimeSeconds: 5,
       memoryBytes: 0,
+      heapBytes: 0,
       broken: [],
       servers,
       serversMemoryBytes: 3 * 1_048_576,

@@ -13,7 +13,7 @@ import { TextSource } from '../../lsp/convert';
 import type { LeaseWait, Leases } from '../../lsp/leases';
 import type { Resolved, ServerPool, Session } from '../../lsp/manager';
 import { activate } from '../../lsp/servers/places';
-import { maxFileBytes, tooLarge } from '../../lsp/file-size';
+import { maxFileBytes, sizeOf, tooLarge } from '../../lsp/file-size';
 import { loadServers } from '../../lsp/servers/config';
 import { findMarkedRoot, findRoot, locateFor } from '../../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
@@ -136,8 +136,7 @@ export function unhandable(path: string): string | undefined {
     return undefined;
   }
   const max = maxFileBytes();
-  const mb = (n: number) => `${Math.round((n / 1_048_576) * 10) / 10} MB`;
-  if (size > max) return `${mb(size)}, past the ${mb(max)} lspq hands a server (LSPQ_MAX_FILE_MB)`;
+  if (size > max) return `${sizeOf(size)}, past the ${sizeOf(max)} lspq hands a server (LSPQ_MAX_FILE_MB)`;
   if (holdsNul(path)) return 'not a text file';
   return undefined;
 }
@@ -286,12 +285,34 @@ export function candidatesFor(path: string, req: CallerContext, pool: ServerPool
  * edit), this one waits, so it never sees that question's state.
  */
 export async function acquire(ctx: HandlerContext, candidate: Candidate, req: CallerContext): Promise<Session> {
-  const session = await ctx.pool.acquire({
+  const starting = ctx.pool.acquire({
     spec: candidate.spec,
     binary: candidate.binary,
     root: candidate.root,
     env: candidate.env,
   });
+  // A server that does not start within the question's time fails the question, naming it (the start goes on).
+  const budget = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new LspqError(
+            'timeout',
+            `${candidate.spec.id} did not start within ${budget / 1000}s (it did not answer initialize for ${candidate.root}); see 'lspq daemon logs', or retry with a larger --timeout`,
+          ),
+        ),
+      budget,
+    );
+  });
+  starting.catch(() => {});
+  let session: Session;
+  try {
+    session = await Promise.race([starting, late]);
+  } finally {
+    clearTimeout(timer);
+  }
   await ctx.leases.share(session, leaseWait(session, req, ctx));
   return session;
 }

@@ -126,7 +126,7 @@ export async function mv(req: QueryFor<'mv'>, ctx: HandlerContext): Promise<MvRe
     const asked = found.map((f) => f.session.client.spec.id);
     throw new LspqError(
       'unsupported',
-      `${asked.length ? `${asked.join(', ')} cannot` : 'no installed server can'} update what imports ${displayPath(from, req.cwd)}; nothing was moved (--no-update moves it alone)`,
+      `${asked.length ? `${asked.join(', ')} cannot` : 'no installed server can'} update what imports ${displayPath(from, req.cwd)}; nothing was moved (--no-update moves it alone; 'lspq servers --for FILE' lists what each server can answer)`,
     );
   }
   const sessions = updating.map((f) => f.session);

@@ -1,6 +1,6 @@
 /** servers: every known server, whether it is found, its version, and the roots it runs for; --for FILE what each can answer. */
-import { spawnSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { strategyFor } from '../../lsp/diagnostics';
 import { loadServers } from '../../lsp/servers/config';
 import { locateFor } from '../../lsp/servers/locate';
@@ -26,13 +26,17 @@ import {
 
 const VERSION_TIMEOUT_MS = 5_000;
 
-/** A binary's own version line, remembered per binary and modification time. */
-function versionOf(
+/**
+ * A binary's own version line, remembered per binary and modification
+ * time. Run beside the daemon's other work, never blocking it: a binary
+ * that hangs on --version is stopped after VERSION_TIMEOUT_MS.
+ */
+async function versionOf(
   binary: string,
   args: string[],
   env: Record<string, string>,
   caches: PoolCaches,
-): string | undefined {
+): Promise<string | undefined> {
   let mtime = 0;
   try {
     mtime = statSync(binary).mtimeMs;
@@ -40,43 +44,74 @@ function versionOf(
   const key = `${binary}\0${mtime}`;
   const known = caches.versions.get(key);
   if (known) return known.line;
-  const run = spawnSync(binary, args, {
-    env,
-    timeout: VERSION_TIMEOUT_MS,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  // A failing --version prints a stack trace, not a version (pyright-langserver does).
-  const text = run.status === 0 ? `${run.stdout ?? ''}\n${run.stderr ?? ''}` : '';
-  const line = text
-    .split('\n')
-    .find((l) => /\d+\.\d+/.test(l))
-    ?.trim();
+  let text = '';
+  try {
+    const run = Bun.spawn([binary, ...args], { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+    const timer = setTimeout(() => run.kill('SIGKILL'), VERSION_TIMEOUT_MS);
+    const [out, err, status] = await Promise.all([
+      new Response(run.stdout).text(),
+      new Response(run.stderr).text(),
+      run.exited,
+    ]);
+    clearTimeout(timer);
+    // A failing --version prints a stack trace, not a version (pyright-langserver does).
+    if (status === 0) text = `${out}\n${err}`;
+  } catch {}
+  const line =
+    text
+      .split('\n')
+      .find((l) => /\d+\.\d+/.test(l))
+      ?.trim() ?? packageVersion(binary);
   return caches.versions.set(key, line === undefined ? {} : { line }).line;
+}
+
+/**
+ * For a binary an npm package installed, the package's name and version
+ * (pyright-langserver prints a stack trace, not its version): the nearest
+ * package.json above where the binary really is.
+ */
+function packageVersion(binary: string): string | undefined {
+  let dir: string;
+  try {
+    dir = dirname(realpathSync(binary));
+  } catch {
+    return undefined;
+  }
+  for (; dir !== dirname(dir) && dir.includes('/node_modules/'); dir = dirname(dir)) {
+    try {
+      const pkg: unknown = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      if (typeof pkg !== 'object' || pkg === null) return undefined;
+      const { name, version } = pkg as Record<string, unknown>;
+      return typeof name === 'string' && typeof version === 'string' ? `${name} ${version}` : undefined;
+    } catch {}
+  }
+  return undefined;
 }
 
 export async function servers(req: CallerContext, ctx: HandlerContext): Promise<ServersResult> {
   const specs = loadServers(req.root ?? req.cwd, req.env);
   const held = ctx.pool.list();
-  const result: ServerInfo[] = specs.map((spec) => {
-    const running = held.filter((s) => s.client.spec.id === spec.id);
-    // Found here, or found for a project it runs for (a project's own node_modules): found either way.
-    const located = locateFor(spec, req.root ?? req.cwd, req.env);
-    const binary = located?.binary ?? running[0]?.binary;
-    const foundBy = located?.rule ?? (running[0] ? `the project it runs for (${running[0].client.root})` : undefined);
-    const roots = running.map((s) => s.client.root);
-    return {
-      id: spec.id,
-      name: spec.name,
-      languages: [...new Set(Object.values(spec.languages))],
-      found: binary !== undefined,
-      ...(binary ? { command: binary } : {}),
-      ...(foundBy ? { foundBy } : {}),
-      ...(binary ? { version: versionOf(binary, spec.versionArgs, req.env, ctx.pool.caches) } : {}),
-      install: spec.install,
-      roots: [...new Set(roots)],
-    };
-  });
+  const result: ServerInfo[] = await Promise.all(
+    specs.map(async (spec) => {
+      const running = held.filter((s) => s.client.spec.id === spec.id);
+      // Found here, or found for a project it runs for (a project's own node_modules): found either way.
+      const located = locateFor(spec, req.root ?? req.cwd, req.env);
+      const binary = located?.binary ?? running[0]?.binary;
+      const foundBy = located?.rule ?? (running[0] ? `the project it runs for (${running[0].client.root})` : undefined);
+      const roots = running.map((s) => s.client.root);
+      return {
+        id: spec.id,
+        name: spec.name,
+        languages: [...new Set(Object.values(spec.languages))],
+        found: binary !== undefined,
+        ...(binary ? { command: binary } : {}),
+        ...(foundBy ? { foundBy } : {}),
+        ...(binary ? { version: await versionOf(binary, spec.versionArgs, req.env, ctx.pool.caches) } : {}),
+        install: spec.install,
+        roots: [...new Set(roots)],
+      };
+    }),
+  );
   return { servers: result };
 }
 
@@ -115,7 +150,9 @@ export async function serversFor(req: QueryFor<'serversFor'>, ctx: HandlerContex
     await session.docs.sync(req.file);
     await prepare(session, ctx, deadline);
     const capabilities = session.client.capabilities;
-    const version = versionOf(c.binary, c.spec.versionArgs, req.env, ctx.pool.caches);
+    // What its binary prints, else what the server said of itself as it started (pyright-langserver prints none).
+    const version =
+      (await versionOf(c.binary, c.spec.versionArgs, req.env, ctx.pool.caches)) ?? session.client.serverVersion;
     servers.push({
       id: c.spec.id,
       root: c.root,
