@@ -33,7 +33,16 @@ const pos = position(project, project.target);
 const refs = JSON.parse(
   (
     await timeCommand(
-      [LSPQ, 'refs', `${project.target.file}:${pos.line}:${pos.column}`, '--json', '--limit', '200', '--timeout', '300'],
+      [
+        LSPQ,
+        'refs',
+        `${project.target.file}:${pos.line}:${pos.column}`,
+        '--json',
+        '--limit',
+        '200',
+        '--timeout',
+        '300',
+      ],
       project.root,
       env,
     )
