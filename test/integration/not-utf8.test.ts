@@ -84,7 +84,7 @@ describe('an edit through a file that is not UTF-8', () => {
     const r = await lspq.run(
       [
         'actions',
-        'src/main.ts:2:caf',
+        'src/main.ts:2:n',
         '--server',
         'typescript-language-server',
         '--kind',
