@@ -17,6 +17,8 @@ const ManifestShape = z.object({
   root: z.string(),
   tools: z.array(z.string()),
   files: z.record(z.string(), z.object({ hash: z.string(), size: z.number(), mtimeMs: z.number() })),
+  /** The index it describes, by size and hash: a manifest beside another index (a build cut short) is none. */
+  index: z.optional(z.object({ size: z.number(), hash: z.string() })),
 });
 
 export type Manifest = z.infer<typeof ManifestShape>;
@@ -27,18 +29,33 @@ export function hashText(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex').slice(0, 32);
 }
 
-/** The manifest beside `indexFile`, or undefined when there is none or it is not one (then git decides). */
-export function readManifest(indexFile: string): Manifest | undefined {
+/**
+ * The manifest beside `indexFile`, or undefined when there is none, it is
+ * not one, or it describes another index (then git decides).
+ */
+export function readManifest(indexFile: string, indexBytes?: Buffer): Manifest | undefined {
   try {
     const parsed = ManifestShape.safeParse(JSON.parse(readFileSync(manifestPath(indexFile), 'utf8')));
-    return parsed.success ? parsed.data : undefined;
+    if (!parsed.success) return undefined;
+    const described = parsed.data.index;
+    if (described) {
+      if (statSync(indexFile).size !== described.size) return undefined;
+      if (indexBytes && hashText(indexBytes) !== described.hash) return undefined;
+    }
+    return parsed.data;
   } catch {
     return undefined;
   }
 }
 
-/** The manifest of the files `paths` (absolute, under `root`) as they are now. */
-export function describeFiles(root: string, paths: string[], tools: string[], commit?: string): Manifest {
+/** The manifest of the files `paths` (absolute, under `root`) as they are now, for the index `index`. */
+export function describeFiles(
+  root: string,
+  paths: string[],
+  tools: string[],
+  commit: string | undefined,
+  index: Buffer,
+): Manifest {
   const files: Manifest['files'] = {};
   for (const path of paths) {
     try {
@@ -46,7 +63,15 @@ export function describeFiles(root: string, paths: string[], tools: string[], co
       files[relative(root, path)] = { hash: hashText(readFileSync(path)), size: st.size, mtimeMs: st.mtimeMs };
     } catch {}
   }
-  return { version: 1, ...(commit ? { commit } : {}), built: new Date().toISOString(), root, tools, files };
+  return {
+    version: 1,
+    ...(commit ? { commit } : {}),
+    built: new Date().toISOString(),
+    root,
+    tools,
+    files,
+    index: { size: index.length, hash: hashText(index) },
+  };
 }
 
 /** Whether the file at `path` is as the manifest saw it (a changed size or time is checked by its hash). */

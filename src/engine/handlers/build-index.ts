@@ -22,7 +22,7 @@ import { describeFiles, manifestPath } from '../../index/manifest';
 import { ScipIndex } from '../../index/scip-index';
 import { findCommand } from '../../lsp/servers/locate';
 import type { IndexResult, QueryFor } from '../../queries';
-import type { HandlerContext } from './context';
+import { deadlineFor, type HandlerContext } from './context';
 
 interface Indexer {
   name: string;
@@ -93,18 +93,53 @@ function indexerEnv(env: Record<string, string>): Record<string, string> {
   return { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --max-old-space-size=${mb}`.trim() };
 }
 
-/** Runs one indexer to completion; its output goes to the log tail of an error, never to the user's terminal. */
-function runIndexer(argv: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; tail: string }> {
+/** How long an indexer is given to stop after SIGTERM before its whole group is killed. */
+const INDEXER_GRACE_MS = 2_000;
+
+/**
+ * Runs one indexer to completion; its output goes to the log tail of an
+ * error, never to the user's terminal. It runs in a process group of its
+ * own, killed whole when the question is cancelled or runs out of time:
+ * nothing lspq starts outlives the question.
+ */
+function runIndexer(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string>,
+  budgetMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ code: number; tail: string; stopped?: 'timeout' | 'cancelled' }> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let tail = '';
+    let stopped: 'timeout' | 'cancelled' | undefined;
     const keep = (chunk: Buffer) => {
       tail = (tail + chunk.toString('utf8')).slice(-2_000);
     };
+    const group = (sig: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, sig);
+      } catch {}
+    };
+    const stop = (why: 'timeout' | 'cancelled') => {
+      stopped ??= why;
+      group('SIGTERM');
+      setTimeout(() => group('SIGKILL'), INDEXER_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => stop('timeout'), budgetMs);
+    const onAbort = () => stop('cancelled');
+    signal?.addEventListener('abort', onAbort);
+    const done = (result: { code: number; tail: string }) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      // Helpers it started (scip-typescript's workers) go with it.
+      group('SIGKILL');
+      resolve({ ...result, ...(stopped ? { stopped } : {}) });
+    };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
-    child.on('error', (err) => resolve({ code: 127, tail: err.message }));
-    child.on('close', (code) => resolve({ code: code ?? 1, tail }));
+    child.on('error', (err) => done({ code: 127, tail: err.message }));
+    child.on('close', (code) => done({ code: code ?? 1, tail }));
   });
 }
 
@@ -141,13 +176,27 @@ export async function buildIndex(req: QueryFor<'index'>, ctx: HandlerContext): P
   mkdirSync(dirname(out), { recursive: true });
   const work = mkdtempSync(join(dirname(out), '.lspq-index-'));
   const done: { name: string; ms: number }[] = [];
+  const deadline = deadlineFor(req);
   try {
     const parts: Buffer[] = [];
     for (const i of runnable) {
       const part = join(work, `${i.name}.scip`);
       const start = performance.now();
       ctx.progress?.(`indexing ${root} with ${i.name}`);
-      const r = await runIndexer([i.binary!, ...i.args(root, part)], root, indexerEnv(req.env));
+      const r = await runIndexer(
+        [i.binary!, ...i.args(root, part)],
+        root,
+        indexerEnv(req.env),
+        deadline.remaining,
+        ctx.signal,
+      );
+      if (r.stopped === 'timeout')
+        throw new LspqError(
+          'timeout',
+          `${i.name} did not finish indexing ${root} within ${deadline.totalMs / 1000}s; it was stopped and nothing was written (retry with a larger --timeout)`,
+        );
+      if (r.stopped === 'cancelled')
+        throw new LspqError('timeout', `indexing ${root} was cancelled; nothing was written`);
       if (r.code !== 0 || !existsSync(part))
         throw new LspqError(
           'server_failed',
@@ -158,18 +207,21 @@ export async function buildIndex(req: QueryFor<'index'>, ctx: HandlerContext): P
     }
     // Protobuf messages concatenated are one message with the repeated fields of all: one index.
     const whole = join(work, 'index.scip');
-    writeFileSync(whole, Buffer.concat(parts));
+    const bytes = Buffer.concat(parts);
+    writeFileSync(whole, bytes);
     const indexed = ScipIndex.load(whole, root);
     const manifest = describeFiles(
       indexed.root,
       [...indexed.documents.keys()],
       done.map((d) => d.name),
       gitHead(root, req.env),
+      bytes,
     );
     writeFileSync(join(work, 'index.json'), `${JSON.stringify(manifest)}\n`);
-    // The index and its manifest replace the old ones whole; the folder never reaches a commit.
-    renameSync(join(work, 'index.json'), manifestPath(out));
+    // The index and its manifest replace the old ones whole, the index first: cut short between the two,
+    // the old manifest (which names the old index) is no longer read, and git decides what changed.
     renameSync(whole, out);
+    renameSync(join(work, 'index.json'), manifestPath(out));
     if (out === join(root, '.lspq', 'index.scip')) writeFileSync(join(root, '.lspq', '.gitignore'), '*\n');
     return {
       file: out,
