@@ -24,7 +24,10 @@ function sleepyProject(): { dir: string; env: Record<string, string>; mark: stri
   mkdirSync(bin);
   const mark = `sleepy-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   // The mark stands in the sleeps' argv[0], where pgrep -f finds it (sleep would refuse it as an argument).
-  writeFileSync(join(bin, 'scip-typescript'), `#!/bin/bash\n(exec -a ${mark} sleep 300) &\nexec -a ${mark} sleep 301\n`);
+  writeFileSync(
+    join(bin, 'scip-typescript'),
+    `#!/bin/bash\n(exec -a ${mark} sleep 300) &\nexec -a ${mark} sleep 301\n`,
+  );
   chmodSync(join(bin, 'scip-typescript'), 0o755);
   return { dir, env: { PATH: `${bin}:${process.env.PATH}` }, mark };
 }
