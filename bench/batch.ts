@@ -13,6 +13,7 @@ import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
 import { locateBinary } from '../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
+import { Trust } from '../src/lsp/servers/trust';
 import { benchEnv, fmt, LSPQ, median, quantile, RUNS, table, timeCommand, toolsEnv } from './harness';
 import { position, projects, type Project, type Query } from './projects';
 
@@ -76,7 +77,7 @@ async function hoverRows(): Promise<(string | number)[][]> {
   const rawEnv = toolsEnv({ GOFLAGS: '-mod=mod' });
   const client = await LspClient.start({
     spec,
-    binary: locateBinary(spec, project.root, rawEnv)!,
+    binary: locateBinary(spec, project.root, rawEnv, Trust.everything())!,
     root: project.root,
     env: rawEnv,
   });

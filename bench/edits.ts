@@ -14,6 +14,7 @@ import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
 import { locateBinary } from '../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
+import { Trust } from '../src/lsp/servers/trust';
 import { benchEnv, fmt, interleaved, LSPQ, median, RUNS, SETTLE_MS, table, timeCommand, toolsEnv } from './harness';
 import { position, projects, type Query } from './projects';
 
@@ -40,7 +41,7 @@ async function rawFormatter(
   env: Record<string, string>,
 ): Promise<{ time: () => Promise<number>; close: () => Promise<void> }> {
   const spec = BUILTIN_SERVERS.find((s) => s.id === serverId)!;
-  const client = await LspClient.start({ spec, binary: locateBinary(spec, root, env)!, root, env });
+  const client = await LspClient.start({ spec, binary: locateBinary(spec, root, env, Trust.everything())!, root, env });
   const docs = new Documents(client);
   for (const f of files) await docs.sync(join(root, f));
   const all = () =>
@@ -136,7 +137,7 @@ async function renameRow(): Promise<(string | number)[]> {
   const spec = BUILTIN_SERVERS.find((s) => s.id === 'gopls')!;
   const client = await LspClient.start({
     spec,
-    binary: locateBinary(spec, project.root, env)!,
+    binary: locateBinary(spec, project.root, env, Trust.everything())!,
     root: project.root,
     env,
   });

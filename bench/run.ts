@@ -20,6 +20,7 @@ import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
 import { locateBinary } from '../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
+import { Trust } from '../src/lsp/servers/trust';
 import { compileBench, fmt, LSPQ, median, p90, repeat, RUNS, table, timeCommand, toolsEnv } from './harness';
 import { position, projects, WORK, type Project } from './projects';
 
@@ -41,7 +42,7 @@ interface ServerSide {
 async function rawServer(project: Project): Promise<ServerSide> {
   const env = toolsEnv();
   const spec = BUILTIN_SERVERS.find((s) => s.id === project.server)!;
-  const binary = locateBinary(spec, project.root, env);
+  const binary = locateBinary(spec, project.root, env, Trust.everything());
   if (!binary) throw new Error(`${spec.id} not found: run scripts/install-servers.sh`);
   const pos = position(project, project.target);
   const start = performance.now();

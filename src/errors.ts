@@ -123,6 +123,11 @@ export interface CommandOutput {
   error?: ErrorPayload;
 }
 
+/** The engine's notes on a command (what it left out as untrusted) added to its output, each once. */
+export function withNotes(out: CommandOutput, notes: ReadonlySet<string>): CommandOutput {
+  return notes.size ? { ...out, warnings: [...notes, ...(out.warnings ?? [])] } : out;
+}
+
 /** An error as the command shows it: a JSON document on stdout with --json, always one line on stderr. */
 export function errorOutput(err: unknown, json: boolean): CommandOutput {
   const payload = toErrorPayload(err);

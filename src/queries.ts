@@ -313,6 +313,8 @@ export interface ServerInfo {
   version?: string;
   install: string;
   roots: string[];
+  /** Binaries of it the repository carries that were left out, not trusted (`lspq trust` lets them run). */
+  untrusted?: string[];
 }
 
 /** What one server answers for a file, read from its own initialize result. */
@@ -336,10 +338,14 @@ export interface ServersForResult {
   servers: ServerForFile[];
   /** Configured for the file but not installed, with the command that installs each. */
   missing: { id: string; install: string }[];
+  /** The repository's own code left out for the file, not trusted: its .lsp.json, binaries it carries. */
+  untrusted: string[];
 }
 
 export interface ServersResult {
   servers: ServerInfo[];
+  /** The repository's own .lsp.json, left out until trusted. */
+  untrusted: string[];
 }
 
 // ---- edits -----------------------------------------------------------------

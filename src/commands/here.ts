@@ -5,7 +5,7 @@
  * and whatever it started is stopped before the command exits.
  */
 import { loadBundle } from '../bundles';
-import type { CommandOutput } from '../errors';
+import { type CommandOutput, withNotes } from '../errors';
 import type { CommandLine } from '../protocol/messages';
 import type { Answerer } from '../queries';
 import { runBatchLine } from './batch';
@@ -13,8 +13,9 @@ import { runCommandLine } from './road';
 import type { LocalEngine } from '../engine/local';
 
 /** The language-server half, loaded at the first question, and its close for when the command is done. */
-function localHost(line: CommandLine): { answer: Answerer; close: () => Promise<void> } {
+function localHost(line: CommandLine): { answer: Answerer; close: () => Promise<void>; notes: Set<string> } {
   let engine: LocalEngine | undefined;
+  const notes = new Set<string>();
   let shown = false;
   const person = () => loadBundle('person');
   const answer: Answerer = (request) => {
@@ -26,11 +27,13 @@ function localHost(line: CommandLine): { answer: Answerer; close: () => Promise<
           }
         : undefined,
       log: line.env.LSPQ_DEBUG ? (text) => person().debug(text) : undefined,
+      warn: (note) => notes.add(note),
     });
     return engine.answer(request);
   };
   return {
     answer,
+    notes,
     // The progress lines go before the answer is printed: it takes their place.
     close: async () => {
       await engine?.close();
@@ -42,7 +45,7 @@ function localHost(line: CommandLine): { answer: Answerer; close: () => Promise<
 export async function runHere(line: CommandLine): Promise<CommandOutput> {
   const host = localHost(line);
   try {
-    return await runCommandLine(line, host);
+    return withNotes(await runCommandLine(line, host), host.notes);
   } finally {
     await host.close();
   }

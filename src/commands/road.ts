@@ -17,6 +17,7 @@ import { index } from './indexer';
 import { calls, def, hover, impls, refs, symbols, typedef } from './questions';
 import { schema } from './schema';
 import { servers } from './servers';
+import { trust } from './trust';
 import { isCommand, type CommandName } from './table';
 
 /** What each command of the table does. */
@@ -43,6 +44,7 @@ const RUN: { [N in CommandName]: Run<N> } = {
   batch,
   git,
   servers,
+  trust,
   daemon,
 };
 

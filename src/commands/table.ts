@@ -388,6 +388,22 @@ export const COMMANDS = {
     examples: ['lspq schema', 'lspq schema def'],
     process: 'here',
   },
+  trust: {
+    summary: "let a repository's own servers and .lsp.json run; --list, --revoke",
+    args: {
+      ...serverArgs,
+      dir: {
+        type: 'positional',
+        required: false,
+        description: "The repository (default: the one around the current folder; its checkout's top)",
+        valueHint: 'DIR',
+      },
+      list: { type: 'boolean', description: 'List the trusted repositories' },
+      revoke: { type: 'boolean', description: 'Trust DIR no longer' },
+    },
+    examples: ['lspq trust', 'lspq trust --list', 'lspq trust --revoke'],
+    process: 'here',
+  },
   servers: {
     summary: 'known language servers: found or not, version, running roots; --for FILE what each can answer',
     args: {

@@ -10,7 +10,7 @@ import { COMMANDS, isCommand } from '../commands/table';
 import { answer } from '../engine/answer';
 import type { EngineContext } from '../engine/handlers/context';
 import { recordOutput, takeOutcome } from '../engine/journal';
-import { LspqError, toErrorPayload } from '../errors';
+import { LspqError, toErrorPayload, withNotes } from '../errors';
 import { tellChanges } from '../lsp/file-events';
 import type { ServerPool } from '../lsp/manager';
 import { type CommandLine, type DaemonStatus, PROTOCOL_VERSION, type Reply } from '../protocol/messages';
@@ -149,11 +149,12 @@ export function listen(o: ListenOptions): DaemonServer {
     const before = o.pool.size;
     const started = performance.now();
     const line = request.line;
+    const notes = new Set<string>();
     try {
       // Where the kernel's queue is not read directly, let the events it already holds arrive first.
       if (!o.watchers.immediate) await new Promise((r) => setImmediate(r));
       const host = {
-        answer: <O extends Op>(query: QueryFor<O>) => answer(query, handlerContext(socket, line)),
+        answer: <O extends Op>(query: QueryFor<O>) => answer(query, handlerContext(socket, line, notes)),
         report: (err: unknown) => {
           if (!(err instanceof LspqError))
             o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
@@ -167,7 +168,7 @@ export function listen(o: ListenOptions): DaemonServer {
             (answerLine) => write(socket, `${JSON.stringify({ answer: answerLine.trimEnd() })}\n`),
             host,
           )
-        : await runCommandLine(line, host);
+        : withNotes(await runCommandLine(line, host), notes);
       // Kept with the edit's outcome before it is sent: a daemon killed now still tells the command all of it.
       if (line.editId) recordOutput(o.journalDir, line.editId, output);
       send(socket, { ok: true, output });
@@ -183,7 +184,8 @@ export function listen(o: ListenOptions): DaemonServer {
     }
   };
 
-  const handlerContext = (socket: Socket<Connection>, line: CommandLine): EngineContext => ({
+  const handlerContext = (socket: Socket<Connection>, line: CommandLine, notes: Set<string>): EngineContext => ({
+    warn: (note) => notes.add(note),
     pool: o.pool,
     signal: socket.data.abort.signal,
     log: o.log,

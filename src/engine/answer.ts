@@ -4,6 +4,7 @@ import { actions } from './handlers/actions';
 import { callPath } from './handlers/call-paths';
 import { calls } from './handlers/calls';
 import { Leases } from '../lsp/leases';
+import { leftOutLine, Trust } from '../lsp/servers/trust';
 import type { Session } from '../lsp/manager';
 import type { EngineContext, HandlerContext } from './handlers/context';
 import { diag } from './handlers/diag';
@@ -38,13 +39,19 @@ const HANDLERS: Handlers = {
   actions,
 };
 
-/** Answers one question; the leases it took on servers are given back however it ends. */
+/**
+ * Answers one question; the leases it took on servers are given back
+ * however it ends, and what it left out as untrusted is said.
+ */
 export async function answer<O extends Op>(request: QueryFor<O>, ctx: EngineContext): Promise<Answers[O]> {
   const handler: Handlers[O] = HANDLERS[request.op];
   const leases = new Leases<Session>();
+  const trust = new Trust(request.env);
   try {
-    return await handler(request, { ...ctx, leases });
+    return await handler(request, { ...ctx, leases, trust });
   } finally {
     leases.releaseAll();
+    const line = leftOutLine(trust.leftOut);
+    if (line) ctx.warn?.(line);
   }
 }

@@ -14,7 +14,11 @@ export interface LocalEngine {
   close(): Promise<void>;
 }
 
-export function localEngine(options: { progress?: (text: string) => void; log?: (line: string) => void }): LocalEngine {
+export function localEngine(options: {
+  progress?: (text: string) => void;
+  log?: (line: string) => void;
+  warn?: (line: string) => void;
+}): LocalEngine {
   const pool = new ServerPool({ log: options.log });
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {
@@ -27,7 +31,7 @@ export function localEngine(options: { progress?: (text: string) => void; log?: 
   // Beside the daemon's: an edit another process left half-written (its writer gone) is settled first.
   const journalDir = stateFile(socketPath(process.env), 'journal');
   recover(journalDir, log);
-  const context = { pool, signal: abort.signal, log, progress: options.progress, journalDir };
+  const context = { pool, signal: abort.signal, log, progress: options.progress, journalDir, warn: options.warn };
   return {
     answer: (request) => answer(request, context),
     close: async () => {

@@ -40,7 +40,7 @@ export async function spawnGit(args: readonly string[], options: SpawnOptions): 
 }
 
 /** The environment for lspq's own look-ups before the real call: nothing the repository configures may run. */
-function probeEnv(env: Record<string, string>): Record<string, string> {
+export function probeEnv(env: Record<string, string>): Record<string, string> {
   const safe: Array<[string, string]> = [
     ['core.fsmonitor', 'false'],
     ['core.hookspath', '/dev/null'],

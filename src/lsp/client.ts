@@ -559,7 +559,9 @@ export class LspClient {
           !this.busy && openUris.every((uri) => this.diagnostics.has(uri)) && (!this.indexes || this.progressEnded > 0)
         );
       case 'quiescent':
-        return this.quiescent;
+        // A status of quiescent can come before the first load of the workspace has begun (under load, a
+        // cold refs saw 197 of 450 references): ready once some loading it reported has ended as well.
+        return this.quiescent && this.progressEnded > 0;
       case 'enumerated':
         return this.readyLogSeen;
     }

@@ -14,6 +14,7 @@ import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
 import { onPath } from './servers/locate';
 import type { PythonEnv } from './servers/places';
+import type { LeftOut } from './servers/trust';
 
 export const SERVER_IDLE_MS = 10 * 60_000;
 export const MAX_SERVERS = 8;
@@ -131,6 +132,8 @@ export interface Resolved {
   rule: string;
   /** The project's Python environment, for a Python server. */
   python?: PythonEnv;
+  /** What the look-up left out as the repository's own code, not trusted. */
+  leftOut?: LeftOut[];
 }
 
 export class ServerPool {

@@ -252,8 +252,12 @@ export const ServersShape = z.object({
       version: z.optional(z.string()),
       install: z.string(),
       roots: z.array(z.string()),
+      /** Binaries of it the repository carries that were left out, not trusted. */
+      untrusted: z.optional(z.array(z.string())),
     }),
   ),
+  /** The repository's own .lsp.json, left out until trusted. */
+  untrusted: z.array(z.string()),
 });
 
 export const ServersForShape = z.object({
@@ -271,6 +275,8 @@ export const ServersForShape = z.object({
     }),
   ),
   missing: z.array(z.object({ id: z.string(), install: z.string() })),
+  /** The repository's own code left out for the file, not trusted. */
+  untrusted: z.array(z.string()),
 });
 
 export const DaemonStatusShape = z.union([
@@ -373,6 +379,16 @@ export const BatchLineShape = z.union([
   z.object({ id: z.optional(z.unknown()), exit: int, error: ErrorShape.shape.error }),
 ]);
 
+const TrustEntryShape = z.object({
+  path: z.string(),
+  configs: z.record(z.string(), z.string()),
+  trusted: z.string(),
+});
+export const TrustShape = z.union([
+  z.object({ trusted: z.array(TrustEntryShape), file: z.optional(z.string()) }),
+  z.object({ revoked: z.nullable(z.string()) }),
+]);
+
 /** Each command's --json answer. An error answers any of them with ErrorShape instead. */
 export const ANSWER_SHAPES = {
   def: LocationsShape,
@@ -391,5 +407,6 @@ export const ANSWER_SHAPES = {
   batch: BatchLineShape,
   git: GitShape,
   servers: z.union([ServersShape, ServersForShape]),
+  trust: TrustShape,
   daemon: DaemonStatusShape,
 } as const;

@@ -16,9 +16,13 @@ export function renderServers(r: ServersResult, o: RenderOptions): Rendered {
       ? `${s.version ?? 'version unknown'} (${s.command}${s.foundBy ? `, found in ${s.foundBy}` : ''})`
       : `install: ${s.install}`;
     const roots = s.roots.length ? `\n          running for: ${s.roots.join(', ')}` : '';
-    return `${head}\n          ${c.dim(detail)}${roots}`;
+    const untrusted = (s.untrusted ?? []).map(
+      (u) => `\n          ${c.yellow('not trusted:')} ${u} (lspq trust lets it run)`,
+    );
+    return `${head}\n          ${c.dim(detail)}${roots}${untrusted.join('')}`;
   });
-  return { stdout: `${lines.join('\n')}\n` };
+  const config = r.untrusted.map((u) => `${c.yellow('not trusted')} ${u} (lspq trust lets it run)`);
+  return { stdout: `${[...config, ...lines].join('\n')}\n` };
 }
 
 export const serversForJson = (r: ServersForResult, cwd: string): z.infer<typeof ServersForShape> => ({
@@ -47,5 +51,6 @@ export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendere
     ].join('\n');
   });
   const missing = r.missing.map((m) => `${c.yellow('missing')} ${m.id}: ${m.install}`);
-  return { stdout: `${[...blocks, ...missing].join('\n')}\n` };
+  const untrusted = r.untrusted.map((u) => `${c.yellow('not trusted')} ${u} (lspq trust lets it run)`);
+  return { stdout: `${[...blocks, ...missing, ...untrusted].join('\n')}\n` };
 }

@@ -146,6 +146,8 @@ for (const files of [10, 150]) {
       let steps = 0;
 
       test('uninterrupted: written, and how many crash points it passes', async () => {
+        // The fake server's project commits its .lsp.json: its own code, trusted here.
+        expect((await lspq.run(['trust'], { cwd: p.dir })).exit).toBe(0);
         const count = join(lspq.dir, `crash-points-${edit.name}-${files}`);
         const r = await lspq.run(args, { cwd: p.dir, env: { LSPQ_TEST_CRASH_COUNT: count } });
         expect([r.exit, r.stderr]).toEqual([0, edit.stderr(files)]);

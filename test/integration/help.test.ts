@@ -67,6 +67,10 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq servers --for main.go': { in: 'go-shapes' },
   'lspq servers': { in: 'go-shapes' },
   'lspq servers --json': { in: 'go-shapes' },
+  // In the test's repository, recorded in the test's own configuration folder: trusted, listed, revoked.
+  'lspq trust': { in: 'repo' },
+  'lspq trust --list': { in: 'repo' },
+  'lspq trust --revoke': { in: 'repo' },
   'lspq daemon status': { in: 'go-shapes' },
   'lspq daemon logs': { in: 'go-shapes' },
   'lspq daemon stop': { in: 'go-shapes' },
@@ -128,7 +132,7 @@ describe('every --help example runs', () => {
     ]);
     expect({ exit, stderr: exit === (where.exit ?? 0) ? '' : stderr }).toEqual({ exit: where.exit ?? 0, stderr: '' });
     if (example.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
-    else if (!/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update)/.test(example))
+    else if (!/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update|trust$|trust --revoke)/.test(example))
       expect(stdout.length).toBeGreaterThan(0);
   });
 });

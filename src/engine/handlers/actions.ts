@@ -228,7 +228,7 @@ async function othersFor(place: Place, req: QueryFor<'actions'>, ctx: HandlerCon
   if (req.server) return [];
   const families = new Set([place.session.client.spec.family ?? place.session.client.spec.id]);
   const others: Session[] = [];
-  for (const candidate of candidatesFor(place.path, req, ctx.pool)) {
+  for (const candidate of candidatesFor(place.path, req, ctx)) {
     const family = candidate.spec.family ?? candidate.spec.id;
     if (families.has(family)) continue;
     families.add(family);

@@ -166,7 +166,7 @@ export async function buildIndex(req: QueryFor<'index'>, ctx: HandlerContext): P
       'no_server',
       `no project lspq can index at ${root} (TypeScript/JavaScript, Python or Rust); pass --root`,
     );
-  const found = wanted.map((i) => ({ ...i, binary: findCommand(i.command, root, req.env)?.path }));
+  const found = wanted.map((i) => ({ ...i, binary: findCommand(i.command, root, req.env, ctx.trust)?.path }));
   const runnable = found.filter((i) => i.binary);
   if (runnable.length === 0)
     throw new LspqError(

@@ -17,6 +17,7 @@ import { maxFileBytes, sizeOf, tooLarge } from '../../lsp/file-size';
 import { loadServers } from '../../lsp/servers/config';
 import { findMarkedRoot, findRoot, locateFor } from '../../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../../lsp/servers/registry';
+import { Trust } from '../../lsp/servers/trust';
 import type { CallerContext } from '../../queries';
 
 /** What the engine gives every question: the pool, cancellation, the log, the daemon's hooks. */
@@ -30,11 +31,15 @@ export interface EngineContext {
   progress?: (text: string) => void;
   /** Where edits are journaled (beside the daemon's socket): every write goes through a journal there. */
   journalDir?: string;
+  /** A line for stderr beside the answer (what was left out as untrusted), once per command. */
+  warn?: (line: string) => void;
 }
 
-/** A question's own view of the engine: the leases it holds on servers, given back when it ends. */
+/** A question's own view of the engine: the leases it holds on servers, given back when it ends, and what it may run. */
 export interface HandlerContext extends EngineContext {
   leases: Leases<Session>;
+  /** What of a repository's own code may run for this question, and what it left out (said once, on stderr). */
+  trust: Trust;
 }
 
 /** One deadline for the whole question: server start, readiness and the request share it. */
@@ -179,8 +184,8 @@ export interface Candidate {
 }
 
 /** The servers configured for a file, in order (nothing looked up yet); errors say which extensions work. */
-export function configuredFor(path: string, req: CallerContext): ServerSpec[] {
-  const specs = loadServers(dirname(path), req.env);
+export function configuredFor(path: string, req: CallerContext, trust: Trust): ServerSpec[] {
+  const specs = loadServers(dirname(path), req.env, trust);
   const matching = serversForFile(specs, path);
   if (req.server) {
     const chosen = specs.find((s) => s.id === req.server);
@@ -205,27 +210,38 @@ export function configuredFor(path: string, req: CallerContext): ServerSpec[] {
   return matching;
 }
 
-function resolve(spec: ServerSpec, path: string, req: CallerContext, pool: ServerPool): Candidate | undefined {
-  // Everything the lookup reads from the caller: PATH, the Python environment, the tool folders.
+function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: HandlerContext): Candidate | undefined {
+  // Everything the lookup reads from the caller: PATH, the Python environment, the tool folders, the trust.
   const e = req.env;
   const lookup = [e.PATH, e.VIRTUAL_ENV, e.HOME, e.LSPQ_TOOL_DIRS, e.GOBIN, e.GOPATH, e.CARGO_HOME, e.XDG_DATA_HOME];
-  const key = JSON.stringify([spec.id, spec.command, dirname(path), req.root, ...lookup]);
-  const found = pool.caches.resolved.get(key) ?? locate(spec, path, req);
+  const key = JSON.stringify([spec.id, spec.command, dirname(path), req.root, Trust.stamp(e), ...lookup]);
+  const remembered = ctx.pool.caches.resolved.get(key);
+  // What a remembered look-up left out is said again: every command says what it left out.
+  if (remembered?.leftOut) ctx.trust.leftOut.push(...remembered.leftOut);
+  const found = remembered ?? locate(spec, path, req, ctx.trust);
   if (!found) return undefined; // not remembered: an install is seen at once
-  pool.caches.resolved.set(key, found);
+  ctx.pool.caches.resolved.set(key, found);
   // The environment is this caller's (GOFLAGS, NODE_OPTIONS... key the pool), with the Python one activated.
   const env = found.python ? activate(req.env, found.python) : req.env;
   const { root, binary, rule, python } = found;
   return { spec, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
 }
 
-function locate(spec: ServerSpec, path: string, req: CallerContext): Resolved | undefined {
+function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust): Resolved | undefined {
   // A server for projects that use it (ESLint) is no candidate where nothing above the file says so.
   if (spec.needsMarker && !findMarkedRoot(spec, dirname(path))) return undefined;
   const root = req.root ?? findRoot(spec, path);
-  const located = locateFor(spec, root, req.env, dirname(path));
+  const before = trust.leftOut.length;
+  const located = locateFor(spec, root, req.env, trust, dirname(path));
   if (!located) return undefined;
-  return { root, binary: located.binary, rule: located.rule, ...(located.python ? { python: located.python } : {}) };
+  const leftOut = trust.leftOut.slice(before);
+  return {
+    root,
+    binary: located.binary,
+    rule: located.rule,
+    ...(located.python ? { python: located.python } : {}),
+    ...(leftOut.length ? { leftOut } : {}),
+  };
 }
 
 function notInstalled(path: string, specs: ServerSpec[]): LspqError {
@@ -272,9 +288,9 @@ function extensionOf(path: string): string {
 }
 
 /** Every installed server for a file, in order (diag asks them all). */
-export function candidatesFor(path: string, req: CallerContext, pool: ServerPool): Candidate[] {
-  const specs = configuredFor(path, req);
-  const found = specs.map((spec) => resolve(spec, path, req, pool)).filter((c): c is Candidate => c !== undefined);
+export function candidatesFor(path: string, req: CallerContext, ctx: HandlerContext): Candidate[] {
+  const specs = configuredFor(path, req, ctx.trust);
+  const found = specs.map((spec) => resolve(spec, path, req, ctx)).filter((c): c is Candidate => c !== undefined);
   if (found.length === 0) throw notInstalled(path, specs);
   return found;
 }
@@ -354,7 +370,7 @@ export async function sessionFor(
   what: string,
 ): Promise<Session> {
   const tried: string[] = [];
-  const configured = configuredFor(path, req);
+  const configured = configuredFor(path, req, ctx.trust);
   // Formatting asks the file's formatter first (registry data: ruff before pylsp).
   const rank = (s: ServerSpec) => (s.formatter === 'first' ? 0 : s.formatter === 'last' ? 2 : 1);
   const formats = capability === 'documentFormattingProvider' || capability === 'documentRangeFormattingProvider';
@@ -362,7 +378,7 @@ export async function sessionFor(
   // Looked up one at a time: the first installed server usually answers, and
   // finding roots and binaries for all of them is most of a warm answer's cost.
   for (const spec of specs) {
-    const candidate = resolve(spec, path, req, ctx.pool);
+    const candidate = resolve(spec, path, req, ctx);
     if (!candidate) continue;
     const session = await acquire(ctx, candidate, req);
     if (session.client.capabilities[capability]) return session;

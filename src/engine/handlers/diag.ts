@@ -186,7 +186,7 @@ export async function fileSessions(
 ): Promise<Session[]> {
   let candidates: Candidate[];
   try {
-    candidates = candidatesFor(path, req, ctx.pool);
+    candidates = candidatesFor(path, req, ctx);
   } catch (err) {
     if (unhandledOk && err instanceof LspqError && err.code === 'no_server') return [];
     throw err;

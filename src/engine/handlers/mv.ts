@@ -70,7 +70,7 @@ async function serversFor(files: string[], req: QueryFor<'mv'>, ctx: HandlerCont
     extensions.add(ext);
     let candidates: ReturnType<typeof candidatesFor> = [];
     try {
-      candidates = candidatesFor(file, req, ctx.pool);
+      candidates = candidatesFor(file, req, ctx);
     } catch (err) {
       // A moved folder may hold files no server knows (images, data): nothing to ask about them.
       if (err instanceof LspqError && (err.code === 'no_server' || err.code === 'server_not_installed')) continue;

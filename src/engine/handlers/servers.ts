@@ -89,13 +89,16 @@ function packageVersion(binary: string): string | undefined {
 }
 
 export async function servers(req: CallerContext, ctx: HandlerContext): Promise<ServersResult> {
-  const specs = loadServers(req.root ?? req.cwd, req.env);
+  const specs = loadServers(req.root ?? req.cwd, req.env, ctx.trust);
+  const configLeftOut = ctx.trust.leftOut.map((l) => l.what);
   const held = ctx.pool.list();
   const result: ServerInfo[] = await Promise.all(
     specs.map(async (spec) => {
       const running = held.filter((s) => s.client.spec.id === spec.id);
       // Found here, or found for a project it runs for (a project's own node_modules): found either way.
-      const located = locateFor(spec, req.root ?? req.cwd, req.env);
+      const before = ctx.trust.leftOut.length;
+      const located = locateFor(spec, req.root ?? req.cwd, req.env, ctx.trust);
+      const untrusted = ctx.trust.leftOut.slice(before).map((l) => l.what);
       const binary = located?.binary ?? running[0]?.binary;
       const foundBy = located?.rule ?? (running[0] ? `the project it runs for (${running[0].client.root})` : undefined);
       const roots = running.map((s) => s.client.root);
@@ -109,10 +112,11 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
         ...(binary ? { version: await versionOf(binary, spec.versionArgs, req.env, ctx.pool.caches) } : {}),
         install: spec.install,
         roots: [...new Set(roots)],
+        ...(untrusted.length ? { untrusted } : {}),
       };
     }),
   );
-  return { servers: result };
+  return { servers: result, untrusted: configLeftOut };
 }
 
 /** lspq's questions and the capability a server needs to answer each. */
@@ -140,8 +144,8 @@ const ANSWERS: [string, (c: ServerCapabilities) => boolean][] = [
  */
 export async function serversFor(req: QueryFor<'serversFor'>, ctx: HandlerContext): Promise<ServersForResult> {
   assertFile(req.file);
-  const specs = configuredFor(req.file, req);
-  const found = candidatesFor(req.file, req, ctx.pool);
+  const specs = configuredFor(req.file, req, ctx.trust);
+  const found = candidatesFor(req.file, req, ctx);
   const deadline = deadlineFor(req);
   const servers: ServerForFile[] = [];
   for (const c of found) {
@@ -166,5 +170,5 @@ export async function serversFor(req: QueryFor<'serversFor'>, ctx: HandlerContex
   }
   const asked = new Set(found.map((c) => c.spec.id));
   const missing = specs.filter((s) => !asked.has(s.id)).map((s) => ({ id: s.id, install: s.install }));
-  return { file: req.file, servers, missing };
+  return { file: req.file, servers, missing, untrusted: [...new Set(ctx.trust.leftOut.map((l) => l.what))] };
 }

@@ -22,7 +22,7 @@ import { acquire, prepare, using, type Candidate, type Deadline, type HandlerCon
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
 export async function workspaceSessions(req: CallerContext, ctx: HandlerContext): Promise<Session[]> {
   const dir = req.root ?? req.cwd;
-  const specs = loadServers(dir, req.env).filter((s) => !req.server || s.id === req.server);
+  const specs = loadServers(dir, req.env, ctx.trust).filter((s) => !req.server || s.id === req.server);
   if (req.server && specs.length === 0)
     throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
   const marked = specs
@@ -56,7 +56,7 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
   for (const c of languages) {
     const exts = Object.keys(c.spec.languages);
     if (exts.every((e) => covered.has(e))) continue;
-    const located = locateFor(c.spec, c.root, req.env);
+    const located = locateFor(c.spec, c.root, req.env, ctx.trust);
     if (!located) {
       missing.push(`${c.spec.id} (${c.spec.install})`);
       continue;

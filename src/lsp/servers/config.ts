@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { LspqError } from '../../errors';
 import { BUILTIN_SERVERS, type ServerSpec } from './registry';
+import type { Trust } from './trust';
 
 /**
  * One server's entry, checked as it is read: the type and the check are
@@ -121,12 +122,16 @@ export function findProjectConfig(dir: string): string | undefined {
   }
 }
 
-/** The servers in force for a file in `dir`, most specific configuration first. */
-export function loadServers(dir: string, env: Record<string, string | undefined>): ServerSpec[] {
+/**
+ * The servers in force for a file in `dir`, most specific configuration
+ * first. The project's `.lsp.json` counts only where the trust allows it
+ * (the user's own always does).
+ */
+export function loadServers(dir: string, env: Record<string, string | undefined>, trust: Trust): ServerSpec[] {
   let specs = BUILTIN_SERVERS;
   const user = userConfigPath(env);
   if (existsSync(user)) specs = merge(specs, user);
   const project = findProjectConfig(dir);
-  if (project) specs = merge(specs, project);
+  if (project && trust.mayRead(project, `the servers and settings of ${project}`)) specs = merge(specs, project);
   return specs;
 }

@@ -5,6 +5,7 @@ import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'n
 import { delimiter, dirname, join } from 'node:path';
 import { activate, ancestors, findPythonEnv, inMainCheckout, toolFolders, type PythonEnv } from './places';
 import type { ServerSpec } from './registry';
+import type { Trust } from './trust';
 
 function isExecutable(path: string): boolean {
   try {
@@ -72,20 +73,23 @@ export function findCommand(
   command: string,
   root: string,
   env: Record<string, string | undefined>,
+  trust: Trust,
   python?: PythonEnv,
 ): Found | undefined {
   if (command.includes('/')) return isExecutable(command) ? { path: command, rule: 'its configured path' } : undefined;
+  // What the project keeps runs only where the trust allows it (the repository's own: once trusted).
+  const allowed = (path: string) => trust.mayRun(path, root, path);
   const nodeModules = (from: string, whose: string): Found | undefined => {
     for (const d of ancestors(from)) {
       const path = inFolder(join(d, 'node_modules', '.bin'), command);
-      if (path) return { path, rule: `${whose} node_modules/.bin` };
+      if (path && allowed(path)) return { path, rule: `${whose} node_modules/.bin` };
     }
     return undefined;
   };
   const own = nodeModules(root, "the project's");
   if (own) return own;
   const inPython = python ? inFolder(join(python.prefix, 'bin'), command) : undefined;
-  if (inPython) return { path: inPython, rule: `the Python environment (${python!.rule})` };
+  if (inPython && allowed(inPython)) return { path: inPython, rule: `the Python environment (${python!.rule})` };
   const main = inMainCheckout(root);
   const fromMain = main ? nodeModules(main, "the main checkout's") : undefined;
   if (fromMain) return fromMain;
@@ -124,7 +128,11 @@ function majorVersion(pkgJson: string): number {
  * leave a node parent behind, so find and start the binary itself. Older
  * TypeScript (< 7) has no `--lsp`: it does not count.
  */
-function locateTypeScriptNative(root: string, env: Record<string, string | undefined>): string | undefined {
+function locateTypeScriptNative(
+  root: string,
+  env: Record<string, string | undefined>,
+  trust: Trust,
+): string | undefined {
   const platformPkg = join('@typescript', `typescript-${process.platform}-${process.arch}`, 'lib', 'tsc');
   const nodeModules = ancestors(root).map((d) => join(d, 'node_modules'));
   const main = inMainCheckout(root);
@@ -138,7 +146,7 @@ function locateTypeScriptNative(root: string, env: Record<string, string | undef
   }
   for (const dir of nodeModules) {
     const binary = join(dir, platformPkg);
-    if (!isExecutable(binary)) continue;
+    if (!isExecutable(binary) || !trust.mayRun(binary, root, binary)) continue;
     if (majorVersion(join(dir, 'typescript', 'package.json')) >= 7 || !existsSync(join(dir, 'typescript')))
       return binary;
   }
@@ -150,21 +158,23 @@ export function locateServer(
   spec: ServerSpec,
   root: string,
   env: Record<string, string | undefined>,
+  trust: Trust,
   python?: PythonEnv,
 ): Found | undefined {
   if (spec.locate === 'typescript-native') {
-    const path = locateTypeScriptNative(root, env);
+    const path = locateTypeScriptNative(root, env, trust);
     return path ? { path, rule: "TypeScript's native package" } : undefined;
   }
-  return findCommand(spec.command, root, env, python);
+  return findCommand(spec.command, root, env, trust, python);
 }
 
 export function locateBinary(
   spec: ServerSpec,
   root: string,
   env: Record<string, string | undefined>,
+  trust: Trust,
 ): string | undefined {
-  return locateServer(spec, root, env)?.path;
+  return locateServer(spec, root, env, trust)?.path;
 }
 
 /** A server ready to start: its binary, the rule that found it, and the environment it runs in. */
@@ -188,10 +198,18 @@ export function locateFor(
   spec: ServerSpec,
   root: string,
   env: Record<string, string>,
+  trust: Trust,
   dir: string = root,
 ): Located | undefined {
-  const python = servesPython(spec) ? findPythonEnv(dir, root, env) : undefined;
-  const found = locateServer(spec, root, env, python);
+  // A project's environment the repository itself carries runs nothing until trusted: not its
+  // binaries, nor its interpreter (a server asks it for its search paths), nor its PATH.
+  const found0 = servesPython(spec) ? findPythonEnv(dir, root, env) : undefined;
+  const python =
+    found0 &&
+    (env.VIRTUAL_ENV === found0.prefix || trust.mayRun(join(found0.prefix, 'bin', 'python'), root, found0.prefix))
+      ? found0
+      : undefined;
+  const found = locateServer(spec, root, env, trust, python);
   if (!found) return undefined;
   return {
     binary: found.path,

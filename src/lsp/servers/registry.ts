@@ -26,7 +26,10 @@ export type Readiness =
    * comes back empty, though its own progress has already ended.
    */
   | 'enumerated'
-  /** rust-analyzer: wait for experimental/serverStatus quiescent. */
+  /**
+   * rust-analyzer: wait for experimental/serverStatus quiescent, once it
+   * has reported loading the workspace (a quiescent status can come first).
+   */
   | 'quiescent';
 
 /**

@@ -1,0 +1,95 @@
+/**
+ * The trust store: the repositories whose own code the user lets run
+ * (`lspq trust`), in the user's configuration folder (`trust.json`), each
+ * with its real path and a hash of each of its `.lsp.json`. Read by the
+ * engine (lsp/servers/trust.ts decides what may run) and written by the
+ * trust command.
+ */
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import * as z from 'zod/mini';
+
+export const realOf = (path: string) => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+};
+
+const EntryShape = z.object({
+  /** The repository's top (real path). */
+  path: z.string(),
+  /** Each `.lsp.json` in it when it was trusted, by path from the top, with its content's hash. */
+  configs: z.record(z.string(), z.string()),
+  trusted: z.string(),
+});
+export type TrustEntry = z.infer<typeof EntryShape>;
+const StoreShape = z.object({ version: z.literal(1), repositories: z.array(EntryShape) });
+
+export function trustFile(env: Record<string, string | undefined>): string {
+  const base = env.XDG_CONFIG_HOME || join(env.HOME || '/', '.config');
+  return join(base, 'lspq', 'trust.json');
+}
+
+export const hashOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** The repositories the user trusts; none where the file is missing or not one (it is theirs to fix). */
+export function readTrust(env: Record<string, string | undefined>): TrustEntry[] {
+  try {
+    const parsed = StoreShape.safeParse(JSON.parse(readFileSync(trustFile(env), 'utf8')));
+    return parsed.success ? parsed.data.repositories : [];
+  } catch {
+    return [];
+  }
+}
+
+export function writeTrust(env: Record<string, string | undefined>, entries: TrustEntry[]): void {
+  const file = trustFile(env);
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ version: 1, repositories: entries }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+}
+
+/** The top of the git work tree holding `path` (a folder with `.git`, a directory or a worktree's file), if any. */
+export function gitTop(path: string): string | undefined {
+  for (let d = path; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return undefined;
+  }
+}
+
+/** What `lspq trust DIR` records: the repository's top and every `.lsp.json` in it as it is now. */
+export function entryFor(dir: string): TrustEntry {
+  const top = realOf(gitTop(realOf(dir)) ?? dir);
+  const configs: Record<string, string> = {};
+  const walk = (d: string, depth: number) => {
+    if (depth > 8) return;
+    const config = join(d, '.lsp.json');
+    if (existsSync(config)) configs[relative(top, config)] = hashOf(readFileSync(config));
+    let names: string[] = [];
+    try {
+      names = readdirSync(d);
+    } catch {}
+    for (const name of names) {
+      if (name === 'node_modules' || name === '.git' || name.startsWith('.')) continue;
+      const p = join(d, name);
+      try {
+        if (statSync(p).isDirectory()) walk(p, depth + 1);
+      } catch {}
+    }
+  };
+  walk(top, 0);
+  return { path: top, configs, trusted: new Date().toISOString() };
+}
