@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { projectsUnder } from '../../src/engine/handlers/projects';
 import { findRoot } from '../../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../../src/lsp/servers/registry';
 
@@ -46,5 +47,91 @@ describe('Python roots without a marker: the folder above the top-most package',
   test('other languages do not follow it', () => {
     files('go/x/__init__.py', 'go/x/a.go');
     expect(findRoot(spec('gopls'), join(base, 'go/x/a.go'))).toBe(join(base, 'go/x'));
+  });
+});
+
+describe('workspace roots: the declaring folder, whichever package', () => {
+  const write = (path: string, text: string) => {
+    mkdirSync(join(base, path, '..'), { recursive: true });
+    writeFileSync(join(base, path), text);
+  };
+  const declarations: [string, Record<string, string>][] = [
+    ['npm', { 'package.json': '{ "workspaces": ["packages/*"] }' }],
+    ['pnpm', { 'pnpm-workspace.yaml': 'packages:\n  - packages/*\n', 'package.json': '{}' }],
+    ['lerna', { 'lerna.json': '{}', 'package.json': '{}' }],
+    ['nx', { 'nx.json': '{}' }],
+    ['turbo', { 'turbo.json': '{}' }],
+    [
+      'references',
+      { 'tsconfig.json': '{\n  // a solution\n  "files": [],\n  "references": [{ "path": "packages/a" }],\n}\n' },
+    ],
+  ];
+  for (const [kind, top] of declarations) {
+    test(`${kind}: both TypeScript servers root a package's file at the workspace`, () => {
+      const root = join(base, `ws-${kind}`);
+      mkdirSync(join(root, '.git'), { recursive: true });
+      for (const [f, text] of Object.entries(top)) write(`ws-${kind}/${f}`, text);
+      write(`ws-${kind}/packages/a/package.json`, '{ "name": "a" }');
+      write(`ws-${kind}/packages/a/tsconfig.json`, '{}');
+      write(`ws-${kind}/packages/a/src/index.ts`, '');
+      for (const id of ['typescript', 'typescript-language-server'])
+        expect(findRoot(spec(id), join(root, 'packages/a/src/index.ts'))).toBe(root);
+    });
+  }
+
+  test('a tsconfig without references is a project, not a workspace', () => {
+    write('plain/.git/HEAD', '');
+    write('plain/tsconfig.json', '{ "compilerOptions": {} }');
+    write('plain/packages/a/package.json', '{}');
+    write('plain/packages/a/x.ts', '');
+    expect(findRoot(spec('typescript'), join(base, 'plain/packages/a/x.ts'))).toBe(join(base, 'plain/packages/a'));
+  });
+
+  test("a declaration above the file's git checkout is not its workspace", () => {
+    write('outer/package.json', '{ "workspaces": ["*"] }');
+    write('outer/inner/.git/HEAD', '');
+    write('outer/inner/package.json', '{}');
+    write('outer/inner/x.ts', '');
+    expect(findRoot(spec('typescript'), join(base, 'outer/inner/x.ts'))).toBe(join(base, 'outer/inner'));
+  });
+
+  test("uv: the Python servers root a member's file at the workspace; other servers keep the package", () => {
+    write('uv/.git/HEAD', '');
+    write('uv/pyproject.toml', '[project]\nname = "ws"\n\n[tool.uv.workspace]\nmembers = ["packages/*"]\n');
+    write('uv/packages/a/pyproject.toml', '[project]\nname = "a"\n');
+    write('uv/packages/a/src/a/__init__.py', '');
+    for (const id of ['pyright', 'basedpyright', 'pylsp', 'jedi-language-server', 'ruff'])
+      expect(findRoot(spec(id), join(base, 'uv/packages/a/src/a/__init__.py'))).toBe(join(base, 'uv'));
+  });
+});
+
+describe('the projects of a workspace: a source file of each', () => {
+  test("each tsconfig folder with its first source file, not a nested project's, nor node_modules", () => {
+    const w = (path: string) => {
+      mkdirSync(join(base, 'projects', path, '..'), { recursive: true });
+      writeFileSync(join(base, 'projects', path), '');
+    };
+    for (const f of [
+      'tsconfig.json',
+      'packages/a/tsconfig.json',
+      'packages/a/src/z.ts',
+      'packages/a/src/b.d.ts',
+      'packages/a/nested/tsconfig.json',
+      'packages/a/nested/n.ts',
+      'packages/b/jsconfig.json',
+      'packages/b/lib/main.js',
+      'packages/c/tsconfig.json',
+      'node_modules/x/tsconfig.json',
+      'node_modules/x/i.ts',
+    ])
+      w(f);
+    const isSource = (p: string) => /\.(ts|js)$/.test(p) && !p.endsWith('.d.ts');
+    const root = join(base, 'projects');
+    // The root's tsconfig.json holds no source file of its own (a solution): no entry.
+    expect(projectsUnder(root, isSource)).toEqual([
+      { dir: join(root, 'packages/a'), file: join(root, 'packages/a/src/z.ts') },
+      { dir: join(root, 'packages/a/nested'), file: join(root, 'packages/a/nested/n.ts') },
+      { dir: join(root, 'packages/b'), file: join(root, 'packages/b/lib/main.js') },
+    ]);
   });
 });

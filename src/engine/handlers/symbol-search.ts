@@ -13,10 +13,11 @@ import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { projectFiles, serversWithFiles } from '../../lsp/project-files';
 import { loadServers } from '../../lsp/servers/config';
-import { findMarkedRoot, locateFor } from '../../lsp/servers/locate';
+import { findMarkedRoot, locateFor, nearestMarkedRoot } from '../../lsp/servers/locate';
 import { uriToPath } from '../../lsp/uri';
 import type { CallerContext, WorkspaceSymbol } from '../../queries';
 import { findWord } from '../../protocol/target';
+import { loadProjects } from './projects';
 import { acquire, prepare, using, type Candidate, type Deadline, type HandlerContext } from './context';
 
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
@@ -25,22 +26,31 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
   const specs = loadServers(dir, req.env, ctx.trust).filter((s) => !req.server || s.id === req.server);
   if (req.server && specs.length === 0)
     throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
+  // Nearness by the package's own root; the session's root is its workspace's where it has one.
   const marked = specs
-    .map((spec) => ({ spec, root: req.root ?? findMarkedRoot(spec, dir) }))
-    .filter((c): c is { spec: typeof c.spec; root: string } => c.root !== undefined);
+    .map((spec) => ({
+      spec,
+      near: req.root ?? nearestMarkedRoot(spec, dir),
+      root: req.root ?? findMarkedRoot(spec, dir),
+    }))
+    .filter(
+      (c): c is { spec: typeof c.spec; near: string; root: string } => c.near !== undefined && c.root !== undefined,
+    );
   if (marked.length === 0) {
     throw new LspqError(
       'no_server',
       `no project found around ${dir} (no go.mod, package.json, pyproject.toml, Cargo.toml, compile_commands.json...); run from inside a project or pass --root`,
     );
   }
-  const nearest = Math.max(...marked.map((c) => c.root.length));
-  const atNearest = marked.filter((m) => m.root.length === nearest);
+  const nearest = Math.max(...marked.map((c) => c.near.length));
+  const atNearest = marked.filter((m) => m.near.length === nearest);
   // Only the servers whose languages the root holds: a marker says where a project is, not what it is written in.
   const withFiles = new Set(
-    serversWithFiles(
-      atNearest.map((c) => c.spec),
-      atNearest[0]!.root,
+    [...new Set(atNearest.map((c) => c.root))].flatMap((root) =>
+      serversWithFiles(
+        atNearest.filter((c) => c.root === root).map((c) => c.spec),
+        root,
+      ),
     ),
   );
   const languages = atNearest.filter((c) => withFiles.has(c.spec));
@@ -90,8 +100,9 @@ export async function symbolSessions(req: CallerContext, ctx: HandlerContext, wh
   );
 }
 
-/** Some servers (tsserver) only know a project once one of its files is open. */
-async function ensureProjectOpen(session: Session): Promise<void> {
+/** Some servers (tsserver) only know a project once one of its files is open: every project's, where they are several. */
+async function ensureProjectOpen(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
+  if (session.client.spec.projects) return loadProjects(session, ctx, deadline);
   if (session.docs.paths.length > 0) return;
   const [first] = projectFiles(session.client.spec, session.client.root, 1);
   if (first) await session.docs.sync(first);
@@ -168,7 +179,7 @@ export async function searchWorkspace(
 ): Promise<(SymbolInformation | LspWorkspaceSymbol)[]> {
   if (!session.client.capabilities.workspaceSymbolProvider) return [];
   return using(session, async () => {
-    await ensureProjectOpen(session);
+    await ensureProjectOpen(session, ctx, deadline);
     await prepare(session, ctx, deadline);
     const result = await session.client.request(WorkspaceSymbolRequest.type, { query }, deadline.options(ctx));
     return result ?? [];

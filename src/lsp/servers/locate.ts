@@ -6,6 +6,7 @@ import { delimiter, dirname, join } from 'node:path';
 import { activate, ancestors, findPythonEnv, inMainCheckout, toolFolders, type PythonEnv } from './places';
 import type { ServerSpec } from './registry';
 import type { Trust } from './trust';
+import { workspaceRoot } from './workspaces';
 
 function isExecutable(path: string): boolean {
   try {
@@ -16,8 +17,18 @@ function isExecutable(path: string): boolean {
   }
 }
 
-/** The root its markers give for a file in `dir`, or undefined when no marker is above it. */
+/**
+ * The root its markers give for a file in `dir`, or undefined when no
+ * marker is above it; the workspace's root where the project declares one.
+ */
 export function findMarkedRoot(spec: ServerSpec, dir: string): string | undefined {
+  const marked = nearestMarkedRoot(spec, dir);
+  const workspace = spec.workspaces ? workspaceRoot(spec.workspaces, marked ?? dir) : undefined;
+  return workspace ?? marked;
+}
+
+/** The root its markers give, the package's own, not its workspace's. */
+export function nearestMarkedRoot(spec: ServerSpec, dir: string): string | undefined {
   if (spec.rootRule === 'cargo-workspace') {
     let nearest: string | undefined;
     let workspace: string | undefined;
@@ -50,6 +61,8 @@ export function findRoot(spec: ServerSpec, file: string): string {
   const start = dirname(file);
   const marked = findMarkedRoot(spec, start);
   if (marked) return marked;
+  const workspace = spec.workspaces ? workspaceRoot(spec.workspaces, start) : undefined;
+  if (workspace) return workspace;
   const packaged = spec.rootRule === 'python-package' ? aboveTopPackage(start) : undefined;
   if (packaged) return packaged;
   for (const d of ancestors(start)) if (existsSync(join(d, '.git'))) return d;
