@@ -13,6 +13,7 @@ import { uriToPath } from '../../lsp/uri';
 import type { CallItem, CallNode, CallsResult, QueryRequest } from '../../queries';
 import { contextOf } from './excerpts';
 import { deadlineFor, using, type Deadline, textsOf, type HandlerContext } from './context';
+import { fromEachProject, loadProjects } from './projects';
 import { openTarget } from './target';
 
 type CallsRequest = Extract<QueryRequest, { op: 'calls' }>;
@@ -65,6 +66,8 @@ export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<Cal
   );
   return using(session, async () => {
     const client = session.client;
+    // Callers may be in any project of the workspace.
+    if (req.direction === 'incoming') await loadProjects(session, ctx, deadline);
     const options = () => deadline.options(ctx);
     const prepared = await client.request(
       CallHierarchyPrepareRequest.type,
@@ -89,6 +92,39 @@ export async function calls(req: CallsRequest, ctx: HandlerContext): Promise<Cal
   });
 }
 
+/** The calls into `item`, from every project of the workspace; a caller found from two projects once. */
+async function callersOf(
+  item: CallHierarchyItem,
+  session: Session,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<{ item: CallHierarchyItem; ranges: Range[]; rangesUri: string }[]> {
+  const client = session.client;
+  const at = { uri: item.uri, position: item.selectionRange.start };
+  const found = await fromEachProject(session, ctx, deadline, at, async (place) => {
+    const here =
+      place === at
+        ? item
+        : (
+            await client.request(
+              CallHierarchyPrepareRequest.type,
+              { textDocument: { uri: place.uri }, position: place.position },
+              deadline.options(ctx),
+            )
+          )?.[0];
+    if (!here) return undefined;
+    // tsserver answers for the project of the item's file: asked from another project, the item
+    // is named at the reference there (the server resolves it to the same declaration).
+    const asked =
+      place === at ? here : { ...here, uri: place.uri, selectionRange: { start: place.position, end: place.position } };
+    return (await client.request(CallHierarchyIncomingCallsRequest.type, { item: asked }, deadline.options(ctx))) ?? [];
+  });
+  const seen = new Set<string>();
+  return found
+    .filter((c) => !seen.has(itemKey(c.from)) && seen.add(itemKey(c.from)) !== undefined)
+    .map((c) => ({ item: c.from, ranges: c.fromRanges, rangesUri: c.from.uri }));
+}
+
 async function expand(
   item: CallHierarchyItem,
   req: CallsRequest,
@@ -104,11 +140,7 @@ async function expand(
   const options = deadline.options(ctx);
   const edges: { item: CallHierarchyItem; ranges: Range[]; rangesUri: string }[] =
     req.direction === 'incoming'
-      ? ((await client.request(CallHierarchyIncomingCallsRequest.type, { item }, options)) ?? []).map((c) => ({
-          item: c.from,
-          ranges: c.fromRanges,
-          rangesUri: c.from.uri,
-        }))
+      ? await callersOf(item, session, ctx, deadline)
       : ((await client.request(CallHierarchyOutgoingCallsRequest.type, { item }, options)) ?? []).map((c) => ({
           item: c.to,
           ranges: c.fromRanges,

@@ -18,6 +18,7 @@ import type { LocationOp, LocationsResult, QueryRequest } from '../../queries';
 import { withBodies, withContext } from './excerpts';
 import { deadlineFor, using, textsOf, type HandlerContext } from './context';
 import { atTarget, indexPlaces, indexServer, locationsOf } from './from-index';
+import { fromEachProject, loadProjects } from './projects';
 import { openTarget } from './target';
 
 const CAPABILITY: Record<LocationOp, keyof ServerCapabilities> = {
@@ -87,6 +88,8 @@ export async function locations(
   );
   return using(session, async () => {
     const client = session.client;
+    // References and implementations may be in any project of the workspace.
+    if (req.op === 'refs' || req.op === 'impls') await loadProjects(session, ctx, deadline);
     const options = deadline.options(ctx);
     const params = { textDocument: { uri }, position };
     const raw =
@@ -95,7 +98,15 @@ export async function locations(
         : req.op === 'typedef'
           ? await client.request(TypeDefinitionRequest.type, params, options)
           : req.op === 'impls'
-            ? await client.request(ImplementationRequest.type, params, options)
+            ? await fromEachProject(session, ctx, deadline, { uri, position }, async (at) =>
+                flattenLocations(
+                  await client.request(
+                    ImplementationRequest.type,
+                    { textDocument: { uri: at.uri }, position: at.position },
+                    options,
+                  ),
+                ),
+              )
             : await references(session, params, req.includeDeclaration ?? false, options);
     const texts = textsOf(session, ctx);
     // A server whose watcher lags may still answer from a file just deleted or renamed away.

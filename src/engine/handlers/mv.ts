@@ -25,6 +25,7 @@ import {
   type HandlerContext,
 } from './context';
 import { fileEdits, journalFor, planFor, planSize } from './edits';
+import { loadProjects } from './projects';
 import { verifyWritten } from './verify';
 
 const under = (path: string, dir: string) => path === dir || path.startsWith(`${dir}/`);
@@ -134,6 +135,8 @@ export async function mv(req: QueryFor<'mv'>, ctx: HandlerContext): Promise<MvRe
   const root = sessions[0]?.client.root ?? found[0]?.session.client.root ?? req.root ?? req.cwd;
   const plan: EditPlan = { files: [], moves: [{ from, to }] };
   for (const session of sessions) {
+    // Every project of the workspace updates what it imports from the moved files.
+    await loadProjects(session, ctx, deadline);
     const edit: WorkspaceEdit | null = await using(session, () =>
       session.client.request(WillRenameFilesRequest.type, { files: pairs }, deadline.options(ctx)),
     );

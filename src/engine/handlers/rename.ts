@@ -17,6 +17,7 @@ import { displayPath } from '../../protocol/paths';
 import { deadlineFor, type HandlerContext, holdAlone, using } from './context';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from './edits';
 import { verifyWritten } from './verify';
+import { loadProjects } from './projects';
 import { openTarget } from './target';
 import { unrenamed } from './unrenamed';
 
@@ -54,6 +55,8 @@ export async function rename(req: QueryFor<'rename'>, ctx: HandlerContext): Prom
   const { session, target, uri, position, shown } = open;
   return using(session, async () => {
     const client = session.client;
+    // Every project of the workspace renames its uses.
+    await loadProjects(session, ctx, deadline);
     const at = `${displayPath(target.path, req.cwd)}:${target.line}:${target.column}`;
     const provider = client.capabilities.renameProvider;
     if (typeof provider === 'object' && provider.prepareProvider) {

@@ -1,6 +1,7 @@
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { StyleSettings } from '../style-settings';
 import { JS_TS } from './languages';
+import type { WorkspaceKind } from './workspaces';
 import { OTHER_SERVERS } from './other-servers';
 /**
  * The servers lspq knows, as data. Order matters: for a file, the first
@@ -64,6 +65,20 @@ export interface ServerSpec {
    * the package resolve (a root inside the package breaks them).
    */
   rootRule?: 'cargo-workspace' | 'python-package';
+  /** The workspaces it answers for as one (workspaces.ts): its root is the workspace's, whichever package asks. */
+  workspaces?: WorkspaceKind;
+  /**
+   * It answers from the projects of its open files only (both TypeScript
+   * servers): before a question that spans the workspace, a file of each
+   * project (each tsconfig) is opened on it.
+   */
+  projects?: 'tsconfig';
+  /**
+   * Only its references, renames, file moves and symbol search span the
+   * projects of a workspace (tsserver): implementations and callers are
+   * asked again from a reference inside each other project (projects.ts).
+   */
+  crossProject?: 'references-only';
   install: string;
   /** A special binary lookup (TypeScript 7 ships its server inside a platform package). */
   locate?: 'typescript-native';
@@ -174,6 +189,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     rootMarkers: JS_ROOTS,
     install: 'npm install -D typescript@7 (in the project) or npm install -g typescript@7',
     locate: 'typescript-native',
+    workspaces: 'js',
+    projects: 'tsconfig',
     envKeys: NODE_ENV,
     readiness: 'immediate',
     diagnostics: 'pull',
@@ -199,6 +216,9 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
       tsserver: { useSyntaxServer: 'never', useClientFileWatcher: true },
       preferences: { providePrefixAndSuffixTextForRename: false },
     },
+    workspaces: 'js',
+    projects: 'tsconfig',
+    crossProject: 'references-only',
     envKeys: NODE_ENV,
     pathTools: ['node'],
     readiness: 'immediate',
@@ -216,6 +236,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     languages: PYTHON,
     rootMarkers: PY_ROOTS,
     rootRule: 'python-package',
+    workspaces: 'uv',
     install: 'npm install -g pyright (or pip install pyright)',
     settings: { python: {}, 'python.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
@@ -237,6 +258,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     languages: PYTHON,
     rootMarkers: PY_ROOTS,
     rootRule: 'python-package',
+    workspaces: 'uv',
     install: 'pip install basedpyright',
     settings: { python: {}, 'basedpyright.analysis': { diagnosticMode: 'openFilesOnly' } },
     envKeys: PY_ENV,
@@ -257,6 +279,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     languages: PYTHON,
     rootMarkers: PY_ROOTS,
     rootRule: 'python-package',
+    workspaces: 'uv',
     install: "pip install 'python-lsp-server[all]'",
     envKeys: PY_ENV,
     readiness: 'immediate',
@@ -274,6 +297,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     languages: PYTHON,
     rootMarkers: PY_ROOTS,
     rootRule: 'python-package',
+    workspaces: 'uv',
     install: 'pip install jedi-language-server (or pipx install jedi-language-server)',
     envKeys: PY_ENV,
     readiness: 'immediate',
@@ -289,6 +313,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     languages: PYTHON,
     rootMarkers: [['pyproject.toml', 'ruff.toml', '.ruff.toml', ...PY_ROOTS[0]!]],
     rootRule: 'python-package',
+    workspaces: 'uv',
     install: 'pip install ruff',
     envKeys: PY_ENV,
     readiness: 'immediate',
