@@ -36,6 +36,7 @@ DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
 BASEDPYRIGHT_VERSION=1.40.2      # a fourth Python server (PyPI)
 SCIP_TYPESCRIPT_VERSION=0.4.0    # SCIP indexers for lspq index (rust-analyzer's own scip command is the third)
 SCIP_PYTHON_VERSION=0.6.6
+TANSTACK_QUERY_VERSION=5.104.5   # two packages of a real monorepo, sources included, for the monorepo tests
 
 ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
@@ -285,6 +286,17 @@ else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
     "@sourcegraph/scip-typescript@${SCIP_TYPESCRIPT_VERSION}" "@sourcegraph/scip-python@${SCIP_PYTHON_VERSION}" \
     || die "npm install of the SCIP indexers failed"
+fi
+
+# ---- a real monorepo's packages (npm) ------------------------------------------
+CURRENT_STEP="@tanstack/query-core and query-persist-client-core $TANSTACK_QUERY_VERSION"
+if [ "$(npm_version @tanstack/query-persist-client-core)" = "$TANSTACK_QUERY_VERSION" ] \
+   && [ -d "$TOOLS/node_modules/@tanstack/query-core/src" ]; then
+  log "TanStack Query packages already installed"
+else
+  npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
+    "@tanstack/query-persist-client-core@${TANSTACK_QUERY_VERSION}" \
+    || die "npm install of @tanstack/query-persist-client-core failed"
 fi
 
 # ---- final check ------------------------------------------------------------
