@@ -6,8 +6,9 @@
  * projects and languages, with the p50 and p99 of a command's wall time.
  * Prints markdown; `bun bench/batch.ts`.
  */
+import { Requests } from '../src/lsp/requests';
 import { join } from 'node:path';
-import { HoverRequest, type HoverParams } from 'vscode-languageserver-protocol';
+import type { HoverParams } from 'vscode-languageserver-protocol';
 import { LspClient } from '../src/lsp/client';
 import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
@@ -93,7 +94,7 @@ async function hoverRows(): Promise<(string | number)[][]> {
   }
   const serverAll = async () => {
     const t = performance.now();
-    for (const q of params) await client.request(HoverRequest.type, q, { timeoutMs: 300_000 });
+    for (const q of params) await client.request(Requests.hover, q, { timeoutMs: 300_000 });
     return performance.now() - t;
   };
   await serverAll();

@@ -6,9 +6,9 @@
  * straight to the server by this benchmark's own client. Each pair is
  * measured interleaved. Prints markdown; `bun bench/edits.ts`.
  */
+import { Requests } from '../src/lsp/requests';
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { DocumentFormattingRequest, RenameRequest } from 'vscode-languageserver-protocol';
 import { LspClient } from '../src/lsp/client';
 import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
@@ -48,7 +48,7 @@ async function rawFormatter(
     Promise.all(
       files.map((f) =>
         client.request(
-          DocumentFormattingRequest.type,
+          Requests.formatting,
           { textDocument: { uri: docs.uri(join(root, f)) }, options: { tabSize: 4, insertSpaces: true } },
           { timeoutMs: 300_000 },
         ),
@@ -150,7 +150,7 @@ async function renameRow(): Promise<(string | number)[]> {
     newName: 'RunC',
   };
   const options = { timeoutMs: 300_000 };
-  await client.request(RenameRequest.type, params, options);
+  await client.request(Requests.rename, params, options);
   const lspqEnv = { ...benchEnv, GOFLAGS: '-mod=mod' };
   const argv = [LSPQ, 'rename', `${target.file}:${pos.line}:${pos.column}`, 'RunC', '--dry-run'];
   const warm = await timeCommand(argv, project.root, lspqEnv);
@@ -160,7 +160,7 @@ async function renameRow(): Promise<(string | number)[]> {
   for (let i = 0; i < RUNS; i++) {
     await Bun.sleep(SETTLE_MS);
     const t = performance.now();
-    await client.request(RenameRequest.type, params, options);
+    await client.request(Requests.rename, params, options);
     server.push(performance.now() - t);
     await Bun.sleep(SETTLE_MS);
     lspq.push((await timeCommand(argv, project.root, lspqEnv)).ms);

@@ -11,7 +11,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { ScipIndex } from '../src/index/scip-index';
+import { ScipIndex } from '../src/scip/scip-index';
 import { fromServerCharacter } from '../src/lsp/position';
 import { django, effect } from './big-projects';
 import { fmt, LSPQ, median, table, timeCommand, toolsEnv } from './harness';

@@ -8,10 +8,10 @@
  * uses missing). Interleaved, cold each time; the servers' memory after each.
  * Prints markdown; `bun bench/monorepo.ts`.
  */
+import { Requests } from '../src/lsp/requests';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ReferencesRequest } from 'vscode-languageserver-protocol';
-import { projectsUnder } from '../src/engine/handlers/projects';
+import { projectsUnder } from '../src/engine/projects';
 import { LspClient } from '../src/lsp/client';
 import { Documents } from '../src/lsp/documents';
 import { treeMemory } from '../src/lsp/memory';
@@ -44,9 +44,9 @@ async function raw(serverId: string, root: string, env: Record<string, string>, 
   await docs.sync(target);
   if (every)
     for (const { file } of projectsUnder(root, (p) => languageIdFor(spec, p) !== undefined)) await docs.sync(file);
-  await client.waitFor(() => client.isReady(docs.paths.map((p) => docs.uri(p))), 120_000, 'loading');
+  await client.waitFor(() => client.state.isReady(docs.paths.map((p) => docs.uri(p))), 120_000, 'loading');
   const found = await client.request(
-    ReferencesRequest.type,
+    Requests.references,
     {
       textDocument: { uri: docs.uri(target) },
       position: { line: TARGET.line - 1, character: TARGET.column - 1 },

@@ -118,7 +118,7 @@ function typescriptProject(): Project {
     lang: 'TypeScript (lspq)',
     server: 'typescript',
     root: REPO,
-    target: { file: 'src/engine/handlers/locations.ts', line: /= await openTarget\(/, name: 'openTarget' },
+    target: { file: 'src/commands/locations/handler.ts', line: /= await openTarget\(/, name: 'openTarget' },
     symbolsFile: 'src/lsp/client.ts',
   };
 }

@@ -7,14 +7,9 @@
  * command line.
  * Prints markdown; `bun bench/run.ts > bench/results.md`.
  */
+import { Requests } from '../src/lsp/requests';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  DefinitionRequest,
-  DocumentSymbolRequest,
-  HoverRequest,
-  ReferencesRequest,
-} from 'vscode-languageserver-protocol';
 import { LspClient } from '../src/lsp/client';
 import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
@@ -52,26 +47,25 @@ async function rawServer(project: Project): Promise<ServerSide> {
   const symbolsPath = join(project.root, project.symbolsFile);
   await docs.sync(symbolsPath);
   const uris = [docs.uri(pos.path), docs.uri(symbolsPath)];
-  await client.waitFor(() => client.isReady(uris), READY_TIMEOUT_MS, 'loading');
+  await client.waitFor(() => client.state.isReady(uris), READY_TIMEOUT_MS, 'loading');
   const line = text.split('\n')[pos.line - 1]!;
   const textDocument = { uri: docs.uri(pos.path) };
   const position_ = { line: pos.line - 1, character: toServerCharacter(line, pos.column - 1, client.encoding) };
   const options = { timeoutMs: READY_TIMEOUT_MS };
-  const first = await client.request(DefinitionRequest.type, { textDocument, position: position_ }, options);
+  const first = await client.request(Requests.definition, { textDocument, position: position_ }, options);
   const coldMs = performance.now() - start;
   if (!first || (Array.isArray(first) && first.length === 0))
     throw new Error(`${spec.id}: no definition for the benchmark target`);
   const send: Record<Op, () => Promise<unknown>> = {
-    def: () => client.request(DefinitionRequest.type, { textDocument, position: position_ }, options),
+    def: () => client.request(Requests.definition, { textDocument, position: position_ }, options),
     refs: () =>
       client.request(
-        ReferencesRequest.type,
+        Requests.references,
         { textDocument, position: position_, context: { includeDeclaration: false } },
         options,
       ),
-    hover: () => client.request(HoverRequest.type, { textDocument, position: position_ }, options),
-    symbols: () =>
-      client.request(DocumentSymbolRequest.type, { textDocument: { uri: docs.uri(symbolsPath) } }, options),
+    hover: () => client.request(Requests.hover, { textDocument, position: position_ }, options),
+    symbols: () => client.request(Requests.documentSymbol, { textDocument: { uri: docs.uri(symbolsPath) } }, options),
   };
   return { coldMs, send, close: () => client.shutdown() };
 }

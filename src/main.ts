@@ -5,25 +5,34 @@
  * command table says the engine runs it (the daemon, or here), prints the
  * output that comes back and exits with its code. Parsing, answering,
  * rendering and the exit code are the engine's (src/commands/road.ts).
+ * It knows the commands from their declarations alone, inlined as data
+ * when the binary is built (src/commands/declarations.ts).
  *
  * Everything past this file loads with require(), not import(): in the
  * compiled binary an import()ed ES module is still evaluated at start-up
  * (citty and consola alone cost 5 ms), a require()d one only when reached.
  */
-import { BUILD } from './build-info';
+import { BUILD } from './shared/build-info';
 import { loadBundle } from './bundles';
 import { forward, forwardBatch } from './cli/forward';
-import { scanWords } from './cli/words';
+import { scanWords } from './shared/words';
 import { isTerminal, wantsColor } from './cli/terminal';
-import { COMMANDS, isCommand } from './commands/table';
-import { errorOutput, usage, type CommandOutput, type ExitCode } from './errors';
-import type { CommandLine } from './protocol/messages';
+import { declarations } from './commands/declarations' with { type: 'macro' };
+import type { CommandName } from './commands/list';
+import { errorOutput, usage, type CommandOutput, type ExitCode } from './shared/errors';
+import type { CommandLine } from './shared/messages';
+import type { EngineBundle } from './engine/index';
+import type { PersonBundle } from './cli/person';
+
+/** Every command's declaration, inlined as data when the binary is built: no command's code is loaded here. */
+const COMMANDS = declarations();
+const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
 
 // The words, read once: everything below uses what this scan found.
 const words = scanWords(
   process.argv.slice(2),
   process.env,
-  (name) => isCommand(name) && 'passthrough' in COMMANDS[name],
+  (name) => isCommand(name) && COMMANDS[name].passthrough === true,
 );
 
 async function write(fd: 1 | 2, text: string): Promise<void> {
@@ -34,11 +43,11 @@ async function write(fd: 1 | 2, text: string): Promise<void> {
 let progressShown = false;
 const showProgress = (text: string) => {
   progressShown = true;
-  loadBundle('person').progress(text);
+  loadBundle<PersonBundle>('person').progress(text);
 };
 
 async function print(out: CommandOutput): Promise<ExitCode> {
-  if (progressShown) await loadBundle('person').clearProgress();
+  if (progressShown) await loadBundle<PersonBundle>('person').clearProgress();
   await write(1, out.stdout);
   if (out.warnings?.length) await warn(out.warnings);
   if (out.stderr) await write(2, `lspq: ${out.stderr}\n`);
@@ -51,7 +60,7 @@ async function print(out: CommandOutput): Promise<ExitCode> {
  * cost 14 ms, most of a warm question, and a cut answer is a common one.
  */
 async function warn(warnings: readonly string[]): Promise<void> {
-  if (isTerminal(2)) return loadBundle('person').warn(warnings);
+  if (isTerminal(2)) return loadBundle<PersonBundle>('person').warn(warnings);
   await write(2, warnings.map((w) => `lspq: warning: ${w}\n`).join(''));
 }
 
@@ -75,7 +84,7 @@ function topUsage(): string {
 
 async function run(): Promise<ExitCode> {
   const { command: name, args } = words;
-  if (name === '__daemon') return loadBundle('engine').runDaemon();
+  if (name === '__daemon') return loadBundle<EngineBundle>('engine').runDaemon();
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     // Asked for, the usage is the answer (stdout); a missing command is an error, and errors go to stderr.
     await write(name === undefined ? 2 : 1, topUsage());
@@ -104,18 +113,18 @@ async function run(): Promise<ExitCode> {
     json: words.json,
     help: words.help,
     // A command that may write names its edit: if the daemon dies under it, the edit is asked after, never sent again.
-    ...('writes' in spec && !words.help ? { editId: crypto.randomUUID() } : {}),
+    ...(spec.writes && !words.help ? { editId: crypto.randomUUID() } : {}),
     ...(words.timeoutMs !== undefined
       ? { timeoutMs: words.timeoutMs }
-      : 'timeoutSeconds' in spec
+      : spec.timeoutSeconds
         ? { timeoutMs: spec.timeoutSeconds * 1000 }
         : {}),
   };
   // --help is answered here: asking it must not start a daemon.
   const here = spec.process === 'here' || words.noDaemon || words.help;
-  if ('stream' in spec && !words.help) return print(await batch(line, here));
+  if (spec.stream && !words.help) return print(await batch(line, here));
   if (!here) return print(await forward(line, showProgress));
-  return print(await loadBundle('commands').runHere(line));
+  return print(await loadBundle<EngineBundle>('engine').runHere(line));
 }
 
 /** A batch: stdin's lines to the engine, each answer line to stdout as it comes, in order. */
@@ -126,7 +135,7 @@ async function batch(line: CommandLine, here: boolean): Promise<CommandOutput> {
     written = written.then(() => write(1, `${answer}\n`));
   };
   const out = here
-    ? await loadBundle('commands').runBatchHere(line, stdinLines(), (answer) => onAnswer(answer.trimEnd()))
+    ? await loadBundle<EngineBundle>('engine').runBatchHere(line, stdinLines(), (answer) => onAnswer(answer.trimEnd()))
     : await forwardBatch(line, { input: stdinLines(), onAnswer }, showProgress);
   await written;
   return out;

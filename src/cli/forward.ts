@@ -3,10 +3,10 @@
  * stream of request lines, sent through the socket client and answered
  * with the output to print.
  */
-import { fromErrorPayload, LspqError, type CommandOutput } from '../errors';
-import { ask, DaemonLost, envelope, patience, roundTrip, type Stream } from '../protocol/daemon-client';
-import type { CommandLine, Reply, Request } from '../protocol/messages';
-import { socketPath } from '../protocol/socket';
+import { fromErrorPayload, LspqError, type CommandOutput } from '../shared/errors';
+import { ask, DaemonLost, envelope, patience, roundTrip, type Stream } from './daemon-client';
+import type { CommandLine, Reply, Request } from '../shared/messages';
+import { socketPath } from '../shared/socket';
 
 /**
  * A command line, to the daemon: it parses, answers and renders it, and

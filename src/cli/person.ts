@@ -94,3 +94,4 @@ export function debug(line: string): void {
   consola().debug(line);
   void flush();
 }
+export type PersonBundle = typeof import('./person');

@@ -9,8 +9,8 @@
  * citty still defines the commands and renders their --help.
  */
 import type { ArgsDef } from 'citty';
-import { usage } from '../errors';
-import { COMMANDS, type ArgsOf, type CommandName } from './table';
+import { usage } from '../shared/errors';
+import type { Declaration } from './declaration';
 
 /** A command's arguments as its flags declare them: switches are booleans, the rest strings; `_` holds every positional word. */
 export type Parsed<A extends ArgsDef> = {
@@ -52,10 +52,13 @@ function booleanValue(raw: string, value: string, name: string): boolean {
 }
 
 /** Parses `rawArgs` for command `name` by its declared flags; throws a one-line usage error on anything it does not define. */
-export function parseFlags<N extends CommandName>(name: N, rawArgs: readonly string[]): Parsed<ArgsOf<N>> {
-  const spec = COMMANDS[name];
+export function parseFlags<A extends ArgsDef>(
+  name: string,
+  spec: Declaration & { args: A },
+  rawArgs: readonly string[],
+): Parsed<A> {
   // Another program's words (git's): taken as they are, every one of them.
-  if ('passthrough' in spec && spec.passthrough) return { _: [...rawArgs] } as Parsed<ArgsOf<N>>;
+  if (spec.passthrough) return { _: [...rawArgs] } as Parsed<A>;
   const { flags, positionals, defaults } = flagTable(spec.args);
   const args: Loose = { ...defaults, _: [] };
   const unknown = (raw: string) => usage(`unknown flag '${raw}' for 'lspq ${name}'; see 'lspq ${name} --help'`);
@@ -102,7 +105,7 @@ export function parseFlags<N extends CommandName>(name: N, rawArgs: readonly str
       } else args[flag.key] = valueAfter(raw, i++);
     }
   }
-  if (!('variadic' in spec && spec.variadic) && args._.length > positionals.length) {
+  if (!spec.variadic && args._.length > positionals.length) {
     throw usage(
       `too many arguments for 'lspq ${name}' (it takes ${positionals.length === 1 ? 'one' : positionals.length}); see 'lspq ${name} --help'`,
     );
@@ -111,5 +114,5 @@ export function parseFlags<N extends CommandName>(name: N, rawArgs: readonly str
     if (args._[at] !== undefined) args[key] = args._[at];
   });
   // Every key set above is a declared flag of its declared type: the shape Parsed describes.
-  return args as Parsed<ArgsOf<N>>;
+  return args as Parsed<A>;
 }

@@ -1,25 +1,25 @@
 /**
  * The road's other end: the engine run in the command's own process, for
- * the commands the table runs here (git, daemon control), --help, and
- * --no-daemon. The language-server half loads only if a question is asked,
- * and whatever it started is stopped before the command exits.
+ * the commands whose declarations run them here (git, daemon control,
+ * trust, schema), --help, and --no-daemon. The language-server half loads
+ * only if a question is asked, and whatever it started is stopped before
+ * the command exits.
  */
 import { loadBundle } from '../bundles';
-import { type CommandOutput, withNotes } from '../errors';
-import type { CommandLine } from '../protocol/messages';
-import type { Answerer } from '../queries';
-import { runBatchLine } from './batch';
-import { runCommandLine } from './road';
+import type { PersonBundle } from '../cli/person';
 import type { LocalEngine } from '../engine/local';
+import { type CommandOutput, withNotes } from '../shared/errors';
+import type { CommandLine } from '../shared/messages';
+import { type Host, runCommandLine, runStreamLine } from './road';
 
 /** The language-server half, loaded at the first question, and its close for when the command is done. */
-function localHost(line: CommandLine): { answer: Answerer; close: () => Promise<void>; notes: Set<string> } {
-  let engine: LocalEngine | undefined;
+function localHost(line: CommandLine): Host & { close: () => Promise<void>; notes: Set<string> } {
+  let engine: Promise<LocalEngine> | undefined;
   const notes = new Set<string>();
   let shown = false;
-  const person = () => loadBundle('person');
-  const answer: Answerer = (request) => {
-    engine ??= loadBundle('engine').localEngine({
+  const person = () => loadBundle<PersonBundle>('person');
+  const start = async () =>
+    (await import('../engine/local')).localEngine({
       progress: line.progress
         ? (text) => {
             shown = true;
@@ -29,14 +29,15 @@ function localHost(line: CommandLine): { answer: Answerer; close: () => Promise<
       log: line.env.LSPQ_DEBUG ? (text) => person().debug(text) : undefined,
       warn: (note) => notes.add(note),
     });
-    return engine.answer(request);
-  };
   return {
-    answer,
+    answer: async (request) => {
+      engine ??= start();
+      return (await engine).answer(request);
+    },
     notes,
     // The progress lines go before the answer is printed: it takes their place.
     close: async () => {
-      await engine?.close();
+      await (await engine)?.close();
       if (shown) await person().clearProgress();
     },
   };
@@ -59,7 +60,7 @@ export async function runBatchHere(
 ): Promise<CommandOutput> {
   const host = localHost(line);
   try {
-    return await runBatchLine(line, input, emit, host);
+    return await runStreamLine(line, input, emit, host);
   } finally {
     await host.close();
   }

@@ -3,12 +3,13 @@
  * carries: the caller context, the target, symbol kinds, severities. Pure:
  * words in, values out, a one-line usage error for anything else.
  */
-import { usage } from '../errors';
-import { SEVERITIES, type CallerContext, type Severity } from '../queries';
-import { resolvePath } from '../protocol/paths';
-import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
-import { parseTarget, type TargetSpec } from '../protocol/target';
-import { DEFAULT_LIMIT } from './table';
+import { usage } from '../shared/errors';
+import type { CallerContext } from '../answers/caller';
+import { SEVERITIES, type Severity } from '../answers/diagnostics';
+import { resolvePath } from '../shared/paths';
+import { SYMBOL_KINDS } from '../shared/symbol-kinds';
+import { parseTarget, type TargetSpec } from '../shared/target';
+import { DEFAULT_LIMIT } from './common-args';
 
 /** The flags of every command that asks a server (the table's server flags). */
 export interface ServerFlags {

@@ -1,55 +1,50 @@
 /**
- * The engine's command half, and the one road every command travels: a
- * command line in (from the command's process, through the daemon or
- * here), parsed by the command's declared flags, answered through the host,
- * rendered, and its exit code decided. Nothing here prints.
+ * The one road every command travels: a command line in (from the
+ * command's process, through the daemon or here), parsed by the command's
+ * declared flags, answered through the host, rendered, and its exit code
+ * decided. Nothing here prints.
  */
+import type { CallerContext } from '../answers/caller';
 import { loadBundle } from '../bundles';
-import { errorOutput, usage, type CommandOutput } from '../errors';
-import type { CommandLine } from '../protocol/messages';
-import { runContext, type Host, type Run } from './context';
-import { daemon } from './daemon';
-import { diag } from './diag';
-import { actions, fmt, mv, rename } from './edits';
-import { parseFlags } from './flags';
-import { git } from './git';
-import { index } from './indexer';
-import { calls, def, hover, impls, refs, symbols, typedef } from './questions';
-import { schema } from './schema';
-import { servers } from './servers';
-import { trust } from './trust';
-import { isCommand, type CommandName } from './table';
+import { type CommandOutput, errorOutput, usage } from '../shared/errors';
+import type { CommandLine } from '../shared/messages';
+import type { Defined, Listed, Road } from './command';
+import type { HelpBundle } from './help';
+import { COMMANDS, isCommand } from './list';
+import { callerContext } from './options';
 
-/** What each command of the table does. */
-/** batch reads its requests as a stream (commands/batch.ts): it reaches here only when run where no stream is (inside a batch). */
-const batch: Run<'batch'> = async () => {
-  throw usage("'batch' does not run in a batch; run it on its own");
-};
+/** A question for the engine: an operation of a command, with the caller's facts. */
+export type Request = { op: string } & CallerContext;
 
-const RUN: { [N in CommandName]: Run<N> } = {
-  schema,
-  def,
-  typedef,
-  impls,
-  refs,
-  hover,
-  symbols,
-  calls,
-  actions,
-  fmt,
-  rename,
-  mv,
-  index,
-  diag,
-  batch,
-  git,
-  servers,
-  trust,
-  daemon,
-};
+/** Where the engine runs: how questions are answered there, and who hears of an internal error. */
+export interface Host {
+  answer(request: Request): Promise<unknown>;
+  /** Told of every error before it becomes output: the daemon logs the stack of an internal one. */
+  report?: (err: unknown) => void;
+}
 
-function runNamed<N extends CommandName>(name: N, line: CommandLine, host: Host): Promise<CommandOutput> {
-  return RUN[name](parseFlags(name, line.args), runContext(line, host));
+/** Every command as the others may know it (a batch's checks, the schema). */
+const LISTED: Readonly<Record<string, Listed>> = COMMANDS;
+
+function roadFor(line: CommandLine, host: Host): Road {
+  return {
+    line,
+    ask: (query, flags) =>
+      host.answer({
+        ...query,
+        ...callerContext(flags, line.cwd, line.env),
+        ...(line.editId ? { editId: line.editId } : {}),
+      }),
+    runLine: (next) => runCommandLine(next, host),
+    commands: LISTED,
+  };
+}
+
+/** The command a line names, or the usage error that says it names none. */
+function commandOf(line: CommandLine): Defined {
+  const name = line.command;
+  if (!isCommand(name)) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
+  return COMMANDS[name];
 }
 
 /**
@@ -59,12 +54,32 @@ function runNamed<N extends CommandName>(name: N, line: CommandLine, host: Host)
  */
 export async function runCommandLine(line: CommandLine, host: Host): Promise<CommandOutput> {
   try {
-    const name = line.command;
-    if (!isCommand(name)) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
-    if (line.help) return { stdout: await loadBundle('usage').helpFor(name), exit: 0 };
-    return await runNamed(name, line, host);
+    const command = commandOf(line);
+    if (line.help) return { stdout: await loadBundle<HelpBundle>('help').helpFor(line.command), exit: 0 };
+    return await command.exec(roadFor(line, host));
   } catch (err) {
     host.report?.(err);
     return errorOutput(err, line.json);
+  }
+}
+
+/**
+ * Runs a command that reads its requests as they come (batch): each line
+ * of `input` answered through `emit`. Its own output is empty; its exit
+ * code is the worst answer's.
+ */
+export async function runStreamLine(
+  line: CommandLine,
+  input: AsyncIterable<string>,
+  emit: (line: string) => void,
+  host: Host,
+): Promise<CommandOutput> {
+  try {
+    const command = commandOf(line);
+    if (!command.execStream) throw usage(`'${line.command}' reads no requests from stdin`);
+    return await command.execStream(roadFor(line, host), input, emit);
+  } catch (err) {
+    host.report?.(err);
+    return errorOutput(err, false);
   }
 }

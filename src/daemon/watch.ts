@@ -17,6 +17,7 @@
  * server, not a creation (told "created", TypeScript 7 kept the old text);
  * a temporary file made and removed in between is nothing at all.
  */
+import { isWithin as under } from '../shared/paths';
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DiskChange, DiskView } from '../lsp/file-events';
@@ -44,8 +45,6 @@ const CHANGES_MAX = 50_000;
 export const DRAIN_MS = 50;
 /** Folders walked between yields to other work. */
 const WALK_CHUNK = 200;
-
-const under = (path: string, dir: string) => path === dir || path.startsWith(dir.endsWith('/') ? dir : `${dir}/`);
 
 export class Watchers implements DiskView {
   private readonly backend: FolderWatch;

@@ -1,54 +1,39 @@
-/** A question to its handler: one table, each operation's answer typed by its name. */
-import type { Answers, Op, QueryFor } from '../queries';
-import { actions } from './handlers/actions';
-import { callPath } from './handlers/call-paths';
-import { calls } from './handlers/calls';
+/**
+ * A question to its handler: the operations each command declares in its
+ * `answers` (commands/list.ts), each handler loaded when its question is
+ * first asked.
+ */
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { Handler } from '../commands/command';
+import { COMMANDS } from '../commands/list';
+import type { Request } from '../commands/road';
 import { Leases } from '../lsp/leases';
-import { leftOutLine, Trust } from '../lsp/servers/trust';
 import type { Session } from '../lsp/manager';
-import type { EngineContext, HandlerContext } from './handlers/context';
-import { diag } from './handlers/diag';
-import { fmt } from './handlers/fmt';
-import { hover } from './handlers/hover';
-import { locations } from './handlers/locations';
-import { buildIndex } from './handlers/build-index';
-import { mv } from './handlers/mv';
-import { rename } from './handlers/rename';
-import { servers, serversFor } from './handlers/servers';
-import { documentSymbols, workspaceSymbols } from './handlers/symbols';
+import { leftOutLine, Trust } from '../lsp/servers/trust';
+import type { EngineContext } from './context';
 
-type Handlers = { [O in Op]: (request: QueryFor<O>, ctx: HandlerContext) => Promise<Answers[O]> };
+const HANDLERS = new Map<string, () => Promise<Handler>>(
+  Object.values(COMMANDS).flatMap((c) => Object.entries<() => Promise<Handler>>(c.answers ?? {})),
+);
 
-const HANDLERS: Handlers = {
-  def: locations,
-  typedef: locations,
-  impls: locations,
-  refs: locations,
-  hover,
-  symbols: documentSymbols,
-  wsymbols: workspaceSymbols,
-  calls,
-  callPath,
-  diag,
-  servers,
-  serversFor,
-  fmt,
-  rename,
-  mv,
-  index: buildIndex,
-  actions,
-};
+/** Each command's (and fmt-range's, symbols-w's) need of a server, in the list's order. */
+const CAPABILITIES: [string, (c: ServerCapabilities) => boolean][] = Object.values(COMMANDS).flatMap((c) =>
+  Object.entries<(c: ServerCapabilities) => boolean>(c.capabilities ?? {}),
+);
 
 /**
  * Answers one question; the leases it took on servers are given back
  * however it ends, and what it left out as untrusted is said.
  */
-export async function answer<O extends Op>(request: QueryFor<O>, ctx: EngineContext): Promise<Answers[O]> {
-  const handler: Handlers[O] = HANDLERS[request.op];
+export async function answer(request: Request, ctx: EngineContext): Promise<unknown> {
+  const load = HANDLERS.get(request.op);
+  if (!load) throw new Error(`no handler answers '${request.op}'`);
+  const handler = await load();
   const leases = new Leases<Session>();
   const trust = new Trust(request.env);
   try {
-    return await handler(request, { ...ctx, leases, trust });
+    // The command that asked declared this handler for this operation: the request is its query.
+    return await handler(request as never, { ...ctx, leases, trust, capabilities: CAPABILITIES });
   } finally {
     leases.releaseAll();
     const line = leftOutLine(trust.leftOut);

@@ -11,10 +11,11 @@
  * write, every other file is put back, and the edit is refused as stale
  * (exit 3, the file named).
  */
+import { isWithin as under } from '../shared/paths';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { LspqError } from '../errors';
-import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/edits';
+import { LspqError } from '../shared/errors';
+import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/workspace-edit';
 import { crashPoint } from './fault';
 import { type Beside, GuardedFile, LeftAsIs, realOf, writeBytes } from './guarded-file';
 import { besideNames, Journal, type JournalPlace } from './journal';
@@ -65,8 +66,6 @@ function modeOf(path: string): number | undefined {
     return undefined;
   }
 }
-
-const under = (path: string, root: string) => path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
 
 const stale = (path: string, detail = 'changed since the server computed the edit') =>
   new LspqError('stale_edit', `${path} ${detail}; nothing was written (run the command again)`);

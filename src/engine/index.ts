@@ -1,13 +1,20 @@
 /**
- * The engine's language-server half: the LSP client, the server pool, the
- * handlers, and the daemon that keeps them warm; with the command half
- * (src/commands) inside, since the daemon runs every forwarded command
- * line. An entry point of its own (src/bundles.ts): only the daemon and
- * --no-daemon load it.
+ * The `engine` bundle's entry (src/bundles.ts): the road every command
+ * travels, its end in the command's own process, and the daemon. Loading
+ * it evaluates the road (the commands' runs and renderers) and nothing of
+ * the language-server half: the handlers load when their first question is
+ * asked, the daemon when it starts.
  */
-// The binary starts with the JIT held back (scripts/build.ts); the engine
-// runs long and hot (JSON-RPC, position conversion), so it gets the normal JIT.
-Bun.unsafe.setJITPolicy(1);
+import type { ExitCode } from '../shared/errors';
 
-export { runDaemon } from '../daemon/main';
-export { localEngine, type LocalEngine } from './local';
+export { runCommandLine, runStreamLine } from '../commands/road';
+export { runBatchHere, runHere } from '../commands/here';
+
+export async function runDaemon(): Promise<ExitCode> {
+  // The binary starts with the JIT held back (scripts/build.ts); the daemon
+  // runs long and hot (JSON-RPC, position conversion), so it gets the normal JIT.
+  Bun.unsafe.setJITPolicy(1);
+  return (await import('../daemon/run-daemon')).runDaemon();
+}
+
+export type EngineBundle = typeof import('./index');

@@ -33,8 +33,8 @@ import {
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { bytesOf, type EditPlan } from '../lsp/edits';
-import { processRuns } from '../protocol/process';
+import { bytesOf, type EditPlan } from '../lsp/workspace-edit';
+import { processRuns } from '../shared/process';
 import { crashPoint } from './fault';
 
 /** A file's bytes in the journal's blob: where and how long. */

@@ -4,13 +4,13 @@
  * before the command exits, even on Ctrl-C.
  */
 import { ServerPool } from '../lsp/manager';
-import { socketPath, stateFile } from '../protocol/socket';
-import type { Answerer } from '../queries';
+import { socketPath, stateFile } from '../shared/socket';
+import type { Request } from '../commands/road';
 import { answer } from './answer';
 import { recover } from './journal';
 
 export interface LocalEngine {
-  answer: Answerer;
+  answer(request: Request): Promise<unknown>;
   close(): Promise<void>;
 }
 

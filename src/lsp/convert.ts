@@ -1,10 +1,12 @@
 /**
  * LSP answers normalized at the boundary: Location | LocationLink, the three
- * hover forms, symbol kinds and server positions all become lspq's own
- * types with absolute paths and 1-based code-point positions.
+ * hover forms, symbol kinds and server positions all become plain places
+ * with absolute paths and 1-based code-point positions (the answers are
+ * built from them; this layer knows nothing of lspq's answers).
  */
 import { readFileSync, statSync } from 'node:fs';
 import type {
+  DocumentSymbol,
   Hover,
   Location as LspLocation,
   LocationLink,
@@ -12,15 +14,29 @@ import type {
   MarkupContent,
   Position,
   Range,
+  SymbolInformation,
   SymbolKind,
 } from 'vscode-languageserver-protocol';
-import { byPlace, type Location, type Span } from '../queries';
-import { SYMBOL_KINDS } from '../protocol/symbol-kinds';
+import { SYMBOL_KINDS } from '../shared/symbol-kinds';
 import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
 import { BoundedCache } from './bounded-cache';
 import { maxFileBytes } from './file-size';
 import { previewOf } from './preview';
 import { uriToPath } from './uri';
+
+/** A range as lspq speaks of it: 1-based lines and code-point columns. */
+export interface Span {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** A place in a file, with its line from the place on (the preview). */
+export interface Place extends Span {
+  path: string;
+  preview: string;
+}
 
 export function symbolKindName(kind: SymbolKind): string {
   return SYMBOL_KINDS[kind - 1] ?? 'unknown';
@@ -110,7 +126,7 @@ export function toSpan(path: string | undefined, range: Range, texts: TextSource
   return { line: start.line, column: start.column, endLine: end.line, endColumn: end.column };
 }
 
-export function toLocation(uri: string, range: Range, texts: TextSource, encoding: PositionEncoding): Location {
+export function toLocation(uri: string, range: Range, texts: TextSource, encoding: PositionEncoding): Place {
   const path = uriToPath(uri);
   const span = toSpan(path, range, texts, encoding);
   return {
@@ -133,19 +149,6 @@ export function flattenLocations(
   );
 }
 
-/** Sorted by path, line, column, with exact duplicates removed (servers repeat them across projects). */
-export function sortLocations(locations: Location[]): Location[] {
-  const seen = new Set<string>();
-  return locations
-    .filter((l) => {
-      const key = `${l.path}:${l.line}:${l.column}:${l.endLine}:${l.endColumn}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    })
-    .sort(byPlace);
-}
-
 function markedStringText(s: MarkedString): string {
   return typeof s === 'string' ? s : `\`\`\`${s.language}\n${s.value}\n\`\`\``;
 }
@@ -161,4 +164,18 @@ export function hoverText(contents: Hover['contents'] | MarkupContent | MarkedSt
   if (typeof contents === 'string') return contents.trim();
   if ('kind' in contents) return contents.value.trim();
   return markedStringText(contents).trim();
+}
+
+/**
+ * A document-symbol answer is a tree (DocumentSymbol, with selection
+ * ranges) or a flat list (SymbolInformation, older servers); its first
+ * entry says which the whole answer is.
+ */
+export function symbolTree(
+  list: readonly (DocumentSymbol | SymbolInformation)[],
+): { tree: DocumentSymbol[] } | { flat: SymbolInformation[] } {
+  const first = list[0];
+  return first === undefined || 'selectionRange' in first
+    ? { tree: list as DocumentSymbol[] }
+    : { flat: list as SymbolInformation[] };
 }

@@ -47,7 +47,7 @@ type Matcher = (path: string) => boolean;
 
 function globsOf(session: Session): Matcher[] {
   const matchers: Matcher[] = [];
-  for (const reg of session.client.registrations.values()) {
+  for (const reg of session.client.state.registrations.values()) {
     if (reg.method !== DidChangeWatchedFilesNotification.method) continue;
     const options = reg.registerOptions as DidChangeWatchedFilesRegistrationOptions | undefined;
     for (const w of options?.watchers ?? []) {
@@ -153,7 +153,7 @@ export async function tellChanges(session: Session, disk: DiskView): Promise<num
   if (events.length === 0) return 0;
   // pyright takes a created or deleted file into its project only when it enumerates it again, on a timer.
   if (relevant.some((c) => c.kind !== 'changed' && languageIdFor(session.client.spec, c.path) !== undefined))
-    session.client.expectEnumeration();
+    session.client.state.expectEnumeration();
   await session.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: events });
   return events.length;
 }

@@ -4,7 +4,7 @@
  * that crashes too often is left off for its root; idle servers stop.
  */
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
-import { LspqError } from '../errors';
+import { LspqError } from '../shared/errors';
 import { BoundedCache } from './bounded-cache';
 import { LspClient } from './client';
 import { LineCache } from './convert';
@@ -13,7 +13,7 @@ import { processParents, treeMemory } from './memory';
 import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
 import { onPath } from './servers/locate';
-import type { PythonEnv } from './servers/places';
+import type { PythonEnv } from './servers/install-places';
 import type { LeftOut } from './servers/trust';
 
 export const SERVER_IDLE_MS = 10 * 60_000;
@@ -235,7 +235,7 @@ export class ServerPool {
       ...(diskMark !== undefined ? { diskMark } : {}),
     };
     this.sessions.set(key, session);
-    client.onEvent(() => {
+    client.state.onEvent(() => {
       if (client.alive || this.sessions.get(key) !== session) return;
       this.sessions.delete(key);
       this.recordCrash(options.spec.id, options.root);

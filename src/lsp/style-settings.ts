@@ -43,3 +43,15 @@ export function mergeSettings(base: Record<string, unknown>, over: Record<string
 
 export const sameStyle = (a: FormattingOptions | undefined, b: FormattingOptions): boolean =>
   a !== undefined && a.tabSize === b.tabSize && a.insertSpaces === b.insertSpaces;
+
+/** One section of a server's settings (`python.analysis`), as workspace/configuration asks for it; null where none is. */
+export function settingAt(settings: Record<string, unknown>, section: string | undefined): unknown {
+  if (!section) return settings;
+  if (section in settings) return settings[section];
+  let node: unknown = settings;
+  for (const part of section.split('.')) {
+    if (typeof node !== 'object' || node === null || !(part in node)) return null;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node ?? null;
+}

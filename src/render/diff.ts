@@ -4,8 +4,8 @@
  * rename headers, three lines of context. Pure; the line diff is jsdiff's.
  */
 import { diffLines, structuredPatch } from 'diff';
-import type { FileEdit } from '../queries';
-import { displayPath } from '../protocol/paths';
+import type { FileEdit } from '../answers/edits';
+import { displayPath } from '../shared/paths';
 
 export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
   let out = '';

@@ -33,3 +33,6 @@ export function locationPrefix(o: RenderOptions, path: string, line: number, col
 export function truncationNote(shown: number, total: number, what: string): string {
   return `${total - shown} more ${what} not shown (${total} in all); raise --limit to see them`;
 }
+
+/** `1 file`, `2 files`. */
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processRuns } from '../../src/protocol/process';
+import { processRuns } from '../../src/shared/process';
 import { checkOutput } from './schema';
 
 export const isAlive = processRuns;
@@ -130,12 +130,13 @@ export function copyFixture(name: string): string {
 }
 
 /**
- * A scratch project served by the fake server (test/fakes), its flags
- * chosen by the test, with a .fake file per entry of `files`. Removed by the caller.
+ * A scratch project served by one of the fake servers in test/fakes (named
+ * for its misbehaviour, e.g. 'hangs-on-definition'), with a .fake file per
+ * entry of `files`. Removed by the caller.
  */
 export function fakeProject(
   name: string,
-  flags: string[],
+  fake: string,
   files: Record<string, string> = { 'a.fake': 'hello a\n', 'b.fake': 'hello b\n' },
 ): string {
   const { mkdirSync } = require('node:fs') as typeof import('node:fs');
@@ -143,10 +144,9 @@ export function fakeProject(
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `fake-${name}-`));
   for (const [file, text] of Object.entries(files)) writeFileSync(join(dir, file), text);
-  const main = join(REPO, 'test', 'fakes', 'misbehaving-server.ts');
   const server = {
     command: process.execPath,
-    args: [main, ...flags, '--cancel-marker', join(dir, 'cancelled')],
+    args: [join(REPO, 'test', 'fakes', `${fake}.ts`), '--cancel-marker', join(dir, 'cancelled')],
     extensionToLanguage: { '.fake': 'fake' },
     rootMarkers: ['.lsp.json'],
   };

@@ -5,17 +5,19 @@
  * changes with it.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import { scanWords } from '../../src/cli/words';
-import { commandSchema } from '../../src/commands/schema';
-import { ANSWER_SHAPES } from '../../src/render/json-shapes';
+import { scanWords } from '../../src/shared/words';
+import { COMMANDS } from '../../src/commands/list';
+import { commandSchema } from '../../src/commands/schema/index';
 
 const ajv = new Ajv2020({ allErrors: false, strict: false });
 const compiled = new Map<string, ValidateFunction>();
 
-function validator(command: keyof typeof ANSWER_SHAPES): ValidateFunction {
+function validator(command: string): ValidateFunction | undefined {
+  const shape = (COMMANDS as Record<string, { shape?: Parameters<typeof commandSchema>[0] }>)[command]?.shape;
+  if (!shape) return undefined;
   let v = compiled.get(command);
   if (!v) {
-    v = ajv.compile(commandSchema(command));
+    v = ajv.compile(commandSchema(shape));
     compiled.set(command, v);
   }
   return v;
@@ -23,8 +25,8 @@ function validator(command: keyof typeof ANSWER_SHAPES): ValidateFunction {
 
 /** Throws, naming the command and the first mismatch, if `doc` is not a valid answer of `command`. */
 export function checkAnswer(command: string, doc: unknown): void {
-  if (!(command in ANSWER_SHAPES)) return;
-  const v = validator(command as keyof typeof ANSWER_SHAPES);
+  const v = validator(command);
+  if (!v) return;
   if (!v(doc)) {
     const e = v.errors?.[0];
     throw new Error(

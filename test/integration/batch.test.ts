@@ -99,7 +99,7 @@ describe('batch', () => {
     expect((await batch(lines, ['--no-daemon'])).answers).toEqual(first.answers);
   });
 
-  test("the README's recipe: every reference of a symbol, hovered (the jq step done here)", async () => {
+  test("docs/batch.md's recipe: every reference of a symbol, hovered (the jq step done here)", async () => {
     const refs = await alone(['refs', 'shape.go:4:Shape']);
     const places = (refs as { locations: { path: string; line: number; column: number }[] }).locations.map(
       (l) => `${l.path}:${l.line}:${l.column}`,
@@ -123,14 +123,14 @@ describe('batch', () => {
 });
 
 describe('batch concurrency and interruption (a fake server)', () => {
-  const fake = (flags: string[]) => {
-    const dir = fakeProject('batch', flags);
+  const fake = (server: string) => {
+    const dir = fakeProject('batch', server);
     scratch.push(dir);
     return dir;
   };
 
   test('--jobs 2 asks two questions at once: a server that answers only in pairs answers both, in order', async () => {
-    const dir = fake(['--rendezvous']);
+    const dir = fake('answers-in-pairs');
     const r = await batch(
       ['{"id": "a", "args": ["def", "a.fake:1:1"]}', '{"id": "b", "args": ["def", "b.fake:1:1"]}'],
       ['--jobs', '2'],
@@ -145,7 +145,7 @@ describe('batch concurrency and interruption (a fake server)', () => {
   });
 
   test('--jobs 1 asks one at a time: the same pair never gets an answer and each times out (exit 3)', async () => {
-    const dir = fake(['--rendezvous']);
+    const dir = fake('answers-in-pairs');
     const r = await batch(
       ['["def", "a.fake:1:1", "--timeout", "1"]', '["def", "b.fake:1:1", "--timeout", "1"]'],
       ['--jobs', '1'],
@@ -158,7 +158,7 @@ describe('batch concurrency and interruption (a fake server)', () => {
   });
 
   test('SIGINT during a batch: the question in flight is cancelled in the server, and the daemon takes the next question', async () => {
-    const dir = fake(['--hang-on-definition']);
+    const dir = fake('hangs-on-definition');
     const proc = Bun.spawn([...lspqArgv(), 'batch'], {
       cwd: dir,
       env: lspq.env(),
@@ -180,7 +180,7 @@ describe('batch concurrency and interruption (a fake server)', () => {
   });
 
   test('stdin closed while questions are out: every one asked is answered, then the batch ends', async () => {
-    const dir = fake(['--rendezvous']);
+    const dir = fake('answers-in-pairs');
     const r = await batch(['["def", "a.fake:1:1"]', '["def", "b.fake:1:1"]'], ['--jobs', '4'], dir);
     expect(r.answers.map((a) => a.exit)).toEqual([0, 0]);
     expect(r.exit).toBe(0);

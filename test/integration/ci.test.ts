@@ -1,11 +1,11 @@
 /**
- * The formats CI systems read and the README's hook and CI recipes, run as
+ * The formats CI systems read and the hook and CI recipes of docs/diagnostics.md, run as
  * written: a Go project cloned from an "origin" whose main holds an old
  * error, with a change that adds an error and breaks an unchanged caller.
  * SARIF is validated against the SARIF 2.1.0 schema; the GitHub step's
  * command prints exact workflow commands; pre-commit (from PyPI) runs the
- * README's local hook and this repository's .pre-commit-hooks.yaml; lefthook
- * runs the README's lefthook.yml through a real git commit.
+ * guide's local hook and this repository's .pre-commit-hooks.yaml; lefthook
+ * runs the guide's lefthook.yml through a real git commit.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,12 +24,12 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-const README = readFileSync(join(REPO, 'README.md'), 'utf8');
-/** The fenced block of the README that follows `after`. */
+const GUIDE = readFileSync(join(REPO, 'docs', 'diagnostics.md'), 'utf8');
+/** The fenced block of the guide that follows `after`. */
 function recipe(after: string): string {
-  const at = README.indexOf(after);
+  const at = GUIDE.indexOf(after);
   expect(at).toBeGreaterThanOrEqual(0);
-  return /```[a-z]*\n([\s\S]*?)```/.exec(README.slice(at))![1]!;
+  return /```[a-z]*\n([\s\S]*?)```/.exec(GUIDE.slice(at))![1]!;
 }
 
 const FILES: Record<string, string> = {
@@ -146,7 +146,7 @@ describe('hooks', () => {
     git(work, 'add', 'lib.go');
   };
 
-  test("pre-commit runs the README's local hook: the breaking change fails, a harmless one passes", async () => {
+  test("pre-commit runs the guide's local hook: the breaking change fails, a harmless one passes", async () => {
     writeFileSync(join(work, '.pre-commit-config.yaml'), recipe('With the [pre-commit]'));
     stageBreaking();
     const failed = await sh('pre-commit run lspq-diag-new');
@@ -170,7 +170,7 @@ describe('hooks', () => {
     expect((await sh(`pre-commit try-repo '${REPO}' lspq-diag-new`)).exit).toBe(0);
   });
 
-  test("lefthook runs the README's lefthook.yml in a real commit", async () => {
+  test("lefthook runs the guide's lefthook.yml in a real commit", async () => {
     writeFileSync(join(work, 'lefthook.yml'), recipe('With [lefthook]'));
     expect((await sh('lefthook install')).exit).toBe(0);
     stageBreaking();

@@ -113,7 +113,7 @@ describe('no write by another program is lost to an edit', () => {
 
   test(`actions --apply (a command whose edit comes back as workspace/applyEdit), ${ROUNDS} times`, async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const dir = fakeProject('race', ['--grow-on-fix'], { 'a.fake': 'hello a\n' });
+      const dir = fakeProject('race', 'grows-on-fix', { 'a.fake': 'hello a\n' });
       scratch.push(dir);
       const file = join(dir, 'a.fake');
       const { applied } = await editWhileAppending(
@@ -171,7 +171,7 @@ describe('one question never sees another question’s unsaved text', () => {
   }, 300_000);
 
   test('two actions --apply at once on two files: each file gets its own edit, each command reports its own', async () => {
-    const dir = fakeProject('two-applies', ['--slow-command', '300']);
+    const dir = fakeProject('two-applies', 'slow-command');
     scratch.push(dir);
     const [a, b] = await Promise.all([
       lspq.run(['actions', 'a.fake:1', '--apply', '1'], { cwd: dir }),

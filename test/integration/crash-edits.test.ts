@@ -87,7 +87,7 @@ const EDITS: Edit[] = [
     name: 'actions --apply of a command',
     project: (n) => {
       const files = Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}.fake`, `hello ${i}\n`]));
-      const dir = fakeProject('crash-action', ['--fix-every-file'], files);
+      const dir = fakeProject('crash-action', 'fixes-every-file', files);
       git(dir, 'init', '-q');
       git(dir, 'add', '-A');
       git(dir, 'commit', '-qm', 'fake');

@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 function silentProject(): string {
-  const dir = fakeProject('silent', []);
+  const dir = fakeProject('silent', 'well-behaved');
   scratch.push(dir);
   const server = {
     command: process.execPath,

@@ -129,14 +129,14 @@ describe('never stale', () => {
 describe('crashes, cancellation and the socket folder', () => {
   const lspq = new Lspq();
   afterAll(async () => expect(await lspq.stop()).toEqual([]));
-  const fake = (flag: string) => {
-    const dir = fakeProject('daemon', [flag], { 'a.fake': 'hello\n' });
+  const fake = (server: string) => {
+    const dir = fakeProject('daemon', server, { 'a.fake': 'hello\n' });
     scratch.push(dir);
     return dir;
   };
 
   test('a crash fails the request in flight with exit 3, naming the server and its stderr', async () => {
-    const dir = fake('--crash-on-definition');
+    const dir = fake('crashes-on-definition');
     const r = await lspq.run(['def', 'a.fake:1:1'], { cwd: dir });
     expect(r.exit).toBe(3);
     expect(r.stderr).toMatch(
@@ -145,7 +145,7 @@ describe('crashes, cancellation and the socket folder', () => {
   });
 
   test('a frame lspq cannot read stops the server at once, saying so; the next question has a new one', async () => {
-    const dir = fake('--unreadable-frame-on-definition');
+    const dir = fake('unreadable-frame');
     // Waiting out the --timeout for the answer lost in the stream would end in "did not answer".
     const r = await lspq.run(['def', 'a.fake:1:1', '--timeout', '30'], { cwd: dir });
     expect(r).toEqual({
@@ -159,7 +159,7 @@ describe('crashes, cancellation and the socket folder', () => {
   });
 
   test('three crashes in three minutes leave it off until daemon restart', async () => {
-    const dir = fake('--crash-on-definition');
+    const dir = fake('crashes-on-definition');
     for (let crash = 1; crash <= 3; crash++)
       expect((await lspq.run(['def', 'a.fake:1:1'], { cwd: dir })).stderr).toContain(
         'boom: the fake server crashed on purpose',
@@ -174,7 +174,7 @@ describe('crashes, cancellation and the socket folder', () => {
   });
 
   test('killing a command cancels its request in the server', async () => {
-    const dir = fake('--hang-on-definition');
+    const dir = fake('hangs-on-definition');
     const proc = Bun.spawn([...lspqArgv(), 'def', 'a.fake:1:1'], {
       cwd: dir,
       env: lspq.env(),
@@ -192,7 +192,7 @@ describe('crashes, cancellation and the socket folder', () => {
   });
 
   test('a request that runs out of time is cancelled and exits 3 naming the server', async () => {
-    const dir = fake('--hang-on-definition');
+    const dir = fake('hangs-on-definition');
     rmSync(join(dir, 'cancelled'), { force: true });
     const r = await lspq.run(['def', 'a.fake:1:1', '--timeout', '1'], { cwd: dir });
     expect(r.exit).toBe(3);

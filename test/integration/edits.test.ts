@@ -421,14 +421,14 @@ describe('actions', () => {
 });
 
 describe('writing all or nothing (a fake server that misbehaves on purpose)', () => {
-  const fake = (flags: string[]) => {
-    const dir = fakeProject('edits', flags);
+  const fake = (server: string) => {
+    const dir = fakeProject('edits', server);
     scratch.push(dir);
     return dir;
   };
 
   test('the edit lands in every file it names', async () => {
-    const dir = fake([]);
+    const dir = fake('well-behaved');
     expect((await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir })).stdout).toBe(
       'a.fake: 1 edit\nb.fake: 1 edit\n',
     );
@@ -436,7 +436,7 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
   });
 
   test('a file changed by another program while the edit was computed: exit 3, nothing written', async () => {
-    const dir = fake(['--touch-on-rename']);
+    const dir = fake('edited-during-rename');
     const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
     expect(r).toEqual({
       stdout: '',
@@ -447,7 +447,7 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
   });
 
   test("a code action's command: the edit the server sends back (workspace/applyEdit) is written, and answered applied", async () => {
-    const dir = fake([]);
+    const dir = fake('well-behaved');
     expect((await lspq.run(['actions', 'a.fake:1'], { cwd: dir })).stdout).toBe('1  command  Fix it by command\n');
     const dry = await lspq.run(['actions', 'a.fake:1', '--apply', '1', '--dry-run'], { cwd: dir });
     expect(dry.stdout).toContain('-hello a\n+fixed a\n');
@@ -465,7 +465,7 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
   });
 
   test('a read-only second file: exit 3, the first file restored', async () => {
-    const dir = fake([]);
+    const dir = fake('well-behaved');
     chmodSync(join(dir, 'b.fake'), 0o444);
     const r = await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir });
     expect(r.exit).toBe(3);

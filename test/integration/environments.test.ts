@@ -144,7 +144,7 @@ describe("the user's tool folders", () => {
     const server = join(tools, 'lspq-test-server');
     writeFileSync(
       server,
-      `#!/bin/sh\nexec "${process.execPath}" "${join(REPO, 'test', 'fakes', 'misbehaving-server.ts')}" "$@"\n`,
+      `#!/bin/sh\nexec "${process.execPath}" "${join(REPO, 'test', 'fakes', 'well-behaved.ts')}" "$@"\n`,
     );
     chmodSync(server, 0o755);
     const dir = join(base, 'fake-project');

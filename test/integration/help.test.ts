@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMMANDS } from '../../src/commands/table';
+import { COMMANDS } from '../../src/commands/list';
 import { copyFixture, FIXTURES, git, Lspq, lspqOnPath, prepareCFixture } from '../helpers/lspq';
 
 /**

@@ -68,6 +68,6 @@ test('a manifest beside another index (a build cut short between its two renames
   // Another index in its place, the manifest left as it was.
   const { appendFileSync } = await import('node:fs');
   appendFileSync(join(dir, '.lspq', 'index.scip'), Buffer.from([0x0a, 0x00]));
-  const { readManifest } = await import('../../src/index/manifest');
+  const { readManifest } = await import('../../src/scip/manifest');
   expect(readManifest(join(dir, '.lspq', 'index.scip'))).toBeUndefined();
 });

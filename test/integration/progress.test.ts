@@ -102,7 +102,7 @@ describe('progress while a project loads', () => {
 
 describe('progress while any question is slow', () => {
   const lspq = new Lspq();
-  const dir = fakeProject('slow', ['--hang-on-definition']);
+  const dir = fakeProject('slow', 'hangs-on-definition');
   afterAll(async () => {
     expect(await lspq.stop()).toEqual([]);
     rmSync(dir, { recursive: true, force: true });

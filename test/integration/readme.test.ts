@@ -1,7 +1,8 @@
-/** The README's first query prints what the README says it prints. */
+/** The README: its first query prints what it says, and its table of commands teaches their own examples. */
 import { afterAll, expect, test } from 'bun:test';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { COMMANDS } from '../../src/commands/list';
 import { Lspq, REPO } from '../helpers/lspq';
 
 const lspq = new Lspq();
@@ -15,4 +16,15 @@ test("the install command's query and its documented answer", async () => {
   const r = await lspq.run(command!.split(' '), { cwd: REPO });
   expect(r.stdout).toBe(`${printed}\n`);
   expect(r.exit).toBe(0);
+});
+
+test("the README's command table: every command once, each example one its --help teaches (and help.test.ts runs)", () => {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
+  const rows = [...readme.matchAll(/^\| `(\w+)` \| .* \| `(.+)` \|$/gm)].map((m) => [
+    m[1]!,
+    m[2]!.replaceAll('\\|', '|'),
+  ]);
+  expect(rows.map(([name]) => name)).toEqual(Object.keys(COMMANDS));
+  for (const [name = '', example = ''] of rows)
+    expect(COMMANDS[name as keyof typeof COMMANDS].examples as readonly string[]).toContain(example);
 });

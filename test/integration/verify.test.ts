@@ -87,7 +87,7 @@ describe('actions --apply --verify', () => {
   test('an action whose edit does not compile is put back, byte for byte', async () => {
     const fake = {
       command: process.execPath,
-      args: [join(REPO, 'test', 'fakes', 'misbehaving-server.ts'), '--cancel-marker', join(base, 'cancelled')],
+      args: [join(REPO, 'test', 'fakes', 'well-behaved.ts'), '--cancel-marker', join(base, 'cancelled')],
       extensionToLanguage: { '.ts': 'typescript' },
     };
     const dir = project('ts-action', {

@@ -19,9 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { writePlan } from '../../src/engine/apply-edit';
-import { LspqError } from '../../src/errors';
+import { LspqError } from '../../src/shared/errors';
 import { parseEditorconfig } from '../../src/lsp/editorconfig';
-import { applyTextEdits, keepFileConventions, planWorkspaceEdit } from '../../src/lsp/edits';
+import { applyTextEdits, keepFileConventions, planWorkspaceEdit } from '../../src/lsp/workspace-edit';
 import { unifiedDiff } from '../../src/render/diff';
 
 const edit = (line: number, start: number, end: number, newText: string, endLine = line): TextEdit => ({

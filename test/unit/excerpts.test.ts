@@ -1,6 +1,6 @@
 /** grep's conventions for code around the answer: context lines, merged windows, `--` between groups. */
 import { describe, expect, test } from 'bun:test';
-import { type Placed, placedLines, withExcerpts } from '../../src/render/excerpts';
+import { type Placed, placedLines, withExcerpts } from '../../src/render/placed-lines';
 
 const at = (path: string, line: number, first: number, lines: string[]): Placed => ({
   path,

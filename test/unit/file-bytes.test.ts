@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'bun:test';
 import { applyToBytes, byteMap, decodeLossy, isUtf8 } from '../../src/lsp/file-bytes';
-import { planWorkspaceEdit } from '../../src/lsp/edits';
+import { planWorkspaceEdit } from '../../src/lsp/workspace-edit';
 
 const b = (text: string) => Buffer.from(text, 'latin1');
 

@@ -1,7 +1,13 @@
 /** The command line by each command's own definition: values, switches, aliases, and one-line refusals. */
 import { describe, expect, test } from 'bun:test';
-import { parseFlags } from '../../src/commands/flags';
-import { LspqError } from '../../src/errors';
+import { parseFlags as parseWith } from '../../src/commands/flags';
+import type { Declaration } from '../../src/commands/command';
+import { COMMANDS, type CommandName } from '../../src/commands/list';
+import { LspqError } from '../../src/shared/errors';
+
+/** A command's words parsed by its own declaration. */
+const parseFlags = (name: CommandName, words: string[]): Record<string, unknown> =>
+  parseWith(name, COMMANDS[name] as Declaration, words);
 
 function refusal(fn: () => unknown): string {
   try {

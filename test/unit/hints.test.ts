@@ -1,11 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import {
-  editDistance,
-  identifiersNear,
-  nearestToName,
-  nearestToPlace,
-  onNoName,
-} from '../../src/engine/handlers/hints';
+import { editDistance, identifiersNear, nearestToName, nearestToPlace, onNoName } from '../../src/engine/hints';
 import { syntaxOf } from '../../src/lsp/lexical';
 
 const lines = [

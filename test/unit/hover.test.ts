@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { flattenLocations, hoverText, sortLocations } from '../../src/lsp/convert';
+import { sortLocations } from '../../src/answers/places';
+import { flattenLocations, hoverText } from '../../src/lsp/convert';
 
 describe('hoverText normalizes all three hover forms', () => {
   test('MarkupContent', () => {

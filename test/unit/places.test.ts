@@ -3,8 +3,8 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findPythonEnv, inMainCheckout, toolFolders } from '../../src/lsp/servers/places';
-import { stateFile } from '../../src/protocol/socket';
+import { findPythonEnv, inMainCheckout, toolFolders } from '../../src/lsp/servers/install-places';
+import { stateFile } from '../../src/shared/socket';
 
 const base = mkdtempSync(join(tmpdir(), 'lspq-places-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

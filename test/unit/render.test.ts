@@ -1,17 +1,18 @@
 import { describe, expect, test } from 'bun:test';
-import type { HeldServer } from '../../src/protocol/messages';
-import type { CallsResult, LocationsResult, SymbolsResult } from '../../src/queries';
-import { distinctions, renderDaemonStatus } from '../../src/render/daemon';
-import { renderCalls } from '../../src/render/calls';
-import { locationsJson, renderLocations } from '../../src/render/locations';
-import { displayPath } from '../../src/protocol/paths';
+import type { HeldServer } from '../../src/shared/messages';
+import type { CallsResult } from '../../src/commands/calls/answer';
+import type { LocationsResult } from '../../src/commands/locations/answer';
+import type { SymbolsResult } from '../../src/commands/symbols/answer';
+import { distinctions, renderDaemonStatus } from '../../src/commands/daemon/render';
+import { renderCalls } from '../../src/commands/calls/render';
+import { locationsJson, renderLocations } from '../../src/commands/locations/render';
+import { displayPath } from '../../src/shared/paths';
 import { renderOptions } from '../../src/render/style';
-import { renderSymbols } from '../../src/render/symbols';
+import { renderSymbols } from '../../src/commands/symbols/render';
 
 const o = renderOptions('/p', false);
 
 const result: LocationsResult = {
-  op: 'refs',
   target: { path: '/p/a.ts', line: 1, column: 2, symbol: 'x' },
   server: 'typescript',
   root: '/p',

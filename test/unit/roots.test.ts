@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { projectsUnder } from '../../src/engine/handlers/projects';
+import { projectsUnder } from '../../src/engine/projects';
 import { findRoot } from '../../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../../src/lsp/servers/registry';
 

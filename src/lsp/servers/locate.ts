@@ -3,7 +3,7 @@
  */
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
-import { activate, ancestors, findPythonEnv, inMainCheckout, toolFolders, type PythonEnv } from './places';
+import { activate, ancestors, findPythonEnv, inMainCheckout, toolFolders, type PythonEnv } from './install-places';
 import type { ServerSpec } from './registry';
 import type { Trust } from './trust';
 import { workspaceRoot } from './workspaces';

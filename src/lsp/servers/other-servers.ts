@@ -6,7 +6,7 @@
  * that complements one (ESLint, Tailwind CSS) never answers before it.
  */
 import { JS_TS } from './languages';
-import type { ServerSpec } from './registry';
+import type { ServerSpec } from './spec';
 
 /** Linters and helpers that answer no question about code but diagnostics and actions. */
 const NO_NAVIGATION: ServerSpec['lacks'] = [

@@ -1,161 +1,9 @@
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import type { StyleSettings } from '../style-settings';
 import { JS_TS } from './languages';
-import type { WorkspaceKind } from './workspaces';
 import { OTHER_SERVERS } from './other-servers';
-/**
- * The servers lspq knows, as data. Order matters: for a file, the first
- * server whose binary is found answers (diag asks them all).
- */
-export type Readiness =
-  /** Answers are right as soon as the server answers (it queues requests itself). */
-  | 'immediate'
-  /** Wait until the work-done progress the server started has ended. */
-  | 'progress'
-  /**
-   * clangd: wait until every open file has been parsed (its first
-   * diagnostics arrived) and, where the project has its `indexedBy` file
-   * (a compilation database), until the background index has run to its
-   * end once: it checks its stored index against the files as it starts,
-   * and before it has, answers from what it stored, however stale. Before
-   * that it also answers a definition with the header's declaration.
-   */
-  | 'indexed'
-  /**
-   * pyright: wait for its log line saying the workspace's files are
-   * enumerated. Until then a references search covers only open files and
-   * comes back empty, though its own progress has already ended.
-   */
-  | 'enumerated'
-  /**
-   * rust-analyzer: wait for experimental/serverStatus quiescent, once it
-   * has reported loading the workspace (a quiescent status can come first).
-   */
-  | 'quiescent';
+import type { ServerSpec } from './spec';
 
-/**
- * How lspq knows a file's diagnostics are complete:
- * - pull: textDocument/diagnostic (the server may announce it by registration);
- * - gopls-barrier: gopls.diagnose_files returns once the files are diagnosed;
- * - versioned: clangd publishes once per version, the synced one is awaited;
- * - tsserver: typescript-language-server publishes nothing when nothing
- *   changed, so tsserver is asked its three passes directly;
- * - pull-and-check: its own diagnostics pulled, and those of the check it
- *   runs on save (rust-analyzer's cargo check), pushed once that ends;
- * - push: any other server's publishes, with a quiet window (the fallback).
- * Without a declared strategy: pull where offered, else push.
- */
-export type DiagnosticsStrategy = 'pull' | 'gopls-barrier' | 'versioned' | 'tsserver' | 'pull-and-check' | 'push';
-
-export interface ServerSpec {
-  id: string;
-  name: string;
-  /** Servers of one family are alternatives (diag asks only the first found); others complement each other. */
-  family?: string;
-  /** Binary name looked up in the project's node_modules/.bin and PATH, unless `locate` says otherwise. */
-  command: string;
-  args: string[];
-  /** File extension (with dot) or exact file name → LSP language id. */
-  languages: Record<string, string>;
-  /** Groups of root markers, tried in order: the first group found above the file wins. */
-  rootMarkers: string[][];
-  /**
-   * Rust: the top-most Cargo.toml that declares [workspace]. Python: without
-   * a marker, the folder above the file's top-most package, so imports of
-   * the package resolve (a root inside the package breaks them).
-   */
-  rootRule?: 'cargo-workspace' | 'python-package';
-  /** The workspaces it answers for as one (workspaces.ts): its root is the workspace's, whichever package asks. */
-  workspaces?: WorkspaceKind;
-  /**
-   * It answers from the projects of its open files only (both TypeScript
-   * servers): before a question that spans the workspace, a file of each
-   * project (each tsconfig) is opened on it.
-   */
-  projects?: 'tsconfig';
-  /**
-   * Only its references, renames, file moves and symbol search span the
-   * projects of a workspace (tsserver): implementations and callers are
-   * asked again from a reference inside each other project (projects.ts).
-   */
-  crossProject?: 'references-only';
-  install: string;
-  /** A special binary lookup (TypeScript 7 ships its server inside a platform package). */
-  locate?: 'typescript-native';
-  initializationOptions?: unknown;
-  /** Answers to workspace/configuration, by section. */
-  settings?: Record<string, unknown>;
-  /**
-   * Where the server reads the Python interpreter to resolve imports with
-   * (pyright: `python.pythonPath`); given the project's environment's.
-   * Servers without it read VIRTUAL_ENV (pylsp's jedi) or PATH.
-   */
-  interpreterSetting?: 'python.pythonPath';
-  /** How the server is told a file's indentation before it computes an edit, when it ignores the request's options. */
-  style?: StyleSettings;
-  env?: Record<string, string>;
-  /**
-   * Environment variables that change the server's answers: part of the
-   * pool key. PATH counts only through `pathTools`.
-   */
-  envKeys: string[];
-  /**
-   * Programs the server runs by name from PATH (node for a Node server, go
-   * for gopls): the pool is keyed on where PATH finds them, not on the PATH
-   * string, which a git hook changes (git's exec folder first) without
-   * changing any answer.
-   */
-  pathTools?: string[];
-  readiness: Readiness;
-  diagnostics?: DiagnosticsStrategy;
-  /** With readiness 'enumerated': the server's log line that says it is ready. */
-  readyLog?: RegExp;
-  /** With readiness 'indexed': the file at the root that makes the server index the project in the background. */
-  indexedBy?: string;
-  versionArgs: string[];
-  /** Requests it is known not to offer: when no installed server can answer, the others are suggested. */
-  lacks?: (keyof ServerCapabilities)[];
-  /**
-   * For fmt: 'first' formats before the file's other servers (ruff is the
-   * Python formatter); 'last' is asked only when no other can (pylsp
-   * offers formatting but formats nothing without its formatter plugins).
-   */
-  formatter?: 'first' | 'last';
-  /**
-   * Only where one of its root markers is above the file (ESLint, Tailwind
-   * CSS): it serves files other servers answer for, and has nothing to say
-   * in a project that does not use it.
-   */
-  needsMarker?: boolean;
-  /** The configuration file that set its command, named when that command is missing. */
-  configuredIn?: string;
-  /** File names ending so are not the project's sources though their extension matches (TypeScript's declaration files). */
-  notSources?: string[];
-  /** How it takes in files changed on disk; 'watched' unless said. */
-  diskChanges?: DiskChanges;
-  /**
-   * Folders of build output under the root (cargo's target): never walked
-   * for sources, and a change inside is not a change to the project (it
-   * would cost a push server's settle window on the next diag).
-   */
-  outputDirs?: string[];
-}
-
-/**
- * How a server takes in files changed on disk by other programs
- * (docs/servers.md, files changed on disk):
- * - watched: workspace/didChangeWatchedFiles for the globs it registered,
- *   applied before the request that follows (gopls, pyright, both
- *   TypeScript servers);
- * - documents: the changed files are also given to it as open documents,
- *   since it re-reads them from disk on a thread of its own and a request
- *   sent at once can be answered from the old text (rust-analyzer);
- * - pinned-documents: the same, kept open for as long as the server runs,
- *   since its index of a closed file is never rebuilt (clangd); past
- *   MAX_PINNED_DOCUMENTS the server is started again instead, and it
- *   re-indexes what changed as it starts.
- */
-export type DiskChanges = 'watched' | 'documents' | 'pinned-documents';
+export type { DiagnosticsStrategy, DiskChanges, Readiness, ServerSpec } from './spec';
 
 /** Ruff lints and formats; it answers no question about code. */
 const LINTER_ONLY: (keyof ServerCapabilities)[] = [
@@ -178,6 +26,10 @@ const PY_ENV = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH'];
 const RENAME_EVERYWHERE = { preferences: { useAliasesForRenames: false } };
 const PYRIGHT_ENUMERATED = /^(Found \d+ source files?|No source files found)/;
 
+/**
+ * The servers lspq knows, as data. Order matters: for a file, the first
+ * server whose binary is found answers (diag asks them all).
+ */
 export const BUILTIN_SERVERS: ServerSpec[] = [
   {
     id: 'typescript',

@@ -14,6 +14,7 @@
  * changed one needs trusting again. LSPQ_TRUST=all trusts everything (CI
  * and containers, where the repository is the user's own).
  */
+import { isWithin } from '../../shared/paths';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { probeEnv } from '../../git/run';
@@ -97,7 +98,7 @@ export class Trust {
   private owner(path: string, project: string): string | undefined {
     const top = gitTop(path);
     if (top) return tracked(top, path, this.env) ? top : undefined;
-    const under = path === project || path.startsWith(`${project}/`);
+    const under = isWithin(path, project);
     return under ? project : undefined;
   }
 

@@ -1,0 +1,67 @@
+/**
+ * The parts of the `--json` answers that several commands share, as zod
+ * schemas: each command's own shape (its folder's shape.ts) is built from
+ * them. One definition gives the renderers' return types, `lspq schema`'s
+ * JSON Schema and the test suite's check of every JSON document.
+ */
+import * as z from 'zod/mini';
+
+export const int = z.int();
+export const Span = { line: int, column: int, endLine: int, endColumn: int };
+export const SpanShape = z.object(Span);
+
+export const ContextShape = z.object({ line: int, lines: z.array(z.string()) });
+export const BodyShape = z.object({ line: int, endLine: int, text: z.string(), truncated: z.boolean() });
+
+export const LocationShape = z.object({
+  path: z.string(),
+  ...Span,
+  preview: z.string(),
+  context: z.optional(ContextShape),
+  body: z.optional(z.nullable(BodyShape)),
+});
+
+export const TargetShape = z.object({ path: z.string(), line: int, column: int, symbol: z.optional(z.string()) });
+
+/** Every answer from a language server names the server and the root it used. */
+export const answered = { server: z.string(), root: z.string() };
+/** A list cut at --limit: how many there were, and whether some are left out. */
+export const cut = { total: int, truncated: z.boolean() };
+
+/** Where an answer came from: a SCIP index (with the files changed since it was built) or a live server. */
+export const sourced = {
+  source: z.optional(z.enum(['index', 'server'])),
+  stale: z.optional(z.array(z.string())),
+};
+
+/** Which server answered for which root: one pair each, never two lists to pair by position. */
+export const ServerRootShape = z.object({ server: z.string(), root: z.string() });
+
+export const SeverityShape = z.enum(['error', 'warning', 'info', 'hint']);
+
+export const DiagnosticShape = z.object({
+  path: z.string(),
+  ...Span,
+  severity: SeverityShape,
+  message: z.string(),
+  source: z.optional(z.string()),
+  code: z.optional(z.union([z.string(), z.number()])),
+  context: z.optional(ContextShape),
+  /** With --since: not present at that revision. */
+  new: z.optional(z.boolean()),
+});
+
+/** --verify: the errors the edit introduced, and whether every file was put back for them. */
+export const VerificationShape = z.object({ introduced: z.array(DiagnosticShape), reverted: z.boolean() });
+
+/** A file an edit changes: how many text edits, and its new path when it moved. */
+export const FileChangesShape = z.object({ path: z.string(), changes: int, newPath: z.optional(z.string()) });
+
+/** Any command's answer, when it fails. */
+export const ErrorShape = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    candidates: z.optional(z.array(z.string())),
+  }),
+});

@@ -1,0 +1,51 @@
+/** actions: a place asked; the servers' code actions there answered, or the one applied. */
+import type { Answered, CallerContext } from '../../answers/caller';
+import type { FileEdit, Verification, Verify } from '../../answers/edits';
+import type { Span } from '../../answers/places';
+import type { LineSpec, TargetSpec } from '../../shared/target';
+
+export interface ActionsQuery extends CallerContext, Verify {
+  op: 'actions';
+  place: TargetSpec | LineSpec;
+  kinds?: string[];
+  apply?: number | 'preferred';
+  write: boolean;
+  allowOutside: boolean;
+  /** List the actions the server offers disabled too, with why. */
+  all?: boolean;
+}
+
+export interface CodeActionItem {
+  index: number;
+  title: string;
+  kind: string;
+  preferred: boolean;
+  /** The files it would change, when the server said without running anything. */
+  edits: { path: string; changes: number }[];
+  /** Why the server offers it but it cannot be applied now. */
+  disabled?: string;
+  /** The server that offers it (the file's servers are all asked). */
+  server: string;
+}
+
+export interface ActionsResult {
+  path: string;
+  span: Span;
+  server: string;
+  root: string;
+  /** Every server asked, in order; `server` and `root` name the first. */
+  servers: Answered[];
+  actions: CodeActionItem[];
+  /** Actions the server offers disabled, left out of the list (all of them are listed with --all). */
+  hidden: number;
+  /** The action applied: the files its edits change, and the pages its command asked to show (a URL to open). */
+  applied: null | {
+    index: number;
+    title: string;
+    server: string;
+    files: FileEdit[];
+    written: boolean;
+    urls: string[];
+    verification?: Verification;
+  };
+}

@@ -1,0 +1,81 @@
+/** actions: the code actions at a position or lines; --apply N applies one. */
+import { usage } from '../../shared/errors';
+import { type LineSpec, parseLineTarget, parseTarget, type TargetSpec } from '../../shared/target';
+import { editArgs, targetArgs } from '../common-args';
+import { defineCommand, present } from '../command';
+import { verifyFlags } from '../edit-flags';
+import { positiveInt, type TargetFlags, targetFrom } from '../options';
+import { actionsJson, renderActions } from './render';
+import { ActionsShape } from './shape';
+
+/** A position (FILE:LINE:COL, FILE:LINE:NAME, --symbol) or lines (FILE:LINE, FILE:START-END). */
+function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
+  if (args.symbol || !args.target) return targetFrom(args, cwd);
+  // FILE:LINE:COL and FILE:LINE:NAME name a position; FILE:LINE and FILE:START-END lines.
+  if (/:\d+:[^:\s]+$/.test(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
+  return parseLineTarget(args.target, cwd);
+}
+
+export const actions = defineCommand({
+  summary: 'code actions at TARGET, FILE:LINE or FILE:START-END; --apply N applies one',
+  args: {
+    ...targetArgs,
+    target: {
+      type: 'positional',
+      required: false,
+      description: 'FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:START-END',
+      valueHint: 'TARGET',
+    },
+    kind: {
+      type: 'string',
+      description: 'Only these kinds, comma-separated prefixes (quickfix, refactor, source.organizeImports)',
+      valueHint: 'K,...',
+    },
+    apply: { type: 'string', description: 'Apply action N of the list', valueHint: 'N' },
+    'apply-preferred': { type: 'boolean', description: "Apply the server's preferred action" },
+    'dry-run': { type: 'boolean', description: 'With --apply, print the diff and write nothing' },
+    verify: editArgs.verify,
+    'verify-all': editArgs['verify-all'],
+    all: { type: 'boolean', description: 'Also list the actions the server offers disabled, with why' },
+    'allow-outside': editArgs['allow-outside'],
+  },
+  examples: [
+    'lspq actions src/main.ts:1 --kind source',
+    'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1 --dry-run',
+    'lspq actions src/main.ts:6:Circle --kind quickfix --json',
+  ],
+  process: 'daemon',
+  writes: true,
+  answers: { actions: async () => (await import('./handler')).actions },
+  run: async (args, { line, ask }) => {
+    if (args.apply !== undefined && args['apply-preferred'])
+      throw usage('give --apply N or --apply-preferred, not both');
+    if (args['dry-run'] && args.apply === undefined && !args['apply-preferred'])
+      throw usage('--dry-run goes with --apply N or --apply-preferred');
+    const kinds = args.kind
+      ?.split(',')
+      .map((k) => k.trim())
+      .filter(Boolean);
+    const apply = args['apply-preferred'] ? ('preferred' as const) : positiveInt(args.apply, '--apply');
+    const query = {
+      op: 'actions' as const,
+      place: placeFrom(args, line.cwd),
+      ...(kinds?.length ? { kinds } : {}),
+      ...(apply !== undefined ? { apply } : {}),
+      write: args['dry-run'] !== true,
+      allowOutside: args['allow-outside'] === true,
+      ...(args.all ? { all: true } : {}),
+      ...verifyFlags(args),
+    };
+    const result = await ask(query, args);
+    const out = present(
+      result,
+      args.json,
+      { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0 },
+      line,
+    );
+    return result.applied?.verification?.reverted ? { ...out, exit: 1 } : out;
+  },
+  shape: ActionsShape,
+  capabilities: { actions: (c) => !!c.codeActionProvider },
+});

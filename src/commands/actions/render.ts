@@ -1,0 +1,58 @@
+/** actions: the numbered list; after --apply, the diff (dry run) or the files written. */
+import type * as z from 'zod/mini';
+import { unifiedDiff } from '../../render/diff';
+import { verificationJson, verified, writtenLines } from '../../render/written';
+import type { RenderOptions } from '../../render/style';
+import type { Rendered } from '../../render/rendered';
+import { displayPath } from '../../shared/paths';
+import type { ActionsResult } from './answer';
+import type { ActionsShape } from './shape';
+
+export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof ActionsShape> {
+  return {
+    path: displayPath(r.path, cwd),
+    ...r.span,
+    server: r.server,
+    root: r.root,
+    servers: r.servers,
+    actions: r.actions.map((a) => ({ ...a, edits: a.edits.map((e) => ({ ...e, path: displayPath(e.path, cwd) })) })),
+    hidden: r.hidden,
+    applied: r.applied && {
+      index: r.applied.index,
+      title: r.applied.title,
+      server: r.applied.server,
+      files: r.applied.files.map((f) => displayPath(f.renamedTo ?? f.path, cwd)),
+      written: r.applied.written,
+      urls: r.applied.urls,
+      ...verificationJson(r.applied.verification, cwd),
+    },
+  };
+}
+
+/** The numbered list (`1  quickfix  Add import ... (preferred)`); after --apply, the diff (dry run) or the files written. */
+export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
+  const c = o.colors;
+  if (r.applied) {
+    const note = `${r.applied.written ? 'applied' : 'would apply'} ${r.applied.index}: ${r.applied.title}`;
+    const urls = r.applied.urls.map((u) => `${u}\n`).join('');
+    const out = {
+      stdout: (r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, o.cwd)) + urls,
+      stderr: urls && r.applied.files.length === 0 ? `${note} (open the address it gave)` : note,
+    };
+    return verified(out, r.applied.verification, `code action ${r.applied.index} ('${r.applied.title}')`, o);
+  }
+  const width = String(Math.max(0, ...r.actions.map((a) => a.index))).length;
+  // Several servers asked: each action names its own.
+  const several = r.servers.length > 1;
+  const lines = r.actions.map((a) => {
+    const tags = [several ? a.server : '', a.preferred ? 'preferred' : '', a.disabled ? `disabled: ${a.disabled}` : '']
+      .filter(Boolean)
+      .join(', ');
+    return `${String(a.index).padStart(width)}  ${c.cyan(a.kind || '-')}  ${a.title}${tags ? c.dim(` (${tags})`) : ''}\n`;
+  });
+  const hidden =
+    r.hidden > 0
+      ? `${r.hidden} disabled action${r.hidden === 1 ? '' : 's'} not shown; --all lists them with why`
+      : undefined;
+  return { stdout: lines.join(''), ...(hidden ? { warning: hidden } : {}) };
+}

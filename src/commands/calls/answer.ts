@@ -1,0 +1,65 @@
+/** calls: a function asked; its callers or callees answered, or the call chains from it to another. */
+import type { CallerContext } from '../../answers/caller';
+import type { Context, Span } from '../../answers/places';
+import type { TargetSpec } from '../../shared/target';
+
+export type CallDirection = 'incoming' | 'outgoing';
+
+export interface CallsQuery extends CallerContext {
+  op: 'calls';
+  target: TargetSpec;
+  direction: CallDirection;
+  depth: number;
+}
+
+export interface CallPathQuery extends CallerContext {
+  op: 'callPath';
+  from: TargetSpec;
+  to: TargetSpec;
+  depth: number;
+}
+
+export interface CallItem {
+  name: string;
+  kind: string;
+  path: string;
+  line: number;
+  column: number;
+  detail?: string;
+}
+
+export interface CallNode {
+  item: CallItem;
+  ranges: Span[];
+  calls: CallNode[];
+  context?: Context;
+}
+
+export interface CallsResult {
+  item: CallItem;
+  direction: CallDirection;
+  server: string;
+  root: string;
+  calls: CallNode[];
+  total: number;
+  truncated: boolean;
+}
+
+/** One call of a chain: where the caller calls the callee. */
+export interface CallHop {
+  caller: CallItem;
+  callee: CallItem;
+  /** The call sites, in the caller's file. */
+  ranges: Span[];
+}
+
+export interface CallPathResult {
+  from: CallItem;
+  to: CallItem;
+  server: string;
+  root: string;
+  /** The shortest chains from `from` to `to`, each its calls in order. */
+  chains: CallHop[][];
+  total: number;
+  truncated: boolean;
+}

@@ -1,0 +1,87 @@
+/** calls: the target, then one line per caller (←) or callee (→), indented by depth. */
+import type { CallHop, CallItem, CallNode, CallPathResult, CallsResult } from './answer';
+import { displayPath } from '../../shared/paths';
+import { locationPrefix, truncationNote, type RenderOptions } from '../../render/style';
+import { type Placed, placedLines } from '../../render/placed-lines';
+import type { CallNodeShape, CallPathShape, CallsShape } from './shape';
+import type { Rendered } from '../../render/rendered';
+import type * as z from 'zod/mini';
+
+function itemJson(item: CallItem, cwd: string): CallItem {
+  return { ...item, path: displayPath(item.path, cwd) };
+}
+
+function nodeJson(node: CallNode, cwd: string): z.infer<typeof CallNodeShape> {
+  return {
+    item: itemJson(node.item, cwd),
+    ranges: node.ranges,
+    ...(node.context ? { context: node.context } : {}),
+    calls: node.calls.map((c) => nodeJson(c, cwd)),
+  };
+}
+
+export function callsJson(r: CallsResult, cwd: string): z.infer<typeof CallsShape> {
+  return {
+    item: itemJson(r.item, cwd),
+    direction: r.direction,
+    server: r.server,
+    root: r.root,
+    calls: r.calls.map((c) => nodeJson(c, cwd)),
+    total: r.total,
+    truncated: r.truncated,
+  };
+}
+
+export function renderCalls(r: CallsResult, o: RenderOptions): Rendered {
+  const arrow = r.direction === 'incoming' ? '←' : '→';
+  const line = (item: CallItem, depth: number, prefix: string) =>
+    `${locationPrefix(o, displayPath(item.path, o.cwd), item.line, item.column)} ${'  '.repeat(depth)}${prefix}${o.colors.dim(item.kind)} ${o.colors.bold(item.name)}`;
+  const at = (item: CallItem) => ({ path: displayPath(item.path, o.cwd), line: item.line });
+  const places: Placed[] = [{ ...at(r.item), text: line(r.item, 0, '') }];
+  let shown = 0;
+  const walk = (nodes: CallNode[], depth: number) => {
+    for (const n of nodes) {
+      shown++;
+      places.push({ ...at(n.item), text: line(n.item, depth, `${arrow} `), context: n.context });
+      walk(n.calls, depth + 1);
+    }
+  };
+  walk(r.calls, 1);
+  return {
+    stdout: placedLines(places),
+    warning: r.truncated ? truncationNote(shown, r.total, 'calls') : undefined,
+  };
+}
+
+export function callPathJson(r: CallPathResult, cwd: string): z.infer<typeof CallPathShape> {
+  const hop = (h: CallHop) => ({ caller: itemJson(h.caller, cwd), callee: itemJson(h.callee, cwd), ranges: h.ranges });
+  return {
+    from: itemJson(r.from, cwd),
+    to: itemJson(r.to, cwd),
+    server: r.server,
+    root: r.root,
+    chains: r.chains.map((chain) => chain.map(hop)),
+    total: r.total,
+    truncated: r.truncated,
+  };
+}
+
+/** Each chain as its call sites, one per hop (`path:line:col: caller -> callee`), chains set apart by `--`. */
+export function renderCallPath(r: CallPathResult, o: RenderOptions): Rendered {
+  const chains = r.chains.map((chain) =>
+    chain
+      .map((h) => {
+        const site = h.ranges[0] ?? { line: h.caller.line, column: h.caller.column };
+        const prefix = locationPrefix(o, displayPath(h.caller.path, o.cwd), site.line, site.column);
+        return `${prefix} ${o.colors.bold(h.caller.name)} -> ${o.colors.bold(h.callee.name)}`;
+      })
+      .join('\n'),
+  );
+  return {
+    stdout: chains.length ? `${chains.join('\n--\n')}\n` : '',
+    ...(chains.length === 0
+      ? { stderr: `no call chain from ${r.from.name} to ${r.to.name} within the depth searched; raise --depth` }
+      : {}),
+    warning: r.truncated ? truncationNote(r.chains.length, r.total, 'chains') : undefined,
+  };
+}

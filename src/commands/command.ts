@@ -1,0 +1,119 @@
+/**
+ * What a command is: its declaration (summary, flags, --help examples, the
+ * process that runs it), its run (flags to questions, answers to output),
+ * the engine's handlers for the questions it asks (loaded only when one is
+ * asked), its JSON shape and what it needs of a server. Each command is one
+ * folder (src/commands/NAME/) whose index.ts makes one with
+ * `defineCommand`; list.ts names them all, and every table is derived
+ * from that list.
+ */
+import type { ArgsDef } from 'citty';
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type * as z from 'zod/mini';
+import type { CallerContext } from '../answers/caller';
+import type { HandlerContext } from '../engine/context';
+import type { CommandOutput, ExitCode } from '../shared/errors';
+import type { CommandLine } from '../shared/messages';
+import { renderOptions, type RenderOptions } from '../render/style';
+import type { Rendered } from '../render/rendered';
+import { type Parsed, parseFlags } from './flags';
+import type { Declaration } from './declaration';
+import { type ServerFlags, jsonWanted } from './options';
+
+export type { Declaration, Process } from './declaration';
+
+/** A question's answer, computed by the engine (in the daemon, or here with --no-daemon); `never`: any handler's own query. */
+export type Handler = (request: never, ctx: HandlerContext) => Promise<unknown>;
+
+/** The handlers of a command's questions, by operation, each loaded when first asked. */
+export type Handlers = Record<string, () => Promise<Handler>>;
+
+type Parts<T> = T extends () => Promise<(request: infer Q, ctx: HandlerContext) => Promise<infer R>>
+  ? { query: Q; answer: R }
+  : never;
+/** The question an operation takes, without the caller's facts (the road adds those). */
+export type QueryOf<T> = Omit<Parts<T>['query'], keyof CallerContext>;
+/** What an operation answers. */
+export type AnswerOf<T> = Parts<T>['answer'];
+
+/** What the road gives every command: who asked, how a question is answered, and the other commands. */
+export interface Road {
+  line: CommandLine;
+  /** Asks the engine one question, with the caller context the shared flags give. */
+  ask(query: { op: string }, flags: ServerFlags): Promise<unknown>;
+  /** Runs another command line on the same road (a batch's requests). */
+  runLine(line: CommandLine): Promise<CommandOutput>;
+  /** Every command, by name: its declaration and its JSON shape (a batch's checks, the schema). */
+  commands: Readonly<Record<string, Listed>>;
+}
+
+/** What a command's run gets besides its arguments: the road, its questions typed by its own handlers. */
+export interface RunContext<H extends Handlers = Handlers> extends Omit<Road, 'ask'> {
+  ask<O extends keyof H & string>(query: QueryOf<H[O]> & { op: O }, flags: ServerFlags): Promise<AnswerOf<H[O]>>;
+}
+
+/** What a command knows of the others. */
+export type Listed = Declaration & { shape?: z.ZodMiniType };
+
+/** A command that reads requests as they come (batch): each answered through `emit`; its exit code is the worst. */
+export type Stream<A extends ArgsDef> = (
+  args: Parsed<A>,
+  road: Road,
+  input: AsyncIterable<string>,
+  emit: (line: string) => void,
+) => Promise<CommandOutput>;
+
+export interface Command<A extends ArgsDef = ArgsDef, H extends Handlers = Handlers> extends Declaration {
+  args: A;
+  run: (args: Parsed<A>, ctx: RunContext<H>) => Promise<CommandOutput>;
+  answers?: H;
+  streams?: Stream<A>;
+  /** The JSON document its --json prints (none for schema, whose answer is a JSON Schema); an error answers with the error shape instead. */
+  shape?: z.ZodMiniType;
+  /** What `servers --for` says a server can answer of it: named capabilities, each with the one it needs. */
+  capabilities?: Record<string, (c: ServerCapabilities) => boolean>;
+}
+
+/** A command as the road runs it: its words parsed by its own flags, whatever they are. */
+export interface Defined<A extends ArgsDef = ArgsDef, H extends Handlers = Handlers> extends Command<A, H> {
+  exec(road: Road): Promise<CommandOutput>;
+  execStream?(road: Road, input: AsyncIterable<string>, emit: (line: string) => void): Promise<CommandOutput>;
+}
+
+/** A command, its types checked together: the run's flags are the declared ones, its questions its own handlers'. */
+export function defineCommand<const A extends ArgsDef, const H extends Handlers = Record<never, never>>(
+  command: Command<A, H>,
+): Defined<A, H> {
+  const typed = (road: Road): RunContext<H> => ({
+    ...road,
+    // The engine answers each operation with its own handler's result (engine/answer.ts dispatches by op from
+    // the same `answers` this command declares), so the answer has the type the handler gives it.
+    ask: (query, flags) => road.ask(query, flags) as Promise<AnswerOf<H[typeof query.op]>>,
+  });
+  const parse = (road: Road) => parseFlags(road.line.command, command, road.line.args);
+  const { streams } = command;
+  return {
+    ...command,
+    exec: (road) => command.run(parse(road), typed(road)),
+    ...(streams ? { execStream: (road, input, emit) => streams(parse(road), road, input, emit) } : {}),
+  };
+}
+
+/** How one kind of answer is shown: lines for a person, a JSON document, and whether anything was found (exit 0 against 1). */
+export interface Presenter<R> {
+  human: (result: R, options: RenderOptions) => Rendered;
+  json: (result: R, cwd: string) => object;
+  found: (result: R) => boolean;
+}
+
+export function present<R>(
+  result: R,
+  json: boolean | undefined,
+  presenter: Presenter<R>,
+  line: CommandLine,
+): CommandOutput {
+  const exit: ExitCode = presenter.found(result) ? 0 : 1;
+  if (jsonWanted(json, line.env)) return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit };
+  const { stdout, stderr, warning } = presenter.human(result, renderOptions(line.cwd, line.color));
+  return { stdout, exit, ...(stderr ? { stderr } : {}), ...(warning ? { warnings: [warning] } : {}) };
+}

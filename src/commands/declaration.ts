@@ -1,0 +1,33 @@
+/** A command as the command's process needs to know it: plain data (declarations.ts inlines it into main). */
+import type { ArgsDef } from 'citty';
+
+/**
+ * Where the engine runs a command. `daemon`: the warm daemon (or this
+ * process with --no-daemon), for anything that asks a language server.
+ * `here`: always the command's own process: git needs no server and lets
+ * git's own messages reach the terminal; daemon control talks to the daemon.
+ */
+export type Process = 'daemon' | 'here';
+
+/** A command as the command's process needs it: plain data, inlined into its bundle (declarations.ts). */
+export interface Declaration {
+  summary: string;
+  args: ArgsDef;
+  /** Real command lines, shown at the end of --help: the test suite runs each one in one of its fixtures. */
+  examples: readonly string[];
+  process: Process;
+  /** The positional argument takes any number of words (diag FILE...). */
+  variadic?: boolean;
+  /** The words are another program's (git's): the command takes them raw, --help included. */
+  passthrough?: boolean;
+  /** It reads its requests from stdin, one per line, and answers each as it goes (batch). */
+  stream?: boolean;
+  /** Its --timeout when none is given, in seconds, where the common default is too short (an indexer's run). */
+  timeoutSeconds?: number;
+  /**
+   * It may write files: its command line names its edit, and a command
+   * whose daemon dies under it asks the edit's journal what happened
+   * instead of sending it again.
+   */
+  writes?: boolean;
+}

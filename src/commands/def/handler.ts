@@ -1,0 +1,11 @@
+/** def: the server's definition, or the index's. */
+import { Requests } from '../../lsp/requests';
+import { locationsAnswer } from '../locations/handler';
+
+export const def = locationsAnswer({
+  capability: 'definitionProvider',
+  what: 'definitions',
+  keepsFoundDefinition: true,
+  server: (session, params, { options }) => session.client.request(Requests.definition, params, options),
+  index: ({ index, symbol, target }) => index.definitions(symbol, target.path),
+});

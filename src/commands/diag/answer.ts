@@ -1,0 +1,32 @@
+/** diag: files asked (named, staged, changed or all); their diagnostics answered, never a file reported clean that was not checked. */
+import type { Answered, CallerContext } from '../../answers/caller';
+import type { Diagnostic, Severity } from '../../answers/diagnostics';
+
+export interface DiagQuery extends CallerContext {
+  op: 'diag';
+  files: string[];
+  all: boolean;
+  severity?: Severity;
+  staged?: boolean;
+  changed?: boolean;
+  /** Only what is new since this revision: the same servers asked about its content too. */
+  since?: string;
+  /** Only diagnostics on lines added or changed since `since` (else HEAD). */
+  changedLines?: boolean;
+}
+
+export interface DiagResult {
+  diagnostics: Diagnostic[];
+  summary: Record<Severity, number>;
+  files: string[];
+  total: number;
+  truncated: boolean;
+  /** Files whose diagnostics could not be completed in time; never reported clean. */
+  incomplete: string[];
+  /** Files lspq could not hand a server (binary, too large), left out with why; never reported clean either. */
+  skipped: { path: string; reason: string }[];
+  /** Each server asked and the root it ran for, in the order asked. */
+  answered: Answered[];
+  /** With --since: the revision compared with, and the diagnostics already present there (not shown, not judged). */
+  since?: { rev: string; present: Record<Severity, number> };
+}

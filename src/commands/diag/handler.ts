@@ -1,0 +1,106 @@
+/**
+ * diag: the diagnostics of the files asked (named, staged, changed, or the
+ * whole workspace), each file's complete ones or the file said incomplete;
+ * with --since or --changed-lines, only what is new (since.ts).
+ */
+import { answeredBy } from '../../answers/caller';
+import type { Severity } from '../../answers/diagnostics';
+import { deadlineFor, type HandlerContext } from '../../engine/context';
+import { assertFile, unhandable } from '../../engine/files';
+import { holdAlone } from '../../engine/sessions';
+import type { Session } from '../../lsp/manager';
+import type { DiagResult } from './answer';
+import { diagSince } from './since';
+import {
+  atLeast,
+  BATCH,
+  type Collected,
+  type DiagRequest,
+  diagnoseBatch,
+  fileSessions,
+  mergeDiagnostics,
+  stagedSnapshot,
+  workspaceWork,
+} from './work';
+
+export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
+  if (req.since !== undefined || req.changedLines) return diagSince(req, ctx);
+  const deadline = deadlineFor(req);
+  const out: Collected = {
+    diagnostics: [],
+    incomplete: new Set(),
+    skipped: new Map(),
+    files: new Set(),
+    around: req.context,
+  };
+  let work = new Map<Session, string[]>();
+  let asked = new Set<Session>();
+  const snapshot = req.staged ? await stagedSnapshot(req) : undefined;
+  if (req.all) {
+    ({ work, asked } = await workspaceWork(req, ctx, deadline, out));
+  } else {
+    for (const path of snapshot?.files ?? req.files) {
+      // A staged file is read from the index: it may be gone from the work tree.
+      if (!req.staged) {
+        // Named on the command line, a file that cannot be handed is bad input; found by git, it is skipped.
+        if (req.changed) {
+          const why = unhandable(path);
+          if (why) {
+            out.skipped.set(path, why);
+            continue;
+          }
+        } else assertFile(path);
+      }
+      // Staged or changed files no server handles (README.md) are not an error; named ones are.
+      for (const session of await fileSessions(path, req, ctx, req.staged === true || req.changed === true)) {
+        asked.add(session);
+        work.set(session, [...(work.get(session) ?? []), path]);
+      }
+    }
+  }
+  let staged: Map<string, string> | undefined;
+  if (snapshot) {
+    staged = new Map();
+    for (const path of new Set([...work.values()].flat())) {
+      const text = await snapshot.text(path);
+      if (text === undefined) out.skipped.set(path, 'not a text file');
+      else staged.set(path, text);
+    }
+    // A staged file that is no text is asked of no server.
+    for (const [session, files] of work)
+      work.set(
+        session,
+        files.filter((f) => staged!.has(f)),
+      );
+  }
+  // The index's text is this question's alone: no other question is answered while the servers hold it.
+  if (staged) await holdAlone([...work.keys()], req, ctx, deadline);
+  const total = [...work.values()].reduce((n, files) => n + files.length, 0);
+  let done = 0;
+  for (const [session, files] of work) {
+    for (const f of files) out.files.add(f);
+    for (let i = 0; i < files.length; i += BATCH) {
+      const batch = files.slice(i, i + BATCH);
+      await diagnoseBatch(session, batch, !req.all, ctx, deadline, out, staged);
+      done += batch.length;
+      // Worth a word only when there are several batches to go through (diag --all).
+      if (total > BATCH) ctx.progress?.(`diagnosing with ${session.client.spec.id}: ${done} of ${total} files`);
+    }
+  }
+  // The summary counts everything found (--fail-on judges it); --severity only chooses what is shown.
+  const found = mergeDiagnostics(out.diagnostics);
+  const summary: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
+  for (const d of found) summary[d.severity]++;
+  const shown = found.filter((d) => !req.severity || atLeast(d.severity, req.severity));
+  const sessions = [...asked];
+  return {
+    diagnostics: shown.slice(0, req.limit),
+    summary,
+    files: [...out.files].sort(),
+    total: shown.length,
+    truncated: shown.length > req.limit,
+    incomplete: [...out.incomplete].sort(),
+    skipped: [...out.skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
+    answered: answeredBy(sessions),
+  };
+}

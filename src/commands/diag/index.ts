@@ -1,0 +1,137 @@
+/**
+ * diag: which files (named, --staged, --all, or git's changed files), the
+ * severities, and the exit code: 1 at --fail-on or worse, 3 when a file's
+ * diagnostics could not be completed in time (never reported clean).
+ */
+import { SEVERITIES } from '../../answers/diagnostics';
+import { GitRepo } from '../../git/repo';
+import { usage } from '../../shared/errors';
+import { resolvePath } from '../../shared/paths';
+import { contextArgs, serverArgs } from '../common-args';
+import { defineCommand, present } from '../command';
+import { severityFlag } from '../options';
+import { githubCommands, sarifLog } from './ci-formats';
+import { diagJson, renderDiag, skippedLines, summaryLine } from './render';
+import { DiagShape } from './shape';
+
+/** The staged, and the changed and untracked files of the repository around `cwd`; undefined outside one. */
+async function gitFiles(cwd: string, env: Record<string, string>) {
+  const repo = await GitRepo.open(cwd, env);
+  return repo?.changedFiles();
+}
+
+export const diag = defineCommand({
+  summary: 'diagnostics for files, --staged changes or --all the workspace',
+  args: {
+    ...serverArgs,
+    ...contextArgs,
+    files: {
+      type: 'positional',
+      required: false,
+      description: 'Files to check (default: the changed files, in git)',
+      valueHint: 'FILE...',
+    },
+    staged: { type: 'boolean', description: 'The staged content of the staged files (for a pre-commit hook)' },
+    all: { type: 'boolean', description: 'Every source file of the workspace' },
+    since: {
+      type: 'string',
+      description: 'Only what is new since REV (the changed files; with --all the workspace)',
+      valueHint: 'REV',
+    },
+    'changed-lines': {
+      type: 'boolean',
+      description: 'Only diagnostics on lines added or changed (since REV, else HEAD)',
+    },
+    format: {
+      type: 'string',
+      description: 'sarif (SARIF 2.1.0, for code scanning) or github (workflow commands, inline on a pull request)',
+      valueHint: 'F',
+    },
+    severity: {
+      type: 'string',
+      description: 'Show only this severity and worse (error, warning, info, hint)',
+      valueHint: 'S',
+    },
+    'fail-on': {
+      type: 'string',
+      description: 'Exit 1 at this severity or worse (default error); never: always exit 0',
+      valueHint: 'S',
+    },
+  },
+  examples: [
+    'lspq diag src/broken.ts',
+    'lspq diag --staged --fail-on warning',
+    'lspq diag --all --json',
+    'lspq diag --since main --all',
+  ],
+  process: 'daemon',
+  variadic: true,
+  answers: { diag: async () => (await import('./handler')).diag },
+  run: async (args, { line, ask }) => {
+    const named = args._.map((f) => resolvePath(line.cwd, f));
+    const format = args.format;
+    if (format !== undefined && format !== 'sarif' && format !== 'github')
+      throw usage(`--format takes sarif or github, not '${format}' (--json for lspq's own JSON)`);
+    if (format !== undefined && args.json) throw usage('give --format or --json, not both');
+    const since = args.since;
+    const changedLines = args['changed-lines'] === true;
+    const compared = since !== undefined || changedLines;
+    // With --since, --staged says what "now" is and --all how far to look; FILEs narrow the changed files.
+    const modes = compared
+      ? [named.length > 0, args.all === true].filter(Boolean).length
+      : [named.length > 0, args.staged === true, args.all === true].filter(Boolean).length;
+    if (modes > 1)
+      throw usage(
+        compared
+          ? 'give FILEs or --all with --since, not both'
+          : 'give FILEs, --staged or --all, not more than one of them',
+      );
+    // never (or none): list what is found and exit 0, for a hook or CI step that only reports.
+    const never = args['fail-on'] === 'never' || args['fail-on'] === 'none';
+    const failOn = never ? undefined : (severityFlag(args['fail-on'], '--fail-on', ['never', 'none']) ?? 'error');
+    const shown = severityFlag(args.severity, '--severity');
+    let files = named;
+    let changed = false;
+    // --staged: the engine reads the index once, for the list and the staged text together.
+    if (!compared && !args.staged && !args.all && named.length === 0) {
+      const found = await gitFiles(line.cwd, line.env);
+      if (!found) throw usage('no files given and not in a git repository: name FILEs, or use --all');
+      files = found.changed;
+      changed = true;
+    }
+    const query = {
+      op: 'diag' as const,
+      files,
+      all: args.all === true,
+      staged: args.staged === true,
+      changed,
+      ...(shown ? { severity: shown } : {}),
+      ...(since !== undefined ? { since } : {}),
+      ...(changedLines ? { changedLines } : {}),
+    };
+    const result = await ask(query, args);
+    // CI places annotations by paths from the repository's top, wherever in it lspq ran.
+    const top = format ? ((await GitRepo.open(line.cwd, line.env))?.top ?? line.cwd) : line.cwd;
+    const out = format
+      ? {
+          stdout: format === 'sarif' ? `${JSON.stringify(sarifLog(result, top))}\n` : githubCommands(result, top),
+          stderr: summaryLine(result),
+          exit: 0 as const,
+        }
+      : present(result, args.json, { human: renderDiag, json: diagJson, found: () => true }, line);
+    // A file that could not be checked is said on its own line, and the rest reported.
+    const skipped = skippedLines(result, line.cwd);
+    if (skipped.length > 0) out.warnings = [...skipped, ...(out.warnings ?? [])];
+    if (result.incomplete.length > 0) {
+      const list = result.incomplete.length > 3 ? `${result.incomplete.length} files` : result.incomplete.join(', ');
+      const note = `diagnostics are incomplete for ${list}: the server did not finish in time; retry with a larger --timeout`;
+      return { ...out, stderr: out.stderr ? `${out.stderr}\nlspq: ${note}` : note, exit: 3 };
+    }
+    const failing =
+      failOn !== undefined && SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1).some((s) => result.summary[s] > 0);
+    return { ...out, exit: failing ? 1 : 0 };
+  },
+  shape: DiagShape,
+  // Every server may publish diagnostics; how lspq knows they are complete is per server.
+  capabilities: { diag: () => true },
+});

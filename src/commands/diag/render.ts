@@ -1,0 +1,56 @@
+/** diag: compiler-style lines, sorted by path and line, and a summary. */
+import type * as z from 'zod/mini';
+import type { Severity } from '../../answers/diagnostics';
+import { diagnosticLines } from '../../render/diagnostic-lines';
+import { plural, type RenderOptions } from '../../render/style';
+import type { Rendered } from '../../render/rendered';
+import { displayPath } from '../../shared/paths';
+import type { DiagResult } from './answer';
+import type { DiagShape } from './shape';
+
+export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> {
+  return {
+    diagnostics: r.diagnostics.map((d) => ({ ...d, path: displayPath(d.path, cwd) })),
+    summary: r.summary,
+    files: r.files.map((f) => displayPath(f, cwd)),
+    total: r.total,
+    truncated: r.truncated,
+    incomplete: r.incomplete.map((f) => displayPath(f, cwd)),
+    skipped: r.skipped.map((s) => ({ path: displayPath(s.path, cwd), reason: s.reason })),
+    // Like every other answer: the server and root; `servers` pairs each server asked with its root.
+    server: r.answered[0]?.server ?? '',
+    root: r.answered[0]?.root ?? '',
+    servers: r.answered,
+    ...(r.since ? { since: r.since } : {}),
+  };
+}
+
+export function summaryLine(r: DiagResult): string {
+  const counts = (['error', 'warning', 'info', 'hint'] as Severity[])
+    .filter((s) => r.summary[s] > 0)
+    .map((s) => plural(r.summary[s], s));
+  // A file whose diagnostics did not complete, or that could not be checked, is not "without problems": counted apart.
+  const skipped = r.skipped.length ? `; ${plural(r.skipped.length, 'file')} skipped` : '';
+  const where = `${plural(r.files.length - r.incomplete.length, 'file')}${skipped}`;
+  if (r.since) {
+    const old = Object.values(r.since.present).reduce((a, b) => a + b, 0);
+    const already = old ? `; ${plural(old, 'problem')} already at ${r.since.rev}, not counted` : '';
+    return `${counts.length ? `${counts.join(', ')} new` : 'nothing new'} since ${r.since.rev} in ${where}${already}`;
+  }
+  return counts.length ? `${counts.join(', ')} in ${where}` : `no problems in ${where}`;
+}
+
+/** One line for each file left out, for stderr. */
+export function skippedLines(r: DiagResult, cwd: string): string[] {
+  return r.skipped.map((s) => `skipped ${displayPath(s.path, cwd)}: ${s.reason}`);
+}
+
+export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {
+  return {
+    stdout: diagnosticLines(r.diagnostics, o),
+    stderr: summaryLine(r),
+    ...(r.truncated
+      ? { warning: `${r.total - r.diagnostics.length} more diagnostics not shown; raise --limit to see them` }
+      : {}),
+  };
+}

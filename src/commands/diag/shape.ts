@@ -1,0 +1,20 @@
+/** The --json answer of diag. */
+import * as z from 'zod/mini';
+import { answered, cut, DiagnosticShape, int, ServerRootShape } from '../../answers/shapes';
+
+export const DiagShape = z.object({
+  diagnostics: z.array(DiagnosticShape),
+  summary: z.object({ error: int, warning: int, info: int, hint: int }),
+  files: z.array(z.string()),
+  ...cut,
+  incomplete: z.array(z.string()),
+  /** Files that could not be handed a server (binary, too large): left out, with why. */
+  skipped: z.array(z.object({ path: z.string(), reason: z.string() })),
+  /** The first server and root asked; `servers` lists every one. */
+  ...answered,
+  servers: z.array(ServerRootShape),
+  /** With --since: the revision compared with, and the diagnostics already present there (not counted in summary). */
+  since: z.optional(
+    z.object({ rev: z.string(), present: z.object({ error: int, warning: int, info: int, hint: int }) }),
+  ),
+});

@@ -1,0 +1,232 @@
+/**
+ * diag: complete diagnostics for files, merged across the servers of each
+ * file (one per family: pyright and ruff both answer, pyright and
+ * basedpyright are alternatives), de-duplicated and labelled by source.
+ */
+import { Requests } from '../../lsp/requests';
+import { existsSync } from 'node:fs';
+import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
+import { LspqError } from '../../shared/errors';
+import { TextSource, toSpan } from '../../lsp/convert';
+import { completeDiagnostics, publishMarks } from '../../lsp/complete-diagnostics';
+import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
+import type { Session } from '../../lsp/manager';
+import { projectFiles } from '../../lsp/project-files';
+import { languageIdFor } from '../../lsp/servers/registry';
+import { uriToPath } from '../../lsp/uri';
+import { SEVERITIES, type Diagnostic, type Severity } from '../../answers/diagnostics';
+import { byPlace } from '../../answers/places';
+import type { Deadline, HandlerContext } from '../../engine/context';
+import { isText, unhandable } from '../../engine/files';
+import { acquire, type Candidate, candidatesFor, prepare, using, textsOf } from '../../engine/sessions';
+import { onePerFamily } from '../../engine/sessions';
+import { withContext } from '../../engine/excerpts';
+import { workspaceSessions } from '../../engine/symbol-search';
+import type { DiagQuery } from './answer';
+
+export type DiagRequest = DiagQuery;
+
+export const BATCH = Math.floor(MAX_OPEN_DOCUMENTS / 2);
+
+export interface Collected {
+  diagnostics: Diagnostic[];
+  incomplete: Set<string>;
+  /** Files that could not be handed a server, with why. */
+  skipped: Map<string, string>;
+  files: Set<string>;
+  /** -B/-A/-C, for each diagnostic's context. */
+  around: { before: number; after: number } | undefined;
+}
+
+function severityOf(d: LspDiagnostic): Severity {
+  return SEVERITIES[(d.severity ?? 1) - 1] ?? 'error';
+}
+
+function convert(session: Session, path: string, items: LspDiagnostic[], texts: TextSource): Diagnostic[] {
+  return items.map((d) => ({
+    path,
+    ...toSpan(path, d.range, texts, session.client.encoding),
+    severity: severityOf(d),
+    message: typeof d.message === 'string' ? d.message : d.message.value,
+    source: d.source ?? session.client.spec.id,
+    ...(d.code !== undefined ? { code: d.code } : {}),
+  }));
+}
+
+/** Opens a batch, waits for its complete diagnostics, closes what was opened only for this. */
+export async function diagnoseBatch(
+  session: Session,
+  paths: string[],
+  keepOpen: boolean,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  out: Collected,
+  staged?: Map<string, string>,
+): Promise<void> {
+  await using(session, async () => {
+    const openedHere = paths.filter((p) => !session.docs.isOpen(p));
+    try {
+      const marks = publishMarks(session, paths);
+      for (const p of paths) {
+        const text = staged?.get(p);
+        if (text !== undefined) await session.docs.overlay(p, text);
+        else await session.docs.sync(p);
+      }
+      await prepare(session, ctx, deadline);
+      const found = await completeDiagnostics(session, paths, marks, {
+        deadline: () => deadline.remaining,
+        budgetMs: deadline.totalMs,
+        signal: ctx.signal,
+      });
+      const texts = textsOf(session, ctx);
+      // Context while the servers still hold what they checked (the staged text with --staged).
+      for (const [path, items] of found) {
+        out.diagnostics.push(...withContext(convert(session, path, items, texts), texts, out.around));
+      }
+    } catch (err) {
+      if (!(err instanceof LspqError) || err.code !== 'timeout' || ctx.signal?.aborted) throw err;
+      ctx.log(`${session.client.spec.id}: diagnostics incomplete: ${err.message}`);
+      for (const p of paths) out.incomplete.add(p);
+    } finally {
+      // The staged content was for this answer only: the disk's text goes back before the lease is given up.
+      if (staged) for (const p of paths) await session.docs.endOverlay(p);
+      // Files named on the command line stay open (the next diag is faster); --all's batches do not.
+      if (!keepOpen) for (const p of openedHere) await session.docs.close(p);
+    }
+  });
+}
+
+/**
+ * Every file of the server's languages under its root: git's view (it
+ * honours .gitignore), asked under the git policy; outside a repository, a walk.
+ */
+export async function workspaceFilesFor(session: Session, env: Record<string, string>): Promise<string[]> {
+  const spec = session.client.spec;
+  const root = session.client.root;
+  const wanted = (p: string) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && existsSync(p);
+  const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
+  const repo = await GitRepo.open(root, env);
+  const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && wanted(p)) : [];
+  // Nothing listed: not a repository, or a project an enclosing repository ignores.
+  if (listed.length > 0) return listed;
+  return projectFiles(spec, root, 20_000).filter(wanted);
+}
+
+/**
+ * diag --staged: what a commit would hold, from one look at git's index:
+ * the staged files, and the staged text of those a server will check. The
+ * servers get it as unsaved text; the work tree is never written.
+ */
+export async function stagedSnapshot(
+  req: DiagRequest,
+): Promise<{ files: string[]; text: (path: string) => Promise<string | undefined> }> {
+  const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
+  const repo = await GitRepo.open(req.cwd, req.env);
+  if (!repo) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
+  const { staged } = await repo.changedFiles();
+  return {
+    files: staged,
+    text: async (path) => {
+      const text = await repo.staged(path);
+      return isText(text) ? text : undefined;
+    },
+  };
+}
+
+async function workspacePull(
+  session: Session,
+  deadline: Deadline,
+  ctx: HandlerContext,
+  out: Collected,
+): Promise<boolean> {
+  const provider = session.client.capabilities.diagnosticProvider;
+  if (!provider?.workspaceDiagnostics) return false;
+  const report = await session.client.request(
+    Requests.workspaceDiagnostic,
+    { previousResultIds: [] },
+    deadline.options(ctx),
+  );
+  const texts = new TextSource(undefined, ctx.pool.caches.lines);
+  for (const item of report.items) {
+    const path = uriToPath(item.uri);
+    if (!path || item.kind !== 'full') continue;
+    out.files.add(path);
+    out.diagnostics.push(...withContext(convert(session, path, item.items, texts), texts, out.around));
+  }
+  return true;
+}
+
+/**
+ * The servers that diagnose a file, one per family (pyright and ruff both,
+ * pyright or basedpyright); none for a file no server handles when
+ * `unhandledOk` (a README.md among changed files).
+ */
+export async function fileSessions(
+  path: string,
+  req: DiagRequest,
+  ctx: HandlerContext,
+  unhandledOk: boolean,
+): Promise<Session[]> {
+  let candidates: Candidate[];
+  try {
+    candidates = candidatesFor(path, req, ctx);
+  } catch (err) {
+    if (unhandledOk && err instanceof LspqError && err.code === 'no_server') return [];
+    throw err;
+  }
+  const sessions: Session[] = [];
+  for (const candidate of onePerFamily(candidates)) {
+    sessions.push(await acquire(ctx, candidate, req));
+  }
+  return sessions;
+}
+
+/** Merges what several servers said: the same message at the same place once. */
+export function mergeDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  const seen = new Map<string, Diagnostic>();
+  for (const d of list) {
+    const key = `${d.path}\0${d.line}:${d.column}-${d.endLine}:${d.endColumn}\0${d.severity}\0${d.message}`;
+    if (!seen.has(key)) seen.set(key, d);
+  }
+  return [...seen.values()].sort(byPlace);
+}
+
+export function atLeast(severity: Severity, threshold: Severity): boolean {
+  return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
+}
+
+/**
+ * Every file of the workspace (each server's languages under its root), to
+ * be asked of the same servers `diag FILE` asks of it: one per family
+ * (pyright and ruff), whatever server lists it. A server that answers for
+ * its whole workspace in one request (workspace pull) is asked so instead.
+ */
+export async function workspaceWork(
+  req: DiagRequest,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  out: Collected,
+  pullWhole = true,
+): Promise<{ work: Map<Session, string[]>; asked: Set<Session> }> {
+  const work = new Map<Session, string[]>();
+  const asked = new Set<Session>();
+  const pulled = new Set<Session>();
+  const files = new Set<string>();
+  for (const session of await workspaceSessions(req, ctx)) {
+    asked.add(session);
+    if (pullWhole && (await using(session, () => workspacePull(session, deadline, ctx, out)))) pulled.add(session);
+    for (const f of await workspaceFilesFor(session, req.env)) files.add(f);
+  }
+  for (const path of [...files].sort()) {
+    const why = unhandable(path);
+    if (why) {
+      out.skipped.set(path, why);
+      continue;
+    }
+    for (const session of await fileSessions(path, req, ctx, true)) {
+      asked.add(session);
+      if (!pulled.has(session)) work.set(session, [...(work.get(session) ?? []), path]);
+    }
+  }
+  return { work, asked };
+}

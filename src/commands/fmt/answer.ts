@@ -1,0 +1,23 @@
+/** fmt: files asked (or lines of one); each file's text before and after its server formats it answered. */
+import type { Answered, CallerContext } from '../../answers/caller';
+
+export interface FmtQuery extends CallerContext {
+  op: 'fmt';
+  files: string[];
+  lines?: { start: number; end: number };
+  write: boolean;
+}
+
+export interface FmtFile {
+  path: string;
+  changed: boolean;
+  edits: number;
+  before: string;
+  after: string;
+}
+
+export interface FmtResult {
+  answered: Answered[];
+  files: FmtFile[];
+  written: boolean;
+}

@@ -1,0 +1,137 @@
+/**
+ * fmt: each file formatted by its server (whole, or --range lines), with
+ * the options of its .editorconfig; the new texts are shown as a diff,
+ * written all or nothing (--write), or only compared (--check).
+ */
+import { Requests } from '../../lsp/requests';
+import type { TextEdit } from 'vscode-languageserver-protocol';
+import { LspqError } from '../../shared/errors';
+import { formattingOptions } from '../../lsp/editorconfig';
+import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
+import type { FileChange } from '../../lsp/workspace-edit';
+import type { Session } from '../../lsp/manager';
+import { splitLines, toServerCharacter } from '../../lsp/position';
+import type { FmtFile, FmtResult } from './answer';
+import { displayPath } from '../../shared/paths';
+import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
+import { assertFile, followLink, nameInProject } from '../../engine/files';
+import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
+import { commit, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
+import { answeredBy } from '../../answers/caller';
+import type { FmtQuery } from './answer';
+
+/** One file's formatting edits applied: the text the server had and the text after. */
+async function formatOne(
+  session: Session,
+  path: string,
+  req: FmtQuery,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<FileChange> {
+  const before = session.docs.text(path) ?? (await session.docs.sync(path));
+  const textDocument = { uri: session.docs.uri(path) };
+  // The file's own style where its .editorconfig says nothing: a tab-indented file stays tab-indented.
+  const options = formattingOptions(path, before);
+  let edits: TextEdit[] | null;
+  if (req.lines) {
+    const lines = splitLines(before);
+    const shown = displayPath(path, req.cwd);
+    if (req.lines.end > lines.length)
+      throw new LspqError('bad_position', `line ${req.lines.end} is outside ${shown}, which has ${lines.length} lines`);
+    const last = lines[req.lines.end - 1]!;
+    const range = {
+      start: { line: req.lines.start - 1, character: 0 },
+      end: { line: req.lines.end - 1, character: toServerCharacter(last, last.length, session.client.encoding) },
+    };
+    edits = await session.client.request(
+      Requests.rangeFormatting,
+      { textDocument, range, options },
+      deadline.options(ctx),
+    );
+  } else {
+    edits = await session.client.request(Requests.formatting, { textDocument, options }, deadline.options(ctx));
+  }
+  // The one planner every edit goes through (encodings, CRLF and BOM kept, overlaps refused).
+  const planned = planFor({ changes: { [textDocument.uri]: edits ?? [] } }, session).files[0];
+  return planned ?? { path, before, after: before, edits: 0 };
+}
+
+/**
+ * A server's files: synced, readiness awaited once, then every formatting
+ * request sent at once (servers answer them concurrently; one after the
+ * other cost cobra's 36 files three times gofmt's time).
+ */
+async function formatBatch(session: Session, paths: string[], req: FmtQuery, ctx: HandlerContext, deadline: Deadline) {
+  return using(session, async () => {
+    for (const path of paths) await session.docs.sync(path);
+    await prepare(session, ctx, deadline);
+    if (!keepsStyle(session)) return Promise.all(paths.map((path) => formatOne(session, path, req, ctx, deadline)));
+    // A server that formats with the style it was last told: the files of one style at a time, told it first.
+    const out = new Map<string, FileChange>();
+    const styleOf = (p: string) => JSON.stringify(formattingOptions(p, session.docs.text(p) ?? ''));
+    for (const style of new Set(paths.map(styleOf))) {
+      const group = paths.filter((p) => styleOf(p) === style);
+      await inFileStyle(session, group[0]!);
+      const done = await Promise.all(group.map((path) => formatOne(session, path, req, ctx, deadline)));
+      for (const [k, path] of group.entries()) out.set(path, done[k]!);
+    }
+    return paths.map((p) => out.get(p)!);
+  });
+}
+
+export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult> {
+  const deadline = deadlineFor(req);
+  const files: (Omit<FmtFile, 'edits'> & { real: string; index: number; change: FileChange })[] = [];
+  const sessions = new Set<Session>();
+  const capability = req.lines ? 'documentRangeFormattingProvider' : 'documentFormattingProvider';
+  const batches = new Map<Session, { real: string; shown: string; index: number }[]>();
+  for (const [index, path] of req.files.entries()) {
+    assertFile(path);
+    const { real, shown } = followLink(path, req.cwd);
+    const session = await sessionFor(ctx, req, real, capability, req.lines ? 'range formatting' : 'formatting');
+    const asked = nameInProject(path, real, session.client.root);
+    batches.set(session, [...(batches.get(session) ?? []), { real: asked, shown: shown(asked), index }]);
+  }
+  // Writing holds the servers alone, from the formatting request to the re-sync; so does formatting
+  // with a server that formats in the style it was last told (another question's, else).
+  if (req.write || [...batches.keys()].some(keepsStyle)) await holdAlone([...batches.keys()], req, ctx, deadline);
+  for (const [session, batch] of batches) {
+    sessions.add(session);
+    // More files than a server keeps open go in slices, so each slice's documents stay open until formatted.
+    for (let i = 0; i < batch.length; i += MAX_OPEN_DOCUMENTS / 2) {
+      const slice = batch.slice(i, i + MAX_OPEN_DOCUMENTS / 2);
+      const done = await formatBatch(
+        session,
+        slice.map((f) => f.real),
+        req,
+        ctx,
+        deadline,
+      );
+      for (const [k, f] of slice.entries()) {
+        const change = done[k]!;
+        const [before, after] = [change.before ?? '', change.after ?? ''];
+        files.push({ path: f.shown, real: f.real, index: f.index, changed: after !== before, before, after, change });
+      }
+    }
+  }
+  // In the order the files were named.
+  files.sort((a, b) => a.index - b.index);
+  if (req.write) {
+    // The user named these files: a file outside the server's root is theirs to format.
+    const plan = { files: files.filter((f) => f.changed).map((f) => f.change) };
+    const summary = `formatted ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`;
+    await commit(plan, [...sessions], { root: '/', allowOutside: true, journal: journalFor(ctx, req, summary) });
+  }
+  const list = [...sessions];
+  return {
+    answered: answeredBy(list),
+    files: files.map(({ path, changed, change, before, after }) => ({
+      path,
+      changed,
+      edits: change.edits,
+      before,
+      after,
+    })),
+    written: req.write,
+  };
+}

@@ -1,0 +1,16 @@
+/** impls: the implementations of an interface, abstract method or type. */
+import { declarationArgs } from '../common-args';
+import { defineCommand } from '../command';
+import { locationsRun } from '../locations/run';
+import { LocationsShape } from '../locations/shape';
+
+export const impls = defineCommand({
+  summary: 'implementations of an interface, abstract method or type',
+  args: declarationArgs,
+  examples: ['lspq impls src/shape.ts:4:area', 'lspq impls shape.go:4:Shape --json'],
+  process: 'daemon',
+  answers: { impls: async () => (await import('./handler')).impls },
+  run: locationsRun('impls'),
+  shape: LocationsShape,
+  capabilities: { impls: (c) => !!c.implementationProvider },
+});

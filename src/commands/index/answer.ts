@@ -1,0 +1,18 @@
+/** index: a project asked; where its SCIP index was written answered. */
+import type { CallerContext } from '../../answers/caller';
+
+export interface IndexQuery extends CallerContext {
+  op: 'index';
+  /** The project (default: the checkout's top). */
+  root?: string;
+  out?: string;
+}
+
+export interface IndexResult {
+  file: string;
+  root: string;
+  documents: number;
+  bytes: number;
+  indexers: { name: string; ms: number }[];
+  commit?: string;
+}

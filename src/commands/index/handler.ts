@@ -1,0 +1,173 @@
+/**
+ * lspq index: runs the project's SCIP indexers (found as servers are:
+ * the project's node_modules/.bin, the user's tool folders, PATH) and
+ * writes one index, `.lspq/index.scip` by default, whole or not at all,
+ * with a manifest beside it of the commit and each indexed file, so later
+ * questions know which files changed since.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { LspqError } from '../../shared/errors';
+import { describeFiles, manifestPath } from '../../scip/manifest';
+import { ScipIndex } from '../../scip/scip-index';
+import { INDEXERS } from '../../lsp/servers/indexers';
+import { findCommand } from '../../lsp/servers/locate';
+import type { IndexResult } from './answer';
+import { deadlineFor, type HandlerContext } from '../../engine/context';
+import type { IndexQuery } from './answer';
+
+/**
+ * The Node indexers run out of Node's default heap on a large project
+ * (scip-python on django fails after three minutes): half the machine's
+ * memory, up to 8 GB, unless NODE_OPTIONS says otherwise.
+ */
+function indexerEnv(env: Record<string, string>): Record<string, string> {
+  if (env.NODE_OPTIONS?.includes('max-old-space-size')) return env;
+  const { totalmem } = require('node:os') as typeof import('node:os');
+  const mb = Math.min(8192, Math.floor(totalmem() / 2 / 1_048_576));
+  return { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --max-old-space-size=${mb}`.trim() };
+}
+
+/** How long an indexer is given to stop after SIGTERM before its whole group is killed. */
+const INDEXER_GRACE_MS = 2_000;
+
+/**
+ * Runs one indexer to completion; its output goes to the log tail of an
+ * error, never to the user's terminal. It runs in a process group of its
+ * own, killed whole when the question is cancelled or runs out of time:
+ * nothing lspq starts outlives the question.
+ */
+function runIndexer(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string>,
+  budgetMs: number,
+  signal: AbortSignal | undefined,
+): Promise<{ code: number; tail: string; stopped?: 'timeout' | 'cancelled' }> {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let tail = '';
+    let stopped: 'timeout' | 'cancelled' | undefined;
+    const keep = (chunk: Buffer) => {
+      tail = (tail + chunk.toString('utf8')).slice(-2_000);
+    };
+    const group = (sig: NodeJS.Signals) => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, sig);
+      } catch {}
+    };
+    const stop = (why: 'timeout' | 'cancelled') => {
+      stopped ??= why;
+      group('SIGTERM');
+      setTimeout(() => group('SIGKILL'), INDEXER_GRACE_MS).unref();
+    };
+    const timer = setTimeout(() => stop('timeout'), budgetMs);
+    const onAbort = () => stop('cancelled');
+    signal?.addEventListener('abort', onAbort);
+    const done = (result: { code: number; tail: string }) => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      // Helpers it started (scip-typescript's workers) go with it.
+      group('SIGKILL');
+      resolve({ ...result, ...(stopped ? { stopped } : {}) });
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', (err) => done({ code: 127, tail: err.message }));
+    child.on('close', (code) => done({ code: code ?? 1, tail }));
+  });
+}
+
+/** The nearest folder at or above `cwd` that an indexer takes (up to the checkout's top), else that top, else `cwd`. */
+function projectTop(cwd: string): string {
+  for (let d = cwd; ; d = dirname(d)) {
+    if (INDEXERS.some((i) => i.marks(d))) return d;
+    if (existsSync(join(d, '.git'))) return d;
+    if (dirname(d) === d) return cwd;
+  }
+}
+
+function gitHead(root: string, env: Record<string, string>): string | undefined {
+  const r = Bun.spawnSync(['git', 'rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: root, env, stderr: 'ignore' });
+  return r.exitCode === 0 ? r.stdout.toString().trim() : undefined;
+}
+
+export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<IndexResult> {
+  const root = req.root ?? projectTop(req.cwd);
+  const out = req.out ?? join(root, '.lspq', 'index.scip');
+  const wanted = INDEXERS.filter((i) => i.wants(root));
+  if (wanted.length === 0)
+    throw new LspqError(
+      'no_server',
+      `no project lspq can index at ${root} (TypeScript/JavaScript, Python or Rust); pass --root`,
+    );
+  const found = wanted.map((i) => ({ ...i, binary: findCommand(i.command, root, req.env, ctx.trust)?.path }));
+  const runnable = found.filter((i) => i.binary);
+  if (runnable.length === 0)
+    throw new LspqError(
+      'server_not_installed',
+      `no SCIP indexer for ${root} is installed; install one of: ${found.map((i) => `${i.name} (${i.install})`).join('; ')}`,
+    );
+  mkdirSync(dirname(out), { recursive: true });
+  const work = mkdtempSync(join(dirname(out), '.lspq-index-'));
+  const done: { name: string; ms: number }[] = [];
+  const deadline = deadlineFor(req);
+  try {
+    const parts: Buffer[] = [];
+    for (const i of runnable) {
+      const part = join(work, `${i.name}.scip`);
+      const start = performance.now();
+      ctx.progress?.(`indexing ${root} with ${i.name}`);
+      const r = await runIndexer(
+        [i.binary!, ...i.args(root, part)],
+        root,
+        indexerEnv(req.env),
+        deadline.remaining,
+        ctx.signal,
+      );
+      if (r.stopped === 'timeout')
+        throw new LspqError(
+          'timeout',
+          `${i.name} did not finish indexing ${root} within ${deadline.totalMs / 1000}s; it was stopped and nothing was written (retry with a larger --timeout)`,
+        );
+      if (r.stopped === 'cancelled')
+        throw new LspqError('timeout', `indexing ${root} was cancelled; nothing was written`);
+      if (r.code !== 0 || !existsSync(part))
+        throw new LspqError(
+          'server_failed',
+          `${i.name} failed (exit ${r.code}) indexing ${root}: ${r.tail.trim().split('\n').pop() ?? ''}; nothing was written`,
+        );
+      parts.push(readFileSync(part));
+      done.push({ name: i.name, ms: Math.round(performance.now() - start) });
+    }
+    // Protobuf messages concatenated are one message with the repeated fields of all: one index.
+    const whole = join(work, 'index.scip');
+    const bytes = Buffer.concat(parts);
+    writeFileSync(whole, bytes);
+    const indexed = ScipIndex.load(whole, root);
+    const manifest = describeFiles(
+      indexed.root,
+      [...indexed.documents.keys()],
+      done.map((d) => d.name),
+      gitHead(root, req.env),
+      bytes,
+    );
+    writeFileSync(join(work, 'index.json'), `${JSON.stringify(manifest)}\n`);
+    // The index and its manifest replace the old ones whole, the index first: cut short between the two,
+    // the old manifest (which names the old index) is no longer read, and git decides what changed.
+    renameSync(whole, out);
+    renameSync(join(work, 'index.json'), manifestPath(out));
+    if (out === join(root, '.lspq', 'index.scip')) writeFileSync(join(root, '.lspq', '.gitignore'), '*\n');
+    return {
+      file: out,
+      root: indexed.root,
+      documents: indexed.documents.size,
+      bytes: indexed.bytes,
+      indexers: done,
+      ...(manifest.commit ? { commit: manifest.commit } : {}),
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}

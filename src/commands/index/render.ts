@@ -1,0 +1,17 @@
+/** lspq index's answer: the index's path, and what built it. Pure. */
+import { displayPath } from '../../shared/paths';
+import type { IndexResult } from './answer';
+import type { IndexShape } from './shape';
+import type { RenderOptions } from '../../render/style';
+import type { Rendered } from '../../render/rendered';
+import type * as z from 'zod/mini';
+
+export const indexJson = (r: IndexResult): z.infer<typeof IndexShape> => r;
+
+export function renderIndex(r: IndexResult, o: RenderOptions): Rendered {
+  const by = r.indexers.map((d) => `${d.name} ${(d.ms / 1000).toFixed(1)} s`).join(', ');
+  return {
+    stdout: `${displayPath(r.file, o.cwd)}\n`,
+    stderr: `indexed ${r.documents} files (${by}), ${Math.max(1, Math.round(r.bytes / 1024))} KB`,
+  };
+}

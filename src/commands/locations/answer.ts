@@ -1,0 +1,25 @@
+/** def, typedef, impls and refs: a position asked, places answered. */
+import type { Location, ResolvedTarget, Sourced } from '../../answers/places';
+import type { TargetSpec } from '../../shared/target';
+
+export interface LocationsQuery {
+  op: string;
+  target: TargetSpec;
+  includeDeclaration?: boolean;
+  body?: { maxLines: number };
+}
+
+export interface LocationsResult extends Sourced {
+  target: ResolvedTarget;
+  server: string;
+  root: string;
+  locations: Location[];
+  total: number;
+  truncated: boolean;
+}
+
+/** The engine's answer to one of them (each command's handler.ts makes its own). */
+export type LocationsHandler = (
+  request: LocationsQuery & import('../../answers/caller').CallerContext,
+  ctx: import('../../engine/context').HandlerContext,
+) => Promise<LocationsResult>;

@@ -1,0 +1,34 @@
+/** def, typedef, impls, refs: one `path:line:col: preview` line per location. */
+import type * as z from 'zod/mini';
+import { cutBodies, placedLines } from '../../render/placed-lines';
+import { locationJson, sourcedJson, staleNote, targetJson } from '../../render/place-json';
+import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
+import type { Rendered } from '../../render/rendered';
+import { displayPath } from '../../shared/paths';
+import type { LocationsResult } from './answer';
+import type { LocationsShape } from './shape';
+
+export function locationsJson(r: LocationsResult, cwd: string): z.infer<typeof LocationsShape> {
+  return {
+    target: targetJson(r.target, cwd),
+    server: r.server,
+    root: r.root,
+    locations: r.locations.map((l) => locationJson(l, cwd)),
+    total: r.total,
+    truncated: r.truncated,
+    ...sourcedJson(r, cwd),
+  };
+}
+
+export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered {
+  const places = r.locations.map((l) => {
+    const path = displayPath(l.path, o.cwd);
+    return { ...l, path, text: `${locationPrefix(o, path, l.line, l.column)} ${l.preview}` };
+  });
+  const notes = [
+    r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
+    cutBodies(places),
+    staleNote(r, o.cwd),
+  ].filter((n): n is string => n !== undefined);
+  return { stdout: placedLines(places), warning: notes.length ? notes.join('; ') : undefined };
+}

@@ -1,0 +1,31 @@
+/** def, typedef, impls and refs differ only in the question they ask: one run makes each. */
+import { usage } from '../../shared/errors';
+import { present, type RunContext } from '../command';
+import { positiveInt, type TargetFlags, targetFrom } from '../options';
+import type { LocationsHandler, LocationsResult } from './answer';
+import { locationsJson, renderLocations } from './render';
+
+/** A declaration longer than this is cut unless --max-lines says otherwise. */
+const DEFAULT_BODY_LINES = 200;
+
+export interface LocationFlags extends TargetFlags {
+  'include-declaration'?: boolean;
+  body?: boolean;
+  'max-lines'?: string;
+}
+
+/** The run of a command whose one question, `op`, is answered with locations. */
+export function locationsRun(op: string) {
+  return async (args: LocationFlags, { line, ask }: RunContext<Record<string, () => Promise<LocationsHandler>>>) => {
+    const maxLines = positiveInt(args['max-lines'], '--max-lines');
+    if (maxLines !== undefined && !args.body) throw usage('--max-lines cuts a --body; add --body');
+    const query = {
+      op,
+      target: targetFrom(args, line.cwd),
+      ...(args['include-declaration'] ? { includeDeclaration: true } : {}),
+      ...(args.body ? { body: { maxLines: maxLines ?? DEFAULT_BODY_LINES } } : {}),
+    };
+    const result: LocationsResult = await ask(query, args);
+    return present(result, args.json, { human: renderLocations, json: locationsJson, found: (r) => r.total > 0 }, line);
+  };
+}

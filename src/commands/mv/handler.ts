@@ -1,0 +1,167 @@
+/**
+ * mv: moves a file or a folder and updates what imports it. The servers of
+ * the moved files that can (workspace/willRenameFiles) say what else must
+ * change; those edits and the move are written all or nothing by the one
+ * writer, then the servers are told (workspace/didRenameFiles).
+ */
+import { Requests } from '../../lsp/requests';
+import { isWithin as under } from '../../shared/paths';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
+import { basename, join, relative } from 'node:path';
+import { DidRenameFilesNotification, type WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { LspqError, usage } from '../../shared/errors';
+import type { EditPlan } from '../../lsp/workspace-edit';
+import type { Session } from '../../lsp/manager';
+import { pathToUri } from '../../lsp/uri';
+import { displayPath } from '../../shared/paths';
+import type { MvResult } from './answer';
+import { checkPlan, writePlan } from '../../engine/apply-edit';
+import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
+import { acquire, candidatesFor, holdAlone, prepare, using } from '../../engine/sessions';
+import { onePerFamily } from '../../engine/sessions';
+import { fileEdits, journalFor, planFor, planSize } from '../../engine/edit-plans';
+import { loadProjects } from '../../engine/projects';
+import { verifyWritten } from '../../engine/verify';
+import { answeredBy } from '../../answers/caller';
+import type { MvQuery } from './answer';
+
+/** Where `path` is after `from` moved to `to`. */
+const moved = (path: string, from: string, to: string) => (under(path, from) ? join(to, relative(from, path)) : path);
+
+/** The files a move carries: the file, or every file under the folder (build output and dot-folders left out of the asking). */
+function carried(from: string): string[] {
+  if (!statSync(from).isDirectory()) return [from];
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.') || e.name === 'node_modules' || e.name === 'target') continue;
+      if (e.isDirectory()) walk(join(dir, e.name));
+      else if (e.isFile()) out.push(join(dir, e.name));
+      if (out.length >= 2_000) return;
+    }
+  };
+  walk(from);
+  return out;
+}
+
+/** Whether a server's willRename filters take this file or folder. */
+function wants(session: Session, path: string, folder: boolean): boolean {
+  const options = session.client.capabilities.workspace?.fileOperations?.willRename;
+  if (!options) return false;
+  return options.filters.some((f) => {
+    if (f.pattern.matches && f.pattern.matches !== (folder ? 'folder' : 'file')) return false;
+    const glob = new Bun.Glob(f.pattern.options?.ignoreCase ? f.pattern.glob.toLowerCase() : f.pattern.glob);
+    return glob.match(f.pattern.options?.ignoreCase ? path.toLowerCase() : path);
+  });
+}
+
+/** One server per family for the moved files' languages, started and ready, with a moved file open. */
+async function serversFor(files: string[], req: MvQuery, ctx: HandlerContext, deadline: Deadline) {
+  const sessions: { session: Session; file: string }[] = [];
+  const families = new Set<string>();
+  const extensions = new Set<string>();
+  for (const file of files) {
+    const ext = basename(file).replace(/^[^.]*/, '');
+    if (extensions.has(ext)) continue;
+    extensions.add(ext);
+    let candidates: ReturnType<typeof candidatesFor> = [];
+    try {
+      candidates = candidatesFor(file, req, ctx);
+    } catch (err) {
+      // A moved folder may hold files no server knows (images, data): nothing to ask about them.
+      if (err instanceof LspqError && (err.code === 'no_server' || err.code === 'server_not_installed')) continue;
+      throw err;
+    }
+    for (const c of onePerFamily(candidates, families)) {
+      const session = await acquire(ctx, c, req);
+      // Open in the server, so it knows the project the file belongs to (tsserver).
+      await session.docs.sync(file);
+      await prepare(session, ctx, deadline);
+      sessions.push({ session, file });
+    }
+  }
+  return sessions;
+}
+
+/** The new path, as mv reads it: into a folder that exists, else the path itself; never onto something. */
+function destination(from: string, to: string, cwd: string): string {
+  const into = existsSync(to) && statSync(to).isDirectory() && !under(to, from) ? join(to, basename(from)) : to;
+  if (existsSync(into) || isLink(into))
+    throw usage(`${displayPath(into, cwd)} exists; nothing was moved (name a path that does not exist)`);
+  if (under(into, from)) throw usage(`cannot move ${displayPath(from, cwd)} into itself; nothing was moved`);
+  return into;
+}
+
+const isLink = (path: string) => {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+};
+
+export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
+  const deadline = deadlineFor(req);
+  if (!existsSync(req.from))
+    throw new LspqError('file_not_found', `${displayPath(req.from, req.cwd)}: no such file or folder`);
+  const from = req.from;
+  const to = destination(from, req.to, req.cwd);
+  const folder = statSync(from).isDirectory();
+  const files = carried(from);
+  const found = await serversFor(files, req, ctx, deadline);
+  // A folder is asked about as one move, also of a server whose filters name only files (TypeScript 7
+  // computes it): asked file by file, each answer assumes the other files stay, and they contradict.
+  const asks = (session: Session) =>
+    wants(session, from, folder) || (folder && files.some((f) => wants(session, f, false)));
+  const pairs = [{ oldUri: pathToUri(from), newUri: pathToUri(to) }];
+  const updating = req.update ? found.filter(({ session }) => asks(session)) : [];
+  if (req.update && updating.length === 0) {
+    const asked = found.map((f) => f.session.client.spec.id);
+    throw new LspqError(
+      'unsupported',
+      `${asked.length ? `${asked.join(', ')} cannot` : 'no installed server can'} update what imports ${displayPath(from, req.cwd)}; nothing was moved (--no-update moves it alone; 'lspq servers --for FILE' lists what each server can answer)`,
+    );
+  }
+  const sessions = updating.map((f) => f.session);
+  if (req.write) await holdAlone(sessions, req, ctx, deadline);
+  const root = sessions[0]?.client.root ?? found[0]?.session.client.root ?? req.root ?? req.cwd;
+  const plan: EditPlan = { files: [], moves: [{ from, to }] };
+  for (const session of sessions) {
+    // Every project of the workspace updates what it imports from the moved files.
+    await loadProjects(session, ctx, deadline);
+    const edit: WorkspaceEdit | null = await using(session, () =>
+      session.client.request(Requests.willRenameFiles, { files: pairs }, deadline.options(ctx)),
+    );
+    if (!edit) continue;
+    for (const f of planFor(edit, session).files) {
+      if (plan.files.some((p) => p.path === moved(f.path, from, to)))
+        throw new LspqError('server_failed', `two servers edit ${f.path} for this move; nothing was moved`);
+      plan.files.push({ ...f, path: moved(f.path, from, to) });
+    }
+  }
+  let verification: MvResult['verification'];
+  if (req.write) {
+    const summary = `moved ${displayPath(from, req.cwd)} -> ${displayPath(to, req.cwd)}; ${planSize(plan)}`;
+    await writePlan(plan, { root, allowOutside: req.allowOutside, journal: journalFor(ctx, req, summary) });
+    for (const session of found.map((f) => f.session)) {
+      // Closed at the old path (gone from disk), and told, so its project follows the move.
+      await session.docs.refreshAll();
+      if (session.client.capabilities.workspace?.fileOperations?.didRename)
+        await session.client.sendNotification(DidRenameFilesNotification.type, { files: pairs });
+    }
+    if (req.verify) {
+      const held = found.map((f) => f.session);
+      verification = await verifyWritten(plan, held, { root, allowOutside: req.allowOutside }, req, ctx, deadline);
+    }
+  } else {
+    // The outside check, and a destination that appeared, answered by a dry run as by the move.
+    checkPlan(plan, { root, allowOutside: req.allowOutside });
+  }
+  return {
+    moves: [{ from, to }],
+    files: fileEdits(plan),
+    applied: req.write,
+    servers: answeredBy(sessions),
+    ...(verification ? { verification } : {}),
+  };
+}

@@ -1,0 +1,29 @@
+/** mv: the diff of the edits and the move (dry run), or the files written and what moved. */
+import type * as z from 'zod/mini';
+import { unifiedDiff } from '../../render/diff';
+import { editsJson, verificationJson, verified, writtenLines } from '../../render/written';
+import { plural, type RenderOptions } from '../../render/style';
+import type { Rendered } from '../../render/rendered';
+import { displayPath } from '../../shared/paths';
+import type { MvResult } from './answer';
+import type { MvShape } from './shape';
+
+export function mvJson(r: MvResult, cwd: string): z.infer<typeof MvShape> {
+  return {
+    moves: r.moves.map((m) => ({ from: displayPath(m.from, cwd), to: displayPath(m.to, cwd) })),
+    files: editsJson(r.files, cwd),
+    applied: r.applied,
+    servers: r.servers,
+    ...verificationJson(r.verification, cwd),
+  };
+}
+
+/** The diff of the edits and the move (dry run), or the files written and what moved. */
+export function renderMv(r: MvResult, o: RenderOptions): Rendered {
+  const moves = r.moves.map((m) => `${displayPath(m.from, o.cwd)} -> ${displayPath(m.to, o.cwd)}`).join(', ');
+  const edits = r.files.reduce((n, f) => n + f.changes, 0);
+  const updated = r.files.length ? `; ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}` : '';
+  if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd), stderr: `would move ${moves}${updated}` };
+  const out = { stdout: writtenLines(r.files, o.cwd), stderr: `moved ${moves}${updated}` };
+  return verified(out, r.verification, `the move of ${moves}`, o);
+}

@@ -1,0 +1,39 @@
+/**
+ * refs: the server's references, from every project of the workspace, the
+ * same set wherever asked; or the index's.
+ */
+import { Requests } from '../../lsp/requests';
+import type { Location, TextDocumentPositionParams } from 'vscode-languageserver-protocol';
+import { declarationsAt, isDeclaration } from '../../engine/symbol-declarations';
+import type { RequestOptions } from '../../lsp/client';
+import type { Session } from '../../lsp/manager';
+import { locationsAnswer } from '../locations/handler';
+
+/**
+ * References with the declaration, as every server answers the same
+ * wherever asked; taken out again by lspq unless it was asked for
+ * (declarations.ts). A server that gives no definition decides itself.
+ */
+async function references(
+  session: Session,
+  params: TextDocumentPositionParams,
+  includeDeclaration: boolean,
+  options: RequestOptions,
+): Promise<Location[]> {
+  const client = session.client;
+  const judged = includeDeclaration || !client.capabilities.definitionProvider;
+  const context = { includeDeclaration: judged ? includeDeclaration : true };
+  const all = (await client.request(Requests.references, { ...params, context }, options)) ?? [];
+  if (judged) return all;
+  const declarations = await declarationsAt(session, params, options);
+  return all.filter((ref) => !isDeclaration(ref, declarations));
+}
+
+export const refs = locationsAnswer({
+  capability: 'referencesProvider',
+  what: 'references',
+  spansWorkspace: true,
+  server: (session, params, { includeDeclaration, options }) =>
+    references(session, params, includeDeclaration, options),
+  index: ({ index, symbol, target }, includeDeclaration) => index.references(symbol, includeDeclaration, target.path),
+});

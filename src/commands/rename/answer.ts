@@ -1,0 +1,25 @@
+/** rename: a symbol and its new name asked; every file's edit answered (written, or only shown). */
+import type { CallerContext } from '../../answers/caller';
+import type { FileEdit, Verification, Verify } from '../../answers/edits';
+import type { Location, ResolvedTarget } from '../../answers/places';
+import type { TargetSpec } from '../../shared/target';
+
+export interface RenameQuery extends CallerContext, Verify {
+  op: 'rename';
+  target: TargetSpec;
+  newName: string;
+  write: boolean;
+  allowOutside: boolean;
+}
+
+export interface RenameResult {
+  target: ResolvedTarget;
+  server: string;
+  root: string;
+  newName: string;
+  files: FileEdit[];
+  applied: boolean;
+  /** Places in files the edit did not touch that still write the old name (outside what the server knows). */
+  unrenamed: Location[];
+  verification?: Verification;
+}

@@ -1,0 +1,47 @@
+/** rename: the diff (dry run) or the files written, the old name left where the server did not rename, --verify's word. */
+import type * as z from 'zod/mini';
+import { unifiedDiff } from '../../render/diff';
+import { editsJson, verificationJson, verified, writtenLines } from '../../render/written';
+import { locationJson, targetJson } from '../../render/place-json';
+import { plural, type RenderOptions } from '../../render/style';
+import type { Rendered } from '../../render/rendered';
+import { displayPath } from '../../shared/paths';
+import type { RenameResult } from './answer';
+import type { RenameShape } from './shape';
+
+export function renameJson(r: RenameResult, cwd: string): z.infer<typeof RenameShape> {
+  return {
+    target: targetJson(r.target, cwd),
+    server: r.server,
+    root: r.root,
+    newName: r.newName,
+    files: editsJson(r.files, cwd),
+    applied: r.applied,
+    unrenamed: r.unrenamed.map((l) => locationJson(l, cwd)),
+    ...verificationJson(r.verification, cwd),
+  };
+}
+
+/** The old name still written in files the server did not rename: where, a few of them. */
+function unrenamedNote(r: RenameResult, cwd: string): string | undefined {
+  if (r.unrenamed.length === 0) return undefined;
+  const at = r.unrenamed.slice(0, 5).map((l) => `${displayPath(l.path, cwd)}:${l.line}:${l.column}`);
+  const more = r.unrenamed.length > 5 ? `, and ${r.unrenamed.length - 5} more` : '';
+  const old = r.target.symbol ?? 'the old name';
+  return `'${old}' is still written in files ${r.server} did not rename (outside what it knows, such as an inactive #ifdef): ${at.join(', ')}${more}`;
+}
+
+export function renderRename(r: RenameResult, o: RenderOptions): Rendered {
+  return verified(renameOutput(r, o), r.verification, `the rename to '${r.newName}'`, o);
+}
+
+function renameOutput(r: RenameResult, o: RenderOptions): Rendered {
+  const warning = unrenamedNote(r, o.cwd);
+  if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd), ...(warning ? { warning } : {}) };
+  const edits = r.files.reduce((n, f) => n + f.changes, 0);
+  return {
+    stdout: writtenLines(r.files, o.cwd),
+    stderr: `renamed to '${r.newName}': ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}`,
+    ...(warning ? { warning } : {}),
+  };
+}

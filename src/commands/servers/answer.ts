@@ -1,0 +1,57 @@
+/** servers: every known server, found or not; --for FILE, the servers for it and what each can answer. */
+import type { CallerContext } from '../../answers/caller';
+
+export interface ServersQuery extends CallerContext {
+  op: 'servers';
+}
+
+export interface ServersForQuery extends CallerContext {
+  op: 'serversFor';
+  file: string;
+}
+
+export interface ServerInfo {
+  id: string;
+  name: string;
+  languages: string[];
+  found: boolean;
+  command?: string;
+  /** The rule that found it: a project's node_modules/.bin, its Python environment, a tool folder, PATH. */
+  foundBy?: string;
+  version?: string;
+  install: string;
+  roots: string[];
+  /** Binaries of it the repository carries that were left out, not trusted (`lspq trust` lets them run). */
+  untrusted?: string[];
+}
+
+/** What one server answers for a file, read from its own initialize result. */
+export interface ServerForFile {
+  id: string;
+  root: string;
+  path: string;
+  /** The rule that found the binary: a project's node_modules/.bin, its Python environment, a tool folder, PATH. */
+  foundBy: string;
+  /** The Python environment a Python server was given (VIRTUAL_ENV), when one was found. */
+  python?: string;
+  version?: string;
+  /** lspq's commands (and fmt-range, symbols-w) and whether this server can answer each. */
+  answers: Record<string, boolean>;
+  /** How lspq knows its diagnostics are complete (docs/servers.md). */
+  diagnostics: string;
+}
+
+export interface ServersForResult {
+  file: string;
+  servers: ServerForFile[];
+  /** Configured for the file but not installed, with the command that installs each. */
+  missing: { id: string; install: string }[];
+  /** The repository's own code left out for the file, not trusted: its .lsp.json, binaries it carries. */
+  untrusted: string[];
+}
+
+export interface ServersResult {
+  servers: ServerInfo[];
+  /** The repository's own .lsp.json, left out until trusted. */
+  untrusted: string[];
+}

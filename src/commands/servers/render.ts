@@ -1,0 +1,56 @@
+/** servers: one block per server, found ones first. */
+import { displayPath } from '../../shared/paths';
+import type { ServersForResult, ServersResult } from './answer';
+import type { RenderOptions } from '../../render/style';
+import type { ServersForShape, ServersShape } from './shape';
+import type { Rendered } from '../../render/rendered';
+import type * as z from 'zod/mini';
+
+export const serversJson = (r: ServersResult): z.infer<typeof ServersShape> => r;
+
+export function renderServers(r: ServersResult, o: RenderOptions): Rendered {
+  const c = o.colors;
+  const lines = r.servers.map((s) => {
+    const head = `${s.found ? c.green('found  ') : c.yellow('missing')} ${c.bold(s.id.padEnd(28))} ${s.languages.join(', ')}`;
+    const detail = s.found
+      ? `${s.version ?? 'version unknown'} (${s.command}${s.foundBy ? `, found in ${s.foundBy}` : ''})`
+      : `install: ${s.install}`;
+    const roots = s.roots.length ? `\n          running for: ${s.roots.join(', ')}` : '';
+    const untrusted = (s.untrusted ?? []).map(
+      (u) => `\n          ${c.yellow('not trusted:')} ${u} (lspq trust lets it run)`,
+    );
+    return `${head}\n          ${c.dim(detail)}${roots}${untrusted.join('')}`;
+  });
+  const config = r.untrusted.map((u) => `${c.yellow('not trusted')} ${u} (lspq trust lets it run)`);
+  return { stdout: `${[...config, ...lines].join('\n')}\n` };
+}
+
+export const serversForJson = (r: ServersForResult, cwd: string): z.infer<typeof ServersForShape> => ({
+  ...r,
+  file: displayPath(r.file, cwd),
+});
+
+/** One block per server for the file, in the order lspq asks them: where it was found, what it answers. */
+export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendered {
+  const c = o.colors;
+  const blocks = r.servers.map((s) => {
+    const can = Object.entries(s.answers)
+      .filter(([, yes]) => yes)
+      .map(([name]) => name);
+    const cannot = Object.entries(s.answers)
+      .filter(([, yes]) => !yes)
+      .map(([name]) => name);
+    return [
+      `${c.bold(s.id)} ${c.dim(s.version ?? 'version unknown')}`,
+      `  binary: ${s.path} (found in ${s.foundBy})`,
+      `  root: ${s.root}`,
+      ...(s.python ? [`  python environment: ${s.python}`] : []),
+      `  answers: ${can.join(' ')}`,
+      ...(cannot.length ? [`  cannot: ${cannot.join(' ')}`] : []),
+      `  diagnostics complete by: ${s.diagnostics}`,
+    ].join('\n');
+  });
+  const missing = r.missing.map((m) => `${c.yellow('missing')} ${m.id}: ${m.install}`);
+  const untrusted = r.untrusted.map((u) => `${c.yellow('not trusted')} ${u} (lspq trust lets it run)`);
+  return { stdout: `${[...blocks, ...missing, ...untrusted].join('\n')}\n` };
+}

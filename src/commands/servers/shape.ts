@@ -1,0 +1,41 @@
+/** The --json answers of servers and servers --for. */
+import * as z from 'zod/mini';
+
+export const ServersShape = z.object({
+  servers: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      languages: z.array(z.string()),
+      found: z.boolean(),
+      command: z.optional(z.string()),
+      foundBy: z.optional(z.string()),
+      version: z.optional(z.string()),
+      install: z.string(),
+      roots: z.array(z.string()),
+      /** Binaries of it the repository carries that were left out, not trusted. */
+      untrusted: z.optional(z.array(z.string())),
+    }),
+  ),
+  /** The repository's own .lsp.json, left out until trusted. */
+  untrusted: z.array(z.string()),
+});
+
+export const ServersForShape = z.object({
+  file: z.string(),
+  servers: z.array(
+    z.object({
+      id: z.string(),
+      root: z.string(),
+      path: z.string(),
+      foundBy: z.string(),
+      python: z.optional(z.string()),
+      version: z.optional(z.string()),
+      answers: z.record(z.string(), z.boolean()),
+      diagnostics: z.string(),
+    }),
+  ),
+  missing: z.array(z.object({ id: z.string(), install: z.string() })),
+  /** The repository's own code left out for the file, not trusted. */
+  untrusted: z.array(z.string()),
+});

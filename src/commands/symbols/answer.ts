@@ -1,0 +1,50 @@
+/** symbols: a file's symbols as a tree, or the workspace's that match a query. */
+import type { CallerContext } from '../../answers/caller';
+import type { Context, Span, Sourced } from '../../answers/places';
+
+export interface SymbolsQuery extends CallerContext {
+  op: 'symbols';
+  path: string;
+  kinds?: string[];
+}
+
+export interface WorkspaceSymbolsQuery extends CallerContext {
+  op: 'wsymbols';
+  query: string;
+  kinds?: string[];
+}
+
+export interface DocumentSymbol extends Span {
+  name: string;
+  kind: string;
+  detail?: string;
+  children: DocumentSymbol[];
+}
+
+export interface SymbolsResult {
+  path: string;
+  server: string;
+  root: string;
+  symbols: DocumentSymbol[];
+  total: number;
+  truncated: boolean;
+}
+
+export interface WorkspaceSymbol {
+  name: string;
+  kind: string;
+  container?: string;
+  path: string;
+  line: number;
+  column: number;
+  context?: Context;
+}
+
+export interface WorkspaceSymbolsResult extends Sourced {
+  query: string;
+  server: string;
+  root: string;
+  symbols: WorkspaceSymbol[];
+  total: number;
+  truncated: boolean;
+}

@@ -1,0 +1,186 @@
+/** symbols FILE (a tree) and symbols -w QUERY (across the workspace). */
+import { Requests } from '../../lsp/requests';
+import { withContext } from '../../engine/excerpts';
+import { containerOf, forWorkspace, indexServer, kindOf, locationsOf } from '../../engine/from-index';
+import type { DocumentSymbol as LspDocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
+import { symbolKindName, symbolTree, TextSource, toSpan } from '../../lsp/convert';
+import type { PositionEncoding } from '../../lsp/position';
+import type {
+  DocumentSymbol,
+  SymbolsQuery,
+  SymbolsResult,
+  WorkspaceSymbol,
+  WorkspaceSymbolsQuery,
+  WorkspaceSymbolsResult,
+} from './answer';
+import { deadlineFor, type HandlerContext } from '../../engine/context';
+import { assertFile, followLink, nameInProject } from '../../engine/files';
+import { prepare, sessionFor, using, textsOf } from '../../engine/sessions';
+import { searchWorkspace, symbolSessions, toWorkspaceSymbol } from '../../engine/symbol-search';
+
+const byPosition = (a: DocumentSymbol, b: DocumentSymbol) => a.line - b.line || a.column - b.column;
+
+function fromHierarchy(
+  path: string,
+  symbols: LspDocumentSymbol[],
+  texts: TextSource,
+  encoding: PositionEncoding,
+): DocumentSymbol[] {
+  return symbols
+    .map(
+      (s): DocumentSymbol => ({
+        name: s.name,
+        kind: symbolKindName(s.kind),
+        ...(s.detail ? { detail: s.detail } : {}),
+        // The name's position, so any line can be fed back as a target.
+        ...toSpan(path, s.selectionRange, texts, encoding),
+        children: fromHierarchy(path, s.children ?? [], texts, encoding),
+      }),
+    )
+    .sort(byPosition);
+}
+
+/** Flat SymbolInformation (older servers) nested by range containment. */
+function fromFlat(
+  path: string,
+  symbols: SymbolInformation[],
+  texts: TextSource,
+  encoding: PositionEncoding,
+): DocumentSymbol[] {
+  const sorted = [...symbols].sort(
+    (a, b) =>
+      a.location.range.start.line - b.location.range.start.line ||
+      a.location.range.start.character - b.location.range.start.character,
+  );
+  const roots: DocumentSymbol[] = [];
+  const stack: { end: { line: number; character: number }; node: DocumentSymbol }[] = [];
+  for (const s of sorted) {
+    const node: DocumentSymbol = {
+      name: s.name,
+      kind: symbolKindName(s.kind),
+      ...toSpan(path, s.location.range, texts, encoding),
+      children: [],
+    };
+    const start = s.location.range.start;
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (start.line < top.end.line || (start.line === top.end.line && start.character < top.end.character)) break;
+      stack.pop();
+    }
+    (stack.length > 0 ? stack[stack.length - 1]!.node.children : roots).push(node);
+    stack.push({ end: s.location.range.end, node });
+  }
+  return roots;
+}
+
+/** Keeps symbols of the wanted kinds; a parent of another kind gives way to its matching descendants. */
+export function filterKinds(symbols: DocumentSymbol[], kinds: string[] | undefined): DocumentSymbol[] {
+  if (!kinds || kinds.length === 0) return symbols;
+  return symbols.flatMap((s) => {
+    const children = filterKinds(s.children, kinds);
+    return kinds.includes(s.kind) ? [{ ...s, children }] : children;
+  });
+}
+
+/** Pre-order count and cut at `limit` nodes. */
+export function limitTree(symbols: DocumentSymbol[], limit: number): { symbols: DocumentSymbol[]; total: number } {
+  let kept = 0;
+  let total = 0;
+  const walk = (list: DocumentSymbol[]): DocumentSymbol[] => {
+    const out: DocumentSymbol[] = [];
+    for (const s of list) {
+      total++;
+      const keep = kept < limit;
+      if (keep) kept++;
+      const children = walk(s.children);
+      if (keep) out.push({ ...s, children });
+    }
+    return out;
+  };
+  const symbolsKept = walk(symbols);
+  return { symbols: symbolsKept, total };
+}
+
+export async function documentSymbols(req: SymbolsQuery, ctx: HandlerContext): Promise<SymbolsResult> {
+  const deadline = deadlineFor(req);
+  assertFile(req.path);
+  // A symlink is answered from the project of the file it points to.
+  const { real } = followLink(req.path, req.cwd);
+  const session = await sessionFor(ctx, req, real, 'documentSymbolProvider', 'document symbols');
+  const asked = nameInProject(req.path, real, session.client.root);
+  return using(session, async () => {
+    await session.docs.sync(asked);
+    await prepare(session, ctx, deadline);
+    const client = session.client;
+    const uri = session.docs.uri(asked);
+    const raw = await client.request(Requests.documentSymbol, { textDocument: { uri } }, deadline.options(ctx));
+    const texts = textsOf(session, ctx);
+    const answer = symbolTree(raw ?? []);
+    const tree =
+      'tree' in answer
+        ? fromHierarchy(req.path, answer.tree, texts, client.encoding)
+        : fromFlat(req.path, answer.flat, texts, client.encoding);
+    const { symbols, total } = limitTree(filterKinds(tree, req.kinds), req.limit);
+    return { path: req.path, server: client.spec.id, root: client.root, symbols, total, truncated: total > req.limit };
+  });
+}
+
+export async function workspaceSymbols(
+  req: WorkspaceSymbolsQuery,
+  ctx: HandlerContext,
+): Promise<WorkspaceSymbolsResult> {
+  const indexed = await forWorkspace(req.root ?? req.cwd, req);
+  if (indexed) {
+    const stale = new Set(indexed.stale);
+    // A definition in a file changed since the index may have moved: those are left to the stale list.
+    const found = indexed.index.search(req.query).filter((s) => !stale.has(s.place.path));
+    const all = locationsOf(
+      found.map((s) => s.place),
+      ctx,
+    )
+      .map((l, i) => {
+        const { name, symbol } = found[i]!;
+        const container = containerOf(symbol);
+        return {
+          name,
+          kind: kindOf(symbol),
+          ...(container ? { container } : {}),
+          path: l.path,
+          line: l.line,
+          column: l.column,
+        };
+      })
+      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line || a.column - b.column))
+      .filter((s) => !req.kinds?.length || req.kinds.includes(s.kind));
+    return {
+      query: req.query,
+      server: indexServer(indexed.index),
+      root: indexed.index.root,
+      symbols: withContext(all.slice(0, req.limit), new TextSource(undefined, ctx.pool.caches.lines), req.context),
+      total: all.length,
+      truncated: all.length > req.limit,
+      source: 'index',
+      stale: indexed.stale,
+    };
+  }
+  const deadline = deadlineFor(req);
+  const sessions = await symbolSessions(req, ctx, 'symbols -w');
+  const all: WorkspaceSymbol[] = [];
+  for (const session of sessions) {
+    const texts = textsOf(session, ctx);
+    for (const s of await searchWorkspace(session, req.query, ctx, deadline)) {
+      const sym = toWorkspaceSymbol(s, session, texts);
+      if (sym && (!req.kinds?.length || req.kinds.includes(sym.kind))) all.push(sym);
+    }
+  }
+  return {
+    query: req.query,
+    server: sessions.map((s) => s.client.spec.id).join(','),
+    root: sessions[0]!.client.root,
+    // Context from the text the first server sees (an open document's, else the disk's).
+    symbols: withContext(all.slice(0, req.limit), textsOf(sessions[0]!, ctx), req.context),
+    total: all.length,
+    truncated: all.length > req.limit,
+    source: 'server',
+  };
+}

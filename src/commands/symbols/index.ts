@@ -1,0 +1,54 @@
+/** symbols: a file's symbols as a tree; -w QUERY searches the workspace. */
+import * as z from 'zod/mini';
+import { resolvePath } from '../../shared/paths';
+import { usage } from '../../shared/errors';
+import { contextArgs, indexArgs, serverArgs } from '../common-args';
+import { defineCommand, present } from '../command';
+import { parseKinds } from '../options';
+import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from './render';
+import { SymbolsShape, WorkspaceSymbolsShape } from './shape';
+
+export const symbols = defineCommand({
+  summary: "a file's symbols as a tree; -w QUERY searches the workspace",
+  args: {
+    ...serverArgs,
+    input: { type: 'positional', required: false, description: 'FILE, or QUERY with -w', valueHint: 'FILE|QUERY' },
+    workspace: { type: 'boolean', alias: 'w', description: 'Search the whole workspace for QUERY' },
+    ...indexArgs,
+    ...contextArgs,
+    kind: {
+      type: 'string',
+      description: 'Only these kinds, comma-separated (class,function,...)',
+      valueHint: 'K,...',
+    },
+  },
+  examples: ['lspq symbols shape.h', 'lspq symbols -w total', 'lspq symbols src/geometry.ts --kind function'],
+  process: 'daemon',
+  answers: {
+    symbols: async () => (await import('./handler')).documentSymbols,
+    wsymbols: async () => (await import('./handler')).workspaceSymbols,
+  },
+  run: async (args, { line, ask }) => {
+    const kinds = parseKinds(args.kind);
+    const input = args.input;
+    if (args.workspace) {
+      if (!input) throw usage('symbols -w needs a QUERY: lspq symbols -w NAME');
+      const result = await ask({ op: 'wsymbols', query: input, ...(kinds ? { kinds } : {}) }, args);
+      return present(
+        result,
+        args.json,
+        { human: renderWorkspaceSymbols, json: workspaceSymbolsJson, found: (r) => r.total > 0 },
+        line,
+      );
+    }
+    if (!input) throw usage('missing FILE: lspq symbols FILE, or lspq symbols -w QUERY for the workspace');
+    const query = { op: 'symbols' as const, path: resolvePath(line.cwd, input), ...(kinds ? { kinds } : {}) };
+    const result = await ask(query, args);
+    return present(result, args.json, { human: renderSymbols, json: symbolsJson, found: (r) => r.total > 0 }, line);
+  },
+  shape: z.union([SymbolsShape, WorkspaceSymbolsShape]),
+  capabilities: {
+    symbols: (c) => !!c.documentSymbolProvider,
+    'symbols-w': (c) => !!c.workspaceSymbolProvider,
+  },
+});

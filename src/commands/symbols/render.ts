@@ -1,0 +1,71 @@
+/** symbols: a tree of `path:line:col: kind name` lines, indented after the location. */
+import { placedLines } from '../../render/placed-lines';
+import { sourcedJson, staleNote } from '../../render/place-json';
+import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
+import type { Rendered } from '../../render/rendered';
+import { displayPath } from '../../shared/paths';
+import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from './answer';
+import type { SymbolsShape, WorkspaceSymbolsShape } from './shape';
+import type * as z from 'zod/mini';
+
+export function symbolsJson(r: SymbolsResult, cwd: string): z.infer<typeof SymbolsShape> {
+  return {
+    path: displayPath(r.path, cwd),
+    server: r.server,
+    root: r.root,
+    symbols: r.symbols,
+    total: r.total,
+    truncated: r.truncated,
+  };
+}
+
+export function renderSymbols(r: SymbolsResult, o: RenderOptions): Rendered {
+  const path = displayPath(r.path, o.cwd);
+  const lines: string[] = [];
+  const walk = (list: DocumentSymbol[], depth: number) => {
+    for (const s of list) {
+      const detail = s.detail ? ` ${o.colors.dim(s.detail)}` : '';
+      lines.push(
+        `${locationPrefix(o, path, s.line, s.column)} ${'  '.repeat(depth)}${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${detail}`,
+      );
+      walk(s.children, depth + 1);
+    }
+  };
+  walk(r.symbols, 0);
+  return {
+    stdout: lines.length ? `${lines.join('\n')}\n` : '',
+    warning: r.truncated ? truncationNote(countTree(r.symbols), r.total, 'symbols') : undefined,
+  };
+}
+
+function countTree(list: DocumentSymbol[]): number {
+  return list.reduce((n, s) => n + 1 + countTree(s.children), 0);
+}
+
+export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): z.infer<typeof WorkspaceSymbolsShape> {
+  return {
+    query: r.query,
+    server: r.server,
+    root: r.root,
+    symbols: r.symbols.map((s) => ({ ...s, path: displayPath(s.path, cwd) })),
+    total: r.total,
+    truncated: r.truncated,
+    ...sourcedJson(r, cwd),
+  };
+}
+
+export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptions): Rendered {
+  const places = r.symbols.map((s) => {
+    const container = s.container ? ` ${o.colors.dim(`(${s.container})`)}` : '';
+    const path = displayPath(s.path, o.cwd);
+    const text = `${locationPrefix(o, path, s.line, s.column)} ${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${container}`;
+    return { path, line: s.line, text, context: s.context };
+  });
+  return {
+    stdout: placedLines(places),
+    warning:
+      [r.truncated ? truncationNote(r.symbols.length, r.total, 'symbols') : undefined, staleNote(r, o.cwd)]
+        .filter(Boolean)
+        .join('; ') || undefined,
+  };
+}

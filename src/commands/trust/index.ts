@@ -1,0 +1,80 @@
+/**
+ * trust: lets a repository's own code run (the servers and settings of its
+ * `.lsp.json`, the servers it carries in `node_modules/.bin` or its
+ * `.venv`), recorded in the user's configuration; --list, --revoke.
+ */
+import type { ArgsDef } from 'citty';
+import type { CommandOutput } from '../../shared/errors';
+import { usage } from '../../shared/errors';
+import { displayPath, resolvePath } from '../../shared/paths';
+import { entryFor, readTrust, type TrustEntry, trustFile, writeTrust } from '../../trust/store';
+import { defineCommand, type RunContext } from '../command';
+import { serverArgs } from '../common-args';
+import type { Parsed } from '../flags';
+import { jsonWanted } from '../options';
+import { TrustShape } from './shape';
+
+const ARGS = {
+  ...serverArgs,
+  dir: {
+    type: 'positional',
+    required: false,
+    description: "The repository (default: the one around the current folder; its checkout's top)",
+    valueHint: 'DIR',
+  },
+  list: { type: 'boolean', description: 'List the trusted repositories' },
+  revoke: { type: 'boolean', description: 'Trust DIR no longer' },
+} as const satisfies ArgsDef;
+
+const shown = (e: TrustEntry, cwd: string) => {
+  const configs = Object.keys(e.configs);
+  return `${displayPath(e.path, cwd) || '.'}${configs.length ? ` (with ${configs.join(', ')} as it is now)` : ''}`;
+};
+
+async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>): Promise<CommandOutput> {
+  const json = jsonWanted(args.json, line.env);
+  const entries = readTrust(line.env);
+  if (args.list) {
+    if (args.dir !== undefined || args.revoke) throw usage('--list takes no DIR and no --revoke');
+    const stdout = json
+      ? `${JSON.stringify({ trusted: entries })}\n`
+      : entries
+          .map(
+            (e) =>
+              `${e.path}  ${e.trusted}${Object.keys(e.configs).length ? `  ${Object.keys(e.configs).join(' ')}` : ''}\n`,
+          )
+          .join('');
+    return { stdout, exit: 0, ...(json || entries.length ? {} : { stderr: 'no repository is trusted' }) };
+  }
+  const entry = entryFor(resolvePath(line.cwd, args.dir ?? '.'));
+  const others = entries.filter((e) => e.path !== entry.path);
+  if (args.revoke) {
+    if (others.length === entries.length)
+      return {
+        stdout: json ? `${JSON.stringify({ revoked: null })}\n` : '',
+        stderr: `${entry.path} was not trusted`,
+        exit: 1,
+      };
+    writeTrust(line.env, others);
+    return {
+      stdout: json ? `${JSON.stringify({ revoked: entry.path })}\n` : '',
+      stderr: `no longer trusted: ${entry.path}`,
+      exit: 0,
+    };
+  }
+  writeTrust(line.env, [...others, entry]);
+  return {
+    stdout: json ? `${JSON.stringify({ trusted: [entry], file: trustFile(line.env) })}\n` : '',
+    stderr: `trusted ${shown(entry, line.cwd)}: its own servers and settings run from now on`,
+    exit: 0,
+  };
+}
+
+export const trust = defineCommand({
+  summary: "let a repository's own servers and .lsp.json run; --list, --revoke",
+  args: ARGS,
+  examples: ['lspq trust', 'lspq trust --list', 'lspq trust --revoke'],
+  process: 'here',
+  run,
+  shape: TrustShape,
+});

@@ -1,0 +1,12 @@
+/** The --json answers of trust: the trusted repositories, or the one revoked. */
+import * as z from 'zod/mini';
+
+const TrustEntryShape = z.object({
+  path: z.string(),
+  configs: z.record(z.string(), z.string()),
+  trusted: z.string(),
+});
+export const TrustShape = z.union([
+  z.object({ trusted: z.array(TrustEntryShape), file: z.optional(z.string()) }),
+  z.object({ revoked: z.nullable(z.string()) }),
+]);

@@ -1,0 +1,62 @@
+/**
+ * What every question's handler is given: the engine's pool, log and hooks,
+ * its own leases and trust, and one deadline for the whole question
+ * (server start, readiness and the request share it).
+ */
+
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import { DEFAULT_TIMEOUT_MS } from '../shared/messages';
+import type { RequestOptions } from '../lsp/client';
+import type { Leases } from '../lsp/leases';
+import type { ServerPool, Session } from '../lsp/manager';
+import type { Trust } from '../lsp/servers/trust';
+import type { CallerContext } from '../answers/caller';
+
+/** What the engine gives every question: the pool, cancellation, the log, the daemon's hooks. */
+export interface EngineContext {
+  pool: ServerPool;
+  signal?: AbortSignal;
+  log: (line: string) => void;
+  /** The daemon tells the server of files changed on disk before each request. */
+  beforeRequest?: (session: Session) => Promise<void>;
+  /** Long answers (a project loading, diag --all) say how far they are, for a person at a terminal. */
+  progress?: (text: string) => void;
+  /** Where edits are journaled (beside the daemon's socket): every write goes through a journal there. */
+  journalDir?: string;
+  /** A line for stderr beside the answer (what was left out as untrusted), once per command. */
+  warn?: (line: string) => void;
+}
+
+/** A question's own view of the engine: the leases it holds on servers, given back when it ends, and what it may run. */
+export interface HandlerContext extends EngineContext {
+  leases: Leases<Session>;
+  /** What of a repository's own code may run for this question, and what it left out (said once, on stderr). */
+  trust: Trust;
+  /** What each command (or part of one: fmt-range, symbols-w) needs of a server, for `servers --for`. */
+  capabilities: readonly [string, (c: ServerCapabilities) => boolean][];
+}
+
+/** One deadline for the whole question: server start, readiness and the request share it. */
+export class Deadline {
+  private readonly end: number;
+  constructor(readonly totalMs: number) {
+    this.end = Date.now() + totalMs;
+  }
+  get remaining(): number {
+    return Math.max(1, this.end - Date.now());
+  }
+  /**
+   * Request options: what is left of the budget, the whole budget for the
+   * message if it runs out, the question's cancellation, and its progress
+   * line for a person at a terminal while the request is slow.
+   */
+  options(ctx: { signal?: AbortSignal; progress?: (text: string) => void }): RequestOptions {
+    return { timeoutMs: this.remaining, budgetMs: this.totalMs, signal: ctx.signal, progress: ctx.progress };
+  }
+}
+
+export function deadlineFor(req: CallerContext): Deadline {
+  return new Deadline(req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+}
+
+/** How much of a file is looked at for NUL bytes, as git and grep decide that a file is binary. */

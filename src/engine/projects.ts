@@ -1,0 +1,153 @@
+/**
+ * Every project of a workspace loaded before a question that spans it.
+ * Both TypeScript servers answer references, renames and the like from
+ * the projects of their open files only: in an npm workspace, refs asked
+ * from one package missed the other package's uses, and asked again after
+ * a question from the other package found them. So before such a question
+ * a file of each project (each tsconfig.json or jsconfig.json under the
+ * root) is opened on the server and kept open, whatever was asked before.
+ */
+import { Requests } from '../lsp/requests';
+import { type Dirent, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Position } from 'vscode-languageserver-protocol';
+import { LspqError } from '../shared/errors';
+import type { Session } from '../lsp/manager';
+import { languageIdFor } from '../lsp/servers/registry';
+import { pathToUri, uriToPath } from '../lsp/uri';
+import type { Deadline, HandlerContext } from './context';
+import { prepare } from './sessions';
+
+/** Projects lspq opens a file of; a workspace of more cannot be answered whole (exit 3 says so). */
+export const MAX_PROJECTS = 256;
+/** How long a workspace's list of projects is remembered (a new package is seen within seconds). */
+const PROJECTS_CACHE_MS = 3_000;
+
+const SKIPPED = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'coverage', '.next', '.turbo', '.cache']);
+const CONFIGS = ['tsconfig.json', 'jsconfig.json'];
+
+/** Each project folder under `root` with a file of it the server would open (a source file, not a declaration file). */
+export function projectsUnder(root: string, isSource: (path: string) => boolean): { dir: string; file: string }[] {
+  const out: { dir: string; file: string }[] = [];
+  /** The first source file of the project at `dir`, not in a nested project. */
+  const firstSource = (dir: string): string | undefined => {
+    const queue = [dir];
+    while (queue.length > 0) {
+      const d = queue.shift()!;
+      let entries: Dirent[] = [];
+      try {
+        entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+      } catch {}
+      if (d !== dir && entries.some((e) => CONFIGS.includes(e.name))) continue;
+      const file = entries.find((e) => e.isFile() && isSource(join(d, e.name)));
+      if (file) return join(d, file.name);
+      for (const e of entries) if (e.isDirectory() && !SKIPPED.has(e.name)) queue.push(join(d, e.name));
+    }
+    return undefined;
+  };
+  const walk = (dir: string, depth: number) => {
+    if (depth > 12) return;
+    let entries: Dirent[] = [];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    } catch {}
+    if (entries.some((e) => CONFIGS.includes(e.name))) {
+      const file = firstSource(dir);
+      if (file) out.push({ dir, file });
+    }
+    for (const e of entries)
+      if (e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith('.')) walk(join(dir, e.name), depth + 1);
+  };
+  walk(root, 0);
+  return out;
+}
+
+const known = new WeakMap<Session, { at: number; projects: { dir: string; file: string }[] }>();
+
+/**
+ * Opens (and keeps open) a file of every project under the session's
+ * root, for a server that answers from the projects of its open files
+ * (`projects` in its registry entry); then waits for it to be ready.
+ */
+export async function loadProjects(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
+  const spec = session.client.spec;
+  if (spec.projects !== 'tsconfig') return;
+  const now = Date.now();
+  let found = known.get(session);
+  if (!found || now - found.at > PROJECTS_CACHE_MS) {
+    const isSource = (p: string) =>
+      languageIdFor(spec, p) !== undefined && !(spec.notSources ?? []).some((s) => p.endsWith(s));
+    found = { at: now, projects: projectsUnder(session.client.root, isSource) };
+    known.set(session, found);
+  }
+  if (found.projects.length > MAX_PROJECTS)
+    throw new LspqError(
+      'incomplete',
+      `${session.client.root} holds ${found.projects.length} projects, more than the ${MAX_PROJECTS} lspq loads at once, so an answer across all of them cannot be whole; ask with --root the package the answer lies in`,
+    );
+  let opened = 0;
+  for (const { file } of found.projects) {
+    if (session.docs.isOpen(file)) continue;
+    await session.docs.sync(file);
+    session.docs.pin(file);
+    opened++;
+  }
+  if (opened > 0) {
+    ctx.log(`${spec.id}: opened a file of ${opened} more project(s) under ${session.client.root}`);
+    await prepare(session, ctx, deadline);
+  }
+}
+
+/** A place in a file, as the protocol names it. */
+export interface At {
+  uri: string;
+  position: Position;
+}
+
+/** The project a file belongs to: the deepest project folder above it. */
+function projectOf(path: string, projects: { dir: string }[]): string | undefined {
+  let best: string | undefined;
+  for (const { dir } of projects) if (path.startsWith(`${dir}/`) && (!best || dir.length > best.length)) best = dir;
+  return best;
+}
+
+/**
+ * A question asked again from each other project that uses the symbol, for
+ * a server that answers it from the target's project alone (tsserver's
+ * implementations and call hierarchy; its references do span projects):
+ * the symbol's references name the projects that use it, and the question
+ * is asked at the first reference inside each of them where it can be
+ * asked (`ask` answers undefined where it cannot: tsserver prepares no call
+ * hierarchy at an import). The answers of every project, the target's
+ * first, are returned.
+ */
+export async function fromEachProject<T>(
+  session: Session,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  at: At,
+  ask: (at: At) => Promise<T[] | undefined>,
+): Promise<T[]> {
+  const first = (await ask(at)) ?? [];
+  const projects = known.get(session)?.projects ?? [];
+  if (session.client.spec.crossProject !== 'references-only' || projects.length < 2) return first;
+  const refs =
+    (await session.client.request(
+      Requests.references,
+      { textDocument: { uri: at.uri }, position: at.position, context: { includeDeclaration: false } },
+      deadline.options(ctx),
+    )) ?? [];
+  const asked = new Set([projectOf(uriToPath(at.uri) ?? '', projects)]);
+  const answers = [first];
+  for (const ref of refs) {
+    const path = uriToPath(ref.uri);
+    const project = path ? projectOf(path, projects) : undefined;
+    if (!path || !project || asked.has(project)) continue;
+    await session.docs.sync(path);
+    const answer = await ask({ uri: pathToUri(path), position: ref.range.start });
+    if (!answer) continue;
+    asked.add(project);
+    answers.push(answer);
+  }
+  return answers.flat();
+}

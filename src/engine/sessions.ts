@@ -1,0 +1,295 @@
+/**
+ * The server for a file: the configured ones in order, the first installed
+ * that supports the request, started or reused with a lease taken, its
+ * document open and current, and ready (the readiness wait).
+ */
+
+import type { Deadline, HandlerContext } from './context';
+import { dirname } from 'node:path';
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import { DEFAULT_TIMEOUT_MS } from '../shared/messages';
+import { LspqError } from '../shared/errors';
+import { TextSource } from '../lsp/convert';
+import type { LeaseWait } from '../lsp/leases';
+import type { Resolved, Session } from '../lsp/manager';
+import { activate } from '../lsp/servers/install-places';
+import { loadServers } from '../lsp/servers/config';
+import { findMarkedRoot, findRoot, locateFor } from '../lsp/servers/locate';
+import { knownExtensions, serversForFile, type ServerSpec } from '../lsp/servers/registry';
+import { Trust } from '../lsp/servers/trust';
+import type { CallerContext } from '../answers/caller';
+
+export interface Candidate {
+  spec: ServerSpec;
+  binary: string;
+  root: string;
+  /** The environment it runs in: the caller's, with the project's Python environment activated for a Python server. */
+  env: Record<string, string>;
+  /** How the binary was found (for `lspq servers`). */
+  rule: string;
+  /** The Python environment a Python server runs in. */
+  python?: string;
+}
+
+/** The servers configured for a file, in order (nothing looked up yet); errors say which extensions work. */
+export function configuredFor(path: string, req: CallerContext, trust: Trust): ServerSpec[] {
+  const specs = loadServers(dirname(path), req.env, trust);
+  const matching = serversForFile(specs, path);
+  if (req.server) {
+    const chosen = specs.find((s) => s.id === req.server);
+    if (!chosen) throw new LspqError('usage', `unknown server '${req.server}'; 'lspq servers' lists the known ids`);
+    if (!matching.includes(chosen)) {
+      const others = matching.length
+        ? `the servers for it: ${matching.map((s) => s.id).join(', ')}`
+        : 'no server is configured for it';
+      throw new LspqError(
+        'usage',
+        `${chosen.id} does not handle ${path} (${others}); drop --server or name one of them`,
+      );
+    }
+    return [chosen];
+  }
+  if (matching.length === 0) {
+    throw new LspqError(
+      'no_server',
+      `no language server is configured for ${path}; known extensions: ${knownExtensions(specs).join(' ')} (add one in .lsp.json)`,
+    );
+  }
+  return matching;
+}
+
+function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: HandlerContext): Candidate | undefined {
+  // Everything the lookup reads from the caller: PATH, the Python environment, the tool folders, the trust.
+  const e = req.env;
+  const lookup = [e.PATH, e.VIRTUAL_ENV, e.HOME, e.LSPQ_TOOL_DIRS, e.GOBIN, e.GOPATH, e.CARGO_HOME, e.XDG_DATA_HOME];
+  const key = JSON.stringify([spec.id, spec.command, dirname(path), req.root, Trust.stamp(e), ...lookup]);
+  const remembered = ctx.pool.caches.resolved.get(key);
+  // What a remembered look-up left out is said again: every command says what it left out.
+  if (remembered?.leftOut) ctx.trust.leftOut.push(...remembered.leftOut);
+  const found = remembered ?? locate(spec, path, req, ctx.trust);
+  if (!found) return undefined; // not remembered: an install is seen at once
+  ctx.pool.caches.resolved.set(key, found);
+  // The environment is this caller's (GOFLAGS, NODE_OPTIONS... key the pool), with the Python one activated.
+  const env = found.python ? activate(req.env, found.python) : req.env;
+  const { root, binary, rule, python } = found;
+  return { spec, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
+}
+
+function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust): Resolved | undefined {
+  // A server for projects that use it (ESLint) is no candidate where nothing above the file says so.
+  if (spec.needsMarker && !findMarkedRoot(spec, dirname(path))) return undefined;
+  const root = req.root ?? findRoot(spec, path);
+  const before = trust.leftOut.length;
+  const located = locateFor(spec, root, req.env, trust, dirname(path));
+  if (!located) return undefined;
+  const leftOut = trust.leftOut.slice(before);
+  return {
+    root,
+    binary: located.binary,
+    rule: located.rule,
+    ...(located.python ? { python: located.python } : {}),
+    ...(leftOut.length ? { leftOut } : {}),
+  };
+}
+
+function notInstalled(path: string, specs: ServerSpec[]): LspqError {
+  const [first, ...others] = specs;
+  const alternatives = others.length ? ` (or one of: ${others.map((s) => s.id).join(', ')})` : '';
+  if (first!.configuredIn) {
+    // The user's own configuration names the command: that file is where to look.
+    return new LspqError(
+      'server_not_installed',
+      `'${first!.command}' (server '${first!.id}' in ${first!.configuredIn}) is not installed or not on PATH (needed for ${path}); install it or fix "command" there${alternatives}`,
+    );
+  }
+  return new LspqError(
+    'server_not_installed',
+    `${first!.id} is not installed (needed for ${path}); install it: ${first!.install}${alternatives}`,
+  );
+}
+
+/**
+ * None of the installed servers offers the request: name the configured
+ * servers that are not installed and not known to lack it, or say none can.
+ */
+function unsupported(
+  path: string,
+  specs: ServerSpec[],
+  tried: string[],
+  capability: keyof ServerCapabilities,
+  what: string,
+): LspqError {
+  const could = specs.filter((s) => !tried.includes(s.id) && !s.lacks?.includes(capability));
+  const hint = could.length
+    ? `not installed, and may: ${could.map((s) => `${s.id} (${s.install})`).join('; ')}`
+    : `no other known server for ${extensionOf(path)} files offers it`;
+  return new LspqError(
+    'unsupported',
+    `${tried.join(', ')} cannot answer ${what} for ${path}; ${hint} ('lspq servers --for FILE' lists what each can answer)`,
+  );
+}
+
+function extensionOf(path: string): string {
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot) : base;
+}
+
+/** Every installed server for a file, in order (diag asks them all). */
+export function candidatesFor(path: string, req: CallerContext, ctx: HandlerContext): Candidate[] {
+  const specs = configuredFor(path, req, ctx.trust);
+  const found = specs.map((spec) => resolve(spec, path, req, ctx)).filter((c): c is Candidate => c !== undefined);
+  if (found.length === 0) throw notInstalled(path, specs);
+  return found;
+}
+
+/**
+ * The server for a candidate, started or reused, with a shared lease for
+ * this question: while another question holds it alone (diag --staged, an
+ * edit), this one waits, so it never sees that question's state.
+ */
+export async function acquire(ctx: HandlerContext, candidate: Candidate, req: CallerContext): Promise<Session> {
+  const starting = ctx.pool.acquire({
+    spec: candidate.spec,
+    binary: candidate.binary,
+    root: candidate.root,
+    env: candidate.env,
+  });
+  // A server that does not start within the question's time fails the question, naming it (the start goes on).
+  const budget = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new LspqError(
+            'timeout',
+            `${candidate.spec.id} did not start within ${budget / 1000}s (it did not answer initialize for ${candidate.root}); see 'lspq daemon logs', or retry with a larger --timeout`,
+          ),
+        ),
+      budget,
+    );
+  });
+  starting.catch(() => {});
+  let session: Session;
+  try {
+    session = await Promise.race([starting, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+  await ctx.leases.share(session, leaseWait(session, req, ctx));
+  return session;
+}
+
+/** How long a question waits for a lease: within its own --timeout, and no longer than it is wanted. */
+export function leaseWait(session: Session, req: CallerContext, ctx: HandlerContext): LeaseWait {
+  return {
+    timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    signal: ctx.signal,
+    what: `${session.client.spec.id} (${session.client.root})`,
+  };
+}
+
+/**
+ * `sessions` to this question alone, for a change to what they see (the
+ * index's text, an edit on disk); then every open document is compared
+ * with the disk again, since another question may have changed it.
+ */
+export async function holdAlone(
+  sessions: Session[],
+  req: CallerContext,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<void> {
+  if (sessions.length === 0) return;
+  await ctx.leases.exclusive(sessions, { ...leaseWait(sessions[0]!, req, ctx), timeoutMs: deadline.remaining });
+  for (const session of sessions) await prepare(session, ctx, deadline);
+}
+
+/**
+ * The first installed server for `path` that offers `capability`. Servers
+ * that lack it are a different answer from a failure: if none has it, say so.
+ */
+export async function sessionFor(
+  ctx: HandlerContext,
+  req: CallerContext,
+  path: string,
+  capability: keyof ServerCapabilities,
+  what: string,
+): Promise<Session> {
+  const tried: string[] = [];
+  const configured = configuredFor(path, req, ctx.trust);
+  // Formatting asks the file's formatter first (registry data: ruff before pylsp).
+  const rank = (s: ServerSpec) => (s.formatter === 'first' ? 0 : s.formatter === 'last' ? 2 : 1);
+  const formats = capability === 'documentFormattingProvider' || capability === 'documentRangeFormattingProvider';
+  const specs = formats && !req.server ? [...configured].sort((a, b) => rank(a) - rank(b)) : configured;
+  // Looked up one at a time: the first installed server usually answers, and
+  // finding roots and binaries for all of them is most of a warm answer's cost.
+  for (const spec of specs) {
+    const candidate = resolve(spec, path, req, ctx);
+    if (!candidate) continue;
+    const session = await acquire(ctx, candidate, req);
+    if (session.client.capabilities[capability]) return session;
+    tried.push(spec.id);
+  }
+  if (tried.length === 0) throw notInstalled(path, specs);
+  throw unsupported(path, specs, tried, capability, what);
+}
+
+/** Brings every open document of the session up to date with the disk, then waits for readiness. */
+export async function prepare(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
+  await ctx.beforeRequest?.(session);
+  await session.docs.refreshAll();
+  const client = session.client;
+  const uris = session.docs.paths.map((p) => session.docs.uri(p));
+  if (client.state.isReady(uris)) return;
+  // A project that takes more than a second to load is worth a word to a person waiting for it.
+  const report = ctx.progress;
+  const ticker = report
+    ? setInterval(() => {
+        const what = client.state.progressTitles.join(', ');
+        report(`${client.spec.id}: loading the project at ${client.root}${what ? ` (${what})` : ''}`);
+      }, LOADING_NOTICE_MS)
+    : undefined;
+  try {
+    await client.waitFor(() => client.state.isReady(uris), deadline.remaining, 'loading the project', ctx.signal);
+  } finally {
+    if (ticker) clearInterval(ticker);
+  }
+}
+
+/** How long a project loads before a person at a terminal is told about it, and then how often. */
+const LOADING_NOTICE_MS = 1_000;
+
+/** Lines of the session's open documents and of files on disk, for converting one answer's positions. */
+export function textsOf(session: Session, ctx: HandlerContext): TextSource {
+  return new TextSource((p) => session.docs.text(p), ctx.pool.caches.lines);
+}
+
+/** Runs `fn` with the session marked busy, so idle shutdown and eviction leave it alone. */
+export async function using<T>(session: Session, fn: () => Promise<T>): Promise<T> {
+  session.inFlight++;
+  session.lastUsed = Date.now();
+  try {
+    return await fn();
+  } finally {
+    session.inFlight--;
+    session.lastUsed = Date.now();
+  }
+}
+
+export const familyOf = (spec: ServerSpec) => spec.family ?? spec.id;
+
+/**
+ * Servers of one family are alternatives (pyright, basedpyright): the first
+ * found of each family answers, beside those of the others (ruff). `taken`
+ * holds the families already asked.
+ */
+export function onePerFamily<T extends { spec: ServerSpec }>(candidates: T[], taken = new Set<string>()): T[] {
+  return candidates.filter((c) => {
+    const family = familyOf(c.spec);
+    if (taken.has(family)) return false;
+    taken.add(family);
+    return true;
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * --verify on an edit (rename, actions --apply, mv): once it is written,
+ * the diagnostics of the files it touched (with --all, the workspace) are
+ * compared with those of the same files as they were, handed back to the
+ * same servers as unsaved documents, as `diag --since` compares with a
+ * revision. An error the edit introduced puts every file back as it was.
+ */
+import type { EditPlan } from '../lsp/workspace-edit';
+import { reversePlan } from '../lsp/workspace-edit';
+import { lineMap } from '../lsp/line-map';
+import type { Session } from '../lsp/manager';
+import type { CallerContext } from '../answers/caller';
+import type { Verification } from '../answers/edits';
+import { writePlan } from './apply-edit';
+import type { Deadline, HandlerContext } from './context';
+import { holdAlone } from './sessions';
+import { journalFor } from './edit-plans';
+import { type Collected, mergeDiagnostics, type DiagRequest } from '../commands/diag/work';
+import { pass, splitNew, workFor, type Changed } from '../commands/diag/since';
+
+/** Each file the plan leaves behind, with its text now and before it (undefined: created). */
+function touched(plan: EditPlan): Changed[] {
+  return plan.files.flatMap((f) => {
+    if (f.after === null) return [];
+    const then = f.before ?? undefined;
+    return [
+      {
+        path: f.renamedTo ?? f.path,
+        now: f.after,
+        ...(then !== undefined ? { then } : {}),
+        lines: lineMap(then ?? '', f.after),
+      },
+    ];
+  });
+}
+
+export async function verifyWritten(
+  plan: EditPlan,
+  held: Session[],
+  where: { root: string; allowOutside: boolean },
+  req: CallerContext & { verifyAll?: boolean },
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<Verification> {
+  const changed = touched(plan);
+  const files = changed.map((c) => c.path);
+  const asDiag: DiagRequest = {
+    op: 'diag',
+    files,
+    all: req.verifyAll === true,
+    cwd: req.cwd,
+    env: req.env,
+    limit: Number.MAX_SAFE_INTEGER,
+    ...(req.root ? { root: req.root } : {}),
+    ...(req.timeoutMs ? { timeoutMs: req.timeoutMs } : {}),
+  };
+  const listed: Collected = {
+    diagnostics: [],
+    incomplete: new Set(),
+    skipped: new Map(),
+    files: new Set(),
+    around: undefined,
+  };
+  const work = await workFor(asDiag, files, ctx, deadline, listed);
+  // Already held alone for the edit: this adds the other servers of the touched files, if any.
+  await holdAlone([...held, ...work.keys()], req, ctx, deadline);
+  const after = mergeDiagnostics((await pass(work, new Map(), asDiag, ctx, deadline)).diagnostics);
+  const then = new Map(changed.map((c) => [c.path, c.then ?? '']));
+  const before = mergeDiagnostics((await pass(work, then, asDiag, ctx, deadline)).diagnostics);
+  const byPath = new Map(changed.map((c) => [c.path, c]));
+  const introduced = splitNew(before, after, byPath).fresh.filter((d) => d.severity === 'error');
+  if (introduced.length === 0) return { introduced, reverted: false };
+  // Put back as one plan, journaled as every edit is.
+  const journal = journalFor(
+    ctx,
+    { ...req, editId: undefined },
+    `took back an edit that introduced ${introduced.length} error(s)`,
+  );
+  await writePlan(reversePlan(plan), { ...where, journal });
+  for (const session of new Set([...held, ...work.keys()])) await session.docs.refreshAll();
+  return { introduced, reverted: true };
+}

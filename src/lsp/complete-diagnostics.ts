@@ -1,0 +1,292 @@
+/**
+ * Complete diagnostics for open documents, by each server's own signal (its
+ * registry entry names the strategy; docs/servers.md says why). A fixed
+ * sleep is wrong both ways; when a bound is reached the file is reported
+ * incomplete, never clean.
+ */
+import { Requests } from './requests';
+import {
+  DiagnosticSeverity,
+  DiagnosticTag,
+  DocumentDiagnosticReportKind,
+  DocumentDiagnosticRequest,
+  type Diagnostic,
+} from 'vscode-languageserver-protocol';
+import * as z from 'zod/mini';
+import { LspqError } from '../shared/errors';
+import { misfit } from './message-shapes';
+import type { Session } from './manager';
+import type { DiagnosticsStrategy } from './servers/registry';
+
+/** After a push, this long without another publish for the file means the wave is over. */
+export const PUSH_QUIET_MS = 250;
+/**
+ * A push server that says nothing this long after it is ready has nothing
+ * new to say: servers publish only when a file's diagnostics change, so an
+ * unchanged file (or an edit that leaves it clean) brings no publish at all.
+ */
+export const PUSH_SETTLE_MS = 1_500;
+const GOPLS_DIAGNOSE = 'gopls.diagnose_files';
+const TSSERVER_REQUEST = 'typescript.tsserverRequest';
+
+export interface DiagnosticsOptions {
+  deadline: () => number;
+  budgetMs?: number;
+  signal?: AbortSignal;
+}
+
+const offersCommand = (session: Session, command: string) =>
+  session.client.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
+
+function offersPull(session: Session): boolean {
+  const client = session.client;
+  if (client.capabilities.diagnosticProvider) return true;
+  for (const r of client.state.registrations.values()) if (r.method === DocumentDiagnosticRequest.method) return true;
+  return false;
+}
+
+/** The server's declared strategy where it has what that needs; pull where offered; else its pushes. */
+export function strategyFor(session: Session): DiagnosticsStrategy {
+  const declared = session.client.spec.diagnostics;
+  if (declared === 'gopls-barrier' && offersCommand(session, GOPLS_DIAGNOSE)) return declared;
+  if (declared === 'tsserver' && offersCommand(session, TSSERVER_REQUEST)) return declared;
+  if (declared === 'versioned') return declared;
+  if (declared === 'pull-and-check' && offersPull(session)) return declared;
+  return offersPull(session) ? 'pull' : 'push';
+}
+
+async function pull(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<Diagnostic[]> {
+  const previous = session.docs.pulled(path);
+  const report = await session.client.request(
+    Requests.documentDiagnostic,
+    { textDocument: { uri }, ...(previous ? { previousResultId: previous.resultId } : {}) },
+    { timeoutMs: o.deadline(), budgetMs: o.budgetMs, signal: o.signal },
+  );
+  if (report.kind === DocumentDiagnosticReportKind.Unchanged) {
+    if (previous) return previous.items;
+    throw new LspqError(
+      'server_failed',
+      `${session.client.spec.id} said diagnostics were unchanged for a file it never reported`,
+    );
+  }
+  if (report.resultId) session.docs.rememberPull(path, { resultId: report.resultId, items: report.items });
+  return report.items;
+}
+
+/** gopls: diagnose_files returns once the files are diagnosed; the publishes precede its answer on the stream. */
+async function goplsBarrier(session: Session, uris: string[], o: DiagnosticsOptions): Promise<void> {
+  await session.client.request(
+    Requests.executeCommand,
+    { command: GOPLS_DIAGNOSE, arguments: [{ Files: uris }] },
+    { timeoutMs: o.deadline(), budgetMs: o.budgetMs, signal: o.signal },
+  );
+}
+
+/**
+ * clangd: one versioned wave per version; the document's current version
+ * is the one to wait for. A document it parsed before a file it depends on
+ * changed (a header, on disk) is opened again: clangd says nothing new of
+ * a version it has published.
+ */
+async function versioned(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<void> {
+  const client = session.client;
+  // Closed, clangd clears the file's diagnostics with a publish of no version: only the new version counts then.
+  const reopen =
+    session.docs.outdated(path) && client.state.diagnostics.get(uri)?.version === session.docs.version(path);
+  if (reopen) await session.docs.reopen(path);
+  const version = session.docs.version(path);
+  await client.waitFor(
+    () => {
+      const published = client.state.diagnostics.get(uri);
+      return published !== undefined && (published.version === version || (!reopen && published.version === undefined));
+    },
+    o.deadline(),
+    `diagnosing ${path}`,
+    o.signal,
+  );
+}
+
+const TsPlace = z.looseObject({ line: z.number(), offset: z.number() });
+/** tsserver's own diagnostics, as typescript-language-server's tsserverRequest returns them. */
+const TsDiagnosticsShape = z.array(
+  z.looseObject({
+    start: TsPlace,
+    end: TsPlace,
+    text: z.string(),
+    code: z.optional(z.number()),
+    category: z.string(),
+    source: z.optional(z.string()),
+    reportsUnnecessary: z.optional(z.boolean()),
+    reportsDeprecated: z.optional(z.boolean()),
+  }),
+);
+type TsDiagnostic = z.infer<typeof TsDiagnosticsShape>[number];
+
+const TS_SEVERITY: Record<string, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  suggestion: DiagnosticSeverity.Hint,
+  message: DiagnosticSeverity.Information,
+};
+
+/** tsserver's positions are 1-based lines and UTF-16 offsets; the server's published form is what the user sees elsewhere. */
+export function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
+  const tags = [
+    ...(d.reportsUnnecessary ? [DiagnosticTag.Unnecessary] : []),
+    ...(d.reportsDeprecated ? [DiagnosticTag.Deprecated] : []),
+  ];
+  return {
+    range: {
+      start: { line: d.start.line - 1, character: d.start.offset - 1 },
+      end: { line: d.end.line - 1, character: d.end.offset - 1 },
+    },
+    message: d.text,
+    severity: TS_SEVERITY[d.category] ?? DiagnosticSeverity.Error,
+    ...(d.code !== undefined ? { code: d.code } : {}),
+    source: d.source ?? 'typescript',
+    ...(tags.length ? { tags } : {}),
+  };
+}
+
+/** tsserver's answer, checked: one of another shape is a failure, never "no diagnostics". */
+function tsBody(session: Session, answer: unknown): TsDiagnostic[] {
+  const body =
+    typeof answer === 'object' && answer !== null && 'body' in answer ? (answer as { body: unknown }).body : answer;
+  const wrong = misfit(TsDiagnosticsShape, body);
+  if (wrong === undefined) return body as TsDiagnostic[];
+  throw new LspqError(
+    'server_failed',
+    `${session.client.spec.id} sent tsserver's diagnostics in a shape lspq does not know (${wrong}); see 'lspq daemon logs'`,
+  );
+}
+
+/**
+ * typescript-language-server publishes nothing for a file whose diagnostics
+ * did not change, so no wave can be waited for; tsserver itself answers
+ * the three passes it publishes synchronously, after every earlier change.
+ */
+async function tsserver(session: Session, path: string, o: DiagnosticsOptions): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  for (const pass of ['syntacticDiagnosticsSync', 'semanticDiagnosticsSync', 'suggestionDiagnosticsSync']) {
+    const answer: unknown = await session.client.request(
+      Requests.executeCommand,
+      { command: TSSERVER_REQUEST, arguments: [pass, { file: path }] },
+      { timeoutMs: o.deadline(), budgetMs: o.budgetMs, signal: o.signal },
+    );
+    out.push(...tsBody(session, answer).map(fromTsDiagnostic));
+  }
+  return out;
+}
+
+/**
+ * Unversioned push without a barrier: once the server is ready, a publish
+ * after the sync followed by a quiet spell, or a settle window with no
+ * publish at all (nothing changed). A file answered before with nothing
+ * changed anywhere since is answered from that.
+ */
+async function push(session: Session, path: string, uri: string, mark: number, o: DiagnosticsOptions): Promise<void> {
+  const client = session.client;
+  if (session.docs.diagnosedUnchanged(path)) return;
+  let lastSeen = mark;
+  let lastAt = Date.now();
+  let readyAt: number | undefined;
+  await client.waitFor(
+    () => {
+      const now = Date.now();
+      const published = client.state.diagnostics.get(uri);
+      if (published && published.sequence > lastSeen) {
+        lastSeen = published.sequence;
+        lastAt = now;
+      }
+      if (client.state.busy) {
+        readyAt = undefined;
+        return false;
+      }
+      readyAt ??= now;
+      if (lastSeen > mark) return now - lastAt >= PUSH_QUIET_MS;
+      return now - Math.max(readyAt, lastAt) >= PUSH_SETTLE_MS;
+    },
+    o.deadline(),
+    `diagnosing ${path}`,
+    o.signal,
+    PUSH_QUIET_MS,
+  );
+}
+
+/** How long a save is given to start the check it runs (rust-analyzer's cargo check), if it runs one at all. */
+export const CHECK_START_MS = 1_000;
+/** rust-analyzer reports its cargo check as work under this token. */
+const isCheck = (token: string | number) => String(token).includes('flycheck');
+
+/**
+ * rust-analyzer: its own diagnostics are pulled, cargo check's are pushed
+ * after a save. Unless nothing changed since the files were last checked,
+ * they are saved, the check is awaited, and both are merged.
+ */
+async function pullAndCheck(session: Session, paths: string[], uris: string[], o: DiagnosticsOptions) {
+  const client = session.client;
+  const stale = paths.filter((p) => !session.docs.diagnosedUnchanged(p));
+  if (stale.length > 0) {
+    const begun = client.state.progressBegun;
+    for (const p of stale) await session.docs.saved(p);
+    const checking = () => client.state.progressTokens.some(isCheck);
+    try {
+      await client.waitFor(
+        () => client.state.progressBegun > begun && checking(),
+        CHECK_START_MS,
+        'starting its check',
+      );
+    } catch (err) {
+      // No check started: checking on save is off, or there was nothing to check.
+      if (!(err instanceof LspqError) || err.code !== 'timeout') throw err;
+    }
+    await client.waitFor(() => !checking(), o.deadline(), 'cargo check', o.signal);
+  }
+  const out = new Map<string, Diagnostic[]>();
+  for (const [i, path] of paths.entries()) {
+    const own = await pull(session, path, uris[i]!, o);
+    const checked = client.state.diagnostics.get(uris[i]!)?.diagnostics ?? [];
+    // The same error found by both (one code at one place): the compiler's words are kept.
+    const key = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.character}:${d.code ?? d.message}`;
+    const seen = new Set(checked.map(key));
+    out.set(path, [...own.filter((d) => !seen.has(key(d))), ...checked]);
+    session.docs.markDiagnosed(path);
+  }
+  return out;
+}
+
+/**
+ * The complete diagnostics of open documents, keyed by path. `marks` holds,
+ * per path, the server's publish sequence from before the documents were
+ * synced: a publish after it is news.
+ */
+export async function completeDiagnostics(
+  session: Session,
+  paths: string[],
+  marks: Map<string, number>,
+  o: DiagnosticsOptions,
+): Promise<Map<string, Diagnostic[]>> {
+  const strategy = strategyFor(session);
+  const uris = paths.map((p) => session.docs.uri(p));
+  const out = new Map<string, Diagnostic[]>();
+  if (strategy === 'pull-and-check') return pullAndCheck(session, paths, uris, o);
+  if (strategy === 'pull' || strategy === 'tsserver') {
+    for (const [i, path] of paths.entries())
+      out.set(path, strategy === 'pull' ? await pull(session, path, uris[i]!, o) : await tsserver(session, path, o));
+    return out;
+  }
+  if (strategy === 'gopls-barrier') await goplsBarrier(session, uris, o);
+  else if (strategy === 'versioned')
+    for (const [i, path] of paths.entries()) await versioned(session, path, uris[i]!, o);
+  else await Promise.all(paths.map((path, i) => push(session, path, uris[i]!, marks.get(path) ?? 0, o)));
+  for (const [i, path] of paths.entries()) {
+    out.set(path, session.client.state.diagnostics.get(uris[i]!)?.diagnostics ?? []);
+    session.docs.markDiagnosed(path);
+  }
+  return out;
+}
+
+/** The publish sequence of each path's document now: taken before a sync, handed to completeDiagnostics. */
+export function publishMarks(session: Session, paths: string[]): Map<string, number> {
+  return new Map(paths.map((p) => [p, session.client.state.diagnostics.get(session.docs.uri(p))?.sequence ?? 0]));
+}

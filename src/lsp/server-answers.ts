@@ -1,0 +1,143 @@
+/**
+ * What a server sends unasked, answered and recorded: its requests
+ * (configuration, registrations, a page to show, an edit to apply) and its
+ * notifications (progress, status, diagnostics, log lines). Each is run
+ * only on a message of the shape lspq expects: a malformed one is logged
+ * and dropped (a request gets an error answer), and nothing the server
+ * sends can throw here.
+ */
+import {
+  ApplyWorkspaceEditRequest,
+  type ApplyWorkspaceEditResult,
+  CodeLensRefreshRequest,
+  ConfigurationRequest,
+  type Diagnostic,
+  DiagnosticRefreshRequest,
+  ErrorCodes,
+  InlayHintRefreshRequest,
+  LogMessageNotification,
+  type MessageConnection,
+  MessageType,
+  type ProgressToken,
+  PublishDiagnosticsNotification,
+  type Registration,
+  RegistrationRequest,
+  ResponseError,
+  SemanticTokensRefreshRequest,
+  ShowDocumentRequest,
+  ShowMessageRequest,
+  UnregistrationRequest,
+  WorkDoneProgressCreateRequest,
+  type WorkspaceEdit,
+  WorkspaceFoldersRequest,
+} from 'vscode-languageserver-protocol/node';
+import * as z from 'zod/mini';
+import type { ProgressValue, ServerState } from './server-state';
+import type { ServerSpec } from './servers/spec';
+import { misfit, NOTIFICATION_SHAPES, WorkspaceEditShape } from './message-shapes';
+import { pathToUri } from './uri';
+
+/** What the client lends the answers: its settings, and the hooks a running code action sets. */
+export interface Answering {
+  spec: ServerSpec;
+  root: string;
+  log: (line: string) => void;
+  /** The answer to one workspace/configuration item. */
+  setting(section: string | undefined): unknown;
+  /** An edit the server asks to apply: answered while a code action's command runs, refused otherwise. */
+  applyEdit(edit: WorkspaceEdit): Promise<ApplyWorkspaceEditResult> | ApplyWorkspaceEditResult;
+  /** A page the server asks to show; whether it was taken. */
+  showDocument(uri: string): boolean;
+  /** The output cannot be read any more: the server is stopped. */
+  unreadable(why: string): void;
+}
+
+export function answerServer(c: MessageConnection, state: ServerState, a: Answering): void {
+  const shapes = NOTIFICATION_SHAPES;
+  const checked =
+    <T>(what: string, shape: z.ZodMiniType<T>, handle: (params: T) => unknown) =>
+    (params: unknown): unknown => {
+      const wrong = misfit(shape, params);
+      if (wrong === undefined) return handle(params as T);
+      a.log(`${a.spec.id} sent a malformed ${what} (${wrong}); ignored`);
+      return new ResponseError(ErrorCodes.InvalidParams, `malformed ${what}: ${wrong}`);
+    };
+  const heard =
+    <T>(what: string, shape: z.ZodMiniType<T>, handle: (params: T) => void) =>
+    (params: unknown): void => {
+      checked(what, shape, handle)(params);
+    };
+  c.onRequest(
+    ConfigurationRequest.method,
+    checked('workspace/configuration', shapes.configuration, (params) =>
+      params.items.map((item) => a.setting(item.section)),
+    ),
+  );
+  c.onRequest(
+    RegistrationRequest.method,
+    checked('client/registerCapability', shapes.registration, (params) => {
+      for (const r of params.registrations) state.registrations.set(r.id, r as Registration);
+      state.notify();
+    }),
+  );
+  c.onRequest(
+    UnregistrationRequest.method,
+    checked('client/unregisterCapability', shapes.unregistration, (params) => {
+      for (const u of params.unregisterations) state.registrations.delete(u.id);
+    }),
+  );
+  c.onRequest(WorkDoneProgressCreateRequest.type, () => undefined);
+  c.onRequest(WorkspaceFoldersRequest.type, () => [{ uri: pathToUri(a.root), name: a.root }]);
+  c.onRequest(ShowMessageRequest.type, () => null);
+  // A command may ask to show a page (gopls's "Browse documentation"): lspq prints its address.
+  c.onRequest(
+    ShowDocumentRequest.method,
+    checked('window/showDocument', z.looseObject({ uri: z.string() }), (params) => ({
+      success: a.showDocument(params.uri),
+    })),
+  );
+  c.onRequest(
+    ApplyWorkspaceEditRequest.method,
+    checked('workspace/applyEdit', z.looseObject({ edit: WorkspaceEditShape }), (params) =>
+      a.applyEdit(params.edit as WorkspaceEdit),
+    ),
+  );
+  c.onRequest(DiagnosticRefreshRequest.type, () => {
+    state.refreshRequested++;
+    state.notify();
+  });
+  c.onRequest(SemanticTokensRefreshRequest.type, () => undefined);
+  c.onRequest(InlayHintRefreshRequest.type, () => undefined);
+  c.onRequest(CodeLensRefreshRequest.type, () => undefined);
+  c.onNotification(
+    '$/progress',
+    heard('$/progress', shapes.progress, (params) =>
+      state.progressed(params.token as ProgressToken, params.value as ProgressValue),
+    ),
+  );
+  // rust-analyzer's readiness signal (experimental.serverStatusNotification).
+  c.onNotification(
+    'experimental/serverStatus',
+    heard('experimental/serverStatus', shapes.serverStatus, (status) => state.status(status.quiescent)),
+  );
+  c.onNotification(
+    PublishDiagnosticsNotification.method,
+    heard('textDocument/publishDiagnostics', shapes.publishDiagnostics, (params) =>
+      state.published(params.uri, params.version ?? undefined, params.diagnostics as Diagnostic[]),
+    ),
+  );
+  // Errors and warnings only: servers chatter at info level on every change.
+  c.onNotification(
+    LogMessageNotification.method,
+    heard('window/logMessage', shapes.logMessage, (params) => {
+      if (params.type <= MessageType.Warning) a.log(`${a.spec.id}: ${params.message.trim()}`);
+      if (a.spec.readyLog?.test(params.message)) state.readyLog();
+    }),
+  );
+  c.onError(([err]) => {
+    a.log(`${a.spec.id} connection error: ${err.message}`);
+    // A frame whose header cannot be read leaves the stream out of step: later answers may be lost
+    // in it, and every question would wait out its --timeout. The server is stopped instead.
+    if (/Content-Length|Reader received error/.test(err.message)) a.unreadable(err.message.split('\n')[0]!);
+  });
+}

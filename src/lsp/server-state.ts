@@ -1,0 +1,129 @@
+/**
+ * What a running server has told lspq: its registrations, the diagnostics
+ * it published, the work it reports (progress), and the signals that its
+ * answers are complete (readiness, docs/servers.md). Every change wakes the
+ * waiters, who check their own condition again.
+ */
+import type { Diagnostic, ProgressToken, Registration } from 'vscode-languageserver-protocol';
+import type { Readiness } from './servers/spec';
+
+export interface PublishedDiagnostics {
+  version: number | undefined;
+  diagnostics: Diagnostic[];
+  /** Increments with every publish, so a waiter can tell a new wave from an old one. */
+  sequence: number;
+}
+
+export type ProgressValue =
+  | { kind: 'begin'; title: string }
+  | { kind: 'report'; message?: string }
+  | { kind: 'end'; message?: string };
+
+export class ServerState {
+  readonly registrations = new Map<string, Registration>();
+  readonly diagnostics = new Map<string, PublishedDiagnostics>();
+  /** Counts workspace/diagnostic/refresh requests: pulled results older than the last one are stale. */
+  refreshRequested = 0;
+  /** How many pieces of work the server has begun reporting, by token: a waiter tells a new one from an old one. */
+  progressBegun = 0;
+  /** How many it has ended. */
+  private progressEnded = 0;
+  private readonly activeProgress = new Map<ProgressToken, string>();
+  private quiescent = false;
+  private readyLogSeen = false;
+  private publishSequence = 0;
+  private readonly listeners = new Set<() => void>();
+
+  /**
+   * @param readiness the server's readiness strategy (its registry entry)
+   * @param indexes it indexes its project in the background (clangd with a compilation database) at this root
+   */
+  constructor(
+    private readonly readiness: Readiness,
+    private readonly indexes: boolean,
+  ) {}
+
+  /** Wakes every waiter; they re-check their own condition. */
+  notify(): void {
+    for (const listener of [...this.listeners]) listener();
+  }
+
+  /** Subscribes to server events (progress, diagnostics, registrations, exit). */
+  onEvent(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  published(uri: string, version: number | undefined, diagnostics: Diagnostic[]): void {
+    this.diagnostics.set(uri, { version, diagnostics, sequence: ++this.publishSequence });
+    this.notify();
+  }
+
+  progressed(token: ProgressToken, value: ProgressValue): void {
+    if (value.kind === 'begin') {
+      this.activeProgress.set(token, value.title);
+      this.progressBegun++;
+    } else if (value.kind === 'end') {
+      if (this.activeProgress.delete(token)) this.progressEnded++;
+    } else if (this.activeProgress.has(token)) {
+      // The title stays; the report's message ("12/40", a file name) replaces the last one.
+      const title = this.activeProgress.get(token)!.split(': ')[0]!;
+      this.activeProgress.set(token, value.message ? `${title}: ${value.message}` : title);
+    }
+    this.notify();
+  }
+
+  /** rust-analyzer's experimental/serverStatus. */
+  status(quiescent: boolean): void {
+    this.quiescent = quiescent;
+    this.notify();
+  }
+
+  /** The log line that says the project is enumerated (pyright's "Found N source files"). */
+  readyLog(): void {
+    this.readyLogSeen = true;
+    this.notify();
+  }
+
+  /** The tokens of the work the server is reporting now. */
+  get progressTokens(): ProgressToken[] {
+    return [...this.activeProgress.keys()];
+  }
+
+  get busy(): boolean {
+    return this.activeProgress.size > 0;
+  }
+
+  get progressTitles(): string[] {
+    return [...this.activeProgress.values()];
+  }
+
+  /** True once the server says its answers are complete (docs/servers.md: readiness). */
+  isReady(openUris: string[]): boolean {
+    switch (this.readiness) {
+      case 'immediate':
+        return true;
+      case 'progress':
+        return !this.busy;
+      case 'indexed':
+        return (
+          !this.busy && openUris.every((uri) => this.diagnostics.has(uri)) && (!this.indexes || this.progressEnded > 0)
+        );
+      case 'quiescent':
+        // A status of quiescent can come before the first load of the workspace has begun (under load, a
+        // cold refs saw 197 of 450 references): ready once some loading it reported has ended as well.
+        return this.quiescent && this.progressEnded > 0;
+      case 'enumerated':
+        return this.readyLogSeen;
+    }
+  }
+
+  /**
+   * Source files were created or deleted: a server that enumerates its
+   * project (pyright) does so again on a timer of its own, and is not ready
+   * until it says so once more.
+   */
+  expectEnumeration(): void {
+    if (this.readiness === 'enumerated') this.readyLogSeen = false;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The SCIP indexers lspq index runs, as data beside the servers: the
+ * command, how it is told the project and the output, its install hint,
+ * and which projects it takes. Found as servers are (locate.ts).
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+export interface Indexer {
+  name: string;
+  command: string;
+  args: (root: string, out: string) => string[];
+  install: string;
+  /** Whether the project at `root` is one it indexes. */
+  wants: (root: string) => boolean;
+  /** A project root of its language is here (its marker files). */
+  marks: (dir: string) => boolean;
+}
+
+const has = (root: string, ...names: string[]) => names.some((n) => existsSync(join(root, n)));
+const hasExtension = (root: string, ext: string) => {
+  try {
+    return readdirSync(root).some((f) => f.endsWith(ext));
+  } catch {
+    return false;
+  }
+};
+
+export const INDEXERS: Indexer[] = [
+  {
+    name: 'scip-typescript',
+    command: 'scip-typescript',
+    args: (root, out) => [
+      'index',
+      '--cwd',
+      root,
+      '--output',
+      out,
+      '--no-progress-bar',
+      ...(has(root, 'tsconfig.json') ? [] : ['--infer-tsconfig']),
+    ],
+    install: 'npm install -g @sourcegraph/scip-typescript',
+    wants: (root) => has(root, 'tsconfig.json', 'jsconfig.json', 'package.json'),
+    marks: (dir) => has(dir, 'tsconfig.json', 'jsconfig.json', 'package.json'),
+  },
+  {
+    name: 'scip-python',
+    command: 'scip-python',
+    args: (root, out) => ['index', '--cwd', root, '--project-name', basename(root), '--output', out, '--quiet'],
+    install: 'npm install -g @sourcegraph/scip-python',
+    wants: (root) =>
+      has(root, 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'pyrightconfig.json') ||
+      hasExtension(root, '.py'),
+    marks: (dir) => has(dir, 'pyproject.toml', 'setup.py', 'setup.cfg', 'pyrightconfig.json'),
+  },
+  {
+    name: 'rust-analyzer',
+    command: 'rust-analyzer',
+    args: (root, out) => ['scip', root, '--output', out],
+    install: 'rustup component add rust-analyzer',
+    wants: (root) => has(root, 'Cargo.toml'),
+    marks: (dir) => has(dir, 'Cargo.toml'),
+  },
+];

@@ -1,0 +1,25 @@
+/** Places in the JSON answers and notes that several commands share: paths shown as the user named them. */
+import type { Location, ResolvedTarget, Sourced } from '../answers/places';
+import { displayPath } from '../shared/paths';
+
+export function locationJson(l: Location, cwd: string): Location {
+  return { ...l, path: displayPath(l.path, cwd) };
+}
+
+export function targetJson(t: ResolvedTarget, cwd: string): ResolvedTarget {
+  return { ...t, path: displayPath(t.path, cwd) };
+}
+
+/** `source`, and an index answer's stale files as shown. */
+export const sourcedJson = (r: Sourced, cwd: string) => ({
+  ...(r.source ? { source: r.source } : {}),
+  ...(r.stale ? { stale: r.stale.map((p) => displayPath(p, cwd)) } : {}),
+});
+
+/** An index answer's word on the files changed since it was built, which may hold more. */
+export function staleNote(r: Sourced, cwd: string): string | undefined {
+  if (r.source !== 'index' || !r.stale?.length) return undefined;
+  const some = r.stale.slice(0, 5).map((p) => displayPath(p, cwd));
+  const more = r.stale.length > 5 ? `, and ${r.stale.length - 5} more` : '';
+  return `answered from the SCIP index; ${r.stale.length} file(s) changed since it was built may hold more: ${some.join(', ')}${more} (run 'lspq index' again, or --no-index)`;
+}

@@ -1,0 +1,43 @@
+/**
+ * What the commands that edit (fmt, rename, actions, mv) show alike: the
+ * files written, --verify's word, the files of the JSON answer. Pure.
+ */
+import type { FileEdit, Verification } from '../answers/edits';
+import { displayPath } from '../shared/paths';
+import { diagnosticLines } from './diagnostic-lines';
+import { plural, type RenderOptions } from './style';
+import type { Rendered } from './rendered';
+
+/** One line per file written: `path: N edits` (`old -> new` for a renamed file). */
+export function writtenLines(files: readonly FileEdit[], cwd: string): string {
+  return files
+    .map((f) => {
+      const path = displayPath(f.path, cwd);
+      const what = f.before === null ? 'created' : f.after === null ? 'deleted' : plural(f.changes, 'edit');
+      return `${f.renamedTo ? `${path} -> ${displayPath(f.renamedTo, cwd)}` : path}: ${what}\n`;
+    })
+    .join('');
+}
+
+export const verificationJson = (v: Verification | undefined, cwd: string) =>
+  v ? { verification: { ...v, introduced: v.introduced.map((d) => ({ ...d, path: displayPath(d.path, cwd) })) } } : {};
+
+/**
+ * --verify's word on an edit: put back, with the errors it introduced as
+ * diag prints them (the answer's stdout); or kept, and said so.
+ */
+export function verified(out: Rendered, v: Verification | undefined, what: string, o: RenderOptions): Rendered {
+  if (!v) return out;
+  if (!v.reverted) return { ...out, stderr: `${out.stderr ?? what}; verified: it introduced no error` };
+  return {
+    stdout: diagnosticLines(v.introduced, o),
+    stderr: `${what} introduced ${plural(v.introduced.length, 'error')}; every file was put back as it was`,
+  };
+}
+
+export const editsJson = (files: readonly FileEdit[], cwd: string) =>
+  files.map((f) => ({
+    path: displayPath(f.path, cwd),
+    changes: f.changes,
+    ...(f.renamedTo ? { newPath: displayPath(f.renamedTo, cwd) } : {}),
+  }));

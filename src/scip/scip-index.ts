@@ -1,0 +1,391 @@
+/**
+ * A SCIP index, read once and held compactly: each document's occurrences
+ * in one Int32Array sorted by place, each symbol string once (occurrences
+ * hold its number), each symbol's relationships, and where its
+ * documentation is in the file (read when a hover asks: indexes of
+ * documented libraries are mostly documentation). protobufjs reads the
+ * wire format; the field numbers come from SCIP's schema (scip-schema.ts),
+ * one field value at a time, as SCIP advises for large indexes. Answers
+ * only what the index holds: a place or a symbol it has nothing for is
+ * undefined, and the question goes to a live server.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type * as Protobuf from 'protobufjs';
+import { LspqError } from '../shared/errors';
+import { uriToPath } from '../lsp/uri';
+import { ROLE_DEFINITION } from './scip-schema';
+import {
+  ENCODINGS,
+  type Held,
+  isLocal,
+  type RawMetadata,
+  type RawRelationship,
+  type RawSymbol,
+  type ScipDocument,
+  type ScipOccurrence,
+  type ScipPlace,
+  type ScipSymbol,
+  STRIDE,
+  types,
+} from './scip-types';
+
+export type { ScipDocument, ScipOccurrence, ScipPlace, ScipRange, ScipSymbol } from './scip-types';
+
+/** A range's size, lines first: the smaller of two enclosing ranges is the inner one. */
+const span = (o: Int32Array, i: number) => (o[i + 2]! - o[i]!) * 1_000_000 + (o[i + 3]! - o[i + 1]!);
+
+export class ScipIndex {
+  readonly documents = new Map<string, ScipDocument>();
+  /** Per symbol: its relationships and name now, where its documentation is in the file for later. */
+  private readonly infos = new Map<string, Held>();
+  /** Each symbol string once; occurrences hold its number. */
+  private readonly names: string[] = [];
+  private readonly numbers = new Map<string, number>();
+  /** Each symbol's occurrences (document, offset) across documents, built when first asked. */
+  private places: { docs: ScipDocument[]; starts: Int32Array; entries: Int32Array } | undefined;
+  /** Symbols that say they implement (or are references of) a symbol, by that symbol. */
+  private inverse: Map<string, { symbol: string; reference: boolean; implementation: boolean }[]> | undefined;
+  root = '';
+  tools: string[] = [];
+
+  private constructor(
+    readonly file: string,
+    readonly bytes: number,
+  ) {}
+
+  /**
+   * Reads an index. `fallbackRoot` is where its relative paths start when
+   * the index's own project root is not on this machine (an index built in CI).
+   */
+  static load(file: string, fallbackRoot: string): ScipIndex {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      throw new LspqError('file_not_found', `the index ${file} cannot be read; build it with 'lspq index'`);
+    }
+    const index = new ScipIndex(file, bytes.length);
+    try {
+      index.read(bytes, fallbackRoot);
+    } catch (err) {
+      throw new LspqError(
+        'usage',
+        `${file} is not a SCIP index (${(err as Error).message.split('\n')[0]}); build it again with 'lspq index'`,
+      );
+    }
+    if (index.documents.size === 0)
+      throw new LspqError('usage', `${file} holds no SCIP documents; build it again with 'lspq index'`);
+    return index;
+  }
+
+  /** Index's fields one value at a time: metadata, each document, each external symbol. */
+  private read(bytes: Uint8Array, fallbackRoot: string): void {
+    const t = types();
+    const reader = t.protobuf.Reader.create(bytes);
+    const waiting: { start: number; end: number }[] = [];
+    let metadata: RawMetadata | undefined;
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (wire !== 2) {
+        reader.skipType(wire);
+        continue;
+      }
+      const length = reader.uint32();
+      const start = reader.pos;
+      if (field === t.index.metadata) metadata = t.metadata.decode(reader, length) as RawMetadata;
+      else if (field === t.index.documents) {
+        // Paths start at the root the metadata names; it comes first, else the documents wait for it.
+        if (metadata) this.readDocument(reader, start + length, this.rootOf(metadata, fallbackRoot));
+        else waiting.push({ start, end: start + length });
+        reader.pos = start + length;
+      } else if (field === t.index.externalSymbols) this.readSymbol(reader, start + length);
+      else reader.skip(length);
+    }
+    const root = this.rootOf(metadata, fallbackRoot);
+    for (const w of waiting) {
+      reader.pos = w.start;
+      this.readDocument(reader, w.end, root);
+    }
+  }
+
+  private rootOf(metadata: RawMetadata | undefined, fallbackRoot: string): string {
+    if (!this.root) {
+      const stated = metadata?.projectRoot ? uriToPath(metadata.projectRoot) : undefined;
+      this.root = stated && existsDir(stated) ? stated.replace(/\/$/, '') : fallbackRoot;
+    }
+    const tool = metadata?.toolInfo?.name;
+    if (tool && !this.tools.includes(tool)) this.tools.push(tool);
+    return this.root;
+  }
+
+  private number(symbol: string): number {
+    let n = this.numbers.get(symbol);
+    if (n === undefined) {
+      n = this.names.length;
+      this.names.push(symbol);
+      this.numbers.set(symbol, n);
+    }
+    return n;
+  }
+
+  /** A Document's fields up to `end`: its path, encoding, occurrences and symbols. */
+  private readDocument(reader: Protobuf.Reader, end: number, root: string): void {
+    const f = types().document;
+    let relative = '';
+    let encodingCode = 0;
+    const rows: number[] = [];
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (field === f.relativePath && wire === 2) relative = reader.string();
+      else if (field === f.positionEncoding && wire === 0) encodingCode = reader.int32();
+      else if (field === f.occurrences && wire === 2) this.readOccurrence(reader, reader.uint32() + reader.pos, rows);
+      else if (field === f.symbols && wire === 2) this.readSymbol(reader, reader.uint32() + reader.pos);
+      else reader.skipType(wire);
+    }
+    if (!relative) return;
+    const path = join(root, relative);
+    // The indexers here that leave the encoding unspecified (TypeScript's, Python's) count UTF-16 units.
+    const encoding = ENCODINGS[encodingCode] ?? 'utf-16';
+    // A file indexed twice (two indexers over one file) keeps both sets.
+    const known = this.documents.get(path);
+    if (known) rows.push(...known.occurrences);
+    const order = Array.from({ length: rows.length / STRIDE }, (_, i) => i * STRIDE);
+    order.sort((x, y) => rows[x]! - rows[y]! || rows[x + 1]! - rows[y + 1]!);
+    const occurrences = new Int32Array(rows.length);
+    order.forEach((from, i) => {
+      for (let k = 0; k < STRIDE; k++) occurrences[i * STRIDE + k] = rows[from + k]!;
+    });
+    this.documents.set(path, { path, encoding, occurrences });
+    this.places = undefined;
+  }
+
+  /** An Occurrence's range, symbol and roles, appended to `rows` (STRIDE numbers) when it has a symbol. */
+  private readOccurrence(reader: Protobuf.Reader, end: number, rows: number[]): void {
+    const f = types().occurrence;
+    const range: number[] = [];
+    let symbol = '';
+    let roles = 0;
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (field === f.range && wire === 2) {
+        const stop = reader.uint32() + reader.pos;
+        while (reader.pos < stop) range.push(reader.int32());
+      } else if (field === f.range && wire === 0) range.push(reader.int32());
+      else if (field === f.symbol && wire === 2) symbol = reader.string();
+      else if (field === f.symbolRoles && wire === 0) roles = reader.int32();
+      else reader.skipType(wire);
+    }
+    if (!symbol || (range.length !== 3 && range.length !== 4)) return;
+    const [line, character, a, b] = range as [number, number, number, number?];
+    rows.push(line, character, b === undefined ? line : a, b === undefined ? a : b, this.number(symbol), roles);
+  }
+
+  /** A SymbolInformation's name, display name and relationships; its documentation stays in the file. */
+  private readSymbol(reader: Protobuf.Reader, end: number): void {
+    const t = types();
+    const start = reader.pos;
+    let symbol = '';
+    let displayName: string | undefined;
+    const relationships: ScipSymbol['relationships'] = [];
+    while (reader.pos < end) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (field === t.info.symbol && wire === 2) symbol = reader.string();
+      else if (field === t.info.displayName && wire === 2) displayName = reader.string();
+      else if (field === t.info.relationships && wire === 2) {
+        const r = t.relationship.decode(reader, reader.uint32()) as RawRelationship;
+        if (r.symbol)
+          relationships.push({
+            symbol: r.symbol,
+            reference: r.isReference === true,
+            implementation: r.isImplementation === true,
+            typeDefinition: r.isTypeDefinition === true,
+          });
+      } else reader.skipType(wire);
+    }
+    if (symbol) this.infos.set(symbol, { relationships, ...(displayName ? { displayName } : {}), at: [start, end] });
+  }
+
+  /** What the indexer said of a symbol, its documentation read from the index file now. */
+  info(symbol: string): ScipSymbol | undefined {
+    const held = this.infos.get(symbol);
+    if (!held) return undefined;
+    const [start, end] = held.at;
+    const bytes = Buffer.alloc(end - start);
+    const { openSync, readSync, closeSync } = require('node:fs') as typeof import('node:fs');
+    const fd = openSync(this.file, 'r');
+    try {
+      readSync(fd, bytes, 0, bytes.length, start);
+    } finally {
+      closeSync(fd);
+    }
+    const raw = types().symbol.decode(bytes) as RawSymbol;
+    const sig = raw.signatureDocumentation;
+    return {
+      documentation: raw.documentation ?? [],
+      ...(sig?.text ? { signature: { language: sig.language ?? '', text: sig.text } } : {}),
+      ...(held.displayName ? { displayName: held.displayName } : {}),
+      relationships: held.relationships,
+    };
+  }
+
+  private occurrence(doc: ScipDocument, i: number): ScipOccurrence {
+    const o = doc.occurrences;
+    return {
+      line: o[i]!,
+      character: o[i + 1]!,
+      endLine: o[i + 2]!,
+      endCharacter: o[i + 3]!,
+      symbol: this.names[o[i + 4]!]!,
+      roles: o[i + 5]!,
+    };
+  }
+
+  /** A document's occurrences, in place order. */
+  occurrencesIn(doc: ScipDocument): ScipOccurrence[] {
+    const out: ScipOccurrence[] = [];
+    for (let i = 0; i < doc.occurrences.length; i += STRIDE) out.push(this.occurrence(doc, i));
+    return out;
+  }
+
+  /** The innermost occurrence at a 0-based place of a document (characters in its encoding). */
+  at(path: string, line: number, character: number): ScipOccurrence | undefined {
+    const doc = this.documents.get(path);
+    if (!doc) return undefined;
+    const o = doc.occurrences;
+    // rust-analyzer also records a module's definition over the whole file: the smallest enclosing range wins.
+    let best = -1;
+    for (let i = 0; i < o.length; i += STRIDE) {
+      if (o[i]! > line) break;
+      const inside =
+        (o[i]! < line || o[i + 1]! <= character) && (o[i + 2]! > line || (o[i + 2] === line && o[i + 3]! >= character));
+      if (inside && (best < 0 || span(o, i) < span(o, best))) best = i;
+    }
+    return best < 0 ? undefined : this.occurrence(doc, best);
+  }
+
+  /**
+   * Each symbol's occurrences, as one table: for symbol n, the entries
+   * from starts[n] to starts[n + 1], two numbers each (document, offset).
+   * Built when first asked, in two passes, with no object per occurrence.
+   */
+  private placesTable() {
+    if (this.places) return this.places;
+    const docs = [...this.documents.values()];
+    const starts = new Int32Array(this.names.length + 1);
+    for (const doc of docs) for (let i = 4; i < doc.occurrences.length; i += STRIDE) starts[doc.occurrences[i]! + 1]!++;
+    for (let n = 0; n < this.names.length; n++) starts[n + 1]! += starts[n]!;
+    const entries = new Int32Array(starts[this.names.length]! * 2);
+    const next = starts.slice(0, this.names.length);
+    docs.forEach((doc, d) => {
+      for (let i = 0; i < doc.occurrences.length; i += STRIDE) {
+        const at = next[doc.occurrences[i + 4]!]!++;
+        entries[at * 2] = d;
+        entries[at * 2 + 1] = i;
+      }
+    });
+    this.places = { docs, starts, entries };
+    return this.places;
+  }
+
+  private occurrencesOf(symbol: string): { doc: ScipDocument; occ: ScipOccurrence }[] {
+    const n = this.numbers.get(symbol);
+    if (n === undefined) return [];
+    const { docs, starts, entries } = this.placesTable();
+    const out: { doc: ScipDocument; occ: ScipOccurrence }[] = [];
+    for (let k = starts[n]!; k < starts[n + 1]!; k++) {
+      const doc = docs[entries[k * 2]!]!;
+      out.push({ doc, occ: this.occurrence(doc, entries[k * 2 + 1]!) });
+    }
+    return out;
+  }
+
+  private related(symbol: string) {
+    if (!this.inverse) {
+      this.inverse = new Map();
+      for (const [from, info] of this.infos)
+        for (const r of info.relationships) {
+          const list = this.inverse.get(r.symbol) ?? [];
+          list.push({ symbol: from, reference: r.reference, implementation: r.implementation });
+          this.inverse.set(r.symbol, list);
+        }
+    }
+    return this.inverse.get(symbol) ?? [];
+  }
+
+  private place(doc: ScipDocument, occ: ScipOccurrence): ScipPlace {
+    const { line, character, endLine, endCharacter } = occ;
+    return { path: doc.path, encoding: doc.encoding, line, character, endLine, endCharacter };
+  }
+
+  /** Where the symbol is defined in the index; empty for one defined outside the project (the library's). */
+  definitions(symbol: string, inDoc?: string): ScipPlace[] {
+    return this.occurrencesOf(symbol)
+      .filter(({ doc, occ }) => occ.roles & ROLE_DEFINITION && (!isLocal(symbol) || doc.path === inDoc))
+      .map(({ doc, occ }) => this.place(doc, occ));
+  }
+
+  /** Every occurrence of the symbol, and of the symbols the indexer says are references of it. */
+  references(symbol: string, includeDeclaration: boolean, inDoc?: string): ScipPlace[] {
+    const symbols = new Set([symbol]);
+    for (const r of this.infos.get(symbol)?.relationships ?? []) if (r.reference) symbols.add(r.symbol);
+    for (const r of this.related(symbol)) if (r.reference) symbols.add(r.symbol);
+    const out: ScipPlace[] = [];
+    for (const s of symbols)
+      for (const { doc, occ } of this.occurrencesOf(s)) {
+        if (isLocal(s) && doc.path !== inDoc) continue;
+        if (!includeDeclaration && occ.roles & ROLE_DEFINITION) continue;
+        out.push(this.place(doc, occ));
+      }
+    return out;
+  }
+
+  /** The definitions of the symbols that say they implement this one. */
+  implementations(symbol: string): ScipPlace[] {
+    return this.related(symbol)
+      .filter((r) => r.implementation)
+      .flatMap((r) => this.definitions(r.symbol));
+  }
+
+  /** The definitions of the types the indexer says this symbol has. */
+  typeDefinitions(symbol: string): ScipPlace[] {
+    return (this.infos.get(symbol)?.relationships ?? [])
+      .filter((r) => r.typeDefinition)
+      .flatMap((r) => this.definitions(r.symbol));
+  }
+
+  /** Declarations (not locals, parameters, type parameters or files) whose name contains `query`, case-insensitive. */
+  search(query: string): { name: string; symbol: string; place: ScipPlace }[] {
+    const q = query.toLowerCase();
+    const out: { name: string; symbol: string; place: ScipPlace }[] = [];
+    for (const [symbol, info] of this.infos) {
+      if (isLocal(symbol) || /[)\]/]$/.test(symbol)) continue;
+      const name = info.displayName ?? lastName(symbol);
+      if (!name.toLowerCase().includes(q)) continue;
+      for (const place of this.definitions(symbol)) out.push({ name, symbol, place });
+    }
+    return out;
+  }
+}
+
+/** The last descriptor's name of a symbol (`scip-typescript npm pkg 1.0 src/`shape.ts`/Shape#area().` → area). */
+export function lastName(symbol: string): string {
+  const m = /([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)[#.:!/]?(?:\([^)]*\)\.)?$/.exec(symbol.trimEnd());
+  return (m?.[1] ?? symbol).replace(/^`|`$/g, '').replace(/``/g, '`');
+}
+
+function existsDir(path: string): boolean {
+  try {
+    return (require('node:fs') as typeof import('node:fs')).statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

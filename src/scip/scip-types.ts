@@ -1,0 +1,107 @@
+/**
+ * What a SCIP index holds, as lspq reads it: ranges, occurrences,
+ * documents, symbols and places, and the part of SCIP's schema the reader
+ * walks (scip-schema.ts), parsed by protobufjs when the first index is read.
+ */
+import type * as Protobuf from 'protobufjs';
+import type { PositionEncoding } from '../lsp/position';
+import { ENCODING_UTF8, ENCODING_UTF32, SCIP_PROTO } from './scip-schema';
+
+/** A range as SCIP gives it, 0-based, characters in the document's encoding. */
+export interface ScipRange {
+  line: number;
+  character: number;
+  endLine: number;
+  endCharacter: number;
+}
+
+export interface ScipOccurrence extends ScipRange {
+  symbol: string;
+  roles: number;
+}
+
+/** Per occurrence: line, character, end line, end character, symbol number, roles. */
+export const STRIDE = 6;
+
+export interface ScipDocument {
+  /** Absolute. */
+  path: string;
+  encoding: PositionEncoding;
+  /** STRIDE numbers per occurrence, sorted by place. */
+  occurrences: Int32Array;
+}
+
+/** A symbol as held: its documentation stays in the file (`at`: where its SymbolInformation is). */
+export interface Held {
+  relationships: ScipSymbol['relationships'];
+  displayName?: string;
+  at: [number, number];
+}
+
+export interface ScipSymbol {
+  documentation: string[];
+  signature?: { language: string; text: string };
+  displayName?: string;
+  relationships: { symbol: string; reference: boolean; implementation: boolean; typeDefinition: boolean }[];
+}
+
+/** A place an index answer points at. */
+export interface ScipPlace extends ScipRange {
+  path: string;
+  encoding: PositionEncoding;
+}
+
+export interface RawSymbol {
+  documentation?: string[];
+  signatureDocumentation?: { language?: string; text?: string };
+}
+export interface RawRelationship {
+  symbol?: string;
+  isReference?: boolean;
+  isImplementation?: boolean;
+  isTypeDefinition?: boolean;
+}
+export interface RawMetadata {
+  projectRoot?: string;
+  toolInfo?: { name?: string };
+}
+
+export interface Schema {
+  protobuf: typeof Protobuf;
+  metadata: Protobuf.Type;
+  symbol: Protobuf.Type;
+  relationship: Protobuf.Type;
+  /** The field numbers lspq walks, by message and field name, from the schema. */
+  index: Record<'metadata' | 'documents' | 'externalSymbols', number>;
+  document: Record<'relativePath' | 'occurrences' | 'symbols' | 'positionEncoding', number>;
+  occurrence: Record<'range' | 'symbol' | 'symbolRoles', number>;
+  info: Record<'symbol' | 'relationships' | 'displayName', number>;
+}
+
+function ids<K extends string>(type: Protobuf.Type, names: K[]): Record<K, number> {
+  return Object.fromEntries(names.map((n) => [n, type.fields[n]!.id])) as Record<K, number>;
+}
+let schema: Schema | undefined;
+/** protobufjs is loaded when the first index is read: a question without one never pays for it. */
+export function types(): Schema {
+  if (!schema) {
+    const protobuf = require('protobufjs') as typeof Protobuf;
+    const root = protobuf.parse(SCIP_PROTO, { keepCase: false }).root;
+    const type = (name: string) => root.lookupType(`scip.${name}`);
+    schema = {
+      protobuf,
+      metadata: type('Metadata'),
+      symbol: type('SymbolInformation'),
+      relationship: type('Relationship'),
+      index: ids(type('Index'), ['metadata', 'documents', 'externalSymbols']),
+      document: ids(type('Document'), ['relativePath', 'occurrences', 'symbols', 'positionEncoding']),
+      occurrence: ids(type('Occurrence'), ['range', 'symbol', 'symbolRoles']),
+      info: ids(type('SymbolInformation'), ['symbol', 'relationships', 'displayName']),
+    };
+  }
+  return schema;
+}
+
+export const ENCODINGS: Record<number, PositionEncoding> = { [ENCODING_UTF8]: 'utf-8', [ENCODING_UTF32]: 'utf-32' };
+
+export const isLocal = (symbol: string) => symbol.startsWith('local ');

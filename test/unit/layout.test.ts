@@ -1,0 +1,55 @@
+/**
+ * The layout's rules, measured from the sources' imports (bench/layout.ts
+ * measures the same and more): no import circle between files, no file
+ * over the size limit, the LSP layer knowing nothing of lspq's answers, and
+ * code that runs in the daemon free of the command's process.
+ */
+import { expect, test } from 'bun:test';
+import { relative } from 'node:path';
+import { circles, importGraph, lineCount, MAX_LINES, sourceFiles } from '../../bench/layout';
+import { COMMANDS } from '../../src/commands/list';
+import { REPO } from '../helpers/lspq';
+
+const graph = importGraph();
+const rel = (f: string) => relative(REPO, f);
+const importsOf = (prefix: string) =>
+  [...graph].filter(([f]) => rel(f).startsWith(prefix)).flatMap(([f, to]) => to.map((t) => [rel(f), rel(t)] as const));
+
+test('no import circle between files, type-only imports included', () => {
+  expect(circles(graph).map((c) => c.map(rel))).toEqual([]);
+});
+
+test(`no source file over ${MAX_LINES} lines`, () => {
+  expect(
+    sourceFiles()
+      .filter((f) => lineCount(f) > MAX_LINES)
+      .map(rel),
+  ).toEqual([]);
+});
+
+test("the LSP layer imports nothing of lspq's answers, commands, engine or renderers", () => {
+  const above = ['src/answers/', 'src/commands/', 'src/engine/', 'src/render/', 'src/daemon/', 'src/cli/'];
+  expect(importsOf('src/lsp/').filter(([, to]) => above.some((p) => to.startsWith(p)))).toEqual([]);
+});
+
+test("code that runs in the daemon imports nothing of the command's process", () => {
+  // A command declared to run in the command's own process (daemon control) may use its socket client.
+  const here = Object.entries(COMMANDS)
+    .filter(([, c]) => c.process === 'here')
+    .map(([name]) => `src/commands/${name}/`);
+  const daemonSide = [
+    'src/engine/',
+    'src/daemon/',
+    'src/lsp/',
+    'src/commands/',
+    'src/answers/',
+    'src/render/',
+    'src/shared/',
+  ];
+  const crossing = [...graph]
+    .filter(([f]) => daemonSide.some((p) => rel(f).startsWith(p)) && !here.some((p) => rel(f).startsWith(p)))
+    .flatMap(([f, to]) => to.filter((t) => rel(t).startsWith('src/cli/')).map((t) => [rel(f), rel(t)]))
+    // here.ts runs the engine in the command's process and shows its progress there.
+    .filter(([f]) => f !== 'src/commands/here.ts');
+  expect(crossing).toEqual([]);
+});
