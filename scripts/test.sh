@@ -17,4 +17,8 @@ echo "== build"
 bun run build
 echo "== tests"
 # Cold servers (rust-analyzer) take seconds; waits are event-driven, this is the backstop.
-LSPQ_TEST_BIN=dist/lspq exec bun test --timeout 120000 "$@"
+# Test files run three at a time (most of a test's time is a server's, not
+# this process's), the slowest first as test/timings.json measured them
+# (refresh it with --update-timings). LSPQ_TEST_JOBS=1 runs them one by one.
+LSPQ_TEST_BIN=dist/lspq exec bun test --timeout 120000 --parallel="${LSPQ_TEST_JOBS:-3}" \
+  --timings=test/timings.json "$@"
