@@ -6,7 +6,7 @@ import { compileOptions } from '../scripts/build';
 import { REPO } from './projects';
 
 export const RUNS = Number(process.env.BENCH_RUNS ?? 20);
-export const LSPQ = join(REPO, 'dist', 'lspq');
+export const LSPQ = process.env.LSPQ_BENCH_BIN ?? join(REPO, 'dist', 'lspq');
 
 export function toolsEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};

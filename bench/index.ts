@@ -1,12 +1,16 @@
 /**
  * Answers from a SCIP index against a live server, on the largest projects
- * here that have an indexer: django (scip-python), effect (scip-typescript)
- * and regex-syntax (rust-analyzer scip). For each: the index's build time
+ * here that have an indexer: django (scip-python), effect (scip-typescript),
+ * regex-syntax (rust-analyzer scip), cobra and the Go standard library with
+ * cmd (GOROOT/src, indexed with --out into bench/.work, GOROOT untouched;
+ * scip-go). For each: the index's build time
  * and size; cold and warm `def` and `refs` from the index against a cold
  * and a warm server (interleaved); the daemon's memory holding the index
  * against the server's; and how often the two agree, over positions
  * sampled from the index (def: the same first place; refs: the same set).
  * Prints markdown; `bun bench/index.ts`. BENCH_PROJECTS=django narrows it.
+ * For the standard library it also counts the calls of strings.Join that
+ * grep finds outside tests against the index's answer.
  */
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -41,13 +45,41 @@ function regexSyntax(): string {
   return root;
 }
 
+/** cobra's sources from the Go module proxy, copied out of the read-only module cache. */
+function cobra(): string {
+  const root = join(WORK, 'cobra');
+  if (existsSync(root)) return root;
+  const r = Bun.spawnSync(['go', 'mod', 'download', '-json', 'github.com/spf13/cobra@v1.10.2'], {
+    cwd: WORK,
+    env: { ...env, GOFLAGS: '-mod=mod', GOWORK: 'off' },
+  });
+  const dir = (JSON.parse(r.stdout.toString()) as { Dir?: string }).Dir;
+  if (!dir) throw new Error(`go mod download of cobra failed: ${r.stderr.toString()}`);
+  cpSync(dir, root, { recursive: true });
+  Bun.spawnSync(['chmod', '-R', 'u+w', root]);
+  // Its dependencies, so that gopls and scip-go load it whole.
+  Bun.spawnSync(['go', 'mod', 'download'], { cwd: root, env });
+  return root;
+}
+
+/** GOROOT/src: std, and cmd as a module of its own below it. */
+function goSource(): string {
+  return join(Bun.spawnSync(['go', 'env', 'GOROOT'], { env }).stdout.toString().trim(), 'src');
+}
+
 interface Case {
   name: string;
   root: string;
+  /** Where the index goes when the tree is not lspq's to write into (read back with --index). */
+  out?: string;
 }
 
+/** The index of the case being measured, when it lives outside the tree (--out). */
+let indexFlag: string[] = [];
+
 async function lspq(args: string[], cwd: string) {
-  const r = await timeCommand([LSPQ, ...args], cwd, env);
+  const asks = ['def', 'refs', 'batch'].includes(args[0]!) && !args.includes('--no-index');
+  const r = await timeCommand([LSPQ, ...args, ...(asks ? indexFlag : [])], cwd, env);
   return { ...r, json: () => JSON.parse(r.stdout) };
 }
 
@@ -86,10 +118,38 @@ async function agreement(root: string, targets: string[], op: 'def' | 'refs'): P
       return op === 'def' ? (places[0] ?? '') : places.sort().join(',');
     });
   };
-  const fromIndex = await ask(['--index-only']);
+  const fromIndex = await ask(['--index-only', ...indexFlag]);
   const live = await ask(['--no-index']);
   const same = fromIndex.filter((x, i) => x !== '' && x === live[i]).length;
   return (100 * same) / targets.length;
+}
+
+/**
+ * strings.Join in the standard library: the calls grep finds outside tests
+ * and testdata against the index's answer, and what the index leaves out by
+ * kind (vendored copies, files for other platforms or `//go:build ignore`
+ * generators, comments).
+ */
+async function joinCalls(root: string): Promise<string> {
+  const grep = Bun.spawnSync(['grep', '-rnw', '--include=*.go', 'strings\\.Join', '.'], { cwd: root });
+  const lines = grep.stdout
+    .toString()
+    .trim()
+    .split('\n')
+    .filter((l) => !/_test\.go:|\/testdata\//.test(l))
+    .map((l) => l.replace(/^\.\//, '').split(':').slice(0, 2).join(':'));
+  const line = readFileSync(join(root, 'strings', 'strings.go'), 'utf8')
+    .split('\n')
+    .findIndex((l) => l.startsWith('func Join('));
+  const answer = (
+    await lspq(['refs', `strings/strings.go:${line + 1}:Join`, '--index-only', '--limit', '100000', '--json'], root)
+  ).json() as {
+    locations: { path: string; line: number }[];
+  };
+  const found = new Set(answer.locations.map((l) => `${l.path}:${l.line}`));
+  const missed = lines.filter((l) => !found.has(l));
+  const vendored = missed.filter((l) => l.includes('vendor/')).length;
+  return `\n#### strings.Join in GOROOT/src: ${lines.length} lines grep finds outside tests, ${lines.length - missed.length} in the index's answer; left out: ${vendored} in vendored copies, ${missed.length - vendored} in files the go command leaves out of this platform's build or in comments\n`;
 }
 
 async function main(): Promise<void> {
@@ -100,16 +160,20 @@ async function main(): Promise<void> {
     { name: 'django', root: join(django(), 'django') },
     { name: 'effect', root: effect() },
     { name: 'regex-syntax', root: regexSyntax() },
+    { name: 'cobra', root: cobra() },
+    { name: 'go-std', root: goSource(), out: join(WORK, 'go-std-index', 'index.scip') },
   ].filter((c) => !only || only.includes(c.name));
   const build: (string | number)[][] = [];
   const speed: (string | number)[][] = [];
   const memory: (string | number)[][] = [];
   const agree: (string | number)[][] = [];
+  const grepped: string[] = [];
   for (const c of cases) {
     await lspq(['daemon', 'stop'], c.root);
-    const built = await lspq(['index', '--root', '.', '--json'], c.root);
+    const built = await lspq(['index', '--root', '.', ...(c.out ? ['--out', c.out] : []), '--json'], c.root);
     if (built.exit !== 0) throw new Error(`lspq index failed in ${c.root}`);
     const info = built.json() as { documents: number; bytes: number; file: string };
+    indexFlag = c.out ? ['--index', c.out] : [];
     build.push([c.name, info.documents, fmt(built.ms / 1000), fmt(info.bytes / 1_048_576)]);
     const index = ScipIndex.load(info.file, c.root);
     const targets = samples(index, c.root);
@@ -169,6 +233,7 @@ async function main(): Promise<void> {
       `${(await agreement(c.root, targets, 'def')).toFixed(0)}%`,
       `${(await agreement(c.root, targets.slice(0, 40), 'refs')).toFixed(0)}%`,
     ]);
+    if (c.name === 'go-std') grepped.push(await joinCalls(c.root));
     await lspq(['daemon', 'stop'], c.root);
     statSync(info.file);
   }
@@ -196,6 +261,7 @@ async function main(): Promise<void> {
       table(['project', 'daemon with the index', 'server', 'index / server'], memory),
       '\n#### Agreement with the live server, over positions sampled from the index\n',
       table(['project', 'positions', 'def: same first place', 'refs: same set (first 40)'], agree),
+      ...grepped,
     ].join('\n'),
   );
 }

@@ -34,6 +34,7 @@ YAML_LS_VERSION=1.25.0           # yaml-language-server (2.x needs Node >= 22.13
 LANGSERVERS_EXTRACTED_VERSION=4.10.0  # vscode-{json,css,html,eslint}-language-server
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
 BASEDPYRIGHT_VERSION=1.40.2      # a fourth Python server (PyPI)
+SCIP_GO_VERSION=v0.2.9            # scip-go, under its new home (the sourcegraph/scip-go path is refused)
 SCIP_TYPESCRIPT_VERSION=0.4.0    # SCIP indexers for lspq index (rust-analyzer's own scip command is the third)
 SCIP_PYTHON_VERSION=0.6.6
 TANSTACK_QUERY_VERSION=5.104.5   # two packages of a real monorepo, sources included, for the monorepo tests
@@ -87,6 +88,18 @@ else
      go install "golang.org/x/tools/gopls@${GOPLS_VERSION}") \
     || die "go install golang.org/x/tools/gopls@${GOPLS_VERSION} failed"
   "$BIN/gopls" version >/dev/null 2>&1 || die "$BIN/gopls was built but does not run"
+fi
+
+# ---- scip-go (the Go SCIP indexer) -------------------------------------------
+CURRENT_STEP="scip-go $SCIP_GO_VERSION"
+if [ -x "$BIN/scip-go" ] && [ "v$("$BIN/scip-go" --version 2>/dev/null)" = "$SCIP_GO_VERSION" ]; then
+  log "scip-go $SCIP_GO_VERSION already installed"
+else
+  need go "Go 1.26+ is required to build scip-go $SCIP_GO_VERSION"
+  log "installing scip-go $SCIP_GO_VERSION (go install)"
+  (cd "${TMPDIR:-/tmp}" && GOBIN="$BIN" GOTOOLCHAIN=local GOFLAGS=-mod=mod GOWORK=off \
+     go install "github.com/scip-code/scip-go/cmd/scip-go@${SCIP_GO_VERSION}") \
+    || die "go install github.com/scip-code/scip-go/cmd/scip-go@${SCIP_GO_VERSION} failed"
 fi
 
 # ---- npm servers: pyright, typescript-language-server, typescript -----------
@@ -327,4 +340,5 @@ check docker-langserver          node -p "'dockerfile-language-server-nodejs ' +
 check basedpyright-langserver    "$TOOLS/venv/bin/basedpyright" --version
 check scip-typescript            scip-typescript --version
 check scip-python                scip-python --version
+check scip-go                    scip-go --version
 log "done; put them on PATH with: source scripts/env.sh"

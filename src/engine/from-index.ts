@@ -4,80 +4,44 @@
  * `source: "index"`. Only what the index holds is answered from it: a
  * target file changed since the index, a place it has no occurrence for, or
  * a symbol defined outside the project goes to the live server (unless
- * --index-only). An answer names the files changed since the index that
- * may hold more (`stale`).
+ * --index-only). What the index says of a file changed, added or deleted
+ * since is left out; where such a file names the symbol, the live server
+ * answers (with --index-only, the answer lists it in `stale`).
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { LspqError } from '../shared/errors';
 import { TextSource, toLocation } from '../lsp/convert';
 import { toServerCharacter } from '../lsp/position';
-import { ancestors } from '../lsp/servers/install-places';
 import { pathToUri } from '../lsp/uri';
-import { changedSince, readManifest, unchanged, type Manifest } from '../scip/manifest';
-import { lastName, ScipIndex, type ScipPlace } from '../scip/scip-index';
-import { findWord } from '../shared/target';
+import { unchanged } from '../scip/manifest';
+import { lastName, type ScipIndex, type ScipPlace } from '../scip/scip-index';
+import { isLocal } from '../scip/scip-types';
+import { placeOnLine } from './open-target';
+import { assertFile } from './files';
 import { displayPath } from '../shared/paths';
 import type { CallerContext } from '../answers/caller';
 import type { Location, ResolvedTarget } from '../answers/places';
 import type { TargetSpec } from '../shared/target';
-import { HELD_MEMORY } from '../lsp/manager';
 import type { HandlerContext } from './context';
-
-/** One index per file in the daemon, read again when the file changes. */
-const held = new Map<string, { stamp: string; index: ScipIndex; manifest: Manifest | undefined; memory: number }>();
-
-/** The memory the indexes held take (measured when read), counted under the daemon's limit with the servers'. */
-HELD_MEMORY.push(() => [...held.values()].reduce((n, h) => n + h.memory, 0));
-
-/** The index for a question: --index, LSPQ_INDEX, else `.lspq/index.scip` at or above `near` up to the checkout's top. */
-function indexFile(req: CallerContext, near: string): string | undefined {
-  if (req.index?.file) return req.index.file;
-  if (req.env.LSPQ_INDEX) return resolve(req.cwd, req.env.LSPQ_INDEX);
-  for (const d of ancestors(near)) {
-    const file = join(d, '.lspq', 'index.scip');
-    if (existsSync(file)) return file;
-    if (existsSync(join(d, '.git'))) return undefined;
-  }
-  return undefined;
-}
-
-function load(file: string, fallbackRoot: string) {
-  let stamp: string;
-  try {
-    const st = statSync(file);
-    stamp = `${st.size}:${st.mtimeMs}`;
-  } catch {
-    throw new LspqError(
-      'file_not_found',
-      `the index ${file} does not exist; build it with 'lspq index' or drop --index`,
-    );
-  }
-  const known = held.get(file);
-  if (known?.stamp === stamp) return known;
-  const before = process.memoryUsage().heapUsed;
-  const index = ScipIndex.load(file, fallbackRoot);
-  // The decoded index is several times its file; the heap's growth says how much (at least the file's size).
-  const memory = Math.max(index.bytes, process.memoryUsage().heapUsed - before);
-  const loaded = { stamp, index, manifest: readManifest(file), memory };
-  held.set(file, loaded);
-  return loaded;
-}
+import { findIndex, indexMode, loadIndex, noIndex, staleFiles } from './index-files';
 
 /** The index for a workspace question about the project around `dir`, with its stale files; undefined: ask the servers. */
 export async function forWorkspace(
   dir: string,
   req: CallerContext,
+  ctx: HandlerContext,
 ): Promise<{ index: ScipIndex; stale: string[] } | undefined> {
-  const mode = req.index?.mode ?? 'auto';
+  const mode = indexMode(req);
   if (mode === 'off') return undefined;
-  const file = indexFile(req, dir);
-  if (!file) {
+  const found = await findIndex(req, dir, ctx);
+  if (!found) {
     if (mode === 'only') throw noIndex(dir, req.cwd);
     return undefined;
   }
-  const { index, manifest } = load(file, req.root ?? dirname(dirname(file)));
-  const stale = await staleFiles(manifest, index.root, req);
+  const loaded = loadIndex(found, req);
+  const { index } = loaded;
+  const stale = await staleFiles(loaded, found, req);
   return stale === undefined ? undefined : { index, stale };
 }
 
@@ -100,8 +64,10 @@ export function kindOf(symbol: string): string {
 
 export interface IndexHit {
   index: ScipIndex;
-  /** Files changed since the index was built (they may hold more). */
+  /** Files changed, added or deleted since the index was built that name the symbol (they may hold more). */
   stale: string[];
+  /** Every file changed, added or deleted since: what the index says of them is left out. */
+  outdated: Set<string>;
   /** The symbol at the target, and where the target is. */
   symbol: string;
   target: ResolvedTarget;
@@ -120,20 +86,22 @@ export async function atTarget(
   req: CallerContext,
   ctx: HandlerContext,
 ): Promise<IndexHit | undefined> {
-  const mode = req.index?.mode ?? 'auto';
+  const mode = indexMode(req);
   if (mode === 'off') return undefined;
   if (spec.kind === 'symbol') {
     if (mode === 'only')
       throw new LspqError('usage', '--index-only answers FILE:LINE:COL or FILE:LINE:NAME; drop --symbol');
     return undefined;
   }
-  const file = indexFile(req, dirname(spec.path));
-  if (!file) {
+  assertFile(spec.path);
+  const found = await findIndex(req, dirname(spec.path), ctx);
+  if (!found) {
     if (mode === 'only') throw noIndex(spec.path, req.cwd);
     return undefined;
   }
-  const { index, manifest } = load(file, req.root ?? dirname(dirname(file)));
-  const stale = await staleFiles(manifest, index.root, req);
+  const loaded = loadIndex(found, req);
+  const { index, manifest } = loaded;
+  const stale = await staleFiles(loaded, found, req);
   if (stale === undefined) return undefined;
   const fresh = manifest ? unchanged(manifest, index.root, spec.path) : !stale.includes(spec.path);
   const doc = index.documents.get(spec.path);
@@ -145,60 +113,69 @@ export async function atTarget(
       );
     return undefined;
   }
-  const lines = ctx.pool.caches.lines.ofDisk(spec.path) ?? [];
-  const lineText = lines[spec.line - 1];
-  if (lineText === undefined) return undefined; // the live path says what is wrong with the target
-  let column = spec.kind === 'position' ? spec.column : undefined;
-  if (spec.kind === 'name') column = (findWord(lineText, spec.name)[spec.nth - 1] ?? -1) + 1 || undefined;
-  if (column === undefined) return undefined;
-  const occ = index.at(spec.path, spec.line - 1, toServerCharacter(lineText, column - 1, doc.encoding));
-  if (!occ) return undefined;
-  const symbol = spec.kind === 'name' ? spec.name : lastName(occ.symbol);
-  return { index, stale, symbol: occ.symbol, target: { path: spec.path, line: spec.line, column, symbol } };
-}
-
-function noIndex(path: string, cwd: string): LspqError {
-  return new LspqError(
-    'unsupported',
-    `no SCIP index for ${displayPath(path, cwd)} (looked for .lspq/index.scip up to the checkout's top, and LSPQ_INDEX); build one with 'lspq index'`,
+  const text = ctx.pool.caches.lines.ofDisk(spec.path);
+  if (!text) {
+    if (mode === 'only')
+      throw new LspqError('unsupported', `${displayPath(spec.path, req.cwd)} cannot be read; drop --index-only`);
+    return undefined; // the live path says what is wrong with the file
+  }
+  // The target checked as the live path checks it: the same one-line errors, with no server started.
+  const where = displayPath(spec.path, req.cwd);
+  const name = spec.kind === 'name' ? { text: spec.name, nth: spec.nth } : undefined;
+  const placed = placeOnLine(
+    where,
+    text.join('\n'),
+    text,
+    spec.line,
+    spec.kind === 'position' ? spec.column : undefined,
+    name,
   );
+  const lineText = text[spec.line - 1]!;
+  const occ = index.at(spec.path, spec.line - 1, toServerCharacter(lineText, placed.column - 1, doc.encoding));
+  if (!occ) {
+    if (mode === 'only')
+      throw new LspqError(
+        'unsupported',
+        `the index holds no symbol at ${where}:${spec.line}:${placed.column}; drop --index-only to ask the live server`,
+      );
+    return undefined;
+  }
+  const symbol = placed.symbol ?? lastName(occ.symbol);
+  // A changed, added or deleted file that names the symbol may hold more than the index: the live server answers.
+  const named = isLocal(occ.symbol) ? [] : stale.filter((p) => mentions(p, lastName(occ.symbol)));
+  if (named.length > 0 && mode !== 'only') return undefined;
+  return {
+    index,
+    stale: named,
+    outdated: new Set(stale),
+    symbol: occ.symbol,
+    target: { path: spec.path, line: spec.line, column: placed.column, symbol },
+  };
 }
 
-/**
- * The files git says changed against HEAD: what an index built at HEAD
- * elsewhere does not know. Outside a checkout nothing tells what changed:
- * such an index cannot speak for any file (unknownSince).
- */
-async function gitChanged(root: string, env: Record<string, string>): Promise<string[]> {
-  const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
-  const repo = await GitRepo.open(root, env);
-  if (!repo) throw unknownSince(root);
-  return (await repo.changedFiles()).changed;
-}
-
-/** An index without its manifest, outside a checkout: what changed since it was built cannot be known. */
-const UNKNOWN_SINCE = 'unknown_since';
-const unknownSince = (root: string) =>
-  Object.assign(
-    new LspqError(
-      'unsupported',
-      `the index of ${root} has no manifest and ${root} is no git checkout, so the files changed since it was built cannot be known; run 'lspq index' again, or drop --index-only`,
-    ),
-    { [UNKNOWN_SINCE]: true },
-  );
-
-/** The stale files, or undefined where they cannot be known (the live server answers then, or --index-only fails). */
-async function staleFiles(
-  manifest: Manifest | undefined,
-  root: string,
-  req: CallerContext,
-): Promise<string[] | undefined> {
-  if (manifest) return changedSince(manifest, root);
+/** Whether the file at `path` holds `name` as a whole word (a file gone holds nothing). */
+export function mentions(path: string, name: string): boolean {
+  let text: string;
   try {
-    return await gitChanged(root, req.env);
-  } catch (err) {
-    if (err instanceof LspqError && UNKNOWN_SINCE in err && req.index?.mode !== 'only') return undefined;
-    throw err;
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return false;
+  }
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    const before = text[at - 1];
+    const after = text[at + name.length];
+    if (!(before && WORD.test(before)) && !(after && WORD.test(after))) return true;
+  }
+  return false;
+}
+const WORD = /[\p{L}\p{N}_$]/u;
+
+/** Whether the file at `path` holds `query` anywhere, in any case (what symbols -w matches names by). */
+export function holdsText(path: string, query: string): boolean {
+  try {
+    return readFileSync(path, 'utf8').toLowerCase().includes(query.toLowerCase());
+  } catch {
+    return false;
   }
 }
 

@@ -60,6 +60,34 @@ export async function openTarget(
   const asked = nameInProject(path, real, session.client.root);
   const text = await session.docs.sync(asked);
   const lines = ctx.pool.caches.lines.ofText(path, text);
+  const placed = placeOnLine(where, text, lines, line, column, name);
+  column = placed.column;
+  symbol ??= placed.symbol;
+  const lineText = lines[line - 1]!;
+  await prepare(session, ctx, deadline);
+  return {
+    session,
+    path: asked,
+    shown,
+    target: { path: shown(asked), line, column: column!, ...(symbol ? { symbol } : {}) },
+    uri: session.docs.uri(asked),
+    position: { line: line - 1, character: toServerCharacter(lineText, column! - 1, session.client.encoding) },
+  };
+}
+
+/**
+ * A target's line checked against the file's text, NAME found on it (in
+ * code, not a comment or a string) and the column checked: the same
+ * one-line errors whether a server or an index answers. Pure.
+ */
+export function placeOnLine(
+  where: string,
+  text: string,
+  lines: string[],
+  line: number,
+  column: number | undefined,
+  name: { text: string; nth: number } | undefined,
+): { column: number; symbol?: string } {
   if (line > lines.length) {
     // A final newline ends the last line; it does not start one more.
     const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
@@ -67,7 +95,7 @@ export async function openTarget(
   }
   const lineText = lines[line - 1]!;
   // A word in a comment or a string is no identifier: the same miss for every server and command.
-  const syntax = syntaxOf(path);
+  const syntax = syntaxOf(where);
   const kind = (col: number) => (syntax ? kindAt(text, line, col, syntax) : 'code');
   if (name) {
     const found = findWord(lineText, name.text);
@@ -86,7 +114,6 @@ export async function openTarget(
       );
     }
     column = hits[name.nth - 1]! + 1;
-    symbol = name.text;
   }
   const length = codePointLength(lineText);
   if (column! > length + 1) {
@@ -95,7 +122,7 @@ export async function openTarget(
       `column ${column} is past the end of line ${line} of ${where} (${length} characters)`,
     );
   }
-  if (spec.kind === 'position' && (onNoName(lineText, column!) || kind(column!) !== 'code')) {
+  if (!name && (onNoName(lineText, column!) || kind(column!) !== 'code')) {
     const near = nearestToPlace(identifiersNear(lines, line, 2, syntax), line, column!).map(
       (w) => `${where}:${w.line}:${w.text}`,
     );
@@ -107,13 +134,5 @@ export async function openTarget(
       near,
     );
   }
-  await prepare(session, ctx, deadline);
-  return {
-    session,
-    path: asked,
-    shown,
-    target: { path: shown(asked), line, column: column!, ...(symbol ? { symbol } : {}) },
-    uri: session.docs.uri(asked),
-    position: { line: line - 1, character: toServerCharacter(lineText, column! - 1, session.client.encoding) },
-  };
+  return { column: column!, ...(name ? { symbol: name.text } : {}) };
 }

@@ -120,6 +120,32 @@ export class GitRepo {
     return out.sort((a, b) => (a.path < b.path ? -1 : 1));
   }
 
+  /**
+   * The commit where HEAD left the default branch (origin's HEAD, else
+   * origin/main, origin/master, main, master), or undefined: none of them,
+   * or no common history.
+   */
+  async mergeBaseWithDefault(): Promise<string | undefined> {
+    const named = await spawnGit(['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'], {
+      cwd: this.top,
+      env: this.env,
+      stderr: 'pipe',
+    });
+    const candidates = [
+      ...(named.exit === 0 ? [named.stdout.trim()] : []),
+      'refs/remotes/origin/main',
+      'refs/remotes/origin/master',
+      'refs/heads/main',
+      'refs/heads/master',
+    ];
+    for (const ref of candidates) {
+      if (!(await this.commitOf(ref))) continue;
+      const r = await spawnGit(['merge-base', 'HEAD', ref], { cwd: this.top, env: this.env, stderr: 'pipe' });
+      return r.exit === 0 ? r.stdout.trim() : undefined;
+    }
+    return undefined;
+  }
+
   /** The text of `path` (absolute, inside the work tree) at `commit`. */
   async textAt(commit: string, path: string): Promise<string> {
     const relative = path.slice(this.top.length + 1);

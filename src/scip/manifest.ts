@@ -6,8 +6,8 @@
  * checkout's HEAD: the files git says changed are the stale ones.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
 
 const ManifestShape = z.object({
@@ -19,6 +19,8 @@ const ManifestShape = z.object({
   files: z.record(z.string(), z.object({ hash: z.string(), size: z.number(), mtimeMs: z.number() })),
   /** The index it describes, by size and hash: a manifest beside another index (a build cut short) is none. */
   index: z.optional(z.object({ size: z.number(), hash: z.string() })),
+  /** Each folder under the root by its modification time: a file added since changes its folder's. */
+  dirs: z.optional(z.record(z.string(), z.number())),
 });
 
 export type Manifest = z.infer<typeof ManifestShape>;
@@ -48,13 +50,49 @@ export function readManifest(indexFile: string, indexBytes?: Buffer): Manifest |
   }
 }
 
-/** The manifest of the files `paths` (absolute, under `root`) as they are now, for the index `index`. */
+/**
+ * Folders no indexer takes files from: hidden ones (.git, .venv, .lspq),
+ * dependencies, build output and test data. A Python environment is
+ * recognised by its pyvenv.cfg, whatever its name.
+ */
+export function skippedFolder(name: string, path?: string): boolean {
+  if (name.startsWith('.') || SKIPPED.has(name)) return true;
+  return path !== undefined && existsSync(join(path, 'pyvenv.cfg'));
+}
+const SKIPPED = new Set(['node_modules', '__pycache__', 'target', 'testdata', 'vendor', 'site-packages']);
+
+/** Every folder under `root` lspq looks for added files in, with its modification time. */
+export function foldersOf(root: string): Record<string, number> {
+  const dirs: Record<string, number> = {};
+  const walk = (dir: string) => {
+    try {
+      dirs[relative(root, dir)] = statSync(dir).mtimeMs;
+      for (const e of readdirSync(dir, { withFileTypes: true }))
+        if (e.isDirectory() && !skippedFolder(e.name, join(dir, e.name))) walk(join(dir, e.name));
+    } catch {}
+  };
+  walk(root);
+  return dirs;
+}
+
+/** What was on disk when a build started: the time and the folders (foldersOf), taken before any indexer ran. */
+export interface BuildStart {
+  built: Date;
+  dirs: Record<string, number>;
+}
+
+/**
+ * The manifest of the files `paths` (absolute, under `root`) as they are
+ * now, for the index `index`. The time and folders are those of the
+ * build's start, so a file added while it ran counts as added since.
+ */
 export function describeFiles(
   root: string,
   paths: string[],
   tools: string[],
   commit: string | undefined,
   index: Buffer,
+  start: BuildStart,
 ): Manifest {
   const files: Manifest['files'] = {};
   for (const path of paths) {
@@ -66,11 +104,12 @@ export function describeFiles(
   return {
     version: 1,
     ...(commit ? { commit } : {}),
-    built: new Date().toISOString(),
+    built: start.built.toISOString(),
     root,
     tools,
     files,
     index: { size: index.length, hash: hashText(index) },
+    dirs: start.dirs,
   };
 }
 
@@ -93,4 +132,52 @@ export function changedSince(manifest: Manifest, root: string): string[] {
   return Object.keys(manifest.files)
     .map((rel) => join(root, rel))
     .filter((path) => !unchanged(manifest, root, path));
+}
+
+/**
+ * The files of the index's languages (their extensions) added under the
+ * root since the manifest: only the folders whose time changed are read,
+ * and a new folder whole. A file there already when the index was built
+ * (one the indexer left out) is none: it was created before the build.
+ */
+export function addedSince(manifest: Manifest, root: string): string[] {
+  if (!manifest.dirs) return [];
+  const known = manifest.dirs;
+  const extensions = new Set(Object.keys(manifest.files).map((f) => extname(f)));
+  const built = Date.parse(manifest.built);
+  const added: string[] = [];
+  const read = (dir: string, wholly: boolean) => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      const rel = relative(root, path);
+      if (e.isDirectory()) {
+        if (!(rel in known) && !skippedFolder(e.name, path)) read(path, true);
+      } else if (extensions.has(extname(e.name)) && !(rel in manifest.files)) {
+        if (wholly || createdAfter(path, built)) added.push(path);
+      }
+    }
+  };
+  for (const [rel, mtimeMs] of Object.entries(known)) {
+    const dir = join(root, rel);
+    try {
+      if (statSync(dir).mtimeMs !== mtimeMs) read(dir, false);
+    } catch {}
+  }
+  return added.sort();
+}
+
+function createdAfter(path: string, time: number): boolean {
+  try {
+    const st = statSync(path);
+    // The change time moves with every write, rename and copy in; the build's time is to the millisecond.
+    return st.ctimeMs >= time;
+  } catch {
+    return false;
+  }
 }

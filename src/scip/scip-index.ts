@@ -10,9 +10,10 @@
  * undefined, and the question goes to a live server.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import type * as Protobuf from 'protobufjs';
 import { LspqError } from '../shared/errors';
+import { isInside } from '../shared/paths';
 import { uriToPath } from '../lsp/uri';
 import { ROLE_DEFINITION } from './scip-schema';
 import {
@@ -52,20 +53,23 @@ export class ScipIndex {
   private constructor(
     readonly file: string,
     readonly bytes: number,
+    /** The roots it names are another machine's (or checkout's): they start at `fallbackRoot` here. */
+    private readonly rebase = false,
   ) {}
 
   /**
    * Reads an index. `fallbackRoot` is where its relative paths start when
-   * the index's own project root is not on this machine (an index built in CI).
+   * the index's own project root is not on this machine (an index built in
+   * CI), or, with `rebase`, always (an index fetched for this checkout).
    */
-  static load(file: string, fallbackRoot: string): ScipIndex {
+  static load(file: string, fallbackRoot: string, rebase = false): ScipIndex {
     let bytes: Buffer;
     try {
       bytes = readFileSync(file);
     } catch {
       throw new LspqError('file_not_found', `the index ${file} cannot be read; build it with 'lspq index'`);
     }
-    const index = new ScipIndex(file, bytes.length);
+    const index = new ScipIndex(file, bytes.length, rebase);
     try {
       index.read(bytes, fallbackRoot);
     } catch (err) {
@@ -84,7 +88,8 @@ export class ScipIndex {
     const t = types();
     const reader = t.protobuf.Reader.create(bytes);
     const waiting: { start: number; end: number }[] = [];
-    let metadata: RawMetadata | undefined;
+    // Indexes joined end to end (one per project of a monorepo) each name their root before their documents.
+    let root: string | undefined;
     while (reader.pos < reader.len) {
       const tag = reader.uint32();
       const field = tag >>> 3;
@@ -95,30 +100,45 @@ export class ScipIndex {
       }
       const length = reader.uint32();
       const start = reader.pos;
-      if (field === t.index.metadata) metadata = t.metadata.decode(reader, length) as RawMetadata;
+      if (field === t.index.metadata)
+        root = this.rootOf(t.metadata.decode(reader, length) as RawMetadata, fallbackRoot);
       else if (field === t.index.documents) {
         // Paths start at the root the metadata names; it comes first, else the documents wait for it.
-        if (metadata) this.readDocument(reader, start + length, this.rootOf(metadata, fallbackRoot));
+        if (root) this.readDocument(reader, start + length, root);
         else waiting.push({ start, end: start + length });
         reader.pos = start + length;
       } else if (field === t.index.externalSymbols) this.readSymbol(reader, start + length);
       else reader.skip(length);
     }
-    const root = this.rootOf(metadata, fallbackRoot);
+    root ??= this.rootOf(undefined, fallbackRoot);
     for (const w of waiting) {
       reader.pos = w.start;
       this.readDocument(reader, w.end, root);
     }
   }
 
+  /** The root the first metadata named, as written (it may be another machine's). */
+  private statedRoot: string | undefined;
+
+  /**
+   * Where a metadata's relative paths start: its project root where that
+   * is on this machine; else (an index built in CI) `fallbackRoot`, or for
+   * a later project below the first, the same place below `fallbackRoot`.
+   * The first is the index's root.
+   */
   private rootOf(metadata: RawMetadata | undefined, fallbackRoot: string): string {
+    const stated = metadata?.projectRoot ? uriToPath(metadata.projectRoot)?.replace(/(.)\/$/, '$1') : undefined;
+    let root = fallbackRoot;
+    if (stated && !this.rebase && existsDir(stated)) root = stated;
+    else if (stated && this.statedRoot && isInside(stated, this.statedRoot))
+      root = join(this.root, relative(this.statedRoot, stated));
     if (!this.root) {
-      const stated = metadata?.projectRoot ? uriToPath(metadata.projectRoot) : undefined;
-      this.root = stated && existsDir(stated) ? stated.replace(/\/$/, '') : fallbackRoot;
+      this.root = root;
+      this.statedRoot = stated;
     }
     const tool = metadata?.toolInfo?.name;
     if (tool && !this.tools.includes(tool)) this.tools.push(tool);
-    return this.root;
+    return root;
   }
 
   private number(symbol: string): number {
@@ -147,7 +167,8 @@ export class ScipIndex {
       else if (field === f.symbols && wire === 2) this.readSymbol(reader, reader.uint32() + reader.pos);
       else reader.skipType(wire);
     }
-    if (!relative) return;
+    // A file outside the project (a cgo file scip-go generated in Go's build cache) is none of its documents.
+    if (!relative || relative.startsWith('../') || relative.startsWith('/')) return;
     const path = join(root, relative);
     // The indexers here that leave the encoding unspecified (TypeScript's, Python's) count UTF-16 units.
     const encoding = ENCODINGS[encodingCode] ?? 'utf-16';
@@ -168,6 +189,7 @@ export class ScipIndex {
   private readOccurrence(reader: Protobuf.Reader, end: number, rows: number[]): void {
     const f = types().occurrence;
     const range: number[] = [];
+    let typed: number[] | undefined;
     let symbol = '';
     let roles = 0;
     while (reader.pos < end) {
@@ -178,12 +200,15 @@ export class ScipIndex {
         const stop = reader.uint32() + reader.pos;
         while (reader.pos < stop) range.push(reader.int32());
       } else if (field === f.range && wire === 0) range.push(reader.int32());
-      else if (field === f.symbol && wire === 2) symbol = reader.string();
+      else if ((field === f.singleLineRange || field === f.multiLineRange) && wire === 2) {
+        typed = typedRange(reader, reader.uint32() + reader.pos, field === f.singleLineRange);
+      } else if (field === f.symbol && wire === 2) symbol = reader.string();
       else if (field === f.symbolRoles && wire === 0) roles = reader.int32();
       else reader.skipType(wire);
     }
-    if (!symbol || (range.length !== 3 && range.length !== 4)) return;
-    const [line, character, a, b] = range as [number, number, number, number?];
+    const chosen = typed ?? range;
+    if (!symbol || (chosen.length !== 3 && chosen.length !== 4)) return;
+    const [line, character, a, b] = chosen as [number, number, number, number?];
     rows.push(line, character, b === undefined ? line : a, b === undefined ? a : b, this.number(symbol), roles);
   }
 
@@ -345,6 +370,10 @@ export class ScipIndex {
         if (!includeDeclaration && occ.roles & ROLE_DEFINITION) continue;
         out.push(this.place(doc, occ));
       }
+    // scip-typescript records `new Box()` as a use of Box's constructor; a server, as a reference of Box.
+    if (symbol.endsWith('#'))
+      for (const { doc, occ } of this.occurrencesOf(`${symbol}\`<constructor>\`().`))
+        if (!(occ.roles & ROLE_DEFINITION)) out.push(this.place(doc, occ));
     return out;
   }
 
@@ -374,6 +403,21 @@ export class ScipIndex {
     }
     return out;
   }
+}
+
+/**
+ * A SingleLineRange (line, start, end: three numbers as the packed form)
+ * or MultiLineRange (four) up to `end`; a field left out is 0, as protobuf says.
+ */
+function typedRange(reader: Protobuf.Reader, end: number, single: boolean): number[] {
+  const values = single ? [0, 0, 0] : [0, 0, 0, 0];
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    const field = tag >>> 3;
+    if ((tag & 7) === 0 && field >= 1 && field <= values.length) values[field - 1] = reader.int32();
+    else reader.skipType(tag & 7);
+  }
+  return values;
 }
 
 /** The last descriptor's name of a symbol (`scip-typescript npm pkg 1.0 src/`shape.ts`/Shape#area().` → area). */

@@ -1,7 +1,9 @@
 /**
  * The part of SCIP's protobuf schema lspq reads (the fields and numbers of
  * the published scip.proto; what is not read is left out, and protobuf
- * skips unknown fields). Decoded by protobufjs from this text, so a field
+ * skips unknown fields). An occurrence's range comes as the packed
+ * `range` of older indexers or, from newer ones (scip-go 0.2), as a typed
+ * single- or multi-line range, which takes precedence. Decoded by protobufjs from this text, so a field
  * lspq starts to read is one line here. `Index` is read one field value at
  * a time (scip-index.ts), each Metadata, Document and SymbolInformation by
  * its type here.
@@ -59,6 +61,23 @@ message Occurrence {
   int32 symbol_roles = 3;
   repeated string override_documentation = 4;
   repeated int32 enclosing_range = 7;
+  oneof typed_range {
+    SingleLineRange single_line_range = 8;
+    MultiLineRange multi_line_range = 9;
+  }
+}
+
+message SingleLineRange {
+  int32 line = 1;
+  int32 start_character = 2;
+  int32 end_character = 3;
+}
+
+message MultiLineRange {
+  int32 start_line = 1;
+  int32 start_character = 2;
+  int32 end_line = 3;
+  int32 end_character = 4;
 }
 `;
 

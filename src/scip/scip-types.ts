@@ -74,7 +74,7 @@ export interface Schema {
   /** The field numbers lspq walks, by message and field name, from the schema. */
   index: Record<'metadata' | 'documents' | 'externalSymbols', number>;
   document: Record<'relativePath' | 'occurrences' | 'symbols' | 'positionEncoding', number>;
-  occurrence: Record<'range' | 'symbol' | 'symbolRoles', number>;
+  occurrence: Record<'range' | 'symbol' | 'symbolRoles' | 'singleLineRange' | 'multiLineRange', number>;
   info: Record<'symbol' | 'relationships' | 'displayName', number>;
 }
 
@@ -95,7 +95,7 @@ export function types(): Schema {
       relationship: type('Relationship'),
       index: ids(type('Index'), ['metadata', 'documents', 'externalSymbols']),
       document: ids(type('Document'), ['relativePath', 'occurrences', 'symbols', 'positionEncoding']),
-      occurrence: ids(type('Occurrence'), ['range', 'symbol', 'symbolRoles']),
+      occurrence: ids(type('Occurrence'), ['range', 'symbol', 'symbolRoles', 'singleLineRange', 'multiLineRange']),
       info: ids(type('SymbolInformation'), ['symbol', 'relationships', 'displayName']),
     };
   }
@@ -105,3 +105,13 @@ export function types(): Schema {
 export const ENCODINGS: Record<number, PositionEncoding> = { [ENCODING_UTF8]: 'utf-8', [ENCODING_UTF32]: 'utf-32' };
 
 export const isLocal = (symbol: string) => symbol.startsWith('local ');
+
+/** An Index holding only a Metadata naming `root`: put first, it makes `root` the index's root. */
+export function rootMetadata(root: string): Buffer {
+  const t = types();
+  const { pathToFileURL } = require('node:url') as typeof import('node:url');
+  const metadata = t.metadata.encode({ projectRoot: pathToFileURL(root).href }).finish();
+  const writer = t.protobuf.Writer.create();
+  writer.uint32((t.index.metadata << 3) | 2).bytes(metadata);
+  return Buffer.from(writer.finish());
+}

@@ -60,6 +60,7 @@ export class Lspq {
       LSPQ_TOOL_DIRS: '',
       NO_COLOR: '1',
       XDG_CONFIG_HOME: join(this.dir, 'config'),
+      XDG_CACHE_HOME: join(this.dir, 'cache'),
       ...extra,
     };
     return Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));

@@ -6,6 +6,8 @@ export interface IndexQuery extends CallerContext {
   /** The project (default: the checkout's top). */
   root?: string;
   out?: string;
+  /** Take the index built in CI from this URL (`{commit}` in it) instead of building one. */
+  fetch?: string;
 }
 
 export interface IndexResult {
@@ -15,4 +17,6 @@ export interface IndexResult {
   bytes: number;
   indexers: { name: string; ms: number }[];
   commit?: string;
+  /** Where a fetched index came from. */
+  url?: string;
 }

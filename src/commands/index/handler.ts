@@ -9,9 +9,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LspqError } from '../../shared/errors';
-import { describeFiles, manifestPath } from '../../scip/manifest';
+import { describeFiles, foldersOf, manifestPath } from '../../scip/manifest';
 import { ScipIndex } from '../../scip/scip-index';
 import { INDEXERS } from '../../lsp/servers/indexers';
+import { indexPlan } from './plan';
+import { fetchIndex } from '../../scip/fetch-index';
+import { commitsFor } from '../../engine/index-files';
+import { rootMetadata } from '../../scip/scip-types';
 import { findCommand } from '../../lsp/servers/locate';
 import type { IndexResult } from './answer';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
@@ -94,34 +98,44 @@ function gitHead(root: string, env: Record<string, string>): string | undefined 
 }
 
 export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<IndexResult> {
+  if (req.fetch !== undefined) return takeFetched(req.fetch, req, ctx);
   const root = req.root ?? projectTop(req.cwd);
   const out = req.out ?? join(root, '.lspq', 'index.scip');
-  const wanted = INDEXERS.filter((i) => i.wants(root));
-  if (wanted.length === 0)
+  const plan = indexPlan(root);
+  if (plan.length === 0)
     throw new LspqError(
       'no_server',
-      `no project lspq can index at ${root} (TypeScript/JavaScript, Python or Rust); pass --root`,
+      `no project lspq can index at ${root} (TypeScript/JavaScript, Python, Rust or Go); pass --root`,
     );
-  const found = wanted.map((i) => ({ ...i, binary: findCommand(i.command, root, req.env, ctx.trust)?.path }));
-  const runnable = found.filter((i) => i.binary);
+  const found = plan.map((r) => ({ ...r, binary: findCommand(r.indexer.command, root, req.env, ctx.trust)?.path }));
+  const runnable = found.filter((r) => r.binary);
+  const missing = [...new Set(found.filter((r) => !r.binary).map((r) => r.indexer))];
   if (runnable.length === 0)
     throw new LspqError(
       'server_not_installed',
-      `no SCIP indexer for ${root} is installed; install one of: ${found.map((i) => `${i.name} (${i.install})`).join('; ')}`,
+      `no SCIP indexer for ${root} is installed; install one of: ${missing.map((i) => `${i.name} (${i.install})`).join('; ')}`,
+    );
+  if (missing.length > 0)
+    ctx.warn?.(
+      `${missing.map((i) => i.name).join(', ')} not installed: those files stay with the live servers (${missing.map((i) => i.install).join('; ')})`,
     );
   mkdirSync(dirname(out), { recursive: true });
   const work = mkdtempSync(join(dirname(out), '.lspq-index-'));
   const done: { name: string; ms: number }[] = [];
   const deadline = deadlineFor(req);
+  // Taken before any indexer runs: a file added while they do counts as added since.
+  const start = { built: new Date(), dirs: foldersOf(root) };
   try {
-    const parts: Buffer[] = [];
-    for (const i of runnable) {
-      const part = join(work, `${i.name}.scip`);
-      const start = performance.now();
-      ctx.progress?.(`indexing ${root} with ${i.name}`);
+    // The root first, so paths of projects below it start there (scip-index.ts).
+    const parts: Buffer[] = [rootMetadata(root)];
+    for (const [n, run] of runnable.entries()) {
+      const { indexer, dir } = run;
+      const part = join(work, `${n}-${indexer.name}.scip`);
+      const started = performance.now();
+      ctx.progress?.(`indexing ${dir} with ${indexer.name}`);
       const r = await runIndexer(
-        [i.binary!, ...i.args(root, part)],
-        root,
+        [run.binary!, ...indexer.args(dir, part)],
+        dir,
         indexerEnv(req.env),
         deadline.remaining,
         ctx.signal,
@@ -129,17 +143,17 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       if (r.stopped === 'timeout')
         throw new LspqError(
           'timeout',
-          `${i.name} did not finish indexing ${root} within ${deadline.totalMs / 1000}s; it was stopped and nothing was written (retry with a larger --timeout)`,
+          `${indexer.name} did not finish indexing ${dir} within ${deadline.totalMs / 1000}s; it was stopped and nothing was written (retry with a larger --timeout)`,
         );
       if (r.stopped === 'cancelled')
         throw new LspqError('timeout', `indexing ${root} was cancelled; nothing was written`);
       if (r.code !== 0 || !existsSync(part))
         throw new LspqError(
           'server_failed',
-          `${i.name} failed (exit ${r.code}) indexing ${root}: ${r.tail.trim().split('\n').pop() ?? ''}; nothing was written`,
+          `${indexer.name} failed (exit ${r.code}) indexing ${dir}: ${r.tail.trim().split('\n').pop() ?? ''}; nothing was written`,
         );
       parts.push(readFileSync(part));
-      done.push({ name: i.name, ms: Math.round(performance.now() - start) });
+      done.push({ name: indexer.name, ms: Math.round(performance.now() - started) });
     }
     // Protobuf messages concatenated are one message with the repeated fields of all: one index.
     const whole = join(work, 'index.scip');
@@ -152,6 +166,7 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       done.map((d) => d.name),
       gitHead(root, req.env),
       bytes,
+      start,
     );
     writeFileSync(join(work, 'index.json'), `${JSON.stringify(manifest)}\n`);
     // The index and its manifest replace the old ones whole, the index first: cut short between the two,
@@ -170,4 +185,35 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** lspq index --fetch URL: CI's index for HEAD or its merge base, cached, and named as the checkout's. */
+async function takeFetched(template: string, req: IndexQuery, ctx: HandlerContext): Promise<IndexResult> {
+  if (!/^https?:\/\//.test(template))
+    throw new LspqError('usage', `--fetch takes an http(s) URL, {commit} in it, not '${template}'`);
+  const { GitRepo } = await import('../../git/repo');
+  const repo = await GitRepo.open(req.root ?? req.cwd, req.env);
+  if (!repo)
+    throw new LspqError('usage', `--fetch takes the index for a commit: ${req.root ?? req.cwd} is no git checkout`);
+  const commits = await commitsFor(repo.top, req.env);
+  if (commits.length === 0)
+    throw new LspqError('usage', `${repo.top} has no commit yet; nothing to fetch an index for`);
+  ctx.progress?.(`fetching the index for ${commits[0]!.slice(0, 12)}`);
+  mkdirSync(join(repo.top, '.lspq'), { recursive: true });
+  const fetched = await fetchIndex(template, commits, repo.top, req.env, ctx.signal);
+  if (!fetched)
+    throw new LspqError(
+      'unsupported',
+      `no index at ${template} for HEAD ${commits.map((c) => c.slice(0, 12)).join(' or its merge base ')}; build one with 'lspq index', or the live servers answer`,
+    );
+  const index = ScipIndex.load(fetched.file, repo.top, true);
+  return {
+    file: fetched.file,
+    root: repo.top,
+    documents: index.documents.size,
+    bytes: index.bytes,
+    indexers: index.tools.map((name) => ({ name, ms: 0 })),
+    commit: fetched.commit,
+    url: fetched.url,
+  };
 }

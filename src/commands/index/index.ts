@@ -10,11 +10,17 @@ const INDEX_TIMEOUT_SECONDS = 1800;
 
 export const index = defineCommand({
   summary:
-    "build a SCIP index of the project (scip-typescript, scip-python, rust-analyzer's scip) for answers without a server",
+    "build a SCIP index of the project (scip-typescript, scip-python, rust-analyzer's scip, scip-go), or fetch CI's, for answers without a server",
   args: {
     ...serverArgs,
     root: { type: 'string', description: "The project to index (default: the checkout's top)", valueHint: 'DIR' },
     out: { type: 'string', description: 'Where to write it (default: ROOT/.lspq/index.scip)', valueHint: 'FILE' },
+    fetch: {
+      type: 'string',
+      description:
+        'Take the index CI built for HEAD (else its merge base with the default branch) from URL, {commit} in it',
+      valueHint: 'URL',
+    },
     timeout: {
       type: 'string',
       description: `Give up after this many seconds (default ${INDEX_TIMEOUT_SECONDS}; exit 3)`,
@@ -30,6 +36,7 @@ export const index = defineCommand({
       op: 'index' as const,
       ...(args.root ? { root: resolvePath(line.cwd, args.root) } : {}),
       ...(args.out ? { out: resolvePath(line.cwd, args.out) } : {}),
+      ...(args.fetch ? { fetch: args.fetch } : {}),
     };
     const patient = { ...args, timeout: args.timeout ?? String(INDEX_TIMEOUT_SECONDS) };
     return present(

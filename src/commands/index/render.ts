@@ -9,6 +9,11 @@ import type * as z from 'zod/mini';
 export const indexJson = (r: IndexResult): z.infer<typeof IndexShape> => r;
 
 export function renderIndex(r: IndexResult, o: RenderOptions): Rendered {
+  if (r.url)
+    return {
+      stdout: `${displayPath(r.file, o.cwd)}\n`,
+      stderr: `fetched the index of ${r.commit?.slice(0, 12)} from ${r.url}: ${r.documents} files, ${Math.max(1, Math.round(r.bytes / 1024))} KB`,
+    };
   const by = r.indexers.map((d) => `${d.name} ${(d.ms / 1000).toFixed(1)} s`).join(', ');
   return {
     stdout: `${displayPath(r.file, o.cwd)}\n`,

@@ -9,4 +9,5 @@ export const IndexShape = z.object({
   bytes: int,
   indexers: z.array(z.object({ name: z.string(), ms: int })),
   commit: z.optional(z.string()),
+  url: z.optional(z.string()),
 });

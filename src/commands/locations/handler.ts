@@ -23,7 +23,8 @@ import type { RequestOptions } from '../../lsp/client';
 import { flattenLocations, TextSource, toLocation } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { previewOf } from '../../lsp/preview';
-import type { ScipPlace } from '../../scip/scip-index';
+import { lastName, type ScipPlace } from '../../scip/scip-index';
+import { LspqError } from '../../shared/errors';
 import type { LocationsHandler } from './answer';
 
 type Raw = LspLocation | LspLocation[] | LocationLink[] | Location | null | undefined;
@@ -35,6 +36,8 @@ export interface LocationsAsk {
   what: string;
   /** The answer may lie in any project of the workspace: every project is loaded first (projects.ts). */
   spansWorkspace?: boolean;
+  /** From an index, no place is an answer (a symbol nothing references), not a gap in what it holds. */
+  noneIsAnAnswer?: boolean;
   /** The symbol search found the target at its definition: keep it (clangd answers def there with the declaration). */
   keepsFoundDefinition?: boolean;
   server(
@@ -47,10 +50,21 @@ export interface LocationsAsk {
 
 export function locationsAnswer(ask: LocationsAsk): LocationsHandler {
   return async (req, ctx) => {
+    const only = req.index?.mode === 'only';
+    if (req.body && only)
+      throw new LspqError('unsupported', '--body reads each declaration from a live server; drop --index-only');
     const hit = req.body ? undefined : await atTarget(req.target, req, ctx);
-    const places = hit ? ask.index(hit, req.includeDeclaration ?? false) : [];
+    // What the index says of a file changed, added or deleted since is left out (atTarget says which may hold more).
+    const places = hit
+      ? ask.index(hit, req.includeDeclaration ?? false).filter((p) => !hit.outdated.has(p.path) && existsSync(p.path))
+      : [];
     // Nothing held for it (a library's definition): the live server, unless only the index may answer.
-    if (hit && (places.length > 0 || req.index?.mode === 'only')) {
+    if (hit && places.length === 0 && only && !ask.noneIsAnAnswer)
+      throw new LspqError(
+        'unsupported',
+        `the index has no ${ask.what} of ${hit.target.symbol ?? lastName(hit.symbol)} (defined outside the project, or not recorded by ${indexServer(hit.index)}); drop --index-only to ask the live server`,
+      );
+    if (hit && (places.length > 0 || only)) {
       const all = sortLocations(locationsOf(places, ctx));
       const texts = new TextSource(undefined, ctx.pool.caches.lines);
       return {

@@ -32,6 +32,7 @@ async function references(
 export const refs = locationsAnswer({
   capability: 'referencesProvider',
   what: 'references',
+  noneIsAnAnswer: true,
   spansWorkspace: true,
   server: (session, params, { includeDeclaration, options }) =>
     references(session, params, includeDeclaration, options),

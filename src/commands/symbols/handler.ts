@@ -1,7 +1,8 @@
 /** symbols FILE (a tree) and symbols -w QUERY (across the workspace). */
+import { LspqError } from '../../shared/errors';
 import { Requests } from '../../lsp/requests';
 import { withContext } from '../../engine/excerpts';
-import { containerOf, forWorkspace, indexServer, kindOf, locationsOf } from '../../engine/from-index';
+import { containerOf, forWorkspace, holdsText, indexServer, kindOf, locationsOf } from '../../engine/from-index';
 import type { DocumentSymbol as LspDocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { symbolKindName, symbolTree, TextSource, toSpan } from '../../lsp/convert';
 import type { PositionEncoding } from '../../lsp/position';
@@ -104,6 +105,11 @@ export function limitTree(symbols: DocumentSymbol[], limit: number): { symbols: 
 export async function documentSymbols(req: SymbolsQuery, ctx: HandlerContext): Promise<SymbolsResult> {
   const deadline = deadlineFor(req);
   assertFile(req.path);
+  if (req.index?.mode === 'only')
+    throw new LspqError(
+      'unsupported',
+      "a file's symbols come from a live server; --index-only answers symbols -w QUERY (drop --index-only)",
+    );
   // A symlink is answered from the project of the file it points to.
   const { real } = followLink(req.path, req.cwd);
   const session = await sessionFor(ctx, req, real, 'documentSymbolProvider', 'document symbols');
@@ -129,10 +135,12 @@ export async function workspaceSymbols(
   req: WorkspaceSymbolsQuery,
   ctx: HandlerContext,
 ): Promise<WorkspaceSymbolsResult> {
-  const indexed = await forWorkspace(req.root ?? req.cwd, req);
-  if (indexed) {
+  const indexed = await forWorkspace(req.root ?? req.cwd, req, ctx);
+  // A file changed, added or deleted since the index that holds the query may declare more: the live servers answer.
+  const named = indexed ? indexed.stale.filter((p) => holdsText(p, req.query)) : [];
+  if (indexed && (named.length === 0 || req.index?.mode === 'only')) {
     const stale = new Set(indexed.stale);
-    // A definition in a file changed since the index may have moved: those are left to the stale list.
+    // What the index says of those files is left out: a definition there may have moved or gone.
     const found = indexed.index.search(req.query).filter((s) => !stale.has(s.place.path));
     const all = locationsOf(
       found.map((s) => s.place),
@@ -160,7 +168,7 @@ export async function workspaceSymbols(
       total: all.length,
       truncated: all.length > req.limit,
       source: 'index',
-      stale: indexed.stale,
+      stale: named,
     };
   }
   const deadline = deadlineFor(req);

@@ -15,6 +15,8 @@ export interface Indexer {
   wants: (root: string) => boolean;
   /** A project root of its language is here (its marker files). */
   marks: (dir: string) => boolean;
+  /** Projects of its language inside another are indexed too, each on its own (Go's nested modules: GOROOT's cmd in std). */
+  nested?: boolean;
 }
 
 const has = (root: string, ...names: string[]) => names.some((n) => existsSync(join(root, n)));
@@ -52,6 +54,16 @@ export const INDEXERS: Indexer[] = [
       has(root, 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'pyrightconfig.json') ||
       hasExtension(root, '.py'),
     marks: (dir) => has(dir, 'pyproject.toml', 'setup.py', 'setup.cfg', 'pyrightconfig.json'),
+  },
+  {
+    name: 'scip-go',
+    command: 'scip-go',
+    // Run in the module's folder: its packages (./...). A module nested inside is not among them: it gets a run of its own.
+    args: (_root, out) => ['index', '--output', out, '--quiet'],
+    install: 'go install github.com/scip-code/scip-go/cmd/scip-go@latest',
+    wants: (root) => has(root, 'go.mod'),
+    marks: (dir) => has(dir, 'go.mod'),
+    nested: true,
   },
   {
     name: 'rust-analyzer',

@@ -1,0 +1,179 @@
+/**
+ * Which SCIP index answers a question, read once and held, and what
+ * changed since it was built: --index, LSPQ_INDEX, else `.lspq/index.scip`
+ * (built here) or `.lspq/fetched.json` (fetched from CI) at or above the
+ * file up to the checkout's top, else with LSPQ_INDEX_URL one fetched now.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { CallerContext } from '../answers/caller';
+import { HELD_MEMORY } from '../lsp/manager';
+import { ancestors } from '../lsp/servers/install-places';
+import { fetchIndex, readFetched } from '../scip/fetch-index';
+import { addedSince, changedSince, type Manifest, readManifest } from '../scip/manifest';
+import { ScipIndex } from '../scip/scip-index';
+import { LspqError } from '../shared/errors';
+import { displayPath } from '../shared/paths';
+import type { HandlerContext } from './context';
+
+/** An index found for a question; `fetched`: built in CI at `commit` for the checkout at `top`. */
+export interface FoundIndex {
+  file: string;
+  fetched?: { commit: string; top: string };
+}
+
+/** One index per file in the daemon, read again when the file changes. */
+const held = new Map<string, { stamp: string; index: ScipIndex; manifest: Manifest | undefined; memory: number }>();
+
+/** The memory the indexes held take (measured when read), counted under the daemon's limit with the servers'. */
+HELD_MEMORY.push(() => [...held.values()].reduce((n, h) => n + h.memory, 0));
+
+/**
+ * How a question uses an index: --no-index never, --index-only always, and
+ * --server NAME never (it asks that live server, with or without an index).
+ */
+export function indexMode(req: CallerContext): 'auto' | 'only' | 'off' {
+  const mode = req.index?.mode ?? 'auto';
+  if (req.server === undefined) return mode;
+  if (mode === 'only')
+    throw new LspqError(
+      'usage',
+      `--server asks the live server ${req.server}; --index-only never starts one: give one of them`,
+    );
+  return 'off';
+}
+
+export async function findIndex(
+  req: CallerContext,
+  near: string,
+  ctx: HandlerContext,
+): Promise<FoundIndex | undefined> {
+  if (req.index?.file) return { file: req.index.file };
+  if (req.env.LSPQ_INDEX) return { file: resolve(req.cwd, req.env.LSPQ_INDEX) };
+  for (const d of ancestors(near)) {
+    const file = join(d, '.lspq', 'index.scip');
+    if (existsSync(file)) return { file };
+    const fetched = readFetched(d);
+    if (fetched) return { file: fetched.file, fetched: { commit: fetched.commit, top: d } };
+    if (existsSync(join(d, '.git')))
+      return req.env.LSPQ_INDEX_URL ? fetchNow(req.env.LSPQ_INDEX_URL, d, req, ctx) : undefined;
+  }
+  return undefined;
+}
+
+/** URL and HEAD pairs the URL had no index for: asked once per daemon, not once per question. */
+const missing = new Set<string>();
+
+/** An index fetched for the checkout at `top` (LSPQ_INDEX_URL), or undefined with one warning line. */
+async function fetchNow(
+  template: string,
+  top: string,
+  req: CallerContext,
+  ctx: HandlerContext,
+): Promise<FoundIndex | undefined> {
+  const commits = await commitsFor(top, req.env);
+  const key = `${template}\0${commits.join(',')}`;
+  if (commits.length === 0 || missing.has(key)) return undefined;
+  try {
+    const fetched = await fetchIndex(template, commits, top, req.env, ctx.signal);
+    if (fetched) return { file: fetched.file, fetched: { commit: fetched.commit, top } };
+    ctx.warn?.(
+      `no index at ${template} for ${commits.map((c) => c.slice(0, 12)).join(' or ')}; the live servers answer`,
+    );
+  } catch (err) {
+    ctx.warn?.(`${(err as Error).message}; the live servers answer`);
+  }
+  missing.add(key);
+  return undefined;
+}
+
+/** The commits an index from CI may be for: HEAD, then where it left the default branch. */
+export async function commitsFor(top: string, env: Record<string, string>): Promise<string[]> {
+  const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
+  const repo = await GitRepo.open(top, env);
+  if (!repo) return [];
+  const head = await repo.commitOf('HEAD');
+  const base = await repo.mergeBaseWithDefault();
+  return [...new Set([head, base].filter((c): c is string => c !== undefined))];
+}
+
+export function loadIndex(found: FoundIndex, req: CallerContext) {
+  const { file } = found;
+  let stamp: string;
+  try {
+    const st = statSync(file);
+    stamp = `${st.size}:${st.mtimeMs}:${found.fetched?.top ?? ''}`;
+  } catch {
+    throw new LspqError(
+      'file_not_found',
+      `the index ${file} does not exist; build it with 'lspq index' or drop --index`,
+    );
+  }
+  const key = `${file}\0${found.fetched?.top ?? ''}`;
+  const known = held.get(key);
+  if (known?.stamp === stamp) return known;
+  const before = process.memoryUsage().heapUsed;
+  // A fetched index was built in another checkout: its paths start at this one's top, wherever CI had them.
+  const index = found.fetched
+    ? ScipIndex.load(file, found.fetched.top, true)
+    : ScipIndex.load(file, req.root ?? dirname(dirname(file)));
+  // The decoded index is several times its file; the heap's growth says how much (at least the file's size).
+  const memory = Math.max(index.bytes, process.memoryUsage().heapUsed - before);
+  const loaded = { stamp, index, manifest: found.fetched ? undefined : readManifest(file), memory };
+  held.set(key, loaded);
+  return loaded;
+}
+
+export function noIndex(path: string, cwd: string): LspqError {
+  return new LspqError(
+    'unsupported',
+    `no SCIP index for ${displayPath(path, cwd)} (looked for .lspq/index.scip up to the checkout's top, LSPQ_INDEX and LSPQ_INDEX_URL); build one with 'lspq index'`,
+  );
+}
+
+/** An index without its manifest, outside a checkout: what changed since it was built cannot be known. */
+const UNKNOWN_SINCE = 'unknown_since';
+const unknownSince = (root: string) =>
+  Object.assign(
+    new LspqError(
+      'unsupported',
+      `the index of ${root} has no manifest and ${root} is no git checkout, so the files changed since it was built cannot be known; run 'lspq index' again, or drop --index-only`,
+    ),
+    { [UNKNOWN_SINCE]: true },
+  );
+
+/**
+ * The files git says changed against `commit` (HEAD for an index copied
+ * in without its manifest), added ones and untracked ones with them: what
+ * an index built there does not know.
+ */
+async function gitChanged(root: string, env: Record<string, string>, commit = 'HEAD'): Promise<string[]> {
+  const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
+  const repo = await GitRepo.open(root, env);
+  if (!repo) throw unknownSince(root);
+  if (commit === 'HEAD') return (await repo.changedFiles()).changed;
+  // The commit may not be here (a shallow clone): then nothing can be known of what changed.
+  if (!(await repo.commitOf(commit))) throw unknownSince(root);
+  return (await repo.changedSince(commit, false)).flatMap((c) =>
+    c.was && c.was !== c.path ? [c.path, c.was] : [c.path],
+  );
+}
+
+/**
+ * The files changed, added or deleted since the index, or undefined where
+ * they cannot be known (the live server answers then, or --index-only fails).
+ */
+export async function staleFiles(
+  loaded: { index: ScipIndex; manifest: Manifest | undefined },
+  found: FoundIndex,
+  req: CallerContext,
+): Promise<string[] | undefined> {
+  const { manifest, index } = loaded;
+  if (manifest) return [...changedSince(manifest, index.root), ...addedSince(manifest, index.root)];
+  try {
+    return await gitChanged(index.root, req.env, found.fetched?.commit);
+  } catch (err) {
+    if (err instanceof LspqError && UNKNOWN_SINCE in err && req.index?.mode !== 'only') return undefined;
+    throw err;
+  }
+}
