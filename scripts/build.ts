@@ -26,13 +26,15 @@ function files(dir: string): string[] {
   );
 }
 
-/** The build id: a hash of the sources, this script and the lock file. */
+/** The build id: a hash of the sources (the agents' page too), this script and the lock file. */
 export function buildId(): string {
   const hash = createHash('sha256');
   for (const f of [
     ...files(join(root, 'src')),
     join(root, 'scripts', 'consola-for-citty.ts'),
     join(root, 'scripts', 'build.ts'),
+    // Inlined as lspq help agents.
+    join(root, 'docs', 'agents.md'),
   ].sort()) {
     hash.update(f.slice(root.length)).update(readFileSync(f));
   }

@@ -35,6 +35,7 @@ LANGSERVERS_EXTRACTED_VERSION=4.10.0  # vscode-{json,css,html,eslint}-language-s
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
 BASEDPYRIGHT_VERSION=1.40.2      # a fourth Python server (PyPI)
 SCIP_GO_VERSION=v0.2.9            # scip-go, under its new home (the sourcegraph/scip-go path is refused)
+MCP_INSPECTOR_VERSION=2.12.0      # the MCP Inspector's CLI, a second client for the lspq mcp tests
 SCIP_TYPESCRIPT_VERSION=0.4.0    # SCIP indexers for lspq index (rust-analyzer's own scip command is the third)
 SCIP_PYTHON_VERSION=0.6.6
 TANSTACK_QUERY_VERSION=5.104.5   # two packages of a real monorepo, sources included, for the monorepo tests
@@ -289,6 +290,20 @@ else
   ln -sfn "$TOOLS/venv/bin/basedpyright-langserver" "$BIN/basedpyright-langserver"
 fi
 
+# ---- shells and an arm64 runtime (completion tests; the linux-arm64 release binary under qemu) ----
+CURRENT_STEP="zsh, fish, qemu-user and libc6-arm64-cross (apt)"
+if command -v zsh >/dev/null && command -v fish >/dev/null && command -v qemu-aarch64 >/dev/null \
+   && [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ]; then
+  log "zsh, fish and qemu-user already installed"
+else
+  need apt-get "zsh, fish and qemu-user come from Debian's packages"
+  log "installing zsh, fish, qemu-user and libc6-arm64-cross with apt-get"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    zsh fish qemu-user libc6-arm64-cross >/dev/null \
+    || die "apt-get install zsh fish qemu-user libc6-arm64-cross failed"
+fi
+
 # ---- SCIP indexers (npm) ------------------------------------------------------
 CURRENT_STEP="scip-typescript $SCIP_TYPESCRIPT_VERSION, scip-python $SCIP_PYTHON_VERSION"
 if [ "$(npm_version @sourcegraph/scip-typescript)" = "$SCIP_TYPESCRIPT_VERSION" ] \
@@ -299,6 +314,16 @@ else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
     "@sourcegraph/scip-typescript@${SCIP_TYPESCRIPT_VERSION}" "@sourcegraph/scip-python@${SCIP_PYTHON_VERSION}" \
     || die "npm install of the SCIP indexers failed"
+fi
+
+# ---- the MCP Inspector (npm) ---------------------------------------------------
+CURRENT_STEP="@modelcontextprotocol/inspector $MCP_INSPECTOR_VERSION"
+if [ "$(npm_version @modelcontextprotocol/inspector)" = "$MCP_INSPECTOR_VERSION" ] && [ -x "$NODE_BIN/mcp-inspector" ]; then
+  log "MCP Inspector already installed"
+else
+  npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
+    "@modelcontextprotocol/inspector@${MCP_INSPECTOR_VERSION}" \
+    || die "npm install of @modelcontextprotocol/inspector failed"
 fi
 
 # ---- a real monorepo's packages (npm) ------------------------------------------
@@ -341,4 +366,8 @@ check basedpyright-langserver    "$TOOLS/venv/bin/basedpyright" --version
 check scip-typescript            scip-typescript --version
 check scip-python                scip-python --version
 check scip-go                    scip-go --version
+check zsh                        zsh --version
+check fish                       fish --version
+check qemu-aarch64               qemu-aarch64 --version
+check mcp-inspector              node -p "'mcp-inspector ' + require('$TOOLS/node_modules/@modelcontextprotocol/inspector/package.json').version"
 log "done; put them on PATH with: source scripts/env.sh"

@@ -23,6 +23,7 @@ import { errorOutput, usage, type CommandOutput, type ExitCode } from './shared/
 import type { CommandLine } from './shared/messages';
 import type { EngineBundle } from './engine/index';
 import type { PersonBundle } from './cli/person';
+import type { HelpBundle } from './commands/help';
 
 /** Every command's declaration, inlined as data when the binary is built: no command's code is loaded here. */
 const COMMANDS = declarations();
@@ -77,7 +78,7 @@ function topUsage(): string {
     ...rows,
     '',
     'Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), or --symbol NAME; actions also FILE:LINE and FILE:START-END.',
-    "Run 'lspq COMMAND --help' for a command's flags and examples.",
+    "Run 'lspq COMMAND --help' for a command's flags and examples, 'lspq help agents' for a page to give an agent.",
     '',
   ].join('\n');
 }
@@ -85,6 +86,10 @@ function topUsage(): string {
 async function run(): Promise<ExitCode> {
   const { command: name, args } = words;
   if (name === '__daemon') return loadBundle<EngineBundle>('engine').runDaemon();
+  if (name === 'help' && args[0] === 'agents') {
+    await write(1, loadBundle<HelpBundle>('help').agents());
+    return 0;
+  }
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     // Asked for, the usage is the answer (stdout); a missing command is an error, and errors go to stderr.
     await write(name === undefined ? 2 : 1, topUsage());

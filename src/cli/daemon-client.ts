@@ -115,7 +115,8 @@ function daemonPid(path: string): number | undefined {
   try {
     const pid = Number(readFileSync(stateFile(path, 'daemon.pid'), 'utf8').trim());
     // The pid may have been reused since: only a process that is a daemon is one.
-    const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    const { commandLine } = require('../shared/process-table') as typeof import('../shared/process-table');
+    const argv = commandLine(pid) ?? [];
     return Number.isSafeInteger(pid) && pid > 0 && argv.includes('__daemon') && processRuns(pid) ? pid : undefined;
   } catch {
     return undefined;

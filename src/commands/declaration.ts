@@ -22,6 +22,8 @@ export interface Declaration {
   passthrough?: boolean;
   /** It reads its requests from stdin, one per line, and answers each as it goes (batch). */
   stream?: boolean;
+  /** The finite values a flag or the positional takes, by its name (shell completion, the MCP tools' schemas). */
+  values?: Readonly<Record<string, readonly string[]>>;
   /** Its --timeout when none is given, in seconds, where the common default is too short (an indexer's run). */
   timeoutSeconds?: number;
   /**

@@ -30,6 +30,7 @@ function declarationOf(c: Declaration): Declaration {
     ...(c.stream ? { stream: true } : {}),
     ...(c.writes ? { writes: true } : {}),
     ...(c.timeoutSeconds ? { timeoutSeconds: c.timeoutSeconds } : {}),
+    ...(c.values ? { values: c.values } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { renderUsage } from 'citty';
 import { declarations } from './declarations' with { type: 'macro' };
+import agentsPage from '../../docs/agents.md' with { type: 'text' };
 
 const DECLARATIONS = declarations();
 
@@ -20,5 +21,8 @@ export async function helpFor(name: string): Promise<string> {
   // citty marks usage up with backticks; plain text reads better in a terminal.
   return `${usage.replace(/`/g, '')}\n\nEXAMPLES\n\n${examples}\n`;
 }
+
+/** lspq help agents: what an agent needs in its instructions file (docs/agents.md, inlined). */
+export const agents = (): string => agentsPage;
 
 export type HelpBundle = typeof import('./help');

@@ -10,6 +10,7 @@
 import { actions } from './actions';
 import { batch } from './batch';
 import { calls } from './calls';
+import { completion } from './completion';
 import { daemon } from './daemon';
 import { def } from './def';
 import { diag } from './diag';
@@ -18,6 +19,7 @@ import { git } from './git';
 import { hover } from './hover';
 import { impls } from './impls';
 import { index } from './index/index';
+import { mcp } from './mcp';
 import { mv } from './mv';
 import { refs } from './refs';
 import { rename } from './rename';
@@ -47,6 +49,8 @@ export const COMMANDS = {
   trust,
   servers,
   daemon,
+  completion,
+  mcp,
 };
 
 export type CommandName = keyof typeof COMMANDS;

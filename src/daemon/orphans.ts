@@ -5,18 +5,16 @@
  */
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import type { Session } from '../lsp/manager';
+import { commandLine } from '../shared/process-table';
 
 interface Recorded {
   pid: number;
   cmdline: string;
 }
 
+/** A process's command line as one string (its words joined by NULs), to tell a reused pid from the server. */
 function cmdline(pid: number): string | undefined {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return commandLine(pid)?.join('\0');
 }
 
 /** Written whole or not at all: a temp file renamed into place. */

@@ -22,6 +22,9 @@ export interface FoundIndex {
   fetched?: { commit: string; top: string };
 }
 
+/** An index this large is followed by a full collection (it costs a few hundred milliseconds on GOROOT's). */
+const LARGE_INDEX_BYTES = 16 * 1024 * 1024;
+
 /** One index per file in the daemon, read again when the file changes. */
 const held = new Map<string, { stamp: string; index: ScipIndex; manifest: Manifest | undefined; memory: number }>();
 
@@ -117,6 +120,9 @@ export function loadIndex(found: FoundIndex, req: CallerContext) {
   const index = found.fetched
     ? ScipIndex.load(file, found.fetched.top, true)
     : ScipIndex.load(file, req.root ?? dirname(dirname(file)));
+  // Reading left garbage several times the index's size (a string per occurrence): collected once this question
+  // is answered, not at leisure, so the daemon's memory is the index's, not the reading's.
+  if (index.bytes > LARGE_INDEX_BYTES) setTimeout(() => Bun.gc(true), 0);
   // The decoded index is several times its file; the heap's growth says how much (at least the file's size).
   const memory = Math.max(index.bytes, process.memoryUsage().heapUsed - before);
   const loaded = { stamp, index, manifest: found.fetched ? undefined : readManifest(file), memory };

@@ -63,9 +63,10 @@ export class ScipIndex {
    * CI), or, with `rebase`, always (an index fetched for this checkout).
    */
   static load(file: string, fallbackRoot: string, rebase = false): ScipIndex {
-    let bytes: Buffer;
+    let bytes: Uint8Array;
     try {
-      bytes = readFileSync(file);
+      // Mapped, not read: the pages are the file's own, which the system takes back once parsed.
+      bytes = mapFile(file);
     } catch {
       throw new LspqError('file_not_found', `the index ${file} cannot be read; build it with 'lspq index'`);
     }
@@ -424,6 +425,17 @@ function typedRange(reader: Protobuf.Reader, end: number, single: boolean): numb
 export function lastName(symbol: string): string {
   const m = /([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)[#.:!/]?(?:\([^)]*\)\.)?$/.exec(symbol.trimEnd());
   return (m?.[1] ?? symbol).replace(/^`|`$/g, '').replace(/``/g, '`');
+}
+
+/** The file's bytes, mapped read-only where the runtime can map (Bun), else read. */
+function mapFile(file: string): Uint8Array {
+  const bun = (globalThis as { Bun?: { mmap?: (path: string, o?: { shared?: boolean }) => Uint8Array } }).Bun;
+  if (bun?.mmap) {
+    try {
+      return bun.mmap(file, { shared: false });
+    } catch {}
+  }
+  return readFileSync(file);
 }
 
 function existsDir(path: string): boolean {

@@ -1,8 +1,8 @@
 /**
  * Whether a process still runs. A zombie does not: where PID 1 does not reap
  * orphans (containers), a dead daemon or server stays a zombie, and kill(0)
- * alone would call it alive. (node:fs loads only when asked: the command
- * path imports this file.)
+ * alone would call it alive (/proc on Linux, ps elsewhere: process-table.ts,
+ * loaded only when asked: the command path imports this file).
  */
 
 export function processRuns(pid: number): boolean {
@@ -11,11 +11,6 @@ export function processRuns(pid: number): boolean {
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  try {
-    const { readFileSync } = require('node:fs') as typeof import('node:fs');
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return true; // no /proc (not Linux): kill(0) is all there is
-  }
+  const { isZombie } = require('./process-table') as typeof import('./process-table');
+  return !isZombie(pid);
 }

@@ -74,6 +74,11 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq daemon status': { in: 'go-shapes' },
   'lspq daemon logs': { in: 'go-shapes' },
   'lspq daemon stop': { in: 'go-shapes' },
+  'lspq completion bash': { in: 'go-shapes' },
+  'lspq completion fish': { in: 'go-shapes' },
+  // stdin closed at once: the MCP server starts, reads its end and exits.
+  'lspq mcp': { in: 'go-shapes' },
+  'lspq mcp --timeout 60': { in: 'go-shapes' },
 };
 
 const lspq = new Lspq();
@@ -132,7 +137,9 @@ describe('every --help example runs', () => {
     ]);
     expect({ exit, stderr: exit === (where.exit ?? 0) ? '' : stderr }).toEqual({ exit: where.exit ?? 0, stderr: '' });
     if (example.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
-    else if (!/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update|trust$|trust --revoke)/.test(example))
+    else if (
+      !/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update|trust$|trust --revoke|mcp( |$))/.test(example)
+    )
       expect(stdout.length).toBeGreaterThan(0);
   });
 });

@@ -16,6 +16,18 @@ function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
   return parseLineTarget(args.target, cwd);
 }
 
+/** The code action kinds the protocol names (--kind takes any prefix of them). */
+const ACTION_KINDS = [
+  'quickfix',
+  'refactor',
+  'refactor.extract',
+  'refactor.inline',
+  'refactor.rewrite',
+  'source',
+  'source.organizeImports',
+  'source.fixAll',
+];
+
 export const actions = defineCommand({
   summary: 'code actions at TARGET, FILE:LINE or FILE:START-END; --apply N applies one',
   args: {
@@ -39,6 +51,7 @@ export const actions = defineCommand({
     all: { type: 'boolean', description: 'Also list the actions the server offers disabled, with why' },
     'allow-outside': editArgs['allow-outside'],
   },
+  values: { kind: ACTION_KINDS },
   examples: [
     'lspq actions src/main.ts:1 --kind source',
     'lspq actions src/main.ts:1-4 --kind source.organizeImports --apply 1 --dry-run',

@@ -65,6 +65,7 @@ async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>
 export const daemon = defineCommand({
   summary: 'status | stop | restart | logs of the background daemon',
   args: ARGS,
+  values: { action: DAEMON_ACTIONS },
   examples: ['lspq daemon status', 'lspq daemon logs', 'lspq daemon stop'],
   process: 'here',
   run,

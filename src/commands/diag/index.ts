@@ -58,6 +58,7 @@ export const diag = defineCommand({
       valueHint: 'S',
     },
   },
+  values: { format: ['sarif', 'github'], severity: SEVERITIES, 'fail-on': [...SEVERITIES, 'never'] },
   examples: [
     'lspq diag src/broken.ts',
     'lspq diag --staged --fail-on warning',

@@ -1,4 +1,5 @@
 /** symbols: a file's symbols as a tree; -w QUERY searches the workspace. */
+import { SYMBOL_KINDS } from '../../shared/symbol-kinds';
 import * as z from 'zod/mini';
 import { resolvePath } from '../../shared/paths';
 import { usage } from '../../shared/errors';
@@ -22,6 +23,7 @@ export const symbols = defineCommand({
       valueHint: 'K,...',
     },
   },
+  values: { kind: SYMBOL_KINDS },
   examples: ['lspq symbols shape.h', 'lspq symbols -w total', 'lspq symbols src/geometry.ts --kind function'],
   process: 'daemon',
   answers: {

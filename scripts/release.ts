@@ -1,0 +1,124 @@
+/**
+ * npm run release: lspq for every platform Bun compiles to, from this
+ * machine. Writes
+ *   dist/release/lspq-OS-CPU[.exe] and SHA256SUMS (sha256sum -c checks it);
+ *   dist/npm/lspq/       the `lspq` package: bin/lspq.js runs the binary of
+ *                        the @lspq/OS-CPU package npm installed beside it
+ *                        (one of its optional dependencies, chosen by npm
+ *                        from their os and cpu fields, as esbuild and biome
+ *                        ship theirs);
+ *   dist/npm/OS-CPU/     each @lspq/OS-CPU package, its binary in bin/.
+ * Each binary is built as dist/lspq is (scripts/build.ts), for its target;
+ * Bun fetches each target's runtime from npm the first time.
+ */
+import { createHash } from 'node:crypto';
+import { chmodSync, copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildId, bundleOptions, compileOptions } from './build';
+
+const root = join(import.meta.dir, '..');
+const { version, description } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  version: string;
+  description: string;
+};
+
+/** npm's names for each platform (process.platform, process.arch) and Bun's target for it. */
+export const PLATFORMS = [
+  { os: 'linux', cpu: 'x64', target: 'bun-linux-x64' },
+  { os: 'linux', cpu: 'arm64', target: 'bun-linux-arm64' },
+  { os: 'darwin', cpu: 'x64', target: 'bun-darwin-x64' },
+  { os: 'darwin', cpu: 'arm64', target: 'bun-darwin-arm64' },
+  { os: 'win32', cpu: 'x64', target: 'bun-windows-x64' },
+] as const;
+
+/** The binary's file name on a platform (Windows wants .exe). */
+const binaryName = (os: string) => (os === 'win32' ? 'lspq.exe' : 'lspq');
+/** The release asset's name: lspq-linux-x64, lspq-windows-x64.exe. */
+const assetName = (os: string, cpu: string) =>
+  `lspq-${os === 'win32' ? 'windows' : os}-${cpu}${os === 'win32' ? '.exe' : ''}`;
+
+/** The launcher the `lspq` package's bin runs: the platform package's binary, stdio and exit code passed through. */
+const LAUNCHER = `#!/usr/bin/env node
+// lspq's npm launcher: runs the binary of the @lspq/<os>-<cpu> package npm installed for this machine.
+'use strict';
+const { spawnSync } = require('node:child_process');
+const name = \`@lspq/\${process.platform}-\${process.arch}\`;
+const file = process.platform === 'win32' ? 'lspq.exe' : 'lspq';
+let binary;
+try {
+  binary = require.resolve(\`\${name}/bin/\${file}\`);
+} catch {
+  console.error(\`lspq: no binary for \${process.platform}-\${process.arch} (the package \${name} is not installed); reinstall lspq without --no-optional, or download a release binary\`);
+  process.exit(3);
+}
+const run = spawnSync(binary, process.argv.slice(2), { stdio: 'inherit' });
+if (run.error) {
+  console.error(\`lspq: cannot run \${binary}: \${run.error.message}\`);
+  process.exit(3);
+}
+process.exit(run.status ?? 3);
+`;
+
+async function compile(target: string, outfile: string, id: string): Promise<void> {
+  const options = compileOptions(outfile);
+  const result = await Bun.build({
+    ...bundleOptions(id),
+    ...options,
+    compile: { ...options.compile, target: target as Bun.Build.CompileTarget },
+  });
+  if (!result.success) {
+    for (const log of result.logs) console.error(String(log));
+    throw new Error(`building ${target} failed`);
+  }
+}
+
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+if (import.meta.main) {
+  const id = buildId();
+  const release = join(root, 'dist', 'release');
+  const npm = join(root, 'dist', 'npm');
+  rmSync(release, { recursive: true, force: true });
+  rmSync(npm, { recursive: true, force: true });
+  mkdirSync(release, { recursive: true });
+  const sums: string[] = [];
+  for (const p of PLATFORMS) {
+    const asset = join(release, assetName(p.os, p.cpu));
+    await compile(p.target, asset, id);
+    sums.push(`${sha256(asset)}  ${assetName(p.os, p.cpu)}`);
+    const dir = join(npm, `${p.os}-${p.cpu}`);
+    mkdirSync(join(dir, 'bin'), { recursive: true });
+    copyFileSync(asset, join(dir, 'bin', binaryName(p.os)));
+    chmodSync(join(dir, 'bin', binaryName(p.os)), 0o755);
+    const pkg = {
+      name: `@lspq/${p.os}-${p.cpu}`,
+      version,
+      description: `lspq's binary for ${p.os} ${p.cpu}`,
+      license: 'MIT',
+      os: [p.os],
+      cpu: [p.cpu],
+      files: ['bin/'],
+      preferUnplugged: true,
+    };
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+    console.log(`built ${assetName(p.os, p.cpu)}`);
+  }
+  writeFileSync(join(release, 'SHA256SUMS'), `${sums.join('\n')}\n`);
+  const main = join(npm, 'lspq');
+  mkdirSync(join(main, 'bin'), { recursive: true });
+  writeFileSync(join(main, 'bin', 'lspq.js'), LAUNCHER);
+  chmodSync(join(main, 'bin', 'lspq.js'), 0o755);
+  const pkg = {
+    name: 'lspq',
+    version,
+    description,
+    license: 'MIT',
+    bin: { lspq: 'bin/lspq.js' },
+    files: ['bin/'],
+    optionalDependencies: Object.fromEntries(PLATFORMS.map((p) => [`@lspq/${p.os}-${p.cpu}`, version])),
+  };
+  writeFileSync(join(main, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  console.log(
+    `wrote dist/release (${PLATFORMS.length} binaries, SHA256SUMS) and dist/npm (lspq and ${PLATFORMS.length} platform packages)`,
+  );
+}

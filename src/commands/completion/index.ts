@@ -1,0 +1,27 @@
+/** completion: the shell's completion script for lspq, made from the command table. */
+import { usage } from '../../shared/errors';
+import { defineCommand } from '../command';
+import { bashScript } from './bash';
+import { fishScript } from './fish';
+import { completionModel } from './model';
+import { zshScript } from './zsh';
+
+const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
+
+export const completion = defineCommand({
+  summary: "the shell's completion script: commands, flags, their values, file names",
+  args: {
+    shell: { type: 'positional', required: false, description: 'bash, zsh or fish', valueHint: 'SHELL' },
+  },
+  values: { shell: Object.keys(SHELLS) },
+  examples: ['lspq completion bash', 'lspq completion fish'],
+  process: 'here',
+  run: async (args, { commands }) => {
+    const shell = args.shell;
+    if (shell === undefined || !Object.hasOwn(SHELLS, shell))
+      throw usage(
+        `lspq completion takes bash, zsh or fish${shell === undefined ? '' : `, not '${shell}'`}; e.g. source <(lspq completion bash)`,
+      );
+    return { stdout: SHELLS[shell as keyof typeof SHELLS](completionModel(commands)), exit: 0 };
+  },
+});

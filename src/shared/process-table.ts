@@ -1,0 +1,110 @@
+/**
+ * What the operating system says of processes: each one's parent, resident
+ * memory and state, and a process's command line. Linux has /proc; macOS
+ * (and any system without it) has ps, run once for a whole table. Every
+ * function takes the platform and the ps runner, so both paths are tested
+ * on either system.
+ */
+
+export interface ProcessInfo {
+  ppid: number;
+  /** Resident memory, bytes. */
+  rss: number;
+  /** ps's state letters (Linux's one letter): Z is a zombie. */
+  state: string;
+}
+
+export type PsRunner = (args: string[]) => string | undefined;
+
+/** ps, run and read whole; undefined where it cannot run. */
+export const runPs: PsRunner = (args) => {
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+  const r = spawnSync('ps', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return r.status === 0 ? r.stdout : undefined;
+};
+
+const PS_TABLE = ['-axo', 'pid=,ppid=,rss=,stat='];
+
+/** `ps -axo pid=,ppid=,rss=,stat=` as a table (rss in KB, as both BSD and procps ps print it). Pure. */
+export function parsePs(text: string): Map<number, ProcessInfo> {
+  const table = new Map<number, ProcessInfo>();
+  for (const line of text.split('\n')) {
+    const [pid, ppid, rss, state] = line.trim().split(/\s+/);
+    const n = Number(pid);
+    if (!Number.isSafeInteger(n) || state === undefined) continue;
+    table.set(n, { ppid: Number(ppid), rss: Number(rss) * 1024, state });
+  }
+  return table;
+}
+
+/** One /proc/PID/stat line's parent and state (the command name may hold spaces and parentheses). Pure. */
+export function parseStat(stat: string): { ppid: number; state: string } {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(fields[1]), state: fields[0] ?? '' };
+}
+
+function fromProc(): Map<number, ProcessInfo> | undefined {
+  const { readdirSync, readFileSync } = require('node:fs') as typeof import('node:fs');
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  const table = new Map<number, ProcessInfo>();
+  for (const name of entries) {
+    const pid = Number(name);
+    if (!Number.isSafeInteger(pid)) continue;
+    try {
+      const { ppid, state } = parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      table.set(pid, { ppid, state, rss: kb ? Number(kb) * 1024 : 0 });
+    } catch {}
+  }
+  return table;
+}
+
+/** Every process's parent, memory and state; undefined where neither /proc nor ps answers. */
+export function processTable(
+  platform: NodeJS.Platform = process.platform,
+  ps: PsRunner = runPs,
+): Map<number, ProcessInfo> | undefined {
+  if (platform === 'linux') return fromProc();
+  const text = ps(PS_TABLE);
+  return text === undefined ? undefined : parsePs(text);
+}
+
+/** Whether `pid` is a zombie (exited, not yet reaped); false where that cannot be told. */
+export function isZombie(pid: number, platform: NodeJS.Platform = process.platform, ps: PsRunner = runPs): boolean {
+  if (platform === 'linux') {
+    try {
+      const { readFileSync } = require('node:fs') as typeof import('node:fs');
+      return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).state.startsWith('Z');
+    } catch {
+      return false;
+    }
+  }
+  return (ps(['-o', 'stat=', '-p', String(pid)]) ?? '').trim().startsWith('Z');
+}
+
+/**
+ * A process's command line: its words on Linux; on macOS ps's one line
+ * split at spaces (good enough to find a word such as __daemon in it).
+ */
+export function commandLine(
+  pid: number,
+  platform: NodeJS.Platform = process.platform,
+  ps: PsRunner = runPs,
+): string[] | undefined {
+  if (platform === 'linux') {
+    try {
+      const { readFileSync } = require('node:fs') as typeof import('node:fs');
+      const words = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return words.at(-1) === '' ? words.slice(0, -1) : words;
+    } catch {
+      return undefined;
+    }
+  }
+  const line = ps(['-o', 'command=', '-p', String(pid)])?.trim();
+  return line ? line.split(/\s+/) : undefined;
+}

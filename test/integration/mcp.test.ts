@@ -1,0 +1,167 @@
+/**
+ * lspq mcp, driven by the official SDK's own client over stdio: the tools
+ * listed with their input and output schemas, def answered as structured
+ * content (the --json answer) and text (the lines), a bad target a tool
+ * error with the one-line message, a rename a dry run unless apply: true,
+ * and three sessions at once answered by one gopls through the daemon the
+ * shell uses.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { FIXTURES, Lspq, lspqArgv, scratchDir } from '../helpers/lspq';
+
+const lspq = new Lspq();
+const dir = scratchDir('mcp');
+cpSync(join(FIXTURES, 'go-shapes'), dir, { recursive: true });
+const clients: Client[] = [];
+afterAll(async () => {
+  for (const c of clients) await c.close();
+  expect(await lspq.stop()).toEqual([]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function session(): Promise<Client> {
+  const [command, ...args] = lspqArgv();
+  const transport = new StdioClientTransport({
+    command: command!,
+    args: [...args, 'mcp'],
+    cwd: dir,
+    env: lspq.env(),
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'lspq-test', version: '1.0.0' });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+const text = (r: Result) => (r.content as { type: string; text: string }[])[0]!.text;
+
+describe('one session', () => {
+  let client: Client;
+
+  test('lists a tool per question and per edit, each with its input and output schema', async () => {
+    client = await session();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual([
+      'def',
+      'refs',
+      'hover',
+      'impls',
+      'typedef',
+      'symbols',
+      'calls',
+      'diag',
+      'rename',
+      'mv',
+      'actions',
+      'fmt',
+    ]);
+    const def = tools.find((t) => t.name === 'def')!;
+    expect(Object.keys(def.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['cwd', 'target', 'symbol', 'body']),
+    );
+    expect(def.outputSchema?.type).toBe('object');
+    expect(Object.keys(tools.find((t) => t.name === 'rename')!.inputSchema.properties ?? {})).toContain('apply');
+    expect(
+      (tools.find((t) => t.name === 'diag')!.inputSchema.properties as Record<string, { enum?: string[] }>).severity!
+        .enum,
+    ).toEqual(['error', 'warning', 'info', 'hint']);
+  });
+
+  test('def: the --json answer as structured content, the lines as text; asked again, the same', async () => {
+    for (let i = 0; i < 2; i++) {
+      const r = await client.callTool({ name: 'def', arguments: { target: 'main.go:7:TotalArea' } });
+      expect(r.isError).toBeFalsy();
+      const answer = r.structuredContent as {
+        server: string;
+        locations: { path: string; line: number; column: number }[];
+      };
+      expect([answer.server, answer.locations.map((l) => `${l.path}:${l.line}:${l.column}`)]).toEqual([
+        'gopls',
+        ['geometry.go:17:6'],
+      ]);
+      expect(text(r)).toBe('geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {');
+    }
+  });
+
+  test('a bad target and a bad argument: tool errors with the one-line message', async () => {
+    const bad = await client.callTool({ name: 'def', arguments: { target: 'main.go:7:Nope' } });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toStartWith("'Nope' is not on line 7 of main.go:");
+    const wrong = await client.callTool({ name: 'def', arguments: { target: 7 } });
+    expect([wrong.isError, text(wrong)]).toEqual([
+      true,
+      'lspq def: target: Invalid input: expected string, received number',
+    ]);
+    const missing = await client.callTool({ name: 'def', arguments: { target: 'nowhere.go:1:1' } });
+    expect([missing.isError, text(missing)]).toEqual([
+      true,
+      `${join(dir, 'nowhere.go')} does not exist; check the path (relative paths are from the current directory)`,
+    ]);
+  });
+
+  test('rename: a dry run unless apply is true; then written', async () => {
+    const before = readFileSync(join(dir, 'geometry.go'), 'utf8');
+    const dry = await client.callTool({
+      name: 'rename',
+      arguments: { target: 'geometry.go:17:TotalArea', 'new-name': 'SumOfAreas' },
+    });
+    expect(dry.isError).toBeFalsy();
+    expect(text(dry)).toContain('+func SumOfAreas(shapes []Shape, unit Unit) string {');
+    expect(readFileSync(join(dir, 'geometry.go'), 'utf8')).toBe(before);
+    const done = await client.callTool({
+      name: 'rename',
+      arguments: { target: 'geometry.go:17:TotalArea', 'new-name': 'SumOfAreas', apply: true },
+    });
+    expect(done.isError).toBeFalsy();
+    expect(readFileSync(join(dir, 'geometry.go'), 'utf8')).toContain(
+      'func SumOfAreas(shapes []Shape, unit Unit) string {',
+    );
+    expect(readFileSync(join(dir, 'main.go'), 'utf8')).toContain('SumOfAreas(shapes, "cm")');
+  });
+});
+
+test('three sessions at once: one daemon, one gopls for the root', async () => {
+  const sessions = await Promise.all([session(), session(), session()]);
+  const answers = await Promise.all(
+    sessions.map((s) => s.callTool({ name: 'refs', arguments: { target: 'shape.go:4:Shape' } })),
+  );
+  for (const a of answers) expect((a.structuredContent as { total: number }).total).toBe(4);
+  const status = await lspq.json<{ servers: { id: string; root: string }[] }>(['daemon', 'status']);
+  expect(status.servers.map((s) => [s.id, s.root])).toEqual([['gopls', dir]]);
+});
+
+test("the MCP Inspector's CLI lists the tools and calls def", async () => {
+  const inspect = async (...args: string[]) => {
+    const proc = Bun.spawn(['mcp-inspector', '--cli', ...lspqArgv(), 'mcp', ...args], {
+      cwd: dir,
+      env: lspq.env(),
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [out, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(exit).toBe(0);
+    return JSON.parse(out);
+  };
+  const listed = (await inspect('--method', 'tools/list')) as { tools: { name: string }[] };
+  expect(listed.tools.map((t) => t.name)).toContain('hover');
+  const called = (await inspect(
+    '--method',
+    'tools/call',
+    '--tool-name',
+    'hover',
+    '--tool-arg',
+    'target=geometry.go:9:sumAreas',
+  )) as {
+    content: { text: string }[];
+    structuredContent: { contents: string };
+  };
+  expect(called.structuredContent.contents).toStartWith('```go\nfunc sumAreas(shapes []Shape) float64\n```');
+  expect(called.content[0]!.text).toStartWith('```go\nfunc sumAreas(shapes []Shape) float64\n```');
+});

@@ -1,0 +1,44 @@
+/**
+ * The process table on both paths: /proc (Linux) and ps (macOS, any
+ * system without /proc). The ps path runs here too, against this
+ * machine's real ps, and with ps's output as macOS prints it.
+ */
+import { expect, test } from 'bun:test';
+import { treeMemory } from '../../src/lsp/memory';
+import { commandLine, isZombie, parsePs, parseStat, processTable, runPs } from '../../src/shared/process-table';
+
+const MACOS_PS = `    1     0  13712 Ss
+  412     1   9824 S
+ 5120   412 120448 S+
+ 5121  5120  88200 Z
+`;
+
+test('ps output as macOS prints it: parents, memory in bytes, states', () => {
+  const table = parsePs(MACOS_PS);
+  expect([...table.keys()]).toEqual([1, 412, 5120, 5121]);
+  expect(table.get(5120)).toEqual({ ppid: 412, rss: 120448 * 1024, state: 'S+' });
+  expect(treeMemory(412, table)).toBe((9824 + 120448 + 88200) * 1024);
+  expect(treeMemory(99999, table)).toBe(0);
+  expect(isZombie(5121, 'darwin', (args) => (args.at(-1) === '5121' ? 'Z\n' : 'S\n'))).toBe(true);
+  expect(isZombie(5120, 'darwin', (args) => (args.at(-1) === '5121' ? 'Z\n' : 'S\n'))).toBe(false);
+});
+
+test('a /proc stat line whose command holds spaces and parentheses', () => {
+  expect(parseStat('4242 (tsserver (x) y) S 4200 4242 4242 0 -1')).toEqual({ ppid: 4200, state: 'S' });
+});
+
+test('this process, from /proc and from the real ps: the same parent, some memory', () => {
+  for (const platform of ['linux', 'darwin'] as const) {
+    const table = processTable(platform, runPs);
+    const me = table?.get(process.pid);
+    expect(me?.ppid).toBe(process.ppid);
+    expect(me!.rss).toBeGreaterThan(1_000_000);
+    expect(isZombie(process.pid, platform, runPs)).toBe(false);
+    expect(commandLine(process.pid, platform, runPs)?.[0]).toContain('bun');
+  }
+});
+
+test('no ps and no /proc: nothing is known, nothing is made up', () => {
+  expect(processTable('darwin', () => undefined)).toBeUndefined();
+  expect(commandLine(1, 'darwin', () => undefined)).toBeUndefined();
+});
