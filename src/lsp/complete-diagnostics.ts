@@ -213,32 +213,47 @@ async function push(session: Session, path: string, uri: string, mark: number, o
   );
 }
 
-/** How long a save is given to start the check it runs (rust-analyzer's cargo check), if it runs one at all. */
-export const CHECK_START_MS = 1_000;
 /** rust-analyzer reports its cargo check as work under this token. */
 const isCheck = (token: string | number) => String(token).includes('flycheck');
+
+/** Whether rust-analyzer runs its check on save: on unless its settings turn checkOnSave off. */
+function checksOnSave(spec: Session['client']['spec']): boolean {
+  const off = (o: unknown) =>
+    typeof o === 'object' && o !== null && (o as Record<string, unknown>).checkOnSave === false;
+  return !off(spec.initializationOptions) && !off(spec.settings?.['rust-analyzer']);
+}
 
 /**
  * rust-analyzer: its own diagnostics are pulled, cargo check's are pushed
  * after a save. Unless nothing changed since the files were last checked,
- * they are saved, the check is awaited, and both are merged.
+ * they are saved, and a check that starts after the save and checks
+ * something is awaited, however late it starts (under load it began more
+ * than a second after the save, and an answer taken before it was the last
+ * check's, clean where the files were not); then both are merged.
  */
 async function pullAndCheck(session: Session, paths: string[], uris: string[], o: DiagnosticsOptions) {
   const client = session.client;
   const stale = paths.filter((p) => !session.docs.diagnosedUnchanged(p));
   if (stale.length > 0) {
-    const begun = client.state.progressBegun;
+    const since = client.state.progressBegun;
     for (const p of stale) await session.docs.saved(p);
     const checking = () => client.state.progressTokens.some(isCheck);
-    try {
-      await client.waitFor(
-        () => client.state.progressBegun > begun && checking(),
-        CHECK_START_MS,
-        'starting its check',
-      );
-    } catch (err) {
-      // No check started: checking on save is off, or there was nothing to check.
-      if (!(err instanceof LspqError) || err.code !== 'timeout') throw err;
+    if (checksOnSave(client.spec)) {
+      // A check that began after the save and checked something: one cancelled as files changed under it
+      // ends with no report and no diagnostics, and no other starts until the next save: saved again.
+      let seen = 0;
+      for (;;) {
+        await client.waitFor(
+          () => client.state.endedSince(isCheck, since).length > seen,
+          o.deadline(),
+          'cargo check',
+          o.signal,
+        );
+        const ended = client.state.endedSince(isCheck, since);
+        if (ended.some((e) => e.worked)) break;
+        seen = ended.length;
+        for (const p of stale) await session.docs.saved(p);
+      }
     }
     await client.waitFor(() => !checking(), o.deadline(), 'cargo check', o.signal);
   }

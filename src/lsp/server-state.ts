@@ -19,6 +19,12 @@ export type ProgressValue =
   | { kind: 'report'; message?: string }
   | { kind: 'end'; message?: string };
 
+/** How many ended pieces of work are remembered (a question looks at those since it began). */
+const ENDED_KEPT = 64;
+
+/** The work whose end says rust-analyzer has read the workspace's files. */
+const LOADED = ['Roots Scanned', 'Indexing'];
+
 export class ServerState {
   readonly registrations = new Map<string, Registration>();
   readonly diagnostics = new Map<string, PublishedDiagnostics>();
@@ -30,6 +36,12 @@ export class ServerState {
   private progressEnded = 0;
   private readonly activeProgress = new Map<ProgressToken, string>();
   private quiescent = false;
+  /** Work under way by token: when it began (in begins counted) and whether it reported or published anything. */
+  private readonly running = new Map<string, { began: number; worked: boolean }>();
+  /** The last work that ended, oldest first. */
+  private readonly ended: { token: string; began: number; worked: boolean }[] = [];
+  /** The titles of the work that has ended at least once. */
+  private readonly endedTitles = new Set<string>();
   private readyLogSeen = false;
   private publishSequence = 0;
   private readonly listeners = new Set<() => void>();
@@ -56,6 +68,9 @@ export class ServerState {
 
   published(uri: string, version: number | undefined, diagnostics: Diagnostic[]): void {
     this.diagnostics.set(uri, { version, diagnostics, sequence: ++this.publishSequence });
+    // A check that published a problem ran (one that fails to compile reports no crate); an empty list is
+    // only the last check's problems cleared, which a check cancelled at once also does.
+    if (diagnostics.length > 0) for (const run of this.running.values()) run.worked = true;
     this.notify();
   }
 
@@ -63,14 +78,32 @@ export class ServerState {
     if (value.kind === 'begin') {
       this.activeProgress.set(token, value.title);
       this.progressBegun++;
+      this.running.set(String(token), { began: this.progressBegun, worked: false });
     } else if (value.kind === 'end') {
+      const run = this.running.get(String(token));
+      if (run) this.ended.push({ token: String(token), ...run });
+      if (this.ended.length > ENDED_KEPT) this.ended.shift();
+      this.running.delete(String(token));
+      const title = this.activeProgress.get(token)?.split(': ')[0];
       if (this.activeProgress.delete(token)) this.progressEnded++;
+      if (title) this.endedTitles.add(title);
     } else if (this.activeProgress.has(token)) {
+      const run = this.running.get(String(token));
+      if (run) run.worked = true;
       // The title stays; the report's message ("12/40", a file name) replaces the last one.
       const title = this.activeProgress.get(token)!.split(': ')[0]!;
       this.activeProgress.set(token, value.message ? `${title}: ${value.message}` : title);
     }
     this.notify();
+  }
+
+  /**
+   * The work under the tokens `which` picks that began after `begins` (a
+   * count of progressBegun) and has ended, and whether each reported any
+   * (rust-analyzer ends a check it cancelled without a report).
+   */
+  endedSince(which: (token: string) => boolean, begins: number): { worked: boolean }[] {
+    return this.ended.filter((e) => e.began > begins && which(e.token));
   }
 
   /** rust-analyzer's experimental/serverStatus. */
@@ -111,8 +144,9 @@ export class ServerState {
         );
       case 'quiescent':
         // A status of quiescent can come before the first load of the workspace has begun (under load, a
-        // cold refs saw 197 of 450 references): ready once some loading it reported has ended as well.
-        return this.quiescent && this.progressEnded > 0;
+        // cold refs saw 197 of 450 references, and with two busy cores none): ready once its files are
+        // loaded (rust-analyzer's "Roots Scanned", or the "Indexing" that follows it) and nothing is under way.
+        return this.quiescent && !this.busy && LOADED.some((t) => this.endedTitles.has(t));
       case 'enumerated':
         return this.readyLogSeen;
     }
