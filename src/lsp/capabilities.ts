@@ -4,6 +4,7 @@
  * pushing diagnostics once pull is advertised).
  */
 import type { ClientCapabilities, SymbolKind } from 'vscode-languageserver-protocol';
+import { ACTION_KINDS } from '../shared/action-kinds';
 
 const ALL_SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
 
@@ -52,17 +53,7 @@ export function clientCapabilities(): ClientCapabilities {
         // Without literal support servers answer with bare commands only.
         codeActionLiteralSupport: {
           codeActionKind: {
-            valueSet: [
-              '',
-              'quickfix',
-              'refactor',
-              'refactor.extract',
-              'refactor.inline',
-              'refactor.rewrite',
-              'source',
-              'source.organizeImports',
-              'source.fixAll',
-            ],
+            valueSet: ['', ...ACTION_KINDS],
           },
         },
         isPreferredSupport: true,

@@ -1,4 +1,5 @@
 /** actions: the code actions at a position or lines; --apply N applies one. */
+import { ACTION_KINDS } from '../../shared/action-kinds';
 import { usage } from '../../shared/errors';
 import { type LineSpec, parseLineTarget, parseTarget, type TargetSpec } from '../../shared/target';
 import { editArgs, targetArgs } from '../common-args';
@@ -15,18 +16,6 @@ function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
   if (/:\d+:[^:\s]+$/.test(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
   return parseLineTarget(args.target, cwd);
 }
-
-/** The code action kinds the protocol names (--kind takes any prefix of them). */
-const ACTION_KINDS = [
-  'quickfix',
-  'refactor',
-  'refactor.extract',
-  'refactor.inline',
-  'refactor.rewrite',
-  'source',
-  'source.organizeImports',
-  'source.fixAll',
-];
 
 export const actions = defineCommand({
   summary: 'code actions at TARGET, FILE:LINE or FILE:START-END; --apply N applies one',

@@ -14,25 +14,19 @@ import { diagSince } from './since';
 import {
   atLeast,
   BATCH,
-  type Collected,
   type DiagRequest,
   diagnoseBatch,
   fileSessions,
   mergeDiagnostics,
   stagedSnapshot,
   workspaceWork,
+  collected,
 } from './work';
 
 export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
   if (req.since !== undefined || req.changedLines) return diagSince(req, ctx);
   const deadline = deadlineFor(req);
-  const out: Collected = {
-    diagnostics: [],
-    incomplete: new Set(),
-    skipped: new Map(),
-    files: new Set(),
-    around: req.context,
-  };
+  const out = collected(req.context);
   let work = new Map<Session, string[]>();
   let asked = new Set<Session>();
   const snapshot = req.staged ? await stagedSnapshot(req) : undefined;

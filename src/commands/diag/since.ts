@@ -28,6 +28,7 @@ import {
   workspaceWork,
   type Collected,
   type DiagRequest,
+  collected,
 } from './work';
 import { answeredBy } from '../../answers/caller';
 
@@ -109,13 +110,7 @@ export async function pass(
   ctx: HandlerContext,
   deadline: Deadline,
 ): Promise<Collected> {
-  const out: Collected = {
-    diagnostics: [],
-    incomplete: new Set(),
-    skipped: new Map(),
-    files: new Set(),
-    around: req.context,
-  };
+  const out = collected(req.context);
   for (const [session, files] of work) {
     const laid = [...texts].filter(([p]) => languageIdFor(session.client.spec, p) !== undefined);
     try {

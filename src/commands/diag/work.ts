@@ -38,6 +38,11 @@ export interface Collected {
   around: { before: number; after: number } | undefined;
 }
 
+/** Nothing collected yet; `around` is -B/-A/-C. */
+export function collected(around: Collected['around']): Collected {
+  return { diagnostics: [], incomplete: new Set(), skipped: new Map(), files: new Set(), around };
+}
+
 function severityOf(d: LspDiagnostic): Severity {
   return SEVERITIES[(d.severity ?? 1) - 1] ?? 'error';
 }
