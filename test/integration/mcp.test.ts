@@ -137,8 +137,14 @@ test('three sessions at once: one daemon, one gopls for the root', async () => {
 });
 
 test("the MCP Inspector's CLI lists the tools and calls def", async () => {
+  // The Inspector starts its server with a bare environment of its own: the test's daemon and configuration are passed.
+  const env = lspq.env();
+  const serverEnv = ['LSPQ_SOCKET', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'PATH', 'LSPQ_TOOL_DIRS', 'NO_COLOR'].flatMap(
+    // It takes no empty value: no tool folders is a folder that does not exist.
+    (key) => ['-e', `${key}=${env[key] || join(lspq.dir, 'none')}`],
+  );
   const inspect = async (...args: string[]) => {
-    const proc = Bun.spawn(['mcp-inspector', '--cli', ...lspqArgv(), 'mcp', ...args], {
+    const proc = Bun.spawn(['mcp-inspector', '--cli', ...serverEnv, ...lspqArgv(), 'mcp', ...args], {
       cwd: dir,
       env: lspq.env(),
       stdin: 'ignore',
@@ -164,4 +170,7 @@ test("the MCP Inspector's CLI lists the tools and calls def", async () => {
   };
   expect(called.structuredContent.contents).toStartWith('```go\nfunc sumAreas(shapes []Shape) float64\n```');
   expect(called.content[0]!.text).toStartWith('```go\nfunc sumAreas(shapes []Shape) float64\n```');
+  // Answered by the test's own daemon, as a shell command would be.
+  const status = await lspq.json<{ servers: { id: string }[] }>(['daemon', 'status']);
+  expect(status.servers.map((s) => s.id)).toEqual(['gopls']);
 });
