@@ -58,10 +58,10 @@ function cases(): Case[] {
       parse: (out) =>
         [...out.matchAll(/^(.+?)\((\d+),\d+\): error /gm)].map((m) => ({ file: m[1]!, line: Number(m[2]) })),
       inject: [
-        { file: 'src/shared/errors.ts', text: "\nexport const benchOne: number = 'one';\n" },
+        { file: 'src/common/errors.ts', text: "\nexport const benchOne: number = 'one';\n" },
         { file: 'src/render/paths.ts', text: '\nexport const benchTwo: string = missingName;\n' },
       ],
-      warmFile: 'src/shared/errors.ts',
+      warmFile: 'src/common/errors.ts',
     },
     {
       lang: 'Python (requests)',

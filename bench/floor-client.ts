@@ -8,7 +8,7 @@
  *
  * Usage: floor-client BUILD_ID COMMAND [ARGS...], with LSPQ_SOCKET set.
  */
-import { PROTOCOL_VERSION } from '../src/shared/messages';
+import { PROTOCOL_VERSION } from '../src/common/messages';
 
 const [build, command, ...args] = process.argv.slice(2);
 const request = {

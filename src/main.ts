@@ -12,15 +12,15 @@
  * compiled binary an import()ed ES module is still evaluated at start-up
  * (citty and consola alone cost 5 ms), a require()d one only when reached.
  */
-import { BUILD } from './shared/build-info';
+import { BUILD } from './common/build-info';
 import { loadBundle } from './bundles';
 import { forward, forwardBatch } from './cli/forward';
-import { scanWords } from './shared/words';
+import { scanWords } from './common/words';
 import { isTerminal, wantsColor } from './cli/terminal';
 import { declarations } from './commands/declarations' with { type: 'macro' };
 import type { CommandName } from './commands/list';
-import { errorOutput, usage, type CommandOutput, type ExitCode } from './shared/errors';
-import type { CommandLine } from './shared/messages';
+import { errorOutput, usage, type CommandOutput, type ExitCode } from './common/errors';
+import type { CommandLine } from './common/messages';
 import type { EngineBundle } from './engine/index';
 import type { PersonBundle } from './cli/person';
 import type { HelpBundle } from './commands/help';

@@ -6,16 +6,16 @@
  * another build, and retries a command line once if the daemon died under
  * it. Kept free of the engine: this is the path every question pays for.
  */
-import { BUILD } from '../shared/build-info';
+import { BUILD } from '../common/build-info';
 import { runsCompiled } from '../bundles';
-import { DEFAULT_TIMEOUT_MS } from '../shared/messages';
-import { fromErrorPayload, LspqError } from '../shared/errors';
-import { PROTOCOL_VERSION, type DaemonStatus, type Envelope, type Reply, type Request } from '../shared/messages';
-import { processRuns } from '../shared/process';
+import { DEFAULT_TIMEOUT_MS } from '../common/messages';
+import { fromErrorPayload, LspqError } from '../common/errors';
+import { PROTOCOL_VERSION, type DaemonStatus, type Envelope, type Reply, type Request } from '../common/messages';
+import { processRuns } from '../common/process';
 import { ConnectFailed, NoAnswer, roundTrip } from './round-trip';
 
 export { roundTrip, type Stream } from './round-trip';
-import { ensureSocketDir, socketPath, stateFile } from '../shared/socket';
+import { ensureSocketDir, socketPath, stateFile } from '../common/socket';
 
 export const DAEMON_START_TIMEOUT_MS = 15_000;
 /** How long a command that lost the daemon's lock waits for the winner to answer before trying to start one again. */
@@ -115,7 +115,7 @@ function daemonPid(path: string): number | undefined {
   try {
     const pid = Number(readFileSync(stateFile(path, 'daemon.pid'), 'utf8').trim());
     // The pid may have been reused since: only a process that is a daemon is one.
-    const { commandLine } = require('../shared/process-table') as typeof import('../shared/process-table');
+    const { commandLine } = require('../common/process-table') as typeof import('../common/process-table');
     const argv = commandLine(pid) ?? [];
     return Number.isSafeInteger(pid) && pid > 0 && argv.includes('__daemon') && processRuns(pid) ? pid : undefined;
   } catch {

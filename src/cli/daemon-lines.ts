@@ -1,6 +1,6 @@
 /** The daemon's lines as the command reads them, checked before use. */
-import type { CommandOutput } from '../shared/errors';
-import type { AnswerLine, EditOutcome, ProgressLine, Reply } from '../shared/messages';
+import type { CommandOutput } from '../common/errors';
+import type { AnswerLine, EditOutcome, ProgressLine, Reply } from '../common/messages';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 

@@ -3,10 +3,10 @@
  * stream of request lines, sent through the socket client and answered
  * with the output to print.
  */
-import { fromErrorPayload, LspqError, type CommandOutput } from '../shared/errors';
+import { fromErrorPayload, LspqError, type CommandOutput } from '../common/errors';
 import { ask, DaemonLost, envelope, patience, roundTrip, type Stream } from './daemon-client';
-import type { CommandLine, Reply, Request } from '../shared/messages';
-import { socketPath } from '../shared/socket';
+import type { CommandLine, Reply, Request } from '../common/messages';
+import { socketPath } from '../common/socket';
 
 /**
  * A command line, to the daemon: it parses, answers and renders it, and

@@ -6,8 +6,8 @@
  * answers does not hang the command.
  */
 import type { Socket } from 'bun';
-import type { Envelope, Reply } from '../shared/messages';
-import { socketDirSafe } from '../shared/socket';
+import type { Envelope, Reply } from '../common/messages';
+import { socketDirSafe } from '../common/socket';
 import { daemonLine } from './daemon-lines';
 
 export class ConnectFailed extends Error {}

@@ -4,7 +4,7 @@
  * answer, index, --verify. Pure data.
  */
 import type { ArgsDef } from 'citty';
-import { DEFAULT_TIMEOUT_MS } from '../shared/messages';
+import { DEFAULT_TIMEOUT_MS } from '../common/messages';
 
 /** How many entries an answer lists unless --limit says otherwise. */
 export const DEFAULT_LIMIT = 200;

@@ -1,5 +1,5 @@
 /** The flags of the commands that write an edit, turned into what their question carries. */
-import { usage } from '../shared/errors';
+import { usage } from '../common/errors';
 
 /** --verify and --verify-all (which implies it); a dry run writes nothing to verify. */
 export function verifyFlags(args: { verify?: boolean; 'verify-all'?: boolean; 'dry-run'?: boolean }) {

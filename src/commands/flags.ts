@@ -9,7 +9,7 @@
  * citty still defines the commands and renders their --help.
  */
 import type { ArgsDef } from 'citty';
-import { usage } from '../shared/errors';
+import { usage } from '../common/errors';
 import type { Declaration } from './declaration';
 
 /** A command's arguments as its flags declare them: switches are booleans, the rest strings; `_` holds every positional word. */

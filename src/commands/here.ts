@@ -8,8 +8,8 @@
 import { loadBundle } from '../bundles';
 import type { PersonBundle } from '../cli/person';
 import type { LocalEngine } from '../engine/local';
-import { type CommandOutput, withNotes } from '../shared/errors';
-import type { CommandLine } from '../shared/messages';
+import { type CommandOutput, withNotes } from '../common/errors';
+import type { CommandLine } from '../common/messages';
 import { type Host, runCommandLine, runStreamLine } from './road';
 
 /** The language-server half, loaded at the first question, and its close for when the command is done. */

@@ -3,12 +3,12 @@
  * carries: the caller context, the target, symbol kinds, severities. Pure:
  * words in, values out, a one-line usage error for anything else.
  */
-import { usage } from '../shared/errors';
+import { usage } from '../common/errors';
 import type { CallerContext } from '../answers/caller';
 import { SEVERITIES, type Severity } from '../answers/diagnostics';
-import { resolvePath } from '../shared/paths';
-import { SYMBOL_KINDS } from '../shared/symbol-kinds';
-import { parseTarget, type TargetSpec } from '../shared/target';
+import { resolvePath } from '../common/paths';
+import { SYMBOL_KINDS } from '../common/symbol-kinds';
+import { parseTarget, type TargetSpec } from '../common/target';
 import { DEFAULT_LIMIT } from './common-args';
 
 /** The flags of every command that asks a server (the table's server flags). */

@@ -6,8 +6,8 @@
  */
 import type { CallerContext } from '../answers/caller';
 import { loadBundle } from '../bundles';
-import { type CommandOutput, errorOutput, usage } from '../shared/errors';
-import type { CommandLine } from '../shared/messages';
+import { type CommandOutput, errorOutput, usage } from '../common/errors';
+import type { CommandLine } from '../common/messages';
 import type { Defined, Listed, Road } from './command';
 import type { HelpBundle } from './help';
 import { COMMANDS, isCommand } from './list';

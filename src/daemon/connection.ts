@@ -4,8 +4,8 @@
  * write; the rest goes when the socket drains.
  */
 import type { Socket } from 'bun';
-import type { Reply } from '../shared/messages';
-import type { LineQueue } from '../shared/line-queue';
+import type { Reply } from '../common/messages';
+import type { LineQueue } from '../common/line-queue';
 
 export interface Connection {
   buffer: string;

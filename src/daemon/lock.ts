@@ -3,7 +3,7 @@
  * whose pid is gone (a daemon killed with SIGKILL) is stale and taken over.
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { processRuns } from '../shared/process';
+import { processRuns } from '../common/process';
 
 /** True if this process now holds the lock. */
 export function takeLock(path: string): boolean {

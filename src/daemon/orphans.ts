@@ -5,7 +5,7 @@
  */
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import type { Session } from '../lsp/manager';
-import { commandLine } from '../shared/process-table';
+import { commandLine } from '../common/process-table';
 
 interface Recorded {
   pid: number;

@@ -9,11 +9,11 @@ import { answer } from '../engine/answer';
 import type { EngineContext } from '../engine/context';
 import { recordOutput, takeOutcome } from '../engine/journal';
 import { tellChanges } from '../lsp/file-events';
-import { BUILD } from '../shared/build-info';
-import { type CommandOutput, LspqError, toErrorPayload, withNotes } from '../shared/errors';
-import { LineQueue } from '../shared/line-queue';
-import { type CommandLine, PROTOCOL_VERSION } from '../shared/messages';
-import { BatchInputShape, EnvelopeHeadShape, EnvelopeShape, readLine } from '../shared/socket-shapes';
+import { BUILD } from '../common/build-info';
+import { type CommandOutput, LspqError, toErrorPayload, withNotes } from '../common/errors';
+import { LineQueue } from '../common/line-queue';
+import { type CommandLine, PROTOCOL_VERSION } from '../common/messages';
+import { BatchInputShape, EnvelopeHeadShape, EnvelopeShape, readLine } from '../common/socket-shapes';
 import { type DaemonSocket, send, write } from './connection';
 import { type ListenOptions, status } from './status';
 

@@ -3,11 +3,11 @@
  * when idle, and on any way out stop every server it started.
  */
 import { closeSync, existsSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
-import type { ExitCode } from '../shared/errors';
+import type { ExitCode } from '../common/errors';
 import { recover } from '../engine/journal';
 import { outgrown } from '../lsp/file-events';
 import { MAX_SERVERS, SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
-import { ensureSocketDir, socketPath, stateFile } from '../shared/socket';
+import { ensureSocketDir, socketPath, stateFile } from '../common/socket';
 import { fileLogger } from './log';
 import { releaseLock, takeLock } from './lock';
 import { reapOrphans, recordServers } from './orphans';

@@ -3,8 +3,8 @@
  * streams its request lines after the first). A connection that closes
  * early (the command was killed) cancels its request.
  */
-import { toErrorPayload } from '../shared/errors';
-import { MAX_LINE_BYTES } from '../shared/socket-shapes';
+import { toErrorPayload } from '../common/errors';
+import { MAX_LINE_BYTES } from '../common/socket-shapes';
 import { type Connection, type DaemonSocket, flush, newConnection, send } from './connection';
 import { Questions } from './questions';
 import type { ListenOptions } from './status';

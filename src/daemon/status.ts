@@ -1,7 +1,7 @@
 /** What `lspq daemon status` shows, and what the daemon's listener is given. */
-import { BUILD } from '../shared/build-info';
+import { BUILD } from '../common/build-info';
 import type { ServerPool } from '../lsp/manager';
-import type { DaemonStatus } from '../shared/messages';
+import type { DaemonStatus } from '../common/messages';
 import type { Watchers } from './watch';
 
 export interface ListenOptions {

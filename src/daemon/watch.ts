@@ -17,7 +17,7 @@
  * server, not a creation (told "created", TypeScript 7 kept the old text);
  * a temporary file made and removed in between is nothing at all.
  */
-import { isWithin as under } from '../shared/paths';
+import { isWithin as under } from '../common/paths';
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DiskChange, DiskView } from '../lsp/file-events';

@@ -11,10 +11,10 @@
  * write, every other file is put back, and the edit is refused as stale
  * (exit 3, the file named).
  */
-import { isWithin as under } from '../shared/paths';
+import { isWithin as under } from '../common/paths';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/workspace-edit';
 import { crashPoint } from './fault';
 import { type Beside, GuardedFile, LeftAsIs, realOf, writeBytes } from './guarded-file';

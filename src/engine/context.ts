@@ -5,7 +5,7 @@
  */
 
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import { DEFAULT_TIMEOUT_MS } from '../shared/messages';
+import { DEFAULT_TIMEOUT_MS } from '../common/messages';
 import type { RequestOptions } from '../lsp/client';
 import type { Leases } from '../lsp/leases';
 import type { ServerPool, Session } from '../lsp/manager';

@@ -7,7 +7,7 @@
  */
 import { Requests } from '../lsp/requests';
 import type { DocumentSymbol as LspDocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import type { TextSource } from '../lsp/convert';
 import { symbolTree, toSpan } from '../lsp/convert';
 import type { Session } from '../lsp/manager';

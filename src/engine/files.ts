@@ -4,9 +4,9 @@
  * the file it points to, and shown as the user named it.
  */
 
-import { isInside } from '../shared/paths';
+import { isInside } from '../common/paths';
 import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { maxFileBytes, sizeOf, tooLarge } from '../lsp/file-size';
 
 const BINARY_SNIFF_BYTES = 8_000;

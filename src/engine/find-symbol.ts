@@ -8,10 +8,10 @@
 import { symbolTree } from '../lsp/convert';
 import { fileQualifier } from '../lsp/servers/languages';
 import type { DocumentSymbol as LspDocumentSymbol, Range } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import type { Session } from '../lsp/manager';
 import { uriToPath } from '../lsp/uri';
-import { displayPath } from '../shared/paths';
+import { displayPath } from '../common/paths';
 import type { CallerContext } from '../answers/caller';
 import type { WorkspaceSymbol } from '../commands/symbols/answer';
 import type { Deadline, HandlerContext } from './context';

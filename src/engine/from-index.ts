@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { TextSource, toLocation } from '../lsp/convert';
 import { toServerCharacter } from '../lsp/position';
 import { pathToUri } from '../lsp/uri';
@@ -19,10 +19,10 @@ import { lastName, type ScipIndex, type ScipPlace } from '../scip/scip-index';
 import { isLocal } from '../scip/scip-types';
 import { placeOnLine } from './open-target';
 import { assertFile } from './files';
-import { displayPath } from '../shared/paths';
+import { displayPath } from '../common/paths';
 import type { CallerContext } from '../answers/caller';
 import type { Location, ResolvedTarget } from '../answers/places';
-import type { TargetSpec } from '../shared/target';
+import type { TargetSpec } from '../common/target';
 import type { HandlerContext } from './context';
 import { findIndex, indexMode, loadIndex, noIndex, staleFiles } from './index-files';
 

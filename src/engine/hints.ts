@@ -4,7 +4,7 @@
  * identifiers around it, closest first, each written as a target that
  * resolves if fed back. Pure.
  */
-import { IDENTIFIER, isIdentifierChar } from '../shared/identifiers';
+import { IDENTIFIER, isIdentifierChar } from '../common/identifiers';
 import { KEYWORDS } from '../lsp/servers/languages';
 import { type Kind, linesKinds, type Syntax } from '../lsp/lexical';
 

@@ -12,8 +12,8 @@ import { ancestors } from '../lsp/servers/install-places';
 import { fetchIndex, readFetched } from '../scip/fetch-index';
 import { addedSince, changedSince, type Manifest, readManifest } from '../scip/manifest';
 import { ScipIndex } from '../scip/scip-index';
-import { LspqError } from '../shared/errors';
-import { displayPath } from '../shared/paths';
+import { LspqError } from '../common/errors';
+import { displayPath } from '../common/paths';
 import type { HandlerContext } from './context';
 
 /** An index found for a question; `fetched`: built in CI at `commit` for the checkout at `top`. */

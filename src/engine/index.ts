@@ -5,7 +5,7 @@
  * the language-server half: the handlers load when their first question is
  * asked, the daemon when it starts.
  */
-import type { ExitCode } from '../shared/errors';
+import type { ExitCode } from '../common/errors';
 
 export { runCommandLine, runStreamLine } from '../commands/road';
 export { runBatchHere, runHere } from '../commands/here';

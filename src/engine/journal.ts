@@ -34,7 +34,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { bytesOf, type EditPlan } from '../lsp/workspace-edit';
-import { processRuns } from '../shared/process';
+import { processRuns } from '../common/process';
 import { crashPoint } from './fault';
 
 /** A file's bytes in the journal's blob: where and how long. */

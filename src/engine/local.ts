@@ -4,7 +4,7 @@
  * before the command exits, even on Ctrl-C.
  */
 import { ServerPool } from '../lsp/manager';
-import { socketPath, stateFile } from '../shared/socket';
+import { socketPath, stateFile } from '../common/socket';
 import type { Request } from '../commands/road';
 import { answer } from './answer';
 import { recover } from './journal';

@@ -4,14 +4,14 @@
  * converted to the server's position encoding.
  */
 import type { Position, ServerCapabilities } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import type { Session } from '../lsp/manager';
 
 import { codePointLength, toServerCharacter } from '../lsp/position';
 import type { CallerContext } from '../answers/caller';
 import type { ResolvedTarget } from '../answers/places';
-import { findWord, type TargetSpec } from '../shared/target';
-import { displayPath } from '../shared/paths';
+import { findWord, type TargetSpec } from '../common/target';
+import { displayPath } from '../common/paths';
 import type { Deadline, HandlerContext } from './context';
 import { assertFile, followLink, nameInProject } from './files';
 import { prepare, sessionFor } from './sessions';

@@ -11,7 +11,7 @@ import { Requests } from '../lsp/requests';
 import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Position } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import type { Session } from '../lsp/manager';
 import { languageIdFor } from '../lsp/servers/registry';
 import { pathToUri, uriToPath } from '../lsp/uri';

@@ -7,8 +7,8 @@
 import type { Deadline, HandlerContext } from './context';
 import { dirname } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import { DEFAULT_TIMEOUT_MS } from '../shared/messages';
-import { LspqError } from '../shared/errors';
+import { DEFAULT_TIMEOUT_MS } from '../common/messages';
+import { LspqError } from '../common/errors';
 import { TextSource } from '../lsp/convert';
 import type { LeaseWait } from '../lsp/leases';
 import type { Resolved, Session } from '../lsp/manager';

@@ -6,7 +6,7 @@
 import { Requests } from '../lsp/requests';
 import type { FileQualifier } from '../lsp/servers/languages';
 import type { SymbolInformation, WorkspaceSymbol as LspWorkspaceSymbol } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { symbolKindName, toSpan, type TextSource } from '../lsp/convert';
 import type { Session } from '../lsp/manager';
 import { projectFiles, serversWithFiles } from '../lsp/project-files';
@@ -15,7 +15,7 @@ import { findMarkedRoot, locateFor, nearestMarkedRoot } from '../lsp/servers/loc
 import { uriToPath } from '../lsp/uri';
 import type { CallerContext } from '../answers/caller';
 import type { WorkspaceSymbol } from '../commands/symbols/answer';
-import { findWord } from '../shared/target';
+import { findWord } from '../common/target';
 import { loadProjects } from './projects';
 import type { Deadline, HandlerContext } from './context';
 import { acquire, prepare, using, type Candidate } from './sessions';

@@ -11,7 +11,7 @@ import { previewOf } from '../lsp/preview';
 import { projectFiles } from '../lsp/project-files';
 import type { ServerSpec } from '../lsp/servers/registry';
 import { splitLines } from '../lsp/position';
-import { findWord } from '../shared/target';
+import { findWord } from '../common/target';
 import type { Location } from '../answers/places';
 
 /** Files looked at, and places reported, at most: a warning, not a search engine. */

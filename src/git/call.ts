@@ -4,7 +4,7 @@
  * neutralising and the parsers are pure; the git processes start in run.ts.
  * Rendering is the caller's (the git command).
  */
-import { LspqError, usage } from '../shared/errors';
+import { LspqError, usage } from '../common/errors';
 import { colorConfig, gitArgv, gitEnv, jsonCalls, jsonConflict } from './invocation';
 import { neutralize, type Neutralized } from './neutralize';
 import { parseBranches } from './parse-branch';

@@ -5,7 +5,7 @@
  * when it is opened, not for every question asked of it. Nothing the
  * repository configures (fsmonitor, filters, diff drivers, textconv) runs.
  */
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { gitEnv } from './invocation';
 import { neutralize } from './neutralize';
 import { parseStatus, type StatusEntry, type StatusJson } from './parse-status';

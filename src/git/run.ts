@@ -2,7 +2,7 @@
  * The one place lspq git starts processes: git, by argv (never a shell),
  * with stdin closed so nothing can wait for input.
  */
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { configParameters } from './neutralize';
 import { parseConfigList } from './parse-config';
 import type { ConfigEntry } from './types';

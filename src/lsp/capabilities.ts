@@ -4,7 +4,7 @@
  * pushing diagnostics once pull is advertised).
  */
 import type { ClientCapabilities, SymbolKind } from 'vscode-languageserver-protocol';
-import { ACTION_KINDS } from '../shared/action-kinds';
+import { ACTION_KINDS } from '../common/action-kinds';
 
 const ALL_SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
 

@@ -20,7 +20,7 @@ import {
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
 import type * as z from 'zod/mini';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { type Checked, Requests } from './requests';
 import { misfit } from './message-shapes';
 import { clientCapabilities } from './capabilities';
@@ -29,7 +29,7 @@ import { killGroup, spawnServer } from './server-process';
 import { ServerState } from './server-state';
 import { negotiatedEncoding, type PositionEncoding } from './position';
 import type { ServerSpec } from './servers/registry';
-import { processRuns } from '../shared/process';
+import { processRuns } from '../common/process';
 import { pathToUri } from './uri';
 import { RetryableError, requestFailure, seconds } from './request-failures';
 import { mergeSettings, sameStyle, settingAt, styleSections } from './style-settings';

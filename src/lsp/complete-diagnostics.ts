@@ -13,7 +13,7 @@ import {
   type Diagnostic,
 } from 'vscode-languageserver-protocol';
 import * as z from 'zod/mini';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { misfit } from './message-shapes';
 import type { Session } from './manager';
 import type { DiagnosticsStrategy } from './servers/registry';

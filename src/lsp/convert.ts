@@ -17,7 +17,7 @@ import type {
   SymbolInformation,
   SymbolKind,
 } from 'vscode-languageserver-protocol';
-import { SYMBOL_KINDS } from '../shared/symbol-kinds';
+import { SYMBOL_KINDS } from '../common/symbol-kinds';
 import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
 import { BoundedCache } from './bounded-cache';
 import { maxFileBytes } from './file-size';

@@ -11,7 +11,7 @@ import {
   DidSaveTextDocumentNotification,
   type Diagnostic,
 } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { maxFileBytes, tooLarge } from './file-size';
 import type { LspClient } from './client';
 import { languageIdFor } from './servers/registry';

@@ -9,7 +9,7 @@
  * stays as it was. An edit that would replace or insert an undecodable
  * character cannot be carried through exactly and is refused.
  */
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 
 const REPLACEMENT = 0xfffd;
 const strict = new TextDecoder('utf-8', { fatal: true });

@@ -1,5 +1,5 @@
 /** How large a file lspq reads and hands a server. */
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 
 /**
  * The largest file lspq hands a server, in bytes (LSPQ_MAX_FILE_MB, default

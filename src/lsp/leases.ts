@@ -14,7 +14,7 @@
  * questions (so a stream of readers cannot starve it), but not a question
  * that already holds a lease somewhere, which must be able to finish.
  */
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 
 export class SessionLock {
   readers = 0;

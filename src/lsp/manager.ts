@@ -4,7 +4,7 @@
  * that crashes too often is left off for its root; idle servers stop.
  */
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { BoundedCache } from './bounded-cache';
 import { LspClient } from './client';
 import { LineCache } from './convert';

@@ -2,9 +2,9 @@
  * How much memory a server takes: the resident memory of its process and
  * every process below it (typescript-language-server runs tsserver
  * children, clangd none). From /proc on Linux, ps on macOS
- * (shared/process-table.ts); null where neither answers.
+ * (common/process-table.ts); null where neither answers.
  */
-import { type ProcessInfo, processTable } from '../shared/process-table';
+import { type ProcessInfo, processTable } from '../common/process-table';
 
 /** Every process's parent and memory, read once for a whole accounting. */
 export function processParents(): Map<number, ProcessInfo> | undefined {

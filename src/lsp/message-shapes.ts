@@ -6,7 +6,7 @@
  * lets the rest through (servers add their own), so a valid answer of a
  * newer protocol version still passes.
  */
-import { firstIssue } from '../shared/zod-issues';
+import { firstIssue } from '../common/zod-issues';
 import * as z from 'zod/mini';
 
 const PositionShape = z.looseObject({ line: z.number(), character: z.number() });

@@ -1,6 +1,6 @@
 /** What a failed request becomes: one line for the user, the server's whole message in the log. */
 import { ErrorCodes, LSPErrorCodes, ResponseError } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 
 /** A request the server asked to be sent again; what to report if time runs out first. */
 export class RetryableError extends Error {

@@ -1,6 +1,6 @@
 /** A server's process: started in a process group of its own, and that whole group stopped. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import type { ServerSpec } from './servers/spec';
 
 export const KILL_GRACE_MS = 1_000;

@@ -5,9 +5,9 @@
  * texts come from a reader, nothing touches the disk; writing is
  * src/engine/apply-edit.ts's.
  */
-import { isWithin as inside } from '../shared/paths';
+import { isWithin as inside } from '../common/paths';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { applyToBytes, decodeLossy, isUtf8, type Span } from './file-bytes';
 import { splitLines, toStringOffset, type PositionEncoding } from './position';
 import { uriToPath } from './uri';

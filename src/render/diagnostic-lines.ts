@@ -1,6 +1,6 @@
 /** Diagnostics in the compiler's form, one `path:line:col: severity: message [source code]` line each, as diag and --verify print them. */
 import type { Diagnostic, Severity } from '../answers/diagnostics';
-import { displayPath } from '../shared/paths';
+import { displayPath } from '../common/paths';
 import { placedLines } from './placed-lines';
 import { locationPrefix, type RenderOptions } from './style';
 

@@ -5,7 +5,7 @@
  */
 import { diffLines, structuredPatch } from 'diff';
 import type { FileEdit } from '../answers/edits';
-import { displayPath } from '../shared/paths';
+import { displayPath } from '../common/paths';
 
 export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
   let out = '';

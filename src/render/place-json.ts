@@ -1,6 +1,6 @@
 /** Places in the JSON answers and notes that several commands share: paths shown as the user named them. */
 import type { Location, ResolvedTarget, Sourced } from '../answers/places';
-import { displayPath } from '../shared/paths';
+import { displayPath } from '../common/paths';
 
 export function locationJson(l: Location, cwd: string): Location {
   return { ...l, path: displayPath(l.path, cwd) };

@@ -3,7 +3,7 @@
  * files written, --verify's word, the files of the JSON answer. Pure.
  */
 import type { FileEdit, Verification } from '../answers/edits';
-import { displayPath } from '../shared/paths';
+import { displayPath } from '../common/paths';
 import { diagnosticLines } from './diagnostic-lines';
 import { plural, type RenderOptions } from './style';
 import type { Rendered } from './rendered';

@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { LspqError } from '../shared/errors';
+import { LspqError } from '../common/errors';
 import { manifestPath } from './manifest';
 import { ScipIndex } from './scip-index';
 

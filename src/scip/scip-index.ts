@@ -12,8 +12,8 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type * as Protobuf from 'protobufjs';
-import { LspqError } from '../shared/errors';
-import { isInside } from '../shared/paths';
+import { LspqError } from '../common/errors';
+import { isInside } from '../common/paths';
 import { uriToPath } from '../lsp/uri';
 import { ROLE_DEFINITION } from './scip-schema';
 import {

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processRuns } from '../../src/shared/process';
+import { processRuns } from '../../src/common/process';
 import { checkOutput } from './schema';
 
 export const isAlive = processRuns;

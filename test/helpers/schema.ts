@@ -5,7 +5,7 @@
  * changes with it.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import { scanWords } from '../../src/shared/words';
+import { scanWords } from '../../src/common/words';
 import { COMMANDS } from '../../src/commands/list';
 import { commandSchema } from '../../src/commands/schema/index';
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { join } from 'node:path';
-import { PROTOCOL_VERSION } from '../../src/shared/messages';
+import { PROTOCOL_VERSION } from '../../src/common/messages';
 import { FIXTURES, Lspq } from '../helpers/lspq';
 
 const lspq = new Lspq();

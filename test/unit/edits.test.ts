@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { writePlan } from '../../src/engine/apply-edit';
-import { LspqError } from '../../src/shared/errors';
+import { LspqError } from '../../src/common/errors';
 import { parseEditorconfig } from '../../src/lsp/editorconfig';
 import { applyTextEdits, keepFileConventions, planWorkspaceEdit } from '../../src/lsp/workspace-edit';
 import { unifiedDiff } from '../../src/render/diff';

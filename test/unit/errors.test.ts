@@ -1,6 +1,6 @@
 /** Errors keep their code and exit across the engine boundary, where the class may be another copy. */
 import { describe, expect, test } from 'bun:test';
-import { errorOutput, fromErrorPayload, LspqError, toErrorPayload } from '../../src/shared/errors';
+import { errorOutput, fromErrorPayload, LspqError, toErrorPayload } from '../../src/common/errors';
 
 describe('LspqError', () => {
   test('an error from another copy of the class is still an LspqError', () => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import { parseFlags as parseWith } from '../../src/commands/flags';
 import type { Declaration } from '../../src/commands/command';
 import { COMMANDS, type CommandName } from '../../src/commands/list';
-import { LspqError } from '../../src/shared/errors';
+import { LspqError } from '../../src/common/errors';
 
 /** A command's words parsed by its own declaration. */
 const parseFlags = (name: CommandName, words: string[]): Record<string, unknown> =>

@@ -44,7 +44,7 @@ test("code that runs in the daemon imports nothing of the command's process", ()
     'src/commands/',
     'src/answers/',
     'src/render/',
-    'src/shared/',
+    'src/common/',
   ];
   const crossing = [...graph]
     .filter(([f]) => daemonSide.some((p) => rel(f).startsWith(p)) && !here.some((p) => rel(f).startsWith(p)))

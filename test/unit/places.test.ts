@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findPythonEnv, inMainCheckout, toolFolders } from '../../src/lsp/servers/install-places';
-import { stateFile } from '../../src/shared/socket';
+import { stateFile } from '../../src/common/socket';
 
 const base = mkdtempSync(join(tmpdir(), 'lspq-places-'));
 afterAll(() => rmSync(base, { recursive: true, force: true }));

@@ -5,7 +5,7 @@
  */
 import { expect, test } from 'bun:test';
 import { treeMemory } from '../../src/lsp/memory';
-import { commandLine, isZombie, parsePs, parseStat, processTable, runPs } from '../../src/shared/process-table';
+import { commandLine, isZombie, parsePs, parseStat, processTable, runPs } from '../../src/common/process-table';
 
 const MACOS_PS = `    1     0  13712 Ss
   412     1   9824 S

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'bun:test';
-import type { HeldServer } from '../../src/shared/messages';
+import type { HeldServer } from '../../src/common/messages';
 import type { CallsResult } from '../../src/commands/calls/answer';
 import type { LocationsResult } from '../../src/commands/locations/answer';
 import type { SymbolsResult } from '../../src/commands/symbols/answer';
 import { distinctions, renderDaemonStatus } from '../../src/commands/daemon/render';
 import { renderCalls } from '../../src/commands/calls/render';
 import { locationsJson, renderLocations } from '../../src/commands/locations/render';
-import { displayPath } from '../../src/shared/paths';
+import { displayPath } from '../../src/common/paths';
 import { renderOptions } from '../../src/render/style';
 import { renderSymbols } from '../../src/commands/symbols/render';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
-import { LspqError } from '../../src/shared/errors';
-import { findWord, parseLineTarget, parseTarget } from '../../src/shared/target';
+import { LspqError } from '../../src/common/errors';
+import { findWord, parseLineTarget, parseTarget } from '../../src/common/target';
 
 const CWD = '/home/u/project';
 
@@ -81,7 +81,7 @@ describe('findWord', () => {
 
 describe('paths without node:path', () => {
   const { normalizePath, resolvePath, relativePath, dirnameOf, joinPath } =
-    require('../../src/shared/paths') as typeof import('../../src/shared/paths');
+    require('../../src/common/paths') as typeof import('../../src/common/paths');
   test.each([
     ['/a/b/../c/./d', '/a/c/d'],
     ['/../x', '/x'],

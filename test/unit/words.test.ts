@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { commandFirst, scanWords } from '../../src/shared/words';
+import { commandFirst, scanWords } from '../../src/common/words';
 
 describe('global flags before the command', () => {
   test.each([

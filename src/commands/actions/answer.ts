@@ -2,7 +2,7 @@
 import type { Answered, CallerContext } from '../../answers/caller';
 import type { FileEdit, Verification, Verify } from '../../answers/edits';
 import type { Span } from '../../answers/places';
-import type { LineSpec, TargetSpec } from '../../shared/target';
+import type { LineSpec, TargetSpec } from '../../common/target';
 
 export interface ActionsQuery extends CallerContext, Verify {
   op: 'actions';

@@ -14,7 +14,7 @@ import {
   type Range,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import { completeDiagnostics, publishMarks } from '../../lsp/complete-diagnostics';
 import { bytesOf, composePlans, type EditPlan, planWorkspaceEdit } from '../../lsp/workspace-edit';
 import { readBytesNow, readNow } from '../../engine/apply-edit';
@@ -23,9 +23,9 @@ import { codePointLength, splitLines, toServerCharacter } from '../../lsp/positi
 import type { FileEdit } from '../../answers/edits';
 import type { Span } from '../../answers/places';
 import type { ActionsResult, CodeActionItem } from './answer';
-import type { LineSpec } from '../../shared/target';
+import type { LineSpec } from '../../common/target';
 import { uriToPath } from '../../lsp/uri';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, candidatesFor, acquire, using, holdAlone } from '../../engine/sessions';

@@ -1,7 +1,7 @@
 /** actions: the code actions at a position or lines; --apply N applies one. */
-import { ACTION_KINDS } from '../../shared/action-kinds';
-import { usage } from '../../shared/errors';
-import { type LineSpec, parseLineTarget, parseTarget, type TargetSpec } from '../../shared/target';
+import { ACTION_KINDS } from '../../common/action-kinds';
+import { usage } from '../../common/errors';
+import { type LineSpec, parseLineTarget, parseTarget, type TargetSpec } from '../../common/target';
 import { editArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { verifyFlags } from '../edit-flags';

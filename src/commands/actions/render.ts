@@ -4,7 +4,7 @@ import { unifiedDiff } from '../../render/diff';
 import { verificationJson, verified, writtenLines } from '../../render/written';
 import type { RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { ActionsResult } from './answer';
 import type { ActionsShape } from './shape';
 

@@ -7,9 +7,9 @@
  * goes on. The exit code is the worst of the answers'.
  */
 import * as z from 'zod/mini';
-import { type CommandOutput, errorOutput, type ExitCode, usage } from '../../shared/errors';
-import type { CommandLine } from '../../shared/messages';
-import { scanWords } from '../../shared/words';
+import { type CommandOutput, errorOutput, type ExitCode, usage } from '../../common/errors';
+import type { CommandLine } from '../../common/messages';
+import { scanWords } from '../../common/words';
 import { defineCommand, type Road } from '../command';
 import { serverArgs } from '../common-args';
 import { positiveInt } from '../options';

@@ -1,7 +1,7 @@
 /** calls: a function asked; its callers or callees answered, or the call chains from it to another. */
 import type { CallerContext } from '../../answers/caller';
 import type { Context, Span } from '../../answers/places';
-import type { TargetSpec } from '../../shared/target';
+import type { TargetSpec } from '../../common/target';
 
 export type CallDirection = 'incoming' | 'outgoing';
 

@@ -5,7 +5,7 @@
  */
 import { Requests } from '../../lsp/requests';
 import type { CallHierarchyItem, Range } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import { toSpan } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';

@@ -1,7 +1,7 @@
 /** calls: incoming (callers) or outgoing (callees) call hierarchy, to --depth levels. */
 import { Requests } from '../../lsp/requests';
 import type { CallHierarchyItem, Range } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';

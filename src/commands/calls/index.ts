@@ -1,7 +1,7 @@
 /** calls: the callers (or --out callees) of a function, or --to the shortest call chains to another. */
 import * as z from 'zod/mini';
-import { usage } from '../../shared/errors';
-import { parseTarget, type TargetSpec } from '../../shared/target';
+import { usage } from '../../common/errors';
+import { parseTarget, type TargetSpec } from '../../common/target';
 import { contextArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { positiveInt, targetFrom } from '../options';

@@ -1,6 +1,6 @@
 /** calls: the target, then one line per caller (←) or callee (→), indented by depth. */
 import type { CallHop, CallItem, CallNode, CallPathResult, CallsResult } from './answer';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from '../../render/style';
 import { type Placed, placedLines } from '../../render/placed-lines';
 import type { CallNodeShape, CallPathShape, CallsShape } from './shape';

@@ -1,5 +1,5 @@
 /** completion: the shell's completion script for lspq, made from the command table. */
-import { usage } from '../../shared/errors';
+import { usage } from '../../common/errors';
 import { defineCommand } from '../command';
 import { bashScript } from './bash';
 import { fishScript } from './fish';

@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { ArgsDef } from 'citty';
 import { askStatus, startDaemon, stopDaemon } from '../../cli/daemon-client';
-import { type CommandOutput, usage } from '../../shared/errors';
-import { socketPath, stateFile } from '../../shared/socket';
+import { type CommandOutput, usage } from '../../common/errors';
+import { socketPath, stateFile } from '../../common/socket';
 import { defineCommand, present, type RunContext } from '../command';
 import { serverArgs } from '../common-args';
 import type { Parsed } from '../flags';

@@ -1,5 +1,5 @@
 /** daemon status: the daemon, then one line per server it holds. */
-import type { DaemonStatus, HeldServer } from '../../shared/messages';
+import type { DaemonStatus, HeldServer } from '../../common/messages';
 import type * as z from 'zod/mini';
 import type { DaemonStatusShape } from './shape';
 import type { RenderOptions } from '../../render/style';

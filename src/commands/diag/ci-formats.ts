@@ -4,10 +4,10 @@
  * (`::error file=...::message`, shown inline on a pull request). Pure.
  */
 import type { Log, Result, Run } from 'sarif';
-import { BUILD } from '../../shared/build-info';
+import { BUILD } from '../../common/build-info';
 import type { Diagnostic, Severity } from '../../answers/diagnostics';
 import type { DiagResult } from './answer';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };
 

@@ -5,8 +5,8 @@
  */
 import { SEVERITIES } from '../../answers/diagnostics';
 import { GitRepo } from '../../git/repo';
-import { usage } from '../../shared/errors';
-import { resolvePath } from '../../shared/paths';
+import { usage } from '../../common/errors';
+import { resolvePath } from '../../common/paths';
 import { contextArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { severityFlag } from '../options';

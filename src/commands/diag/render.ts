@@ -4,7 +4,7 @@ import type { Severity } from '../../answers/diagnostics';
 import { diagnosticLines } from '../../render/diagnostic-lines';
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { DiagResult } from './answer';
 import type { DiagShape } from './shape';
 

@@ -9,7 +9,7 @@
  * REV (HEAD without --since).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import type { GitRepo } from '../../git/repo';
 import { lineMap, type LineMap } from '../../lsp/line-map';
 import type { Session } from '../../lsp/manager';

@@ -6,7 +6,7 @@
 import { Requests } from '../../lsp/requests';
 import { existsSync } from 'node:fs';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import { TextSource, toSpan } from '../../lsp/convert';
 import { completeDiagnostics, publishMarks } from '../../lsp/complete-diagnostics';
 import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';

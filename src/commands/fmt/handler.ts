@@ -5,14 +5,14 @@
  */
 import { Requests } from '../../lsp/requests';
 import type { TextEdit } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import { formattingOptions } from '../../lsp/editorconfig';
 import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
 import type { FileChange } from '../../lsp/workspace-edit';
 import type { Session } from '../../lsp/manager';
 import { splitLines, toServerCharacter } from '../../lsp/position';
 import type { FmtFile, FmtResult } from './answer';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';

@@ -1,6 +1,6 @@
 /** fmt: format files; a diff by default, --write rewrites them, --check only tells. */
-import { resolvePath } from '../../shared/paths';
-import { usage } from '../../shared/errors';
+import { resolvePath } from '../../common/paths';
+import { usage } from '../../common/errors';
 import { serverArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { fmtJson, renderFmt } from './render';

@@ -3,7 +3,7 @@ import type * as z from 'zod/mini';
 import { changedLines, unifiedDiff } from '../../render/diff';
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { FmtResult } from './answer';
 import type { FmtShape } from './shape';
 

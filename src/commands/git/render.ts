@@ -1,5 +1,5 @@
 /** lspq git's own words: its JSON documents and its help. Git's output passes through untouched. Pure. */
-import type { CommandOutput } from '../../shared/errors';
+import type { CommandOutput } from '../../common/errors';
 import type { GitCallResult } from '../../git/call';
 
 /** A call's result as the command prints it: git's output as is, or one JSON document. */

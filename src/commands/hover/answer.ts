@@ -1,7 +1,7 @@
 /** hover: a position asked; the server's text about it answered. */
 import type { CallerContext } from '../../answers/caller';
 import type { ResolvedTarget, Sourced, Span } from '../../answers/places';
-import type { TargetSpec } from '../../shared/target';
+import type { TargetSpec } from '../../common/target';
 
 export interface HoverQuery extends CallerContext {
   op: 'hover';

@@ -8,7 +8,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import { describeFiles, foldersOf, manifestPath } from '../../scip/manifest';
 import { ScipIndex } from '../../scip/scip-index';
 import { INDEXERS } from '../../lsp/servers/indexers';

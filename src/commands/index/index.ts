@@ -1,5 +1,5 @@
 /** index: build a SCIP index of the project with its indexers, for answers without a server. */
-import { resolvePath } from '../../shared/paths';
+import { resolvePath } from '../../common/paths';
 import { serverArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { indexJson, renderIndex } from './render';

@@ -1,5 +1,5 @@
 /** lspq index's answer: the index's path, and what built it. Pure. */
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { IndexResult } from './answer';
 import type { IndexShape } from './shape';
 import type { RenderOptions } from '../../render/style';

@@ -1,6 +1,6 @@
 /** def, typedef, impls and refs: a position asked, places answered. */
 import type { Location, ResolvedTarget, Sourced } from '../../answers/places';
-import type { TargetSpec } from '../../shared/target';
+import type { TargetSpec } from '../../common/target';
 
 export interface LocationsQuery {
   op: string;

@@ -24,7 +24,7 @@ import { flattenLocations, TextSource, toLocation } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { previewOf } from '../../lsp/preview';
 import { lastName, type ScipPlace } from '../../scip/scip-index';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import type { LocationsHandler } from './answer';
 
 type Raw = LspLocation | LspLocation[] | LocationLink[] | Location | null | undefined;

@@ -4,7 +4,7 @@ import { cutBodies, placedLines } from '../../render/placed-lines';
 import { locationJson, sourcedJson, staleNote, targetJson } from '../../render/place-json';
 import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { LocationsResult } from './answer';
 import type { LocationsShape } from './shape';
 

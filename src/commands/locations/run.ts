@@ -1,5 +1,5 @@
 /** def, typedef, impls and refs differ only in the question they ask: one run makes each. */
-import { usage } from '../../shared/errors';
+import { usage } from '../../common/errors';
 import { present, type RunContext } from '../command';
 import { positiveInt, type TargetFlags, targetFrom } from '../options';
 import type { LocationsHandler, LocationsResult } from './answer';

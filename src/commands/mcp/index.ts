@@ -1,5 +1,5 @@
 /** mcp: lspq's questions and edits as tools of an MCP server over stdio, answered by the same daemon as the shell. */
-import { usage } from '../../shared/errors';
+import { usage } from '../../common/errors';
 import { defineCommand } from '../command';
 import { serverArgs } from '../common-args';
 

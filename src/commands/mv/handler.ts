@@ -5,15 +5,15 @@
  * writer, then the servers are told (workspace/didRenameFiles).
  */
 import { Requests } from '../../lsp/requests';
-import { isWithin as under } from '../../shared/paths';
+import { isWithin as under } from '../../common/paths';
 import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { DidRenameFilesNotification, type WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { LspqError, usage } from '../../shared/errors';
+import { LspqError, usage } from '../../common/errors';
 import type { EditPlan } from '../../lsp/workspace-edit';
 import type { Session } from '../../lsp/manager';
 import { pathToUri } from '../../lsp/uri';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { MvResult } from './answer';
 import { checkPlan, writePlan } from '../../engine/apply-edit';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';

@@ -1,6 +1,6 @@
 /** mv: move a file or folder and update what imports it, all or nothing; --dry-run shows the diff. */
-import { resolvePath } from '../../shared/paths';
-import { usage } from '../../shared/errors';
+import { resolvePath } from '../../common/paths';
+import { usage } from '../../common/errors';
 import { editArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { verifyFlags } from '../edit-flags';

@@ -4,7 +4,7 @@ import { unifiedDiff } from '../../render/diff';
 import { editsJson, verificationJson, verified, writtenLines } from '../../render/written';
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { MvResult } from './answer';
 import type { MvShape } from './shape';
 

@@ -2,7 +2,7 @@
 import type { CallerContext } from '../../answers/caller';
 import type { FileEdit, Verification, Verify } from '../../answers/edits';
 import type { Location, ResolvedTarget } from '../../answers/places';
-import type { TargetSpec } from '../../shared/target';
+import type { TargetSpec } from '../../common/target';
 
 export interface RenameQuery extends CallerContext, Verify {
   op: 'rename';

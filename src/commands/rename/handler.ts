@@ -6,11 +6,11 @@
  * the re-sync, so no other question sees the files half-renamed.
  */
 import { Requests } from '../../lsp/requests';
-import { isIdentifierChar as isWord } from '../../shared/identifiers';
+import { isIdentifierChar as isWord } from '../../common/identifiers';
 import type { PrepareRenameResult, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import type { RenameResult } from './answer';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { holdAlone, using } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from '../../engine/edit-plans';

@@ -1,5 +1,5 @@
 /** rename: the symbol at a target, across the workspace; --dry-run shows the diff. */
-import { usage } from '../../shared/errors';
+import { usage } from '../../common/errors';
 import { editArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { verifyFlags } from '../edit-flags';

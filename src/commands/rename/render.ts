@@ -5,7 +5,7 @@ import { editsJson, verificationJson, verified, writtenLines } from '../../rende
 import { locationJson, targetJson } from '../../render/place-json';
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { RenameResult } from './answer';
 import type { RenameShape } from './shape';
 

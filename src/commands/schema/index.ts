@@ -6,7 +6,7 @@
  */
 import * as z from 'zod/mini';
 import { ErrorShape } from '../../answers/shapes';
-import { usage } from '../../shared/errors';
+import { usage } from '../../common/errors';
 import { defineCommand, type Listed } from '../command';
 import { serverArgs } from '../common-args';
 

@@ -1,6 +1,6 @@
 /** servers: every known server, found or not, its version and the roots it runs for; --for FILE, what each answers. */
 import * as z from 'zod/mini';
-import { resolvePath } from '../../shared/paths';
+import { resolvePath } from '../../common/paths';
 import { serverArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { renderServers, renderServersFor, serversForJson, serversJson } from './render';

@@ -1,5 +1,5 @@
 /** servers: one block per server, found ones first. */
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { ServersForResult, ServersResult } from './answer';
 import type { RenderOptions } from '../../render/style';
 import type { ServersForShape, ServersShape } from './shape';

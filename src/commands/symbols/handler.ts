@@ -1,5 +1,5 @@
 /** symbols FILE (a tree) and symbols -w QUERY (across the workspace). */
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import { Requests } from '../../lsp/requests';
 import { withContext } from '../../engine/excerpts';
 import { containerOf, forWorkspace, holdsText, indexServer, kindOf, locationsOf } from '../../engine/from-index';

@@ -1,8 +1,8 @@
 /** symbols: a file's symbols as a tree; -w QUERY searches the workspace. */
-import { SYMBOL_KINDS } from '../../shared/symbol-kinds';
+import { SYMBOL_KINDS } from '../../common/symbol-kinds';
 import * as z from 'zod/mini';
-import { resolvePath } from '../../shared/paths';
-import { usage } from '../../shared/errors';
+import { resolvePath } from '../../common/paths';
+import { usage } from '../../common/errors';
 import { contextArgs, indexArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../command';
 import { parseKinds } from '../options';

@@ -3,7 +3,7 @@ import { placedLines } from '../../render/placed-lines';
 import { sourcedJson, staleNote } from '../../render/place-json';
 import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
-import { displayPath } from '../../shared/paths';
+import { displayPath } from '../../common/paths';
 import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from './answer';
 import type { SymbolsShape, WorkspaceSymbolsShape } from './shape';
 import type * as z from 'zod/mini';

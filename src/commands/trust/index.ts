@@ -4,9 +4,9 @@
  * `.venv`), recorded in the user's configuration; --list, --revoke.
  */
 import type { ArgsDef } from 'citty';
-import type { CommandOutput } from '../../shared/errors';
-import { usage } from '../../shared/errors';
-import { displayPath, resolvePath } from '../../shared/paths';
+import type { CommandOutput } from '../../common/errors';
+import { usage } from '../../common/errors';
+import { displayPath, resolvePath } from '../../common/paths';
 import { entryFor, readTrust, type TrustEntry, trustFile, writeTrust } from '../../trust/store';
 import { defineCommand, type RunContext } from '../command';
 import { serverArgs } from '../common-args';

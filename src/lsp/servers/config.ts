@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { LspqError } from '../../shared/errors';
+import { LspqError } from '../../common/errors';
 import { BUILTIN_SERVERS, type ServerSpec } from './registry';
 import type { Trust } from './trust';
 

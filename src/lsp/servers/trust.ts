@@ -14,7 +14,7 @@
  * changed one needs trusting again. LSPQ_TRUST=all trusts everything (CI
  * and containers, where the repository is the user's own).
  */
-import { isWithin } from '../../shared/paths';
+import { isWithin } from '../../common/paths';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { probeEnv } from '../../git/run';

@@ -29,7 +29,7 @@ export const CommandLineShape = z.object({
   color: z.boolean(),
   /** stderr is a terminal: progress is worth sending. */
   progress: z.boolean(),
-  /** What the words say, read once where they were typed (shared/words.ts). */
+  /** What the words say, read once where they were typed (common/words.ts). */
   json: z.boolean(),
   help: z.boolean(),
   timeoutMs: z.optional(z.number()),
