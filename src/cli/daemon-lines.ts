@@ -9,6 +9,7 @@ const isOutput = (v: unknown): v is CommandOutput =>
   typeof v.stdout === 'string' &&
   typeof v.exit === 'number' &&
   (v.stderr === undefined || typeof v.stderr === 'string') &&
+  (v.text === undefined || typeof v.text === 'string') &&
   (v.warnings === undefined || (Array.isArray(v.warnings) && v.warnings.every((w) => typeof w === 'string')));
 
 const isOutcome = (v: unknown): v is EditOutcome =>

@@ -113,7 +113,12 @@ export function present<R>(
   line: CommandLine,
 ): CommandOutput {
   const exit: ExitCode = presenter.found(result) ? 0 : 1;
-  if (jsonWanted(json, line.env)) return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit };
+  const asJson = jsonWanted(json, line.env);
+  if (asJson && !line.alsoText) return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit };
   const { stdout, stderr, warning } = presenter.human(result, renderOptions(line.cwd, line.color));
+  if (asJson) {
+    const text = [stdout.trimEnd(), stderr ?? '', warning ?? ''].filter(Boolean).join('\n');
+    return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit, text };
+  }
   return { stdout, exit, ...(stderr ? { stderr } : {}), ...(warning ? { warnings: [warning] } : {}) };
 }

@@ -16,6 +16,7 @@ export type ErrorCode =
   | 'cannot_rename'
   | 'no_server'
   | 'server_not_installed'
+  | 'untrusted'
   | 'server_failed'
   | 'server_crashed'
   | 'server_broken'
@@ -43,6 +44,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   cannot_rename: 2,
   no_server: 3,
   server_not_installed: 3,
+  untrusted: 3,
   server_failed: 3,
   server_crashed: 3,
   server_broken: 3,
@@ -119,6 +121,8 @@ export interface CommandOutput {
   /** Notes for a person (an answer cut at --limit, git's own warnings), printed to stderr through consola. */
   warnings?: string[];
   exit: ExitCode;
+  /** With a line's `alsoText`: the answer's lines for a person beside its JSON in stdout (MCP's two renderings of one run). */
+  text?: string;
   /** Set when the output is an error's: what batch answers with, without reading stdout back. */
   error?: ErrorPayload;
 }

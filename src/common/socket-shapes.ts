@@ -32,6 +32,8 @@ export const CommandLineShape = z.object({
   /** What the words say, read once where they were typed (common/words.ts). */
   json: z.boolean(),
   help: z.boolean(),
+  /** With json: the lines for a person too, in the output's `text`, from the same one run (an MCP tool's answer). */
+  alsoText: z.optional(z.boolean()),
   timeoutMs: z.optional(z.number()),
   /** A command that may write names its edit, to ask after it if the daemon dies under it (never to send it twice). */
   editId: z.optional(z.string().check(z.regex(/^[\w-]{1,64}$/))),

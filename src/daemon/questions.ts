@@ -5,6 +5,7 @@
  */
 import { COMMANDS, isCommand } from '../commands/list';
 import { type Host, runCommandLine, runStreamLine } from '../commands/road';
+import { strayRejection } from '../engine/fault';
 import { answer } from '../engine/answer';
 import type { EngineContext } from '../engine/context';
 import { recordOutput, takeOutcome } from '../engine/journal';
@@ -76,6 +77,7 @@ export class Questions {
     try {
       // Where the kernel's queue is not read directly, let the events it already holds arrive first.
       if (!o.watchers.immediate) await new Promise((r) => setImmediate(r));
+      strayRejection();
       const host: Host = {
         answer: (query) => answer(query, this.engineContext(socket, line, notes)),
         report: (err: unknown) => {

@@ -30,6 +30,12 @@ export async function runDaemon(): Promise<ExitCode> {
   const lock = stateFile(socket, 'daemon.lock');
   const log = fileLogger(stateFile(socket, 'daemon.log'));
   if (!takeLock(lock)) return 0; // another daemon won the race; the caller will talk to it
+  // A rejection no handler caught is a fault of one question's, not a reason to end every client's daemon:
+  // logged, and the question it belonged to fails or times out on its own road.
+  process.on('unhandledRejection', (reason) => {
+    const what = reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
+    log(`a rejection no handler caught (the daemon goes on): ${what}`);
+  });
   reapOrphans(stateFile(socket, 'servers.json'), log);
   // Edits a killed daemon left half-written: finished or taken back before anything else is asked.
   const journalDir = stateFile(socket, 'journal');

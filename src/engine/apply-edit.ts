@@ -87,12 +87,15 @@ export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
     const moved = (plan.moves ?? []).flatMap((m) => [m.from, m.to]);
     const touched = [...plan.files.flatMap((f) => [f.path, f.renamedTo]), ...moved];
     for (const path of touched.filter((p): p is string => p !== undefined)) {
-      // A path not there yet (a move's destination) is judged by its folder's real place.
+      // Judged by where the file really is: a path inside the root that is a link to a file outside it (or runs
+      // through a linked folder) would have the write land outside. A path not there yet (a move's destination)
+      // is judged by its folder's real place.
       const real = existsSync(path) ? realOf(path) : join(realOf(dirname(path)), basename(path));
-      if (!under(real, root) && !under(path, o.root)) {
+      if (!under(real, root)) {
+        const through = real !== path && under(path, o.root) ? ` (it is ${real}, through a symbolic link)` : '';
         throw new LspqError(
           'outside_workspace',
-          `the edit would change ${path}, outside the workspace root ${o.root}; nothing was written (add --allow-outside to allow it)`,
+          `the edit would change ${path}${through}, outside the workspace root ${o.root}; nothing was written (add --allow-outside to allow it)`,
         );
       }
     }

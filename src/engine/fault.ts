@@ -16,3 +16,13 @@ export function crashPoint(_what: string): void {
   if (countFile) writeFileSync(countFile, String(++passed));
   if (left > 0 && --left === 0) process.kill(process.pid, 'SIGKILL');
 }
+
+/**
+ * With LSPQ_TEST_STRAY_REJECTION=1 in the daemon's environment, every
+ * question also leaves a promise rejected with no one to catch it: a
+ * handler's stray rejection, for the test that the daemon logs it and
+ * goes on serving.
+ */
+export function strayRejection(): void {
+  if (process.env.LSPQ_TEST_STRAY_REJECTION === '1') void Promise.reject(new Error('a stray rejection (test)'));
+}

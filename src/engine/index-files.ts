@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { CallerContext } from '../answers/caller';
 import { HELD_MEMORY } from '../lsp/manager';
 import { ancestors } from '../lsp/servers/install-places';
-import { fetchIndex, readFetched } from '../scip/fetch-index';
+import { fetchedPath, fetchIndex, readFetched } from '../scip/fetch-index';
 import { addedSince, changedSince, type Manifest, readManifest } from '../scip/manifest';
 import { ScipIndex } from '../scip/scip-index';
 import { LspqError } from '../common/errors';
@@ -53,10 +53,13 @@ export async function findIndex(
 ): Promise<FoundIndex | undefined> {
   if (req.index?.file) return { file: req.index.file };
   if (req.env.LSPQ_INDEX) return { file: resolve(req.cwd, req.env.LSPQ_INDEX) };
+  // An index or fetched-index record the repository ships is its word about its code: taken once it is trusted.
+  // What lspq wrote here (`lspq index`, `--fetch`) is ignored by git, so the user's own.
+  const ours = (file: string, d: string) => ctx.trust.mayRun(file, d, `its own index ${file}`);
   for (const d of ancestors(near)) {
     const file = join(d, '.lspq', 'index.scip');
-    if (existsSync(file)) return { file };
-    const fetched = readFetched(d);
+    if (existsSync(file) && ours(file, d)) return { file };
+    const fetched = existsSync(fetchedPath(d)) && ours(fetchedPath(d), d) ? readFetched(d) : undefined;
     if (fetched) return { file: fetched.file, fetched: { commit: fetched.commit, top: d } };
     if (existsSync(join(d, '.git')))
       return req.env.LSPQ_INDEX_URL ? fetchNow(req.env.LSPQ_INDEX_URL, d, req, ctx) : undefined;

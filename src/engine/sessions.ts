@@ -17,6 +17,8 @@ import { loadServers } from '../lsp/servers/config';
 import { findMarkedRoot, findRoot, locateFor } from '../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../lsp/servers/registry';
 import { Trust } from '../lsp/servers/trust';
+import { underTrust } from '../lsp/servers/untrusted';
+import { realOf } from '../trust/store';
 import type { CallerContext } from '../answers/caller';
 
 export interface Candidate {
@@ -72,7 +74,13 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
   // The environment is this caller's (GOFLAGS, NODE_OPTIONS... key the pool), with the Python one activated.
   const env = found.python ? activate(req.env, found.python) : req.env;
   const { root, binary, rule, python } = found;
-  return { spec, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
+  // In a repository not trusted, the server's untrusted mode (a different spec, so a different pool entry).
+  const allowed = underTrust(spec, root, binary, ctx.trust, realOf);
+  if (!allowed) {
+    ctx.trust.refused.add(spec.id);
+    return undefined;
+  }
+  return { spec: allowed, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
 }
 
 function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust): Resolved | undefined {
@@ -92,7 +100,14 @@ function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust
   };
 }
 
-function notInstalled(path: string, specs: ServerSpec[]): LspqError {
+function notInstalled(path: string, specs: ServerSpec[], trust: Trust): LspqError {
+  const refused = specs.filter((s) => trust.refused.has(s.id));
+  if (refused.length > 0) {
+    return new LspqError(
+      'untrusted',
+      `${refused.map((s) => s.id).join(', ')} would run the repository's own code for ${path}, and the repository is not trusted; 'lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it`,
+    );
+  }
   const [first, ...others] = specs;
   const alternatives = others.length ? ` (or one of: ${others.map((s) => s.id).join(', ')})` : '';
   if (first!.configuredIn) {
@@ -139,7 +154,7 @@ function extensionOf(path: string): string {
 export function candidatesFor(path: string, req: CallerContext, ctx: HandlerContext): Candidate[] {
   const specs = configuredFor(path, req, ctx.trust);
   const found = specs.map((spec) => resolve(spec, path, req, ctx)).filter((c): c is Candidate => c !== undefined);
-  if (found.length === 0) throw notInstalled(path, specs);
+  if (found.length === 0) throw notInstalled(path, specs, ctx.trust);
   return found;
 }
 
@@ -232,7 +247,7 @@ export async function sessionFor(
     if (session.client.capabilities[capability]) return session;
     tried.push(spec.id);
   }
-  if (tried.length === 0) throw notInstalled(path, specs);
+  if (tried.length === 0) throw notInstalled(path, specs, ctx.trust);
   throw unsupported(path, specs, tried, capability, what);
 }
 

@@ -19,6 +19,8 @@ import { findWord } from '../common/target';
 import { loadProjects } from './projects';
 import type { Deadline, HandlerContext } from './context';
 import { acquire, prepare, using, type Candidate } from './sessions';
+import { underTrust } from '../lsp/servers/untrusted';
+import { realOf } from '../trust/store';
 
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
 export async function workspaceSessions(req: CallerContext, ctx: HandlerContext): Promise<Session[]> {
@@ -71,8 +73,13 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
       missing.push(`${c.spec.id} (${c.spec.install})`);
       continue;
     }
+    const spec = underTrust(c.spec, c.root, located.binary, ctx.trust, realOf);
+    if (!spec) {
+      missing.push(`${c.spec.id} (once trusted: lspq trust)`);
+      continue;
+    }
     for (const e of exts) covered.add(e);
-    chosen.push({ spec: c.spec, root: c.root, binary: located.binary, env: located.env, rule: located.rule });
+    chosen.push({ spec, root: c.root, binary: located.binary, env: located.env, rule: located.rule });
   }
   if (chosen.length === 0)
     throw new LspqError(

@@ -218,6 +218,11 @@ export class LspClient {
     if (info?.version && /^v?\d+\.\d+[\w.+-]*$/.test(info.version)) this.serverVersion = `${info.name} ${info.version}`;
     this.encoding = negotiatedEncoding(result.capabilities.positionEncoding);
     await this.connection.sendNotification(InitializedNotification.type, {});
+    // In its untrusted mode a server is told its settings at once: pylsp reads them only from this notification.
+    if (this.spec.restricted?.settings)
+      await this.connection.sendNotification(DidChangeConfigurationNotification.type, {
+        settings: this.setting(undefined),
+      });
   }
 
   /** A malformed answer is this question's failure, in one line; the log keeps what the server sent. */

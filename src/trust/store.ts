@@ -6,26 +6,12 @@
  * trust command.
  */
 import { createHash } from 'node:crypto';
-import {
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
+import { checkoutOf, realOf } from './checkout';
 
-export const realOf = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-};
+export { realOf };
 
 const EntryShape = z.object({
   /** The repository's top (real path). */
@@ -62,17 +48,19 @@ export function writeTrust(env: Record<string, string | undefined>, entries: Tru
   renameSync(temporary, file);
 }
 
-/** The top of the git work tree holding `path` (a folder with `.git`, a directory or a worktree's file), if any. */
-export function gitTop(path: string): string | undefined {
-  for (let d = path; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
-    if (dirname(d) === d) return undefined;
-  }
+/**
+ * The repository a folder belongs to, as trust judges it: the top of its
+ * checkout (vouched for by git or not: a claimed one is still one
+ * repository), else the folder itself.
+ */
+export function repositoryOf(dir: string, env: Record<string, string | undefined>): string {
+  const real = realOf(dir);
+  return realOf(checkoutOf(real, env)?.top ?? real);
 }
 
 /** What `lspq trust DIR` records: the repository's top and every `.lsp.json` in it as it is now. */
-export function entryFor(dir: string): TrustEntry {
-  const top = realOf(gitTop(realOf(dir)) ?? dir);
+export function entryFor(dir: string, env: Record<string, string | undefined>): TrustEntry {
+  const top = repositoryOf(dir, env);
   const configs: Record<string, string> = {};
   const walk = (d: string, depth: number) => {
     if (depth > 8) return;

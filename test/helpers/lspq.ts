@@ -45,6 +45,14 @@ export class Lspq {
   readonly socket = join(this.dir, 'run', 'daemon.sock');
 
   /**
+   * The suite's fixtures are this project's own: trusted (LSPQ_TRUST=all,
+   * as its docs say for CI), so every server runs as configured. The
+   * tests of trust itself ask with `{ trusting: false }`: only what the
+   * user trusted, as a new user of a cloned repository has it.
+   */
+  constructor(private readonly options: { trusting?: boolean } = {}) {}
+
+  /**
    * The caller's environment, fixed where it would decide which servers
    * run: only the tests' PATH, no user tool folders, no activated Python
    * environment. `extra` overrides; a key set to undefined is removed.
@@ -61,6 +69,7 @@ export class Lspq {
       NO_COLOR: '1',
       XDG_CONFIG_HOME: join(this.dir, 'config'),
       XDG_CACHE_HOME: join(this.dir, 'cache'),
+      LSPQ_TRUST: this.options.trusting === false ? undefined : 'all',
       ...extra,
     };
     return Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));

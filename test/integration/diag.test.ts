@@ -146,6 +146,7 @@ describe('filters, JSON and exit codes', () => {
         { server: 'clangd', root: join(FIXTURES, 'c-diag') },
         { server: 'gopls', root: join(FIXTURES, 'go-diag') },
       ],
+      withheld: [],
     });
   });
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { git, Lspq, toolsPath } from '../helpers/lspq';
 
-const lspq = new Lspq();
+const lspq = new Lspq({ trusting: false });
 const base = mkdtempSync(join(tmpdir(), 'lspq-trust-'));
 afterAll(async () => {
   expect(await lspq.stop()).toEqual([]);

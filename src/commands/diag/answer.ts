@@ -27,6 +27,8 @@ export interface DiagResult {
   skipped: { path: string; reason: string }[];
   /** Each server asked and the root it ran for, in the order asked. */
   answered: Answered[];
+  /** Servers in their untrusted mode and the diagnostics they could not give so: the answer is not whole (exit 3). */
+  withheld: { server: string; missing: string }[];
   /** With --since: the revision compared with, and the diagnostics already present there (not shown, not judged). */
   since?: { rev: string; present: Record<Severity, number> };
 }

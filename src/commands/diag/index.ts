@@ -123,6 +123,11 @@ export const diag = defineCommand({
     // A file that could not be checked is said on its own line, and the rest reported.
     const skipped = skippedLines(result, line.cwd);
     if (skipped.length > 0) out.warnings = [...skipped, ...(out.warnings ?? [])];
+    if (result.withheld.length > 0) {
+      const what = result.withheld.map((w) => `${w.server} left out ${w.missing}`).join('; ');
+      const note = `diagnostics are incomplete: ${what}, since the repository is not trusted; 'lspq trust' lets it run`;
+      return { ...out, stderr: out.stderr ? `${out.stderr}\nlspq: ${note}` : note, exit: 3 };
+    }
     if (result.incomplete.length > 0) {
       const list = result.incomplete.length > 3 ? `${result.incomplete.length} files` : result.incomplete.join(', ');
       const note = `diagnostics are incomplete for ${list}: the server did not finish in time; retry with a larger --timeout`;

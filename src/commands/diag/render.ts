@@ -21,6 +21,7 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
     server: r.answered[0]?.server ?? '',
     root: r.answered[0]?.root ?? '',
     servers: r.answered,
+    withheld: r.withheld,
     ...(r.since ? { since: r.since } : {}),
   };
 }

@@ -29,6 +29,7 @@ import {
   type Collected,
   type DiagRequest,
   collected,
+  withheldBy,
 } from './work';
 import { answeredBy } from '../../answers/caller';
 
@@ -211,6 +212,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
     incomplete: [...incomplete].sort(),
     skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy([...work.keys()]),
+    withheld: withheldBy([...work.keys()]),
     ...(present ? { since: { rev, present } } : {}),
   };
 }

@@ -38,6 +38,14 @@ export interface Collected {
   around: { before: number; after: number } | undefined;
 }
 
+/** The servers asked that ran in their untrusted mode and so left diagnostics out (rust-analyzer: cargo check's), with what. */
+export function withheldBy(sessions: Session[]): { server: string; missing: string }[] {
+  return sessions.flatMap((s) => {
+    const lost = s.client.spec.restricted?.loses;
+    return lost ? [{ server: s.client.spec.id, missing: lost.diagnostics }] : [];
+  });
+}
+
 /** Nothing collected yet; `around` is -B/-A/-C. */
 export function collected(around: Collected['around']): Collected {
   return { diagnostics: [], incomplete: new Set(), skipped: new Map(), files: new Set(), around };

@@ -3,9 +3,12 @@ import { usage } from '../../common/errors';
 import { defineCommand } from '../command';
 import { serverArgs } from '../common-args';
 
+/** Only --timeout: every other common flag (--root, --server, --limit, --json, --no-daemon) is a tool call's own or fixed, so an unknown flag, not ignored. */
+const ARGS = { timeout: serverArgs.timeout } as const;
+
 export const mcp = defineCommand({
   summary: 'an MCP server over stdio: the questions and edits as tools, through the same daemon',
-  args: { ...serverArgs },
+  args: ARGS,
   examples: ['lspq mcp', 'lspq mcp --timeout 60'],
   process: 'here',
   run: async (args, { line, commands }) => {

@@ -28,16 +28,18 @@ function outputSchema(shape: z.ZodMiniType): Record<string, unknown> {
   return schema.type === 'object' ? schema : { type: 'object', ...schema };
 }
 
-function lineFor(words: string[], cwd: string, json: boolean, writes: boolean, timeoutMs?: number): CommandLine {
+function lineFor(words: string[], cwd: string, writes: boolean, timeoutMs?: number): CommandLine {
   const [command, ...args] = words;
   return {
     command: command!,
-    args: json ? [...args, '--json'] : args,
+    // --json before the words: after their `--` it would be a word.
+    args: ['--json', ...args],
     cwd,
     env: process.env as Record<string, string>,
     color: false,
     progress: false,
-    json,
+    json: true,
+    alsoText: true,
     help: false,
     ...(writes ? { editId: crypto.randomUUID() } : {}),
     ...(timeoutMs !== undefined && !words.includes('--timeout') ? { timeoutMs } : {}),
@@ -58,29 +60,39 @@ const failure = (message: string): CallToolResult => ({ isError: true, content: 
 /** Exit 0 and 1 are answers (1: nothing found); 2, 3 and 4 are failures. */
 const failed = (out: CommandOutput) => out.exit >= 2;
 
-async function call(tool: ToolModel, args: unknown, base: string, timeoutMs?: number): Promise<CallToolResult> {
-  const asked = commandWords(tool, args);
-  if (!asked.ok) return failure(`lspq ${tool.name}: ${asked.why}`);
+/**
+ * One call, run once: its JSON answer as structured content (checked
+ * against the tool's output schema, the command's shape) and its lines for
+ * a person as text, both from the same run, so an edit is never made twice.
+ */
+async function call(tool: Tool, args: unknown, base: string, timeoutMs?: number): Promise<CallToolResult> {
+  const asked = commandWords(tool.model, args);
+  if (!asked.ok) return failure(`lspq ${tool.model.name}: ${asked.why}`);
   const cwd = resolve(base, asked.cwd ?? '.');
-  const { applying } = asked;
-  // An edit that writes is asked once; anything else both ways at once (the daemon answers the second warm).
-  const [json, human] = applying
-    ? [await ask(lineFor(asked.words, cwd, true, true, timeoutMs)), undefined]
-    : await Promise.all([
-        ask(lineFor(asked.words, cwd, true, false, timeoutMs)),
-        ask(lineFor(asked.words, cwd, false, false, timeoutMs)),
-      ]);
-  if (failed(json)) return failure(json.stderr ?? `lspq ${tool.name} failed (exit ${json.exit})`);
-  let structured: Record<string, unknown>;
+  const out = await ask(lineFor(asked.words, cwd, asked.applying, timeoutMs));
+  if (failed(out)) return failure(out.stderr ?? `lspq ${tool.model.name} failed (exit ${out.exit})`);
+  let structured: unknown;
   try {
-    structured = JSON.parse(json.stdout) as Record<string, unknown>;
+    structured = JSON.parse(out.stdout);
   } catch {
-    return failure(`lspq ${tool.name} printed no JSON answer`);
+    return failure(`lspq ${tool.model.name} printed no JSON answer`);
   }
-  const text = human
-    ? [human.stdout.trimEnd(), ...(human.warnings ?? []), human.stderr ?? ''].filter(Boolean).join('\n')
-    : JSON.stringify(structured, null, 1);
-  return { content: [{ type: 'text', text: text || '(nothing found)' }], structuredContent: structured };
+  if (tool.shape) {
+    const checked = z.safeParse(tool.shape, structured);
+    if (!checked.success)
+      return failure(`lspq ${tool.model.name} answered outside its declared output schema; see 'lspq daemon logs'`);
+  }
+  const text = [out.text ?? '', ...(out.warnings ?? [])].filter(Boolean).join('\n');
+  return {
+    content: [{ type: 'text', text: text || '(nothing found)' }],
+    structuredContent: structured as Record<string, unknown>,
+  };
+}
+
+/** A tool, and the command's shape its answers are checked against. */
+interface Tool {
+  model: ToolModel;
+  shape?: z.ZodMiniType;
 }
 
 export async function serveMcp(
@@ -88,10 +100,13 @@ export async function serveMcp(
   cwd: string,
   timeoutMs?: number,
 ): Promise<void> {
-  const tools = toolModels(commands, outputSchema);
+  const tools: Tool[] = toolModels(commands, outputSchema).map((model) => {
+    const shape = commands[model.name]?.shape;
+    return shape ? { model, shape } : { model };
+  });
   const server = new Server({ name: 'lspq', version: BUILD.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: tools.map((t) => ({
+    tools: tools.map(({ model: t }) => ({
       name: t.name,
       description: t.description,
       inputSchema: inputSchema(t) as { type: 'object' },
@@ -100,8 +115,9 @@ export async function serveMcp(
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const tool = tools.find((t) => t.name === request.params.name);
-    if (!tool) return failure(`no tool '${request.params.name}'; lspq's tools: ${tools.map((t) => t.name).join(', ')}`);
+    const tool = tools.find((t) => t.model.name === request.params.name);
+    if (!tool)
+      return failure(`no tool '${request.params.name}'; lspq's tools: ${tools.map((t) => t.model.name).join(', ')}`);
     return call(tool, request.params.arguments, cwd, timeoutMs);
   });
   const transport = new StdioServerTransport();

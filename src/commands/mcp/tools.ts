@@ -103,20 +103,23 @@ export function commandWords(
     return { ok: false, why: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
   }
   const given = parsed.data as Record<string, string | boolean | string[] | undefined>;
-  const words: string[] = [tool.name];
+  const positionals: string[] = [];
   const flags: string[] = [];
   for (const i of tool.inputs) {
     const value = given[i.name];
     if (value === undefined || value === false) continue;
-    if (i.kind === 'positional') words.push(value as string);
-    else if (i.kind === 'words') words.push(...(value as string[]));
+    if (i.kind === 'positional') positionals.push(value as string);
+    else if (i.kind === 'words') positionals.push(...(value as string[]));
     else if (i.kind === 'boolean') flags.push(`--${i.key}`);
     else flags.push(`--${i.key}`, value as string);
   }
-  // An edit writes only with apply: true (and, for actions, an action's number); else it is a dry run.
-  const applying = tool.writes && given.apply === true && (tool.name !== 'actions' || given.action !== undefined);
+  // An edit writes only with apply: true (and, for actions, an action chosen); anything else is a dry run,
+  // said to the command in so many words, so that no other input can make it write.
+  const chosen = tool.name !== 'actions' || given.action !== undefined || given['apply-preferred'] === true;
+  const applying = tool.writes && given.apply === true && chosen;
   if (applying && tool.name === 'fmt') flags.push('--write');
-  if (!applying && (tool.name === 'rename' || tool.name === 'mv' || (tool.name === 'actions' && given.action)))
-    flags.push('--dry-run');
-  return { ok: true, words: [...words, ...flags], applying, ...(given.cwd ? { cwd: given.cwd as string } : {}) };
+  if (!applying && tool.writes && tool.name !== 'fmt' && chosen) flags.push('--dry-run');
+  // Positional words come after `--`: a word such as '--write' is a file's name, never a flag.
+  const words = [tool.name, ...flags, '--', ...positionals];
+  return { ok: true, words, applying, ...(given.cwd ? { cwd: given.cwd as string } : {}) };
 }

@@ -7,7 +7,8 @@ import type { ArgsDef } from 'citty';
 import type { CommandOutput } from '../../common/errors';
 import { usage } from '../../common/errors';
 import { displayPath, resolvePath } from '../../common/paths';
-import { entryFor, readTrust, type TrustEntry, trustFile, writeTrust } from '../../trust/store';
+import { entryFor, readTrust, repositoryOf, type TrustEntry, trustFile, writeTrust } from '../../trust/store';
+import { shippedFiles, type WouldRun, wouldRun } from './explain';
 import { defineCommand, type RunContext } from '../command';
 import { serverArgs } from '../common-args';
 import type { Parsed } from '../flags';
@@ -23,6 +24,7 @@ const ARGS = {
     valueHint: 'DIR',
   },
   list: { type: 'boolean', description: 'List the trusted repositories' },
+  explain: { type: 'boolean', description: 'List what trusting DIR would let run, and trust nothing' },
   revoke: { type: 'boolean', description: 'Trust DIR no longer' },
 } as const satisfies ArgsDef;
 
@@ -46,7 +48,12 @@ async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>
           .join('');
     return { stdout, exit: 0, ...(json || entries.length ? {} : { stderr: 'no repository is trusted' }) };
   }
-  const entry = entryFor(resolvePath(line.cwd, args.dir ?? '.'));
+  const dir = resolvePath(line.cwd, args.dir ?? '.');
+  if (args.explain) {
+    if (args.revoke) throw usage('--explain trusts nothing and revokes nothing: give it alone');
+    return explain(dir, entries, json, line);
+  }
+  const entry = entryFor(dir, line.env);
   const others = entries.filter((e) => e.path !== entry.path);
   if (args.revoke) {
     if (others.length === entries.length)
@@ -70,10 +77,25 @@ async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>
   };
 }
 
+const SHOWN_FILES = 3;
+const listed = (w: WouldRun) =>
+  `  ${w.what}\n    ${w.files.slice(0, SHOWN_FILES).join(', ')}${w.files.length > SHOWN_FILES ? ` and ${w.files.length - SHOWN_FILES} more` : ''}\n`;
+
+function explain(dir: string, entries: TrustEntry[], json: boolean, line: RunContext['line']): CommandOutput {
+  const repository = repositoryOf(dir, line.env);
+  const trusted = entries.some((e) => e.path === repository || repository.startsWith(`${e.path}/`));
+  const runs = wouldRun(shippedFiles(repository, line.env));
+  if (json) return { stdout: `${JSON.stringify({ repository, trusted, wouldRun: runs })}\n`, exit: 0 };
+  const head = runs.length
+    ? `${trusted ? 'trusted, so these run' : 'trusting it would let these run'} (${repository}):\n`
+    : `${repository} ships nothing that trust would let run: its servers run the same either way\n`;
+  return { stdout: head + runs.map(listed).join(''), exit: 0 };
+}
+
 export const trust = defineCommand({
-  summary: "let a repository's own servers and .lsp.json run; --list, --revoke",
+  summary: "let a repository's own servers and .lsp.json run; --explain, --list, --revoke",
   args: ARGS,
-  examples: ['lspq trust', 'lspq trust --list', 'lspq trust --revoke'],
+  examples: ['lspq trust --explain', 'lspq trust', 'lspq trust --list', 'lspq trust --revoke'],
   process: 'here',
   run,
   shape: TrustShape,

@@ -9,4 +9,10 @@ const TrustEntryShape = z.object({
 export const TrustShape = z.union([
   z.object({ trusted: z.array(TrustEntryShape), file: z.optional(z.string()) }),
   z.object({ revoked: z.nullable(z.string()) }),
+  z.object({
+    repository: z.string(),
+    trusted: z.boolean(),
+    /** What trusting lets run, each with the repository's files behind it. */
+    wouldRun: z.array(z.object({ what: z.string(), files: z.array(z.string()) })),
+  }),
 ]);

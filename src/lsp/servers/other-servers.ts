@@ -6,7 +6,7 @@
  * that complements one (ESLint, Tailwind CSS) never answers before it.
  */
 import { JS_TS } from './languages';
-import type { ServerSpec } from './spec';
+import type { ServerSpec, WorkspaceCode } from './spec';
 
 /** Linters and helpers that answer no question about code but diagnostics and actions. */
 const NO_NAVIGATION: ServerSpec['lacks'] = [
@@ -20,7 +20,7 @@ const NO_NAVIGATION: ServerSpec['lacks'] = [
   'renameProvider',
 ];
 
-export const OTHER_SERVERS: ServerSpec[] = [
+const LISTED: ServerSpec[] = [
   simple(
     'elixir-ls',
     'ElixirLS',
@@ -261,6 +261,46 @@ export const OTHER_SERVERS: ServerSpec[] = [
     lacks: NO_NAVIGATION,
   },
 ];
+
+const readsData = (why: string): WorkspaceCode => ({ runs: 'nothing', why });
+const codeConfig = (runs: string): WorkspaceCode => ({ runs, untrusted: 'refuse' });
+
+/**
+ * What each runs of a repository's code (docs/security.md). One whose
+ * configuration is code runs only in a trusted repository; one not listed
+ * here has not been audited and runs only there too.
+ */
+const WORKSPACE_CODE: Record<string, WorkspaceCode> = {
+  'elixir-ls': codeConfig('mix.exs, which Mix compiles and runs'),
+  jdtls: codeConfig('Gradle and Maven builds and their plugins'),
+  'ruby-lsp': codeConfig('Bundler with the Gemfile, which is Ruby'),
+  'lua-language-server': codeConfig('the plugin a .luarc.json names'),
+  'bash-language-server': readsData('parses scripts and runs shellcheck, which reads them as text'),
+  'yaml-language-server': readsData('reads YAML and JSON schemas as data'),
+  'vscode-json-language-server': readsData('reads JSON and JSON schemas as data'),
+  'vscode-css-language-server': readsData('reads stylesheets as data'),
+  'vscode-html-language-server': readsData('reads HTML as data'),
+  'docker-langserver': readsData('reads Dockerfiles as data; builds nothing'),
+  intelephense: readsData('parses PHP itself; runs no PHP'),
+  svelteserver: codeConfig('svelte.config.js and its preprocessors'),
+  'vue-language-server': codeConfig("the workspace's TypeScript and its plugins"),
+  'graphql-lsp': codeConfig('graphql.config.js or .graphqlrc.ts'),
+  'terraform-ls': codeConfig('terraform, which fetches and runs the providers the configuration names'),
+  taplo: readsData('reads TOML as data'),
+  marksman: readsData('reads Markdown as data'),
+  zls: codeConfig('build.zig, which zig build runs'),
+  'csharp-ls': codeConfig('MSBuild, which runs the tasks of the project files'),
+  'sourcekit-lsp': codeConfig('Package.swift, which SwiftPM runs'),
+  'kotlin-language-server': codeConfig('Gradle builds and their plugins'),
+  'vscode-eslint-language-server': codeConfig(
+    "eslint.config.js (or .eslintrc) and the plugins it loads, with the project's eslint",
+  ),
+  'tailwindcss-language-server': codeConfig('tailwind.config.js and the plugins it loads'),
+};
+
+export const OTHER_SERVERS: ServerSpec[] = LISTED.map((spec) =>
+  WORKSPACE_CODE[spec.id] ? { ...spec, workspaceCode: WORKSPACE_CODE[spec.id] } : spec,
+);
 
 export function simple(
   id: string,

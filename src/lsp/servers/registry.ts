@@ -24,6 +24,20 @@ const PYTHON = { '.py': 'python', '.pyi': 'python' };
 const PY_ROOTS = [['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Pipfile']];
 const PY_ENV = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH'];
 const RENAME_EVERYWHERE = { preferences: { useAliasesForRenames: false } };
+/** pylsp's plugins that load code the repository's configuration names. */
+const PYLSP_PLUGINS_OFF = {
+  pylint: { enabled: false },
+  flake8: { enabled: false },
+  pylsp_mypy: { enabled: false },
+  rope_autoimport: { enabled: false },
+  rope_completion: { enabled: false },
+};
+/** rust-analyzer in an untrusted repository: nothing of the crate is built or run. */
+const RUST_UNTRUSTED = {
+  cargo: { buildScripts: { enable: false } },
+  procMacro: { enable: false },
+  checkOnSave: false,
+};
 const PYRIGHT_ENUMERATED = /^(Found \d+ source files?|No source files found)/;
 
 /**
@@ -49,6 +63,10 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     notSources: ['.d.ts'],
     style: 'typescript-native',
+    workspaceCode: {
+      runs: 'nothing',
+      why: 'loads no plugins; its binary in the repository runs only where git does not track it, or once trusted',
+    },
     // A rename renames: without this a re-export keeps the old name (`export { b as a }`).
     settings: { typescript: RENAME_EVERYWHERE, javascript: RENAME_EVERYWHERE, 'js/ts': RENAME_EVERYWHERE },
   },
@@ -64,7 +82,9 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     // The syntax-only server answers while the project loads, with wrong
     // answers (a def on the import line); route everything to the semantic one.
     // A rename renames: without the preference a re-export keeps the old name (`export { b as a }`).
+    // No automatic type acquisition: it would run npm for the types of whatever package.json names.
     initializationOptions: {
+      disableAutomaticTypingAcquisition: true,
       tsserver: { useSyntaxServer: 'never', useClientFileWatcher: true },
       preferences: { providePrefixAndSuffixTextForRename: false },
     },
@@ -78,6 +98,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     notSources: ['.d.ts'],
     style: 'tsserver',
+    // tsserver resolves the plugins a tsconfig names beside the TypeScript it runs: the user's loads none of the repository's.
+    workspaceCode: {
+      runs: "the workspace's TypeScript (node_modules/typescript) and the tsserver plugins its tsconfig names",
+      untrusted: { userTypeScript: true },
+    },
   },
   {
     id: 'pyright',
@@ -100,6 +125,10 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readyLog: PYRIGHT_ENUMERATED,
     versionArgs: ['--version'],
     lacks: ['implementationProvider'],
+    workspaceCode: {
+      runs: 'nothing',
+      why: "reads its configuration as data; the repository's Python environment and interpreter run only once trusted",
+    },
   },
   {
     id: 'basedpyright',
@@ -121,6 +150,10 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     diagnostics: 'pull',
     readyLog: PYRIGHT_ENUMERATED,
     versionArgs: ['--version'],
+    workspaceCode: {
+      runs: 'nothing',
+      why: "reads its configuration as data; the repository's Python environment and interpreter run only once trusted",
+    },
   },
   {
     id: 'pylsp',
@@ -138,6 +171,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     lacks: ['implementationProvider', 'typeDefinitionProvider', 'workspaceSymbolProvider', 'callHierarchyProvider'],
     formatter: 'last',
+    // Its linters and rope read configuration that names code to load (pylint's load-plugins, mypy's plugins, rope's config.py).
+    workspaceCode: {
+      runs: "plugins its linters load from the repository's configuration (pylint, flake8, mypy, rope)",
+      untrusted: { settings: { pylsp: { plugins: PYLSP_PLUGINS_OFF } } },
+    },
   },
   {
     // Jedi's own server: an alternative to pylsp (the same engine, no plugins).
@@ -155,6 +193,10 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     versionArgs: ['--version'],
     lacks: ['implementationProvider', 'callHierarchyProvider'],
+    workspaceCode: {
+      runs: 'nothing',
+      why: "jedi reads the code as text; the repository's environment runs only once trusted",
+    },
   },
   {
     id: 'ruff',
@@ -172,6 +214,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     lacks: LINTER_ONLY,
     formatter: 'first',
+    workspaceCode: { runs: 'nothing', why: 'reads pyproject.toml and ruff.toml as data; runs no plugin' },
   },
   {
     id: 'gopls',
@@ -197,6 +240,11 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     diagnostics: 'gopls-barrier',
     versionArgs: ['version'],
+    // go runs the toolchain a go.mod or go.work names (downloading it) unless told to use the local one.
+    workspaceCode: {
+      runs: 'the Go toolchain its go.mod or go.work names in a toolchain line',
+      untrusted: { env: { GOTOOLCHAIN: 'local' } },
+    },
   },
   {
     id: 'rust-analyzer',
@@ -214,6 +262,23 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     outputDirs: ['target'],
     diskChanges: 'documents',
+    // Loading a workspace builds and runs build scripts and proc macros; cargo check on save builds the crate.
+    workspaceCode: {
+      runs: "build scripts (build.rs), proc macros and cargo check, which compile and run the repository's code",
+      untrusted: {
+        settings: { 'rust-analyzer': RUST_UNTRUSTED },
+        initializationOptions: RUST_UNTRUSTED,
+        env: { RUSTC_WRAPPER: '', RUSTC_WORKSPACE_WRAPPER: '' },
+        refuseWith: [
+          '.cargo/config.toml',
+          '.cargo/config',
+          'rust-analyzer.toml',
+          'rust-toolchain.toml',
+          'rust-toolchain',
+        ],
+        loses: { diagnostics: "cargo check's (it builds the crate and runs its build scripts)" },
+      },
+    },
   },
   {
     id: 'clangd',
@@ -241,6 +306,10 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     diagnostics: 'versioned',
     versionArgs: ['--version'],
     diskChanges: 'pinned-documents',
+    workspaceCode: {
+      runs: 'nothing',
+      why: 'parses with its own compiler: runs no command of compile_commands.json and loads no compiler plugin',
+    },
   },
   ...OTHER_SERVERS,
 ];

@@ -47,6 +47,32 @@ export type Readiness =
  */
 export type DiagnosticsStrategy = 'pull' | 'gopls-barrier' | 'versioned' | 'tsserver' | 'pull-and-check' | 'push';
 
+/**
+ * What a server runs of a repository's own code as it works, and how it
+ * runs in a repository not trusted yet (untrusted.ts, docs/security.md):
+ * - `nothing`: read and audited, it runs nothing of the repository's;
+ * - `refuse`: its configuration is code (ESLint's, Gradle's, mix.exs):
+ *   it starts only in a trusted repository;
+ * - a restriction: it runs with these changes until the repository is
+ *   trusted, and `loses` says what it cannot answer so.
+ */
+export type WorkspaceCode =
+  | { runs: 'nothing'; why: string }
+  | { runs: string; untrusted: 'refuse' }
+  | { runs: string; untrusted: Restriction };
+
+export interface Restriction {
+  settings?: Record<string, unknown>;
+  initializationOptions?: Record<string, unknown>;
+  env?: Record<string, string>;
+  /** typescript-language-server: the user's TypeScript (`tsserver.path`), never the one the repository ships. */
+  userTypeScript?: boolean;
+  /** Files whose presence in the repository still lets it run code (cargo's `.cargo/config.toml`): left out where one is. */
+  refuseWith?: string[];
+  /** What it cannot answer in this mode, and why (rust-analyzer's diag: cargo check). */
+  loses?: { diagnostics: string };
+}
+
 export interface ServerSpec {
   id: string;
   name: string;
@@ -127,6 +153,10 @@ export interface ServerSpec {
    * in a project that does not use it.
    */
   needsMarker?: boolean;
+  /** What it runs of the repository's code and how it runs untrusted; a built-in without it starts only when trusted. */
+  workspaceCode?: WorkspaceCode;
+  /** Set where it runs in its untrusted mode: the restriction in force (diag says what it cannot answer so). */
+  restricted?: Restriction;
   /** The configuration file that set its command, named when that command is missing. */
   configuredIn?: string;
   /** File names ending so are not the project's sources though their extension matches (TypeScript's declaration files). */

@@ -6,7 +6,12 @@
  * worktree's main checkout's). A clone delivers only what git tracks, so
  * in a git checkout only what git tracks needs trust; what it does not
  * (made by the user's `npm install`, `uv venv`, their own editing) is the
- * user's and runs. Outside a checkout everything of the project needs it.
+ * user's and runs. A checkout is one git vouches for (trust/checkout.ts):
+ * in a folder whose `.git` git does not confirm, and outside a checkout,
+ * everything of the project needs trust. Servers that would run the
+ * repository's code as they work (build scripts, JavaScript
+ * configuration) run in their untrusted mode until it is trusted
+ * (untrusted.ts).
  * The user's own `~/.config/lspq/lsp.json`, tool folders and PATH always run.
  *
  * `lspq trust DIR` records the repository in the user's configuration
@@ -14,11 +19,11 @@
  * changed one needs trusting again. LSPQ_TRUST=all trusts everything (CI
  * and containers, where the repository is the user's own).
  */
-import { isWithin } from '../../common/paths';
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { probeEnv } from '../../git/run';
-import { gitTop, hashOf, readTrust, realOf, type TrustEntry, trustFile } from '../../trust/store';
+import { isWithin } from '../../common/paths';
+import { checkoutOf, gitTracks } from '../../trust/checkout';
+import { hashOf, readTrust, realOf, repositoryOf, type TrustEntry, trustFile } from '../../trust/store';
 
 /** What git said of a path, with the index it said it from (its modification time): asked again when the index changes. */
 const trackedCache = new Map<string, { index: number; tracked: boolean }>();
@@ -38,14 +43,7 @@ function tracked(top: string, path: string, env: Record<string, string>): boolea
   const index = indexTime(top);
   const known = trackedCache.get(key);
   if (known && known.index === index) return known.tracked;
-  const r = Bun.spawnSync(['git', 'ls-files', '--error-unmatch', '--', relative(top, path)], {
-    cwd: top,
-    env: probeEnv(env),
-    stdin: 'ignore',
-    stdout: 'ignore',
-    stderr: 'ignore',
-  });
-  const answer = r.exitCode === 0;
+  const answer = gitTracks(top, relative(top, path), env);
   if (trackedCache.size >= TRACKED_CACHE_MAX) trackedCache.delete(trackedCache.keys().next().value!);
   trackedCache.set(key, { index, tracked: answer });
   return answer;
@@ -65,6 +63,8 @@ export interface LeftOut {
  */
 export class Trust {
   readonly leftOut: LeftOut[] = [];
+  /** The servers this question could not start at all: their untrusted mode is not to run. */
+  readonly refused = new Set<string>();
   private readonly all: boolean;
   private readonly entries: TrustEntry[];
 
@@ -96,10 +96,26 @@ export class Trust {
    * (tracked by git, or anything of a project outside git), else undefined.
    */
   private owner(path: string, project: string): string | undefined {
-    const top = gitTop(path);
-    if (top) return tracked(top, path, this.env) ? top : undefined;
+    const checkout = checkoutOf(path, this.env);
+    // A checkout git does not vouch for (an empty .git, a failing git): nothing in it is the user's own.
+    if (checkout && !checkout.vouched) return checkout.top;
+    if (checkout) return tracked(checkout.top, path, this.env) ? checkout.top : undefined;
     const under = isWithin(path, project);
     return under ? project : undefined;
+  }
+
+  /**
+   * Whether the repository a server's root lies in is trusted: servers that
+   * would run its code (build scripts, configuration that is JavaScript, a
+   * workspace's TypeScript) run in their untrusted mode until it is.
+   */
+  trustsRoot(root: string): boolean {
+    return this.all || this.trusts(repositoryOf(root, this.env));
+  }
+
+  /** Says what a question left out of a repository that is not trusted. */
+  leaveOut(what: string, root: string): void {
+    this.leftOut.push({ what, repository: repositoryOf(root, this.env) });
   }
 
   private trusts(repository: string, config?: { path: string; bytes: Buffer }): boolean {

@@ -1,0 +1,275 @@
+/**
+ * A hostile repository, as an agent meets one right after cloning it: each
+ * way in that a server or lspq reads leaves a mark if it runs. Untrusted,
+ * no mark is left and the user's own servers still answer (exactly);
+ * trusted, the project's own tools run where that is the point.
+ * - a `.git` that git does not vouch for (an empty folder, a 0-byte file):
+ *   nothing in it counts as the user's own;
+ * - a committed node_modules/typescript (typescript-language-server would
+ *   run the workspace's tsserver.js);
+ * - a Rust build script (rust-analyzer builds and runs it as it loads the
+ *   workspace), and a `.cargo/config.toml` that could name a program;
+ * - an ESLint flat config (JavaScript the ESLint server loads);
+ * - a committed SCIP index (the repository's word about its code);
+ * - an edit that would reach a file outside the root through a link.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FIXTURES, git, Lspq, toolsPath } from '../helpers/lspq';
+
+const lspq = new Lspq({ trusting: false });
+const base = realpathSync(mkdtempSync(join(tmpdir(), 'lspq-hostile-')));
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+  rmSync(base, { recursive: true, force: true });
+});
+
+const TS = 'export const x = 1;\nexport const y = x + 1;\n';
+const tsls = Bun.which('typescript-language-server', { PATH: toolsPath() })!;
+const LEFT_OUT = /^lspq: warning: left out .*\(the repository's own code, not trusted yet\); to run it: lspq trust /m;
+
+let n = 0;
+/** A new folder holding `files`; `git: true` makes it a repository with everything committed. */
+function project(files: Record<string, string>, options: { git?: boolean } = {}): { dir: string; mark: string } {
+  const dir = join(base, `p${++n}`);
+  mkdirSync(dir, { recursive: true });
+  const mark = join(dir, 'MARK');
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text.replaceAll('@MARK@', mark));
+  }
+  if (options.git) {
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'hostile');
+  }
+  return { dir, mark };
+}
+
+const evilLspJson = () =>
+  JSON.stringify({
+    evil: {
+      command: 'sh',
+      args: ['-c', `touch '@MARK@'; exec '${tsls}' --stdio`],
+      extensionToLanguage: { '.ts': 'typescript' },
+    },
+  });
+
+describe.each([
+  ['an empty .git folder', (dir: string) => mkdirSync(join(dir, '.git'))],
+  ['a 0-byte .git file', (dir: string) => writeFileSync(join(dir, '.git'), '')],
+])('%s is no checkout git vouches for', (_name, makeGit) => {
+  test('its .lsp.json server does not run; the user’s server answers; trusting it runs it', async () => {
+    const { dir, mark } = project({ 'a.ts': TS, '.lsp.json': evilLspJson() });
+    makeGit(dir);
+    const r = await lspq.run(['def', 'a.ts:2:x'], { cwd: dir });
+    expect({ stdout: r.stdout, exit: r.exit, marked: existsSync(mark) }).toEqual({
+      stdout: 'a.ts:1:14: export const x = 1;\n',
+      exit: 0,
+      marked: false,
+    });
+    expect(r.stderr).toMatch(LEFT_OUT);
+    const explained = await lspq.json<{ wouldRun: { what: string; files: string[] }[] }>(['trust', '--explain'], {
+      cwd: dir,
+    });
+    expect(explained.wouldRun[0]).toEqual({ what: 'the servers and settings of its .lsp.json', files: ['.lsp.json'] });
+    expect((await lspq.run(['trust'], { cwd: dir })).exit).toBe(0);
+    const trusted = await lspq.run(['def', 'a.ts:2:x'], { cwd: dir });
+    expect([trusted.stdout, trusted.exit, existsSync(mark)]).toEqual(['a.ts:1:14: export const x = 1;\n', 0, true]);
+    await lspq.run(['trust', '--revoke'], { cwd: dir });
+  });
+});
+
+test('a committed node_modules/typescript: typescript-language-server runs the user’s TypeScript until trusted', async () => {
+  const { dir, mark } = project(
+    {
+      'a.ts': TS,
+      'tsconfig.json': '{}\n',
+      'node_modules/typescript/package.json': '{"name":"typescript","version":"5.9.3"}\n',
+      'node_modules/typescript/lib/tsserver.js': `require('node:fs').writeFileSync('@MARK@', '');\n`,
+    },
+    { git: true },
+  );
+  const asked = ['def', 'a.ts:2:x', '--server', 'typescript-language-server'];
+  for (let i = 0; i < 2; i++) {
+    const r = await lspq.run(asked, { cwd: dir });
+    expect({ stdout: r.stdout, exit: r.exit, marked: existsSync(mark) }).toEqual({
+      stdout: 'a.ts:1:14: export const x = 1;\n',
+      exit: 0,
+      marked: false,
+    });
+    expect(r.stderr).toContain("left out the repository's TypeScript (typescript-language-server runs ");
+  }
+  const explained = await lspq.run(['trust', '--explain'], { cwd: dir });
+  expect(explained.stdout).toContain(
+    'its own TypeScript (node_modules/typescript), run by typescript-language-server with the plugins its tsconfig names\n    node_modules/typescript/lib/tsserver.js\n',
+  );
+  await lspq.run(['trust'], { cwd: dir });
+  await lspq.run(asked, { cwd: dir });
+  expect(existsSync(mark)).toBe(true); // trusted: the workspace's TypeScript, the version the project pins
+  await lspq.run(['trust', '--revoke'], { cwd: dir });
+});
+
+describe('a Rust build script', () => {
+  const buildRs = `fn main() { std::fs::write("@MARK@", "").unwrap(); }\n`;
+  const made = (() => {
+    const { dir, mark } = project({ 'build.rs': buildRs }, {});
+    cpSync(join(FIXTURES, 'rust-diag'), dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'Cargo.toml'),
+      readFileSync(join(dir, 'Cargo.toml'), 'utf8').replace('[package]', '[package]\nbuild = "build.rs"'),
+    );
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'hostile');
+    return { dir, mark };
+  })();
+
+  test('untrusted: rust-analyzer answers def and refs with nothing built; diag says cargo check needs trust (exit 3)', async () => {
+    const { dir, mark } = made;
+    const def = await lspq.run(['def', 'src/main.rs:5:twice', '--timeout', '120'], { cwd: dir });
+    expect([def.stdout, def.exit]).toEqual(['src/clean.rs:1:8: pub fn twice(n: i32) -> i32 {\n', 0]);
+    const refs = await lspq.run(['refs', 'src/clean.rs:1:twice'], { cwd: dir });
+    expect([refs.stdout, refs.exit]).toEqual([
+      'src/main.rs:5:27: println!("{}", clean::twice(broken::size("x")));\n',
+      0,
+    ]);
+    const diag = await lspq.run(['diag', 'src/broken.rs', '--timeout', '120'], { cwd: dir });
+    expect(diag.exit).toBe(3);
+    expect(diag.stderr).toContain(
+      "diagnostics are incomplete: rust-analyzer left out cargo check's (it builds the crate and runs its build scripts), since the repository is not trusted; 'lspq trust' lets it run",
+    );
+    expect(existsSync(mark)).toBe(false);
+    const explained = await lspq.json<{ wouldRun: { what: string; files: string[] }[] }>(['trust', '--explain'], {
+      cwd: dir,
+    });
+    expect(explained.wouldRun.map((w) => w.what)).toEqual([
+      "rust-analyzer: build scripts (build.rs), proc macros and cargo check, which compile and run the repository's code",
+    ]);
+  });
+
+  test('trusted: the build script runs, and diag has cargo check’s errors', async () => {
+    const { dir, mark } = made;
+    await lspq.run(['trust'], { cwd: dir });
+    const diag = await lspq.run(['diag', 'src/broken.rs', '--timeout', '120'], { cwd: dir });
+    expect(diag.stdout).toContain('src/broken.rs:1:24: error: mismatched types');
+    expect(diag.stdout).toContain('[rustc E0425]');
+    expect([diag.exit, existsSync(mark)]).toEqual([1, true]);
+    await lspq.run(['trust', '--revoke'], { cwd: dir });
+  });
+
+  test('a committed .cargo/config.toml (it can name the compiler cargo runs): rust-analyzer is left out until trusted', async () => {
+    const { dir } = project({ '.cargo/config.toml': '[build]\nrustc-wrapper = "./wrap.sh"\n' });
+    cpSync(join(FIXTURES, 'rust-shapes'), dir, { recursive: true });
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'hostile');
+    const r = await lspq.run(['def', 'src/main.rs:13:total_area'], { cwd: dir });
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toContain(
+      `rust-analyzer would run the repository's own code for ${join(dir, 'src/main.rs')}, and the repository is not trusted; 'lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it`,
+    );
+    expect(r.stderr).toContain('left out rust-analyzer (its .cargo/config.toml can run programs)');
+  });
+});
+
+test('an ESLint flat config is JavaScript: untrusted, ESLint is left out and TypeScript answers diag', async () => {
+  const { dir, mark } = project(
+    {
+      'a.ts': 'export const x: number = "one";\n',
+      'tsconfig.json': '{}\n',
+      'package.json': '{"name":"p","type":"module"}\n',
+      'eslint.config.js': `import { writeFileSync } from 'node:fs';\nwriteFileSync('@MARK@', '');\nexport default [];\n`,
+    },
+    { git: true },
+  );
+  const r = await lspq.run(['diag', 'a.ts', '--json'], { cwd: dir });
+  const answer = JSON.parse(r.stdout) as {
+    diagnostics: { line: number; column: number; source: string }[];
+    servers: { server: string }[];
+  };
+  expect(answer.diagnostics.map((d) => `${d.line}:${d.column}:${d.source}`)).toEqual(['1:14:typescript']);
+  expect(answer.servers.map((s) => s.server)).toEqual(['typescript-language-server']);
+  expect(r.stderr).toContain(
+    'left out vscode-eslint-language-server (eslint.config.js (or .eslintrc) and the plugins it loads',
+  );
+  expect([r.exit, existsSync(mark)]).toEqual([1, false]);
+});
+
+test('a committed SCIP index is the repository’s word: not read until trusted; one built here is', async () => {
+  const { dir } = project({ 'a.ts': TS, 'tsconfig.json': '{}\n', 'package.json': '{"name":"p"}\n' }, { git: true });
+  expect((await lspq.run(['index', '--timeout', '120'], { cwd: dir, env: { LSPQ_TRUST: 'all' } })).exit).toBe(0);
+  // Built here: lspq ignores it in git, so it is the user's own.
+  const built = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: dir });
+  expect([built.stdout, built.exit]).toEqual(['a.ts:2:18: export const y = x + 1;\n', 0]);
+  // Committed by the repository: left out, with the line that says so.
+  rmSync(join(dir, '.lspq', '.gitignore'));
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'ship an index');
+  const shipped = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: dir });
+  expect(shipped.exit).toBe(3);
+  expect(shipped.stderr).toMatch(LEFT_OUT);
+  expect(shipped.stderr).toContain('its own index');
+  await lspq.run(['trust'], { cwd: dir });
+  const trusted = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: dir });
+  expect([trusted.stdout, trusted.exit]).toEqual(['a.ts:2:18: export const y = x + 1;\n', 0]);
+  await lspq.run(['trust', '--revoke'], { cwd: dir });
+});
+
+describe('an edit that reaches outside the root through a link', () => {
+  const outside = join(base, 'outside');
+  mkdirSync(outside, { recursive: true });
+  const elsewhere = join(outside, 'b.ts');
+  const B = "import { x } from './a';\nexport const z = x * 2;\n";
+  const made = project(
+    {
+      'a.ts': TS,
+      'tsconfig.json': '{"compilerOptions":{"preserveSymlinks":true}}\n',
+      'package.json': '{"name":"p"}\n',
+    },
+    { git: true },
+  );
+  writeFileSync(elsewhere, B);
+  symlinkSync(elsewhere, join(made.dir, 'b.ts'));
+
+  test('rename is refused whole, naming the file and where it really is; nothing is written', async () => {
+    const { dir } = made;
+    const r = await lspq.run(['rename', 'a.ts:1:x', 'renamed'], { cwd: dir, env: { LSPQ_TRUST: 'all' } });
+    expect(r.exit).toBe(2);
+    expect(r.stderr).toBe(
+      `lspq: the edit would change ${join(dir, 'b.ts')} (it is ${elsewhere}, through a symbolic link), outside the workspace root ${dir}; nothing was written (add --allow-outside to allow it)\n`,
+    );
+    expect([readFileSync(join(dir, 'a.ts'), 'utf8'), readFileSync(elsewhere, 'utf8')]).toEqual([TS, B]);
+  });
+
+  test('with --allow-outside the linked file is written, and the link stays a link', async () => {
+    const { dir } = made;
+    const r = await lspq.run(['rename', 'a.ts:1:x', 'renamed', '--allow-outside'], {
+      cwd: dir,
+      env: { LSPQ_TRUST: 'all' },
+    });
+    expect(r.exit).toBe(0);
+    expect(readFileSync(elsewhere, 'utf8')).toBe("import { renamed } from './a';\nexport const z = renamed * 2;\n");
+    expect(realpathSync(join(dir, 'b.ts'))).toBe(elsewhere);
+  });
+});
+
+test('a stray rejection in the daemon is logged, and the daemon goes on answering', async () => {
+  const own = new Lspq();
+  const { dir } = project({ 'a.ts': TS, 'tsconfig.json': '{}\n' });
+  try {
+    for (let i = 0; i < 2; i++) {
+      const r = await own.run(['def', 'a.ts:2:x'], { cwd: dir, env: { LSPQ_TEST_STRAY_REJECTION: '1' } });
+      expect([r.stdout, r.exit]).toEqual(['a.ts:1:14: export const x = 1;\n', 0]);
+    }
+    const logs = await own.run(['daemon', 'logs']);
+    expect(logs.stdout).toContain(
+      'a rejection no handler caught (the daemon goes on): Error: a stray rejection (test)',
+    );
+  } finally {
+    expect(await own.stop()).toEqual([]);
+  }
+});
