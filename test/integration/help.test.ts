@@ -68,6 +68,7 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq servers': { in: 'go-shapes' },
   'lspq servers --json': { in: 'go-shapes' },
   // In the test's repository, recorded in the test's own configuration folder: trusted, listed, revoked.
+  'lspq trust --explain': { in: 'repo' },
   'lspq trust': { in: 'repo' },
   'lspq trust --list': { in: 'repo' },
   'lspq trust --revoke': { in: 'repo' },

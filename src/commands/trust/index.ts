@@ -8,7 +8,7 @@ import type { CommandOutput } from '../../common/errors';
 import { usage } from '../../common/errors';
 import { displayPath, resolvePath } from '../../common/paths';
 import { entryFor, readTrust, repositoryOf, type TrustEntry, trustFile, writeTrust } from '../../trust/store';
-import { shippedFiles, type WouldRun, wouldRun } from './explain';
+import type { WouldRun } from './explain';
 import { defineCommand, type RunContext } from '../command';
 import { serverArgs } from '../common-args';
 import type { Parsed } from '../flags';
@@ -51,7 +51,7 @@ async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>
   const dir = resolvePath(line.cwd, args.dir ?? '.');
   if (args.explain) {
     if (args.revoke) throw usage('--explain trusts nothing and revokes nothing: give it alone');
-    return explain(dir, entries, json, line);
+    return explain(dir, entries, json, line, await import('./explain'));
   }
   const entry = entryFor(dir, line.env);
   const others = entries.filter((e) => e.path !== entry.path);
@@ -81,7 +81,14 @@ const SHOWN_FILES = 3;
 const listed = (w: WouldRun) =>
   `  ${w.what}\n    ${w.files.slice(0, SHOWN_FILES).join(', ')}${w.files.length > SHOWN_FILES ? ` and ${w.files.length - SHOWN_FILES} more` : ''}\n`;
 
-function explain(dir: string, entries: TrustEntry[], json: boolean, line: RunContext['line']): CommandOutput {
+function explain(
+  dir: string,
+  entries: TrustEntry[],
+  json: boolean,
+  line: RunContext['line'],
+  // Loaded only here: it reads the server registry, which no other trust command needs.
+  { shippedFiles, wouldRun }: typeof import('./explain'),
+): CommandOutput {
   const repository = repositoryOf(dir, line.env);
   const trusted = entries.some((e) => e.path === repository || repository.startsWith(`${e.path}/`));
   const runs = wouldRun(shippedFiles(repository, line.env));

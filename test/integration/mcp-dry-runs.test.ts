@@ -1,0 +1,152 @@
+/**
+ * An MCP edit tool writes only with `apply: true`, whatever else a call
+ * holds: its arguments may come from a model that a prompt shaped. Every
+ * edit tool is called with each of its inputs, and with all of them at
+ * once, without `apply`; the tree stays as it was, byte for byte. A word
+ * that looks like a flag is a file's name. With `apply: true` the edit is
+ * made once and answered with the summary a dry run gives, marked written.
+ * Driven by the official SDK's client over stdio, on pyright and ruff.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Lspq, lspqArgv, scratchDir } from '../helpers/lspq';
+
+const lspq = new Lspq();
+const dir = scratchDir('mcp-dry');
+const FILES: Record<string, string> = {
+  'pyproject.toml': '[project]\nname = "p"\nversion = "0"\n',
+  'main.py': 'import os\nimport sys\nfrom helper import greet\n\nprint(greet(sys.argv[0]))\n',
+  'helper.py': 'def greet(name):\n    return  "hi " +name\n',
+};
+for (const [path, text] of Object.entries(FILES)) writeFileSync(join(dir, path), text);
+
+let client: Client;
+beforeAll(async () => {
+  const [command, ...args] = lspqArgv();
+  const transport = new StdioClientTransport({ command: command!, args: [...args, 'mcp'], cwd: dir, env: lspq.env() });
+  client = new Client({ name: 'lspq-test', version: '1.0.0' });
+  await client.connect(transport);
+});
+afterAll(async () => {
+  await client.close();
+  expect(await lspq.stop()).toEqual([]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Every file under the project with its bytes: what a dry run must leave as it was. */
+function tree(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d).sort()) {
+      const p = join(d, name);
+      if (name === '__pycache__') continue;
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, 'latin1');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+type Result = Awaited<ReturnType<Client['callTool']>>;
+const text = (r: Result) => (r.content as { type: string; text: string }[])[0]!.text;
+
+/** A value for each input a tool may take, the kind a model would give; a flag-like word where it would hurt most. */
+const VALUES: Record<string, Record<string, unknown>> = {
+  rename: { target: 'helper.py:1:greet', 'new-name': 'welcome' },
+  mv: { old: 'helper.py', new: 'greeting.py' },
+  actions: { target: 'main.py:1:os', action: '1', kind: 'quickfix' },
+  fmt: { files: ['helper.py'], range: '1-2' },
+};
+
+function valueFor(tool: string, name: string, schema: { type?: string; enum?: string[] }): unknown {
+  if (VALUES[tool]![name] !== undefined) return VALUES[tool]![name];
+  if (schema.type === 'boolean') return true;
+  if (schema.type === 'array') return ['--write'];
+  if (schema.enum) return schema.enum[0];
+  return name === 'timeout' ? '60' : name === 'server' ? 'pyright' : '1';
+}
+
+describe.each(['rename', 'mv', 'actions', 'fmt'])('%s without apply writes nothing', (tool) => {
+  test('with each of its inputs, and with all of them at once', async () => {
+    const before = tree();
+    const { tools } = await client.listTools();
+    const declared = tools.find((t) => t.name === tool)!;
+    const properties = declared.inputSchema.properties as Record<string, { type?: string; enum?: string[] }>;
+    const names = Object.keys(properties).filter((k) => k !== 'apply' && k !== 'cwd');
+    expect(names.length).toBeGreaterThan(1);
+    const base = VALUES[tool]!;
+    const calls = [
+      ...names.map((name) => ({ ...base, [name]: valueFor(tool, name, properties[name]!) })),
+      Object.fromEntries(names.map((name) => [name, valueFor(tool, name, properties[name]!)])),
+      { ...base, apply: false },
+    ];
+    for (const args of calls) {
+      await client.callTool({ name: tool, arguments: args });
+      expect({ args, tree: tree() }).toEqual({ args, tree: before });
+    }
+  });
+});
+
+test('a flag-like word is a file name: fmt with files ["--write", "helper.py"] writes nothing', async () => {
+  const before = tree();
+  const r = await client.callTool({ name: 'fmt', arguments: { files: ['--write', 'helper.py'] } });
+  expect([r.isError, text(r)]).toEqual([
+    true,
+    `${join(dir, '--write')} does not exist; check the path (relative paths are from the current directory)`,
+  ]);
+  expect(tree()).toEqual(before);
+});
+
+test('actions with apply-preferred and no apply: the diff, nothing written; with apply: written once', async () => {
+  const before = tree();
+  const dry = await client.callTool({
+    name: 'actions',
+    arguments: { target: 'main.py:1:os', 'apply-preferred': true },
+  });
+  expect(dry.isError).toBeFalsy();
+  expect(
+    text(dry)
+      .split('\n')
+      .filter((l) => /^[-+][^-+]/.test(l)),
+  ).toEqual(['-import os']);
+  expect(tree()).toEqual(before);
+  const done = await client.callTool({
+    name: 'actions',
+    arguments: { target: 'main.py:1:os', 'apply-preferred': true, apply: true },
+  });
+  expect(done.isError).toBeFalsy();
+  expect(readFileSync(join(dir, 'main.py'), 'utf8')).toBe(
+    'import sys\nfrom helper import greet\n\nprint(greet(sys.argv[0]))\n',
+  );
+  writeFileSync(join(dir, 'main.py'), FILES['main.py']!);
+});
+
+test('rename applied: the dry run’s summary, marked written', async () => {
+  const args = { target: 'helper.py:1:greet', 'new-name': 'welcome' };
+  const dry = await client.callTool({ name: 'rename', arguments: args });
+  expect((dry.structuredContent as { applied: boolean }).applied).toBe(false);
+  const done = await client.callTool({ name: 'rename', arguments: { ...args, apply: true } });
+  expect(done.isError).toBeFalsy();
+  expect((done.structuredContent as { applied: boolean; files: { path: string }[] }).applied).toBe(true);
+  expect((done.structuredContent as { files: { path: string }[] }).files.map((f) => f.path).sort()).toEqual([
+    'helper.py',
+    'main.py',
+  ]);
+  expect(readFileSync(join(dir, 'helper.py'), 'utf8')).toStartWith('def welcome(name):');
+  expect(readFileSync(join(dir, 'main.py'), 'utf8')).toContain('print(welcome(sys.argv[0]))');
+});
+
+test('lspq mcp refuses the flags it would ignore', async () => {
+  for (const flag of ['--root', '--server', '--limit']) {
+    const r = await lspq.run(['mcp', flag, 'x'], { cwd: dir });
+    expect([r.exit, r.stderr]).toEqual([2, `lspq: unknown flag '${flag}' for 'lspq mcp'; see 'lspq mcp --help'\n`]);
+  }
+  for (const flag of ['--json', '--no-daemon']) {
+    const r = await lspq.run(['mcp', flag], { cwd: dir });
+    expect([r.exit, r.stderr]).toEqual([2, `lspq: unknown flag '${flag}' for 'lspq mcp'; see 'lspq mcp --help'\n`]);
+  }
+});
