@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, fakeProject, git, Lspq, REPO } from '../helpers/lspq';
+import { copyFixture, fakeProject, git, Lspq, REPO, scratchDir } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const scratch: string[] = [];
@@ -112,6 +112,30 @@ describe('rename', () => {
     expect(check(dir, ['cc', '-std=c11', '-fsyntax-only', ...files])).toEqual({ exit: 0, output: '' });
   });
 
+  test('Python, a FILE:LINE:COL target: the old name left in a comment and a docstring is named as such, read before the edit', async () => {
+    const dir = scratchDir('leftover');
+    try {
+      writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "p"\nversion = "0"\n');
+      writeFileSync(join(dir, 'a.py'), 'def total(x):\n    return x\n');
+      writeFileSync(join(dir, 'b.py'), 'from a import total\n\nprint(total(1))\n');
+      writeFileSync(join(dir, 'notes.py'), '# total is computed in a\n\n\ndef f():\n    """Calls total."""\n');
+      for (let i = 0; i < 2; i++) {
+        const [from, to] = i === 0 ? ['total', 'overall'] : ['overall', 'total'];
+        const r = await lspq.run(['rename', 'a.py:1:5', to], { cwd: dir });
+        expect(r).toEqual({
+          exit: 0,
+          stdout: 'a.py: 1 edit\nb.py: 2 edits\n',
+          stderr:
+            i === 0
+              ? `lspq: warning: '${from}' is still written where pyright did not rename it (in comments or strings): notes.py:1:3, notes.py:5:14\nlspq: renamed to '${to}': 3 edits in 2 files\n`
+              : `lspq: renamed to '${to}': 3 edits in 2 files\n`,
+        });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('C: a file outside the compile database still calling the old name is named in a warning (and in JSON)', async () => {
     const dir = copy('c-shapes');
     const files = ['main.c', 'circle.c', 'square.c', 'geometry.c'];
@@ -128,7 +152,7 @@ describe('rename', () => {
       exit: 0,
       stdout: 'geometry.c: 1 edit\nmain.c: 1 edit\nshape.h: 1 edit\n',
       stderr:
-        "lspq: warning: 'total_area' is still written in files clangd did not rename (outside what it knows, such as an inactive #ifdef): legacy.c:3:47\nlspq: renamed to 'whole_area': 3 edits in 3 files\n",
+        "lspq: warning: 'total_area' is still written where clangd did not rename it (in code another build configuration compiles: another platform, an inactive #ifdef): legacy.c:3:47\nlspq: renamed to 'whole_area': 3 edits in 3 files\n",
     });
     const back = await lspq.json<{ unrenamed: { path: string; line: number; column: number }[] }>(
       ['rename', 'geometry.c:16:whole_area', 'total_area', '--dry-run'],

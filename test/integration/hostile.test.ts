@@ -219,6 +219,37 @@ test('a committed SCIP index is the repository’s word: not read until trusted;
   await lspq.run(['trust', '--revoke'], { cwd: dir });
 });
 
+test('clangd loads no compiler plugin that compile_commands.json names, trusted or not', async () => {
+  const { dir, mark } = project({
+    'evil.c': `#include <stdio.h>\n__attribute__((constructor)) static void mark(void) { FILE *f = fopen("@MARK@", "w"); if (f) fclose(f); }\n`,
+    'main.c': 'int twice(int n) { return n * 2; }\nint main(void) { return twice(1); }\n',
+  });
+  const built = Bun.spawnSync(['cc', '-shared', '-fPIC', '-o', 'evil.so', 'evil.c'], { cwd: dir, stderr: 'pipe' });
+  expect(built.exitCode).toBe(0);
+  const plugin = join(dir, 'evil.so');
+  const args = [
+    'cc',
+    `-fplugin=${plugin}`,
+    '-Xclang',
+    '-load',
+    '-Xclang',
+    plugin,
+    `-fpass-plugin=${plugin}`,
+    '-c',
+    'main.c',
+  ];
+  writeFileSync(
+    join(dir, 'compile_commands.json'),
+    JSON.stringify([{ directory: dir, file: 'main.c', arguments: args }]),
+  );
+  for (const env of [{}, { LSPQ_TRUST: 'all' }]) {
+    const def = await lspq.run(['def', 'main.c:2:twice'], { cwd: dir, env });
+    expect([def.stdout, def.exit]).toEqual(['main.c:1:5: int twice(int n) { return n * 2; }\n', 0]);
+    const diag = await lspq.run(['diag', 'main.c'], { cwd: dir, env });
+    expect([diag.stdout, diag.exit, existsSync(mark)]).toEqual(['', 0, false]);
+  }
+});
+
 describe('an edit that reaches outside the root through a link', () => {
   const outside = join(base, 'outside');
   mkdirSync(outside, { recursive: true });

@@ -139,7 +139,15 @@ test('three sessions at once: one daemon, one gopls for the root', async () => {
 test("the MCP Inspector's CLI lists the tools and calls def", async () => {
   // The Inspector starts its server with a bare environment of its own: the test's daemon and configuration are passed.
   const env = lspq.env();
-  const serverEnv = ['LSPQ_SOCKET', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'PATH', 'LSPQ_TOOL_DIRS', 'NO_COLOR'].flatMap(
+  const serverEnv = [
+    'LSPQ_SOCKET',
+    'XDG_CONFIG_HOME',
+    'XDG_CACHE_HOME',
+    'PATH',
+    'LSPQ_TOOL_DIRS',
+    'NO_COLOR',
+    'LSPQ_TRUST',
+  ].flatMap(
     // It takes no empty value: no tool folders is a folder that does not exist.
     (key) => ['-e', `${key}=${env[key] || join(lspq.dir, 'none')}`],
   );

@@ -35,6 +35,28 @@ async function prepared(open: OpenTarget, ctx: HandlerContext, deadline: Deadlin
   return item;
 }
 
+/**
+ * The calls a function makes. A function reached on the way that the
+ * server cannot expand (gopls: "no symbol here" for a function outside the
+ * workspace, a builtin) is a dead end of the search, not its failure; the
+ * start's own failure is the question's.
+ */
+async function outgoing(
+  session: Session,
+  item: CallHierarchyItem,
+  isStart: boolean,
+  ctx: HandlerContext,
+  deadline: Deadline,
+) {
+  try {
+    return (await session.client.request(Requests.outgoingCalls, { item }, deadline.options(ctx))) ?? [];
+  } catch (err) {
+    if (isStart || !(err instanceof LspqError) || err.code !== 'server_failed') throw err;
+    ctx.log(`${session.client.spec.id}: no outgoing calls of ${item.name} (${err.message}): a dead end of the search`);
+    return [];
+  }
+}
+
 /** Breadth first from `start`; for each item reached, every edge that reached it at its shortest distance. */
 async function search(
   session: Session,
@@ -53,7 +75,7 @@ async function search(
     const next: CallHierarchyItem[] = [];
     for (const item of frontier) {
       if (++expansions > MAX_EXPANSIONS) return { parents, items, capped: true };
-      const calls = (await session.client.request(Requests.outgoingCalls, { item }, deadline.options(ctx))) ?? [];
+      const calls = await outgoing(session, item, item === start, ctx, deadline);
       for (const call of calls) {
         const key = itemKey(call.to);
         const seen = level.get(key);

@@ -3,6 +3,7 @@ import type { CallerContext } from '../../answers/caller';
 import type { FileEdit, Verification, Verify } from '../../answers/edits';
 import type { Location, ResolvedTarget } from '../../answers/places';
 import type { TargetSpec } from '../../common/target';
+import type { Leftover } from '../../engine/unrenamed';
 
 export interface RenameQuery extends CallerContext, Verify {
   op: 'rename';
@@ -21,5 +22,9 @@ export interface RenameResult {
   applied: boolean;
   /** Places in files the edit did not touch that still write the old name (outside what the server knows). */
   unrenamed: Location[];
+  /** What those places are (in comments or strings, built output, another build configuration...). */
+  leftovers: Leftover[];
+  /** The name renamed, as it was. */
+  oldName?: string;
   verification?: Verification;
 }

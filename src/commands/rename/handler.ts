@@ -74,6 +74,9 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
       .catch(refused(at, `renamed to '${req.newName}'`));
     if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
     const plan = planFor(edit, session);
+    // The name as it is before the edit is written: after it, the target's place holds the new one.
+    const oldName =
+      target.symbol?.split('.').pop() ?? wordAt(session.docs.text(open.path) ?? '', target.line, target.column);
     const where = { root: client.root, allowOutside: req.allowOutside };
     if (req.write)
       await commit(plan, [session], {
@@ -82,8 +85,6 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
       });
     const verification =
       req.write && req.verify ? await verifyWritten(plan, [session], where, req, ctx, deadline) : undefined;
-    const oldName =
-      target.symbol?.split('.').pop() ?? wordAt(session.docs.text(open.path) ?? '', target.line, target.column);
     const touched = new Set(plan.files.flatMap((f) => [f.path, ...(f.renamedTo ? [f.renamedTo] : [])]));
     const left = oldName ? unrenamed(client.spec, client.root, oldName, touched) : [];
     return {
@@ -93,7 +94,9 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
       newName: req.newName,
       files: fileEdits(plan, shown),
       applied: req.write,
-      unrenamed: left.map((l) => ({ ...l, path: shown(l.path) })),
+      unrenamed: left.map(({ leftover: _, ...l }) => ({ ...l, path: shown(l.path) })),
+      leftovers: [...new Set(left.map((l) => l.leftover))],
+      ...(oldName ? { oldName } : {}),
       ...(verification ? { verification } : {}),
     };
   });

@@ -1,4 +1,5 @@
 /** rename: the diff (dry run) or the files written, the old name left where the server did not rename, --verify's word. */
+import type { Leftover } from '../../engine/unrenamed';
 import type * as z from 'zod/mini';
 import { unifiedDiff } from '../../render/diff';
 import { editsJson, verificationJson, verified, writtenLines } from '../../render/written';
@@ -23,12 +24,20 @@ export function renameJson(r: RenameResult, cwd: string): z.infer<typeof RenameS
 }
 
 /** The old name still written in files the server did not rename: where, a few of them. */
+const LEFTOVER_WORDS: Record<Leftover, string> = {
+  'comment or string': 'in comments or strings',
+  'built output': 'in built output',
+  'another build configuration': 'in code another build configuration compiles: another platform, an inactive #ifdef',
+  'outside what it knows': 'in files outside what it knows',
+};
+
 function unrenamedNote(r: RenameResult, cwd: string): string | undefined {
   if (r.unrenamed.length === 0) return undefined;
   const at = r.unrenamed.slice(0, 5).map((l) => `${displayPath(l.path, cwd)}:${l.line}:${l.column}`);
   const more = r.unrenamed.length > 5 ? `, and ${r.unrenamed.length - 5} more` : '';
-  const old = r.target.symbol ?? 'the old name';
-  return `'${old}' is still written in files ${r.server} did not rename (outside what it knows, such as an inactive #ifdef): ${at.join(', ')}${more}`;
+  const old = r.oldName ?? r.target.symbol ?? 'the old name';
+  const what = r.leftovers.map((l) => LEFTOVER_WORDS[l]).join('; ');
+  return `'${old}' is still written where ${r.server} did not rename it (${what}): ${at.join(', ')}${more}`;
 }
 
 export function renderRename(r: RenameResult, o: RenderOptions): Rendered {

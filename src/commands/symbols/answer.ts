@@ -47,4 +47,6 @@ export interface WorkspaceSymbolsResult extends Sourced {
   symbols: WorkspaceSymbol[];
   total: number;
   truncated: boolean;
+  /** Servers that stopped at their own cap: more symbols may match than any of them said. */
+  serverCaps?: { server: string; cap: number }[];
 }

@@ -174,9 +174,14 @@ export async function workspaceSymbols(
   const deadline = deadlineFor(req);
   const sessions = await symbolSessions(req, ctx, 'symbols -w');
   const all: WorkspaceSymbol[] = [];
+  // A server that stops at its own cap (gopls at 100) has not said all: the answer is cut, whatever --limit is.
+  const capped: { server: string; cap: number }[] = [];
   for (const session of sessions) {
     const texts = textsOf(session, ctx);
-    for (const s of await searchWorkspace(session, req.query, ctx, deadline)) {
+    const found = await searchWorkspace(session, req.query, ctx, deadline);
+    const cap = session.client.spec.symbolCap;
+    if (cap !== undefined && found.length >= cap) capped.push({ server: session.client.spec.id, cap });
+    for (const s of found) {
       const sym = toWorkspaceSymbol(s, session, texts);
       if (sym && (!req.kinds?.length || req.kinds.includes(sym.kind))) all.push(sym);
     }
@@ -188,7 +193,8 @@ export async function workspaceSymbols(
     // Context from the text the first server sees (an open document's, else the disk's).
     symbols: withContext(all.slice(0, req.limit), textsOf(sessions[0]!, ctx), req.context),
     total: all.length,
-    truncated: all.length > req.limit,
+    truncated: all.length > req.limit || capped.length > 0,
     source: 'server',
+    ...(capped.length ? { serverCaps: capped } : {}),
   };
 }

@@ -54,6 +54,12 @@ export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): z.
   };
 }
 
+/** A server's own cap: how many it gave, and that more may match. */
+function capNote(r: WorkspaceSymbolsResult): string {
+  const caps = r.serverCaps!.map((c) => `${c.server} answers at most ${c.cap}`).join(', ');
+  return `cut by the server: ${caps} symbols, so more may match '${r.query}' than the ${r.symbols.length} shown; narrow the query`;
+}
+
 export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptions): Rendered {
   const places = r.symbols.map((s) => {
     const container = s.container ? ` ${o.colors.dim(`(${s.container})`)}` : '';
@@ -64,7 +70,14 @@ export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptio
   return {
     stdout: placedLines(places),
     warning:
-      [r.truncated ? truncationNote(r.symbols.length, r.total, 'symbols') : undefined, staleNote(r, o.cwd)]
+      [
+        r.serverCaps?.length
+          ? capNote(r)
+          : r.truncated
+            ? truncationNote(r.symbols.length, r.total, 'symbols')
+            : undefined,
+        staleNote(r, o.cwd),
+      ]
         .filter(Boolean)
         .join('; ') || undefined,
   };

@@ -178,7 +178,43 @@ export function locateServer(
     const path = locateTypeScriptNative(root, env, trust);
     return path ? { path, rule: "TypeScript's native package" } : undefined;
   }
-  return findCommand(spec.command, root, env, trust, python);
+  const found = findCommand(spec.command, root, env, trust, python);
+  return found && !rustupLacks(found.path, spec.command, root, env) ? found : undefined;
+}
+
+/** What rustup said of a proxy's component, by toolchain folder and command: asked once per daemon. */
+const rustupAnswers = new Map<string, boolean>();
+
+/**
+ * Whether `path` is rustup's proxy for a component the toolchain does not
+ * have (rust-analyzer before `rustup component add rust-analyzer`): the
+ * proxy is on PATH either way, and run, it only prints an error.
+ */
+function rustupLacks(path: string, command: string, root: string, env: Record<string, string | undefined>): boolean {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return false;
+  }
+  if (!/(^|\/)rustup(\.exe)?$/.test(real)) return false;
+  const key = JSON.stringify([real, command, root, env.RUSTUP_TOOLCHAIN, env.RUSTUP_HOME]);
+  const known = rustupAnswers.get(key);
+  if (known !== undefined) return !known;
+  let has = false;
+  try {
+    const r = Bun.spawnSync([real, 'which', command], {
+      cwd: root,
+      env: env as Record<string, string>,
+      stdin: 'ignore',
+      stdout: 'ignore',
+      stderr: 'ignore',
+      timeout: 5_000,
+    });
+    has = r.exitCode === 0;
+  } catch {}
+  rustupAnswers.set(key, has);
+  return !has;
 }
 
 export function locateBinary(

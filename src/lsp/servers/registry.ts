@@ -240,6 +240,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     diagnostics: 'gopls-barrier',
     versionArgs: ['version'],
+    // gopls answers workspace/symbol with its best 100 matches and no word that it stopped.
+    symbolCap: 100,
     // go runs the toolchain a go.mod or go.work names (downloading it) unless told to use the local one.
     workspaceCode: {
       runs: 'the Go toolchain its go.mod or go.work names in a toolchain line',

@@ -153,6 +153,8 @@ export interface ServerSpec {
    * in a project that does not use it.
    */
   needsMarker?: boolean;
+  /** The most workspace symbols it answers with (gopls: 100): an answer that long is cut by the server, and said so. */
+  symbolCap?: number;
   /** What it runs of the repository's code and how it runs untrusted; a built-in without it starts only when trusted. */
   workspaceCode?: WorkspaceCode;
   /** Set where it runs in its untrusted mode: the restriction in force (diag says what it cannot answer so). */
