@@ -33,6 +33,7 @@ import { processRuns } from '../common/process';
 import { pathToUri } from './uri';
 import { RetryableError, requestFailure, seconds } from './request-failures';
 import { mergeSettings, sameStyle, settingAt, styleSections } from './style-settings';
+import { workerAlive } from './workers';
 
 export const INITIALIZE_TIMEOUT_MS = 60_000;
 export const SHUTDOWN_TIMEOUT_MS = 2_000;
@@ -67,6 +68,13 @@ export interface RequestOptions {
 /** How long a request runs before a person at a terminal is told what it waits for, and then how often. */
 export const SLOW_NOTICE_MS = 1_000;
 
+/** How long an empty answer from a server with a worker waits for word of the worker's death (13 ms measured). */
+const WORKER_DEATH_GRACE_MS = 50;
+
+/** An answer that says nothing: what a server whose worker died gives to every question. */
+const isEmpty = (result: unknown) =>
+  result === null || result === undefined || (Array.isArray(result) && result.length === 0);
+
 export class LspClient {
   readonly spec: ServerSpec;
   readonly root: string;
@@ -83,6 +91,8 @@ export class LspClient {
   private readonly ownSettings: Record<string, unknown>;
   /** Why its output could not be read, once it could not: it was stopped for it. */
   private brokenFrame: string | undefined;
+  /** What its worker process said as it died (tsserver's exit), once it did: the server is stopped for it. */
+  private deadWorker: string | undefined;
   /** The indentation last told to a server whose spec has `style`. */
   private style: FormattingOptions | undefined;
   requestsAnswered = 0;
@@ -150,6 +160,7 @@ export class LspClient {
         return this.onShowDocument !== undefined;
       },
       unreadable: (why) => void this.unreadable(why),
+      workerDied: (why) => void this.workerDied(why),
     });
     // LSPQ_TRACE_LSP=1 logs every message, for diagnosing a server's behaviour.
     if (options.env.LSPQ_TRACE_LSP) {
@@ -178,6 +189,8 @@ export class LspClient {
    * to it then would fail instead of starting a fresh one.
    */
   get running(): boolean {
+    // A server whose worker died is being stopped: the next question starts a fresh one rather than wait for it.
+    if (this.deadWorker) return false;
     return this.alive && (this.proc.pid === undefined || processRuns(this.proc.pid));
   }
 
@@ -369,6 +382,13 @@ export class LspClient {
     sent.catch(() => {});
     try {
       const result = await Promise.race([sent, bounded]);
+      // Answered after its worker died: an empty answer from a server with nothing behind it, not the truth.
+      if (!this.deadWorker && this.spec.worker && isEmpty(result) && this.proc.pid !== undefined) {
+        if (!workerAlive(this.proc.pid, this.spec.worker.command)) await this.workerDied('its worker process is gone');
+        // A worker dying (out of its heap) answers nothing a moment before its exit is logged: the moment is awaited.
+        else await Bun.sleep(WORKER_DEATH_GRACE_MS);
+      }
+      if (this.deadWorker) throw this.crashError();
       this.requestsAnswered++;
       this.checkAnswer(type.method, req.shape, result);
       return result;
@@ -410,7 +430,25 @@ export class LspClient {
     await this.killGroup();
   }
 
+  /**
+   * A worker that answers for the server died while the server lives on
+   * (tsserver killed, or out of its heap): every answer from now on would be
+   * "nothing found". The server is stopped, the questions under way fail
+   * naming the crash, and the next question starts it afresh.
+   */
+  private async workerDied(why: string): Promise<void> {
+    if (this.deadWorker || !this.alive) return;
+    this.deadWorker = why;
+    this.log(`${this.spec.id}: a process it runs died (${why}): stopping it; the next question starts it again`);
+    await this.killGroup();
+  }
+
   crashError(): LspqError {
+    if (this.deadWorker)
+      return new LspqError(
+        'server_crashed',
+        `${this.spec.id} lost a process it answers through (${this.deadWorker}), so it was stopped (root ${this.root}); the next command starts it again`,
+      );
     if (this.brokenFrame)
       return new LspqError(
         'server_crashed',

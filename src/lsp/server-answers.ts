@@ -50,6 +50,8 @@ export interface Answering {
   showDocument(uri: string): boolean;
   /** The output cannot be read any more: the server is stopped. */
   unreadable(why: string): void;
+  /** A process that answers for it (tsserver under typescript-language-server) died: the server is stopped. */
+  workerDied(why: string): void;
 }
 
 export function answerServer(c: MessageConnection, state: ServerState, a: Answering): void {
@@ -132,6 +134,8 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
     heard('window/logMessage', shapes.logMessage, (params) => {
       if (params.type <= MessageType.Warning) a.log(`${a.spec.id}: ${params.message.trim()}`);
       if (a.spec.readyLog?.test(params.message)) state.readyLog();
+      const died = a.spec.worker?.exitLog.exec(params.message);
+      if (died) a.workerDied(died[0]);
     }),
   );
   c.onError(([err]) => {

@@ -96,6 +96,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     diagnostics: 'tsserver',
     versionArgs: ['--version'],
+    // It lives on when its tsserver dies (killed, out of its heap), answering nothing from then on.
+    worker: { exitLog: /\[tsserver\] Exited\. Code: \S+\. Signal: \S+/, command: /(^|\/)tsserver\.js$/ },
     notSources: ['.d.ts'],
     style: 'tsserver',
     // tsserver resolves the plugins a tsconfig names beside the TypeScript it runs: the user's loads none of the repository's.

@@ -153,6 +153,14 @@ export interface ServerSpec {
    * in a project that does not use it.
    */
   needsMarker?: boolean;
+  /**
+   * A process it answers through (typescript-language-server's tsserver):
+   * its log line saying the worker died, and a word of the worker's command
+   * line. When the worker dies (the line, or an empty answer with no such
+   * child alive), the server is stopped as crashed, never left answering
+   * "nothing found".
+   */
+  worker?: { exitLog: RegExp; command: RegExp };
   /** The most workspace symbols it answers with (gopls: 100): an answer that long is cut by the server, and said so. */
   symbolCap?: number;
   /** What it runs of the repository's code and how it runs untrusted; a built-in without it starts only when trusted. */
