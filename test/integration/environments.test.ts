@@ -95,6 +95,14 @@ describe("a project's own .venv, never activated", () => {
       stdout: 'unused.py:1:8: warning: `os` imported but unused help: Remove unused import: `os` [Ruff F401]\n',
       stderr: 'lspq: 1 warning in 1 file\n',
     });
+    // The workspace's answer is the files' answers: diag --all asks every server diag FILE asks, ruff beside pyright.
+    const lines = (out: string) => out.split('\n').filter((l) => l.startsWith('unused.py:'));
+    const one = await lspq.run(['diag', 'unused.py'], { cwd: project, env: { PATH } });
+    const all = await lspq.run(['diag', '--all'], { cwd: project, env: { PATH } });
+    expect(lines(one.stdout)).toEqual([
+      'unused.py:1:8: warning: `os` imported but unused help: Remove unused import: `os` [Ruff F401]',
+    ]);
+    expect(lines(all.stdout)).toEqual(lines(one.stdout));
     rmSync(join(project, 'unused.py'));
   });
 });
