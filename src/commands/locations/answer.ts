@@ -16,6 +16,10 @@ export interface LocationsResult extends Sourced {
   locations: Location[];
   total: number;
   truncated: boolean;
+  /** Go's other build configurations asked besides this one (GOOS=windows GOARCH=amd64...). */
+  builds?: string[];
+  /** Files that write the name and that no build configuration asked compiles: not searched (exit 3). */
+  unsearched?: string[];
 }
 
 /** The engine's answer to one of them (each command's handler.ts makes its own). */

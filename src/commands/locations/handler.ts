@@ -26,6 +26,7 @@ import { previewOf } from '../../lsp/preview';
 import { lastName, type ScipPlace } from '../../scip/scip-index';
 import { LspqError } from '../../common/errors';
 import type { LocationsHandler } from './answer';
+import { withOtherBuilds } from './other-builds';
 
 type Raw = LspLocation | LspLocation[] | LocationLink[] | Location | null | undefined;
 
@@ -48,7 +49,18 @@ export interface LocationsAsk {
   index(hit: IndexHit, includeDeclaration: boolean): ScipPlace[];
 }
 
+/**
+ * The four questions' handler; one whose answer spans the workspace is
+ * also asked under Go's other build configurations (go-builds.ts) where
+ * the project has files this build leaves out that write the name.
+ */
 export function locationsAnswer(ask: LocationsAsk): LocationsHandler {
+  const once = answerOnce(ask);
+  if (!ask.spansWorkspace) return once;
+  return async (req, ctx) => withOtherBuilds(await once(req, ctx), req, ctx, once);
+}
+
+function answerOnce(ask: LocationsAsk): LocationsHandler {
   return async (req, ctx) => {
     const only = req.index?.mode === 'only';
     if (req.body && only)

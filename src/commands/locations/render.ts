@@ -17,6 +17,8 @@ export function locationsJson(r: LocationsResult, cwd: string): z.infer<typeof L
     total: r.total,
     truncated: r.truncated,
     ...sourcedJson(r, cwd),
+    ...(r.builds?.length ? { builds: r.builds } : {}),
+    ...(r.unsearched?.length ? { unsearched: r.unsearched.map((p) => displayPath(p, cwd)) } : {}),
   };
 }
 

@@ -4,6 +4,11 @@ import { present, type RunContext } from '../command';
 import { positiveInt, type TargetFlags, targetFrom } from '../options';
 import type { LocationsHandler, LocationsResult } from './answer';
 import { locationsJson, renderLocations } from './render';
+import { displayPath } from '../../common/paths';
+
+/** The line said of files a Go question could not search. */
+export const unsearchedNote = (files: string) =>
+  `not searched: ${files} (no build configuration lspq tried compiles them); the answer may lack their places`;
 
 /** A declaration longer than this is cut unless --max-lines says otherwise. */
 const DEFAULT_BODY_LINES = 200;
@@ -26,6 +31,15 @@ export function locationsRun(op: string) {
       ...(args.body ? { body: { maxLines: maxLines ?? DEFAULT_BODY_LINES } } : {}),
     };
     const result: LocationsResult = await ask(query, args);
-    return present(result, args.json, { human: renderLocations, json: locationsJson, found: (r) => r.total > 0 }, line);
+    const out = present(
+      result,
+      args.json,
+      { human: renderLocations, json: locationsJson, found: (r) => r.total > 0 },
+      line,
+    );
+    // Files no build configuration asked compiles may hold more: not the whole answer.
+    if (!result.unsearched?.length) return out;
+    const files = result.unsearched.map((p) => displayPath(p, line.cwd)).join(', ');
+    return { ...out, stderr: unsearchedNote(files), exit: 3 as const };
   };
 }

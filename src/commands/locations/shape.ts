@@ -8,4 +8,8 @@ export const LocationsShape = z.object({
   locations: z.array(LocationShape),
   ...cut,
   ...sourced,
+  /** Go's other build configurations asked besides this one. */
+  builds: z.optional(z.array(z.string())),
+  /** Files that write the name that no build configuration asked compiles: not searched (exit 3). */
+  unsearched: z.optional(z.array(z.string())),
 });

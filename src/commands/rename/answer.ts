@@ -11,6 +11,8 @@ export interface RenameQuery extends CallerContext, Verify {
   newName: string;
   write: boolean;
   allowOutside: boolean;
+  /** Go: only this build's files, even where other builds' files write the name. */
+  thisBuildOnly?: boolean;
 }
 
 export interface RenameResult {
@@ -26,5 +28,7 @@ export interface RenameResult {
   leftovers: Leftover[];
   /** The name renamed, as it was. */
   oldName?: string;
+  /** Go's other build configurations whose files were renamed too. */
+  builds?: string[];
   verification?: Verification;
 }

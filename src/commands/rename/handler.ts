@@ -11,12 +11,16 @@ import type { PrepareRenameResult, WorkspaceEdit } from 'vscode-languageserver-p
 import { LspqError } from '../../common/errors';
 import type { RenameResult } from './answer';
 import { displayPath } from '../../common/paths';
-import { deadlineFor, type HandlerContext } from '../../engine/context';
+import { type Deadline, deadlineFor, type HandlerContext } from '../../engine/context';
+import { buildLabel, envFor, otherBuilds } from '../../engine/go-builds';
+import type { Session } from '../../lsp/manager';
+import { projectFiles } from '../../lsp/project-files';
+import type { EditPlan } from '../../lsp/workspace-edit';
 import { holdAlone, using } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from '../../engine/edit-plans';
 import { verifyWritten } from '../../engine/verify';
 import { loadProjects } from '../../engine/projects';
-import { openTarget } from '../../engine/open-target';
+import { type OpenTarget, openTarget } from '../../engine/open-target';
 import { unrenamed } from '../../engine/unrenamed';
 import type { RenameQuery } from './answer';
 
@@ -41,6 +45,93 @@ function refused<T>(at: string, what: string): (err: unknown) => T {
   };
 }
 
+/** The server's edit for the rename at an opened target, as a plan; a place that cannot be renamed is bad input. */
+async function renameEdit(open: OpenTarget, req: RenameQuery, ctx: HandlerContext, deadline: Deadline) {
+  const { session, target, uri, position } = open;
+  const client = session.client;
+  // Every project of the workspace renames its uses.
+  await loadProjects(session, ctx, deadline);
+  const at = `${displayPath(target.path, req.cwd)}:${target.line}:${target.column}`;
+  const provider = client.capabilities.renameProvider;
+  if (typeof provider === 'object' && provider.prepareProvider) {
+    const prepared: PrepareRenameResult | null = await client
+      .request(Requests.prepareRename, { textDocument: { uri }, position }, deadline.options(ctx))
+      .catch(refused(at, 'renamed'));
+    if (!prepared) {
+      throw new LspqError(
+        'cannot_rename',
+        `${at} cannot be renamed: ${client.spec.id} finds no symbol there; point at the name to rename`,
+      );
+    }
+  }
+  await inFileStyle(session, open.path);
+  const edit: WorkspaceEdit | null = await client
+    .request(Requests.rename, { textDocument: { uri }, position, newName: req.newName }, deadline.options(ctx))
+    .catch(refused(at, `renamed to '${req.newName}'`));
+  if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
+  return planFor(edit, session);
+}
+
+/**
+ * Go: the same rename under each other build configuration whose files
+ * write the old name (go-builds.ts), merged into one plan; files none of
+ * them compiles make the rename refuse, unless --this-build-only.
+ */
+async function otherBuildEdits(
+  first: { plan: EditPlan; open: OpenTarget },
+  oldName: string,
+  req: RenameQuery,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<{ plan: EditPlan; sessions: Session[]; builds: string[] }> {
+  const client = first.open.session.client;
+  const none = { plan: first.plan, sessions: [], builds: [] };
+  if (client.spec.buildConfigurations !== 'go' || req.thisBuildOnly) return none;
+  const others = await otherBuilds(client.root, oldName, req.env, () => projectFiles(client.spec, client.root, 20_000));
+  const unsearched = [...others.unsearched];
+  let plan = first.plan;
+  const sessions: Session[] = [];
+  const builds: string[] = [];
+  for (const { build, files } of others.builds) {
+    try {
+      const under = { ...req, env: envFor(req.env, build) };
+      const open = await openTarget(req.target, under, ctx, deadline, 'renameProvider', 'rename');
+      if (req.write) await holdAlone([open.session], under, ctx, deadline);
+      const theirs = await using(open.session, () => renameEdit(open, under, ctx, deadline));
+      plan = mergeBuildPlans(plan, theirs);
+      sessions.push(open.session);
+      builds.push(buildLabel(build));
+    } catch (err) {
+      if (err instanceof LspqError && err.code === 'incomplete') throw err;
+      ctx.log(`${client.spec.id} under ${buildLabel(build)}: ${(err as Error).message}`);
+      unsearched.push(...files);
+    }
+  }
+  if (unsearched.length > 0) {
+    const named = unsearched.map((p) => displayPath(p, req.cwd)).join(', ');
+    throw new LspqError(
+      'incomplete',
+      `'${oldName}' is written in ${named}, which no build configuration lspq tried compiles, so the rename cannot reach it; nothing was written (--this-build-only renames what this build sees)`,
+    );
+  }
+  return { plan, sessions, builds };
+}
+
+/** Two builds' plans as one: a file both change must come out the same, else the builds disagree and nothing is written. */
+function mergeBuildPlans(a: EditPlan, b: EditPlan): EditPlan {
+  const files = [...a.files];
+  for (const f of b.files) {
+    const same = files.find((g) => g.path === f.path);
+    if (!same) files.push(f);
+    else if (same.after !== f.after || same.renamedTo !== f.renamedTo)
+      throw new LspqError(
+        'incomplete',
+        `the builds disagree on how to rename ${f.path}; nothing was written (--this-build-only renames what this build sees)`,
+      );
+  }
+  return { ...a, files };
+}
+
 export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<RenameResult> {
   const deadline = deadlineFor(req);
   let open = await openTarget(req.target, req, ctx, deadline, 'renameProvider', 'rename');
@@ -50,36 +141,19 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
     // Found again under the lease: the file may have changed while this question waited for it.
     open = await openTarget(req.target, req, ctx, deadline, 'renameProvider', 'rename');
   }
-  const { session, target, uri, position, shown } = open;
+  const { session, target, shown } = open;
   return using(session, async () => {
     const client = session.client;
-    // Every project of the workspace renames its uses.
-    await loadProjects(session, ctx, deadline);
-    const at = `${displayPath(target.path, req.cwd)}:${target.line}:${target.column}`;
-    const provider = client.capabilities.renameProvider;
-    if (typeof provider === 'object' && provider.prepareProvider) {
-      const prepared: PrepareRenameResult | null = await client
-        .request(Requests.prepareRename, { textDocument: { uri }, position }, deadline.options(ctx))
-        .catch(refused(at, 'renamed'));
-      if (!prepared) {
-        throw new LspqError(
-          'cannot_rename',
-          `${at} cannot be renamed: ${client.spec.id} finds no symbol there; point at the name to rename`,
-        );
-      }
-    }
-    await inFileStyle(session, open.path);
-    const edit: WorkspaceEdit | null = await client
-      .request(Requests.rename, { textDocument: { uri }, position, newName: req.newName }, deadline.options(ctx))
-      .catch(refused(at, `renamed to '${req.newName}'`));
-    if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
-    const plan = planFor(edit, session);
     // The name as it is before the edit is written: after it, the target's place holds the new one.
     const oldName =
       target.symbol?.split('.').pop() ?? wordAt(session.docs.text(open.path) ?? '', target.line, target.column);
+    const own = await renameEdit(open, req, ctx, deadline);
+    const { plan, sessions, builds } = oldName
+      ? await otherBuildEdits({ plan: own, open }, oldName, req, ctx, deadline)
+      : { plan: own, sessions: [], builds: [] };
     const where = { root: client.root, allowOutside: req.allowOutside };
     if (req.write)
-      await commit(plan, [session], {
+      await commit(plan, [session, ...sessions], {
         ...where,
         journal: journalFor(ctx, req, `renamed to '${req.newName}': ${planSize(plan)}`),
       });
@@ -97,6 +171,7 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
       unrenamed: left.map(({ leftover: _, ...l }) => ({ ...l, path: shown(l.path) })),
       leftovers: [...new Set(left.map((l) => l.leftover))],
       ...(oldName ? { oldName } : {}),
+      ...(builds.length ? { builds } : {}),
       ...(verification ? { verification } : {}),
     };
   });

@@ -13,6 +13,10 @@ export const rename = defineCommand({
     ...targetArgs,
     'new-name': { type: 'positional', required: false, description: 'The new name', valueHint: 'NEWNAME' },
     'dry-run': { type: 'boolean', description: 'Print the diff and write nothing' },
+    'this-build-only': {
+      type: 'boolean',
+      description: "Go: rename what this platform's build sees, even where other builds' files write the name",
+    },
     ...editArgs,
   },
   examples: [
@@ -35,6 +39,7 @@ export const rename = defineCommand({
       newName,
       write: args['dry-run'] !== true,
       allowOutside: args['allow-outside'] === true,
+      ...(args['this-build-only'] ? { thisBuildOnly: true } : {}),
       ...verifyFlags(args),
     };
     const result = await ask(query, args);

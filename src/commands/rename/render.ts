@@ -19,6 +19,7 @@ export function renameJson(r: RenameResult, cwd: string): z.infer<typeof RenameS
     files: editsJson(r.files, cwd),
     applied: r.applied,
     unrenamed: r.unrenamed.map((l) => locationJson(l, cwd)),
+    ...(r.builds?.length ? { builds: r.builds } : {}),
     ...verificationJson(r.verification, cwd),
   };
 }

@@ -11,4 +11,6 @@ export const RenameShape = z.object({
   /** Places in files the edit did not touch that still write the old name. */
   unrenamed: z.array(LocationShape),
   verification: z.optional(VerificationShape),
+  /** Go's other build configurations whose files were renamed too. */
+  builds: z.optional(z.array(z.string())),
 });

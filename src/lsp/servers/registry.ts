@@ -244,6 +244,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['version'],
     // gopls answers workspace/symbol with its best 100 matches and no word that it stopped.
     symbolCap: 100,
+    // It loads this platform's files only: b_windows.go is outside its answers here.
+    buildConfigurations: 'go',
     // go runs the toolchain a go.mod or go.work names (downloading it) unless told to use the local one.
     workspaceCode: {
       runs: 'the Go toolchain its go.mod or go.work names in a toolchain line',

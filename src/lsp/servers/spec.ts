@@ -161,6 +161,12 @@ export interface ServerSpec {
    * "nothing found".
    */
   worker?: { exitLog: RegExp; command: RegExp };
+  /**
+   * It sees one build configuration of several a project may have (gopls:
+   * this platform's, these tags): workspace-wide questions are asked again
+   * under the others the project's files need (engine/go-builds.ts).
+   */
+  buildConfigurations?: 'go';
   /** The most workspace symbols it answers with (gopls: 100): an answer that long is cut by the server, and said so. */
   symbolCap?: number;
   /** What it runs of the repository's code and how it runs untrusted; a built-in without it starts only when trusted. */

@@ -1,0 +1,70 @@
+/**
+ * A workspace-wide answer from gopls, completed with Go's other build
+ * configurations: where files this build leaves out write the name, the
+ * question is asked again of a gopls for a configuration that compiles
+ * them, and the places merged; files none compiles are named unsearched.
+ */
+import { readFileSync } from 'node:fs';
+import { sortLocations } from '../../answers/places';
+import type { CallerContext } from '../../answers/caller';
+import { findWord } from '../../common/target';
+import type { HandlerContext } from '../../engine/context';
+import { buildLabel, envFor, otherBuilds } from '../../engine/go-builds';
+import { projectFiles } from '../../lsp/project-files';
+import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
+import type { LocationsHandler, LocationsQuery, LocationsResult } from './answer';
+
+const MAX_WALK = 20_000;
+
+/** The name a target points at: its symbol's, else the word at its place on disk. */
+export function nameAt(path: string, line: number, column: number, symbol?: string): string | undefined {
+  if (symbol) return symbol.split('.').pop();
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const lineText = text.split('\n')[line - 1] ?? '';
+  const m = /^[\p{L}\p{N}_]+/u.exec([...lineText].slice(column - 1).join(''));
+  return m && findWord(lineText, m[0]).length > 0 ? m[0] : undefined;
+}
+
+export async function withOtherBuilds(
+  first: LocationsResult,
+  req: LocationsQuery & CallerContext,
+  ctx: HandlerContext,
+  once: LocationsHandler,
+): Promise<LocationsResult> {
+  const spec = BUILTIN_SERVERS.find((s) => s.id === first.server);
+  if (first.source !== 'server' || spec?.buildConfigurations !== 'go') return first;
+  const name = nameAt(first.target.path, first.target.line, first.target.column, first.target.symbol);
+  if (!name) return first;
+  const others = await otherBuilds(first.root, name, req.env, () => projectFiles(spec, first.root, MAX_WALK));
+  if (others.builds.length === 0 && others.unsearched.length === 0) return first;
+  const unsearched = [...others.unsearched];
+  let locations = [...first.locations];
+  let truncated = first.truncated;
+  const builds: string[] = [];
+  for (const { build, files } of others.builds) {
+    try {
+      // The same question of a gopls for that configuration (its environment keys its own server).
+      const again = await once({ ...req, env: envFor(req.env, build) }, ctx);
+      locations = [...locations, ...again.locations];
+      truncated ||= again.truncated;
+      builds.push(buildLabel(build));
+    } catch (err) {
+      ctx.log(`${first.server} under ${buildLabel(build)}: ${(err as Error).message}`);
+      unsearched.push(...files);
+    }
+  }
+  const all = sortLocations(locations);
+  return {
+    ...first,
+    locations: all.slice(0, req.limit),
+    total: truncated ? Math.max(first.total, all.length) : all.length,
+    truncated: truncated || all.length > req.limit,
+    builds,
+    ...(unsearched.length ? { unsearched: unsearched.sort() } : {}),
+  };
+}

@@ -1,0 +1,109 @@
+/**
+ * Go's other build configurations: gopls sees this platform's files with
+ * the environment's tags, so b_windows.go and a file under
+ * `//go:build integration` are outside its answers here. refs and rename
+ * ask again under a configuration that compiles each such file that
+ * writes the name, and merge; a file no configuration compiles is named
+ * (refs exit 3, `unsearched` in JSON) and makes rename write nothing
+ * (exit 3) unless --this-build-only. After the rename every build
+ * compiles: GOOS=windows go build, go build, go vet -tags integration.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { git, Lspq, scratchDir } from '../helpers/lspq';
+
+const lspq = new Lspq();
+const dir = scratchDir('go-builds');
+const FILES: Record<string, string> = {
+  'go.mod': 'module example.com/builds\n\ngo 1.22\n',
+  'a.go': 'package builds\n\n// Foo is the thing.\nfunc Foo() int { return 1 }\n',
+  'b_linux.go': 'package builds\n\nfunc onLinux() int { return Foo() }\n',
+  'b_windows.go': 'package builds\n\nfunc onWindows() int { return Foo() + Foo() }\n',
+  'c_tagged.go': '//go:build integration\n\npackage builds\n\nfunc tagged() int { return Foo() }\n',
+  // A program of its own (go run gen.go): in no build of the package, and not one of Foo's uses.
+  'gen.go': '//go:build ignore\n\npackage main\n\nfunc never() int { return 0 }\n',
+};
+for (const [path, text] of Object.entries(FILES)) writeFileSync(join(dir, path), text);
+git(dir, 'init', '-q');
+git(dir, 'add', '-A');
+git(dir, 'commit', '-qm', 'builds');
+
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const REFS = [
+  'b_linux.go:3:29: func onLinux() int { return Foo() }',
+  'b_windows.go:3:31: func onWindows() int { return Foo() + Foo() }',
+  'b_windows.go:3:39: func onWindows() int { return Foo() + Foo() }',
+  'c_tagged.go:5:28: func tagged() int { return Foo() }',
+  '',
+].join('\n');
+
+const go = (args: string[], env: Record<string, string> = {}) => {
+  const r = Bun.spawnSync(['go', ...args], { cwd: dir, env: { ...lspq.env(), ...env }, stderr: 'pipe' });
+  return { exit: r.exitCode, stderr: r.stderr.toString() };
+};
+
+describe('refs and rename across build configurations', () => {
+  test('refs: every build’s uses, cold and asked again, and the builds asked in JSON', async () => {
+    for (let i = 0; i < 2; i++) {
+      expect(await lspq.run(['refs', 'a.go:4:Foo'], { cwd: dir })).toEqual({ stdout: REFS, stderr: '', exit: 0 });
+    }
+    const json = await lspq.json<{ builds: string[]; total: number }>(['refs', 'a.go:4:Foo'], { cwd: dir });
+    expect([json.total, json.builds.length]).toEqual([4, 2]);
+    expect(json.builds.some((b) => b.startsWith('GOOS=windows '))).toBe(true);
+    expect(json.builds.some((b) => b.endsWith(' -tags=integration'))).toBe(true);
+  });
+
+  test('rename: every build’s files, and every build compiles after it', async () => {
+    const r = await lspq.run(['rename', 'a.go:4:Foo', 'Bar'], { cwd: dir });
+    expect([r.stdout, r.exit]).toEqual([
+      'a.go: 2 edits\nb_linux.go: 1 edit\nb_windows.go: 2 edits\nc_tagged.go: 1 edit\n',
+      0,
+    ]);
+    expect(readFileSync(join(dir, 'b_windows.go'), 'utf8')).toBe(
+      'package builds\n\nfunc onWindows() int { return Bar() + Bar() }\n',
+    );
+    expect(go(['build', './...'], { GOOS: 'windows' })).toEqual({ exit: 0, stderr: '' });
+    expect(go(['build', './...'])).toEqual({ exit: 0, stderr: '' });
+    expect(go(['vet', '-tags', 'integration', './...'])).toEqual({ exit: 0, stderr: '' });
+    // After the edit, the same question under the new name.
+    expect((await lspq.run(['refs', 'a.go:4:Bar'], { cwd: dir })).stdout).toBe(REFS.replaceAll('Foo', 'Bar'));
+  });
+
+  test('a file no configuration compiles: refs names it (exit 3), rename writes nothing (exit 3) unless --this-build-only', async () => {
+    const never = ['linux', 'windows', 'darwin', 'freebsd', 'openbsd', 'netbsd', 'dragonfly', 'solaris', 'illumos']
+      .concat(['aix', 'android', 'ios', 'plan9', 'js', 'wasip1', 'hurd', 'zos'])
+      .map((os) => `!${os}`)
+      .join(' && ');
+    writeFileSync(
+      join(dir, 'd_weird.go'),
+      `//go:build ${never}\n\npackage builds\n\nfunc weird() int { return Bar() }\n`,
+    );
+    const refs = await lspq.run(['refs', 'a.go:4:Bar'], { cwd: dir });
+    expect(refs).toEqual({
+      stdout: REFS.replaceAll('Foo', 'Bar'),
+      stderr:
+        'lspq: not searched: d_weird.go (no build configuration lspq tried compiles them); the answer may lack their places\n',
+      exit: 3,
+    });
+    const json = await lspq.json<{ unsearched: string[] }>(['refs', 'a.go:4:Bar'], { cwd: dir });
+    expect(json.unsearched).toEqual(['d_weird.go']);
+    const before = Object.fromEntries(Object.keys(FILES).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
+    const refused = await lspq.run(['rename', 'a.go:4:Bar', 'Baz'], { cwd: dir });
+    expect(refused).toEqual({
+      stdout: '',
+      stderr:
+        "lspq: 'Bar' is written in d_weird.go, which no build configuration lspq tried compiles, so the rename cannot reach it; nothing was written (--this-build-only renames what this build sees)\n",
+      exit: 3,
+    });
+    expect(Object.fromEntries(Object.keys(FILES).map((f) => [f, readFileSync(join(dir, f), 'utf8')]))).toEqual(before);
+    const only = await lspq.run(['rename', 'a.go:4:Bar', 'Baz', '--this-build-only'], { cwd: dir });
+    expect([only.stdout, only.exit]).toEqual(['a.go: 2 edits\nb_linux.go: 1 edit\n', 0]);
+    expect(only.stderr).toContain("lspq: warning: 'Bar' is still written where gopls did not rename it");
+    expect(only.stderr).toContain('b_windows.go:3:31, b_windows.go:3:39, c_tagged.go:5:28, d_weird.go:5:27');
+  });
+});
