@@ -196,4 +196,25 @@ describe('bad moves and servers that cannot update', () => {
     expect(readFileSync(join(go, 'round.go'), 'utf8')).toBe(before['circle.go']!);
     expect(existsSync(join(go, 'circle.go'))).toBe(false);
   });
+
+  test('a folder of two languages, one no server can update: exit 3 naming those files, nothing moved; --no-update moves it', async () => {
+    const mixed = tsProject();
+    writeFileSync(join(mixed, 'src', 'tool.py'), 'def shape_count():\n    return 2\n');
+    writeFileSync(join(mixed, 'run.py'), 'from src.tool import shape_count\n\nprint(shape_count())\n');
+    writeFileSync(join(mixed, 'src', 'data.json'), '{"shapes": 2}\n');
+    const before = tree(mixed);
+    for (let i = 0; i < 2; i++) {
+      const r = await lspq.run(['mv', 'src', 'lib'], { cwd: mixed });
+      expect(r).toEqual({
+        exit: 3,
+        stdout: '',
+        stderr:
+          "lspq: what imports src/tool.py (python: pyright, ruff cannot update what imports them) would not be updated; nothing was moved (--no-update moves it alone; 'lspq servers --for FILE' lists what each server can answer)\n",
+      });
+      expect(tree(mixed)).toEqual(before);
+    }
+    const moved = await lspq.run(['mv', 'src', 'lib', '--no-update'], { cwd: mixed });
+    expect([moved.exit, moved.stderr]).toEqual([0, 'lspq: moved src -> lib\n']);
+    expect(existsSync(join(mixed, 'lib', 'tool.py'))).toBe(true);
+  });
 });

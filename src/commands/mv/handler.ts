@@ -17,7 +17,8 @@ import { displayPath } from '../../common/paths';
 import type { MvResult } from './answer';
 import { checkPlan, writePlan } from '../../engine/apply-edit';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
-import { acquire, candidatesFor, holdAlone, prepare, using } from '../../engine/sessions';
+import { acquire, candidatesFor, configuredFor, holdAlone, prepare, using } from '../../engine/sessions';
+import { languageIdFor } from '../../lsp/servers/registry';
 import { onePerFamily } from '../../engine/sessions';
 import { fileEdits, journalFor, planFor, planSize } from '../../engine/edit-plans';
 import { loadProjects } from '../../engine/projects';
@@ -55,20 +56,38 @@ function wants(session: Session, path: string, folder: boolean): boolean {
   });
 }
 
+/** Languages whose files are data, not code another file imports by a path a server would update. */
+const DATA_LANGUAGES = new Set(['json', 'jsonc', 'yaml', 'toml', 'markdown', 'dockerfile', 'css', 'scss', 'less', 'html']);
+
+const extensionOf = (file: string) => basename(file).replace(/^[^.]*/, '');
+
+/** A moved file's language, where it is code (its importers are worth updating); undefined for data and unknown files. */
+function codeLanguage(file: string, req: MvQuery, ctx: HandlerContext): string | undefined {
+  let specs: ReturnType<typeof configuredFor>;
+  try {
+    specs = configuredFor(file, req, ctx.trust);
+  } catch {
+    return undefined;
+  }
+  const ids = specs.map((s) => languageIdFor(s, file)).filter((l): l is string => l !== undefined);
+  return ids.find((l) => !DATA_LANGUAGES.has(l));
+}
+
 /** One server per family for the moved files' languages, started and ready, with a moved file open. */
 async function serversFor(files: string[], req: MvQuery, ctx: HandlerContext, deadline: Deadline) {
   const sessions: { session: Session; file: string }[] = [];
   const families = new Set<string>();
   const extensions = new Set<string>();
   for (const file of files) {
-    const ext = basename(file).replace(/^[^.]*/, '');
+    const ext = extensionOf(file);
     if (extensions.has(ext)) continue;
     extensions.add(ext);
     let candidates: ReturnType<typeof candidatesFor> = [];
     try {
       candidates = candidatesFor(file, req, ctx);
     } catch (err) {
-      // A moved folder may hold files no server knows (images, data): nothing to ask about them.
+      // A moved folder may hold files no server knows (images, data): nothing to ask about them. A code
+      // file whose server is missing is judged below, with the files no server can update.
       if (err instanceof LspqError && (err.code === 'no_server' || err.code === 'server_not_installed')) continue;
       throw err;
     }
@@ -100,6 +119,40 @@ const isLink = (path: string) => {
   }
 };
 
+/**
+ * A move is all or nothing across languages: every moved code file must be
+ * one an updating server takes (its language's server installed and able
+ * to update imports), else nothing is moved and the files are named.
+ */
+function refuseUncovered(
+  files: string[],
+  found: { session: Session; file: string }[],
+  asks: (session: Session) => boolean,
+  req: MvQuery,
+  ctx: HandlerContext,
+): void {
+  const byLanguage = new Map<string, string[]>();
+  for (const file of files) {
+    const language = codeLanguage(file, req, ctx);
+    if (language) byLanguage.set(language, [...(byLanguage.get(language) ?? []), file]);
+  }
+  const uncovered: string[] = [];
+  for (const [language, list] of byLanguage) {
+    const serving = found.filter((f) => languageIdFor(f.session.client.spec, list[0]!) === language);
+    if (serving.some((f) => asks(f.session))) continue;
+    const who = serving.length
+      ? `${serving.map((f) => f.session.client.spec.id).join(', ')} cannot update what imports them`
+      : 'no installed server for them';
+    const shown = list.slice(0, 3).map((f) => displayPath(f, req.cwd));
+    uncovered.push(`${shown.join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''} (${language}: ${who})`);
+  }
+  if (uncovered.length > 0)
+    throw new LspqError(
+      'unsupported',
+      `what imports ${uncovered.join('; ')} would not be updated; nothing was moved (--no-update moves it alone; 'lspq servers --for FILE' lists what each server can answer)`,
+    );
+}
+
 export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   const deadline = deadlineFor(req);
   if (!existsSync(req.from))
@@ -122,6 +175,7 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
       `${asked.length ? `${asked.join(', ')} cannot` : 'no installed server can'} update what imports ${displayPath(from, req.cwd)}; nothing was moved (--no-update moves it alone; 'lspq servers --for FILE' lists what each server can answer)`,
     );
   }
+  if (req.update) refuseUncovered(files, found, asks, req, ctx);
   const sessions = updating.map((f) => f.session);
   if (req.write) await holdAlone(sessions, req, ctx, deadline);
   const root = sessions[0]?.client.root ?? found[0]?.session.client.root ?? req.root ?? req.cwd;
