@@ -118,7 +118,8 @@ async function run(): Promise<ExitCode> {
     json: words.json,
     help: words.help,
     // A command that may write names its edit: if the daemon dies under it, the edit is asked after, never sent again.
-    ...(spec.writes && !words.help ? { editId: crypto.randomUUID() } : {}),
+    // A batch names its edits after its own id (ID-N for its N-th request), to ask after them the same way.
+    ...((spec.writes || spec.stream) && !words.help ? { editId: crypto.randomUUID() } : {}),
     ...(words.timeoutMs !== undefined
       ? { timeoutMs: words.timeoutMs }
       : spec.timeoutSeconds

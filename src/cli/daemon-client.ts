@@ -191,6 +191,13 @@ export async function ask(
       }
       if (err instanceof NoAnswer) {
         const pid = daemonPid(path);
+        // An edit is never left unknown: the wedged daemon is ended, and the next one settles its journal.
+        if (options.once) {
+          await stopDaemon(path);
+          throw new DaemonLost(
+            `the daemon${pid ? ` (pid ${pid})` : ''} took it but did not answer (${err.message}), so it was ended`,
+          );
+        }
         throw new LspqError(
           'daemon',
           `the daemon${pid ? ` (pid ${pid})` : ''} took the question but did not answer (${err.message}); run 'lspq daemon restart', or use --no-daemon`,

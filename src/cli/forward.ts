@@ -5,7 +5,7 @@
  */
 import { fromErrorPayload, LspqError, type CommandOutput } from '../common/errors';
 import { ask, DaemonLost, envelope, patience, roundTrip, type Stream } from './daemon-client';
-import type { CommandLine, Reply, Request } from '../common/messages';
+import { batchEditId, type CommandLine, type Reply, type Request } from '../common/messages';
 import { socketPath } from '../common/socket';
 
 /**
@@ -34,6 +34,11 @@ async function afterLostEdit(line: CommandLine, id: string, why: string): Promis
   const reply = await ask({ op: 'outcome', id }, { start: true });
   const outcome = reply && 'outcome' in reply ? reply.outcome : null;
   const left = outcome?.left?.length ? `; left as another program wrote them: ${outcome.left.join(', ')}` : '';
+  if (outcome?.unsettled)
+    throw new LspqError(
+      'daemon',
+      `the daemon stopped during the edit (${why}), and whether it wrote is not known: ${outcome.unsettled}; look at the files and 'lspq daemon logs' before running it again`,
+    );
   if (!outcome)
     throw new LspqError(
       'daemon',
@@ -51,6 +56,19 @@ async function afterLostEdit(line: CommandLine, id: string, why: string): Promis
     : { stdout: '', stderr: said, exit: 0 };
 }
 
+/** What became of each edit a batch had begun (its requests ID-0 to ID-N), as the next daemon says. */
+async function batchOutcomes(batchId: string, sent: number): Promise<string[]> {
+  const said: string[] = [];
+  for (let i = 0; i < sent; i++) {
+    const reply = await ask({ op: 'outcome', id: batchEditId(batchId, i) }, { start: true });
+    const outcome = reply && 'outcome' in reply ? reply.outcome : null;
+    if (!outcome) continue;
+    if (outcome.unsettled) said.push(`request ${i + 1}: not known (${outcome.unsettled})`);
+    else said.push(`request ${i + 1}: ${outcome.written ? 'written' : 'taken back'} (${outcome.summary})`);
+  }
+  return said;
+}
+
 /**
  * A batch: one connection carries its command line, then its request lines
  * as stdin yields them; answer lines are handed to `stream.onAnswer` as they
@@ -66,13 +84,30 @@ export async function forwardBatch(
   await ask({ op: 'status' }, { start: true });
   const request: Request = { op: 'run', line };
   let reply: Reply;
+  let sent = 0;
+  const counted: Stream = {
+    ...stream,
+    input: (async function* () {
+      for await (const text of stream.input) {
+        sent++;
+        yield text;
+      }
+    })(),
+  };
   try {
-    reply = await roundTrip(socketPath(process.env), envelope(request), patience(request), onProgress, stream);
+    reply = await roundTrip(socketPath(process.env), envelope(request), patience(request), onProgress, counted);
   } catch (err) {
     if (err instanceof LspqError) throw err;
+    const why = (err as Error).message;
+    const edits = line.editId ? await batchOutcomes(line.editId, sent) : [];
+    if (edits.length > 0)
+      throw new LspqError(
+        'daemon',
+        `the daemon stopped while answering the batch (${why}); of its edits: ${edits.join('; ')}; do not run the whole batch again, only what was not done`,
+      );
     throw new LspqError(
       'daemon',
-      `the daemon stopped while answering the batch (${(err as Error).message}); run it again, or see 'lspq daemon logs'`,
+      `the daemon stopped while answering the batch (${why}); it wrote nothing, so run it again, or see 'lspq daemon logs'`,
     );
   }
   if (!reply.ok)

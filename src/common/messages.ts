@@ -14,6 +14,9 @@ export const PROTOCOL_VERSION = 4;
 // The shapes checked where they arrive (the daemon) are written once, as schemas.
 export type { BatchInput, CommandLine, Envelope, Request } from './socket-shapes';
 
+/** The edit id of a batch's request: the batch's id and the request's line number (from 0). */
+export const batchEditId = (batchId: string, index: number) => `${batchId}-${index}`;
+
 /** An answer line of a batch, sent as soon as it is its turn. */
 export interface AnswerLine {
   answer: string;
@@ -32,6 +35,8 @@ export interface EditOutcome {
   left?: string[];
   /** The command's whole output, when the daemon lived to render it. */
   output?: CommandOutput;
+  /** Set when its journal is still there, unsettled (unreadable, or another live process writes it): the outcome is not known. */
+  unsettled?: string;
 }
 
 /** One line of JSON from the daemon back, shaped by the request it answers. */

@@ -8,15 +8,24 @@ import { type Host, runCommandLine, runStreamLine } from '../commands/road';
 import { strayRejection } from '../engine/fault';
 import { answer } from '../engine/answer';
 import type { EngineContext } from '../engine/context';
-import { recordOutput, takeOutcome } from '../engine/journal';
+import { recordOutput, takeOutcome, unsettled } from '../engine/journal';
+
 import { tellChanges } from '../lsp/file-events';
 import { BUILD } from '../common/build-info';
 import { type CommandOutput, LspqError, toErrorPayload, withNotes } from '../common/errors';
 import { LineQueue } from '../common/line-queue';
-import { type CommandLine, PROTOCOL_VERSION } from '../common/messages';
+import { type CommandLine, type EditOutcome, PROTOCOL_VERSION } from '../common/messages';
 import { BatchInputShape, EnvelopeHeadShape, EnvelopeShape, readLine } from '../common/socket-shapes';
 import { type DaemonSocket, send, write } from './connection';
 import { type ListenOptions, status } from './status';
+
+/** What became of an edit: its outcome, or why it is not known yet (a journal recovery left), or null: never begun. */
+function outcomeOf(dir: string, id: string): EditOutcome | null {
+  const taken = takeOutcome(dir, id);
+  if (taken) return taken;
+  const why = unsettled(dir, id);
+  return why ? { written: false, summary: '', unsettled: why } : null;
+}
 
 export class Questions {
   /** Command lines under way. */
@@ -58,8 +67,7 @@ export class Questions {
     const request = envelope.value.request;
     o.onActivity();
     if (request.op === 'status') return send(socket, { ok: true, status: status(o) });
-    if (request.op === 'outcome')
-      return send(socket, { ok: true, outcome: takeOutcome(o.journalDir, request.id) ?? null });
+    if (request.op === 'outcome') return send(socket, { ok: true, outcome: outcomeOf(o.journalDir, request.id) });
     if (request.op !== 'run') return this.refuse(socket, `request.op: '${request.op}' is answered above`);
     // Before any await: the lines after the command line are a batch's input, taken as they arrive.
     const streams = isCommand(request.line.command) && COMMANDS[request.line.command].stream === true;

@@ -1,6 +1,6 @@
 /**
  * The journal of an edit, so that a daemon killed while it writes (kill -9,
- * out of memory, power) leaves the tree exactly as before or exactly as
+ * out of memory) leaves the tree exactly as before or exactly as
  * after the edit, and nothing of lspq's in it. As git's lockfiles and
  * SQLite's rollback journal do: before the first file is touched, the plan
  * is recorded (each file's bytes before and after, and the names of the
@@ -14,6 +14,9 @@
  * its own back, a file another program wrote since is left as it is.
  *
  * The journal lives beside the daemon's socket, outside the user's tree.
+ * It is synced to disk; the files an edit writes are not (as git does not
+ * sync them), so a power loss is not covered: the promise is for a
+ * process that dies, not a machine.
  */
 import {
   closeSync,
@@ -205,6 +208,26 @@ export function recordOutput(dir: string, id: string, output: NonNullable<Outcom
   if (found) keepOutcome(dir, { ...found, output });
 }
 
+/**
+ * What is known of an edit whose journal is still there after recovery: it
+ * could not be read, or another live process is writing it. Said to the
+ * command instead of "nothing was written", which would not be known.
+ */
+export function unsettled(dir: string, id: string): string | undefined {
+  if (!/^[\w-]+$/.test(id)) return undefined;
+  const file = join(dir, `${id}.json`);
+  if (!existsSync(file)) return undefined;
+  try {
+    const parsed = RecordShape.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+    if (!parsed.success) return `its journal ${file} cannot be read`;
+    if (parsed.data.pid !== process.pid && processRuns(parsed.data.pid))
+      return `process ${parsed.data.pid} is still writing it (journal ${file})`;
+    return `its journal ${file} is not settled yet`;
+  } catch (err) {
+    return `its journal ${file} cannot be read (${(err as Error).message})`;
+  }
+}
+
 function readOutcome(dir: string, id: string): Outcome | undefined {
   if (!/^[\w-]+$/.test(id)) return undefined;
   try {
@@ -351,7 +374,10 @@ export function recover(dir: string, log: (line: string) => void): Outcome[] {
       continue;
     }
     // Its writer still runs (an edit of --no-daemon in another process): not ours to settle.
-    if (record.pid !== process.pid && processRuns(record.pid)) continue;
+    if (record.pid !== process.pid && processRuns(record.pid)) {
+      log(`journal ${file} (${record.summary}) is still being written by process ${record.pid}: left to it`);
+      continue;
+    }
     const blob = join(dir, `${record.id}.bytes`);
     const outcome = settle(record, readBytes(blob) ?? new Uint8Array());
     keepOutcome(dir, outcome);

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeProject, FIXTURES, Lspq, lspqArgv } from '../helpers/lspq';
+import { copyFixture, fakeProject, FIXTURES, Lspq, lspqArgv } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const scratch: string[] = [];
@@ -119,6 +119,32 @@ describe('batch', () => {
   test('bad flags of the batch itself: one line, exit 2', async () => {
     const r = await batch([], ['--jobs', '0']);
     expect([r.answers, r.stderr, r.exit]).toEqual([[], "lspq: --jobs takes a whole number of 1 or more, not '0'\n", 2]);
+  });
+});
+
+describe('an edit in a batch whose daemon dies', () => {
+  test('the batch asks the next daemon what became of each edit, names it, and is not sent again', async () => {
+    const own = new Lspq();
+    const dir = copyFixture('go-shapes');
+    scratch.push(dir);
+    const before = readFileSync(join(dir, 'geometry.go'), 'utf8');
+    // The daemon kills itself at its second crash point: inside the rename's writing.
+    const proc = Bun.spawn([...lspqArgv(), 'batch'], {
+      cwd: dir,
+      env: own.env({ LSPQ_TEST_CRASH_AT: '2' }),
+      stdin: new TextEncoder().encode(
+        '["def", "main.go:7:TotalArea"]\n["rename", "geometry.go:17:TotalArea", "SumOfAreas"]\n',
+      ),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [stderr, exit] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    expect(exit).toBe(3);
+    expect(stderr).toMatch(
+      /^lspq: the daemon stopped while answering the batch \(.*\); of its edits: request 2: taken back \(renamed to 'SumOfAreas': 2 edits in 2 files\); do not run the whole batch again, only what was not done\n$/,
+    );
+    expect(readFileSync(join(dir, 'geometry.go'), 'utf8')).toBe(before);
+    expect(await own.stop()).toEqual([]);
   });
 });
 

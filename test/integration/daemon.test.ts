@@ -280,6 +280,33 @@ describe('a daemon that takes questions but never answers', () => {
   });
 });
 
+describe('a daemon that takes an edit but never answers', () => {
+  test('the command ends it and asks the next daemon what became of the edit, never sending it again', async () => {
+    const lspq = new Lspq();
+    const go = copyFixture('go-shapes');
+    const before = readFileSync(join(go, 'geometry.go'), 'utf8');
+    await lspq.run(GO_DEF, { cwd: go });
+    const wedged = await lspq.json<Status>(['daemon', 'status']);
+    process.kill(wedged.pid, 'SIGSTOP'); // it accepts the edit and never reads it
+    try {
+      const r = await lspq.run(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--timeout', '1'], { cwd: go });
+      expect(r).toEqual({
+        stdout: '',
+        stderr: `lspq: the daemon stopped before it wrote anything (the daemon (pid ${wedged.pid}) took it but did not answer (no answer within 6s), so it was ended); no file changed; run the command again\n`,
+        exit: 3,
+      });
+      expect(isAlive(wedged.pid)).toBe(false);
+      expect(readFileSync(join(go, 'geometry.go'), 'utf8')).toBe(before);
+      // The next daemon answers.
+      expect((await lspq.run(GO_DEF, { cwd: go })).exit).toBe(0);
+    } finally {
+      if (isAlive(wedged.pid)) process.kill(wedged.pid, 'SIGKILL');
+      rmSync(go, { recursive: true, force: true });
+    }
+    expect(await lspq.stop()).toEqual([]);
+  });
+});
+
 describe('builds', () => {
   test('a command from another build replaces the daemon instead of talking to it', async () => {
     const binary = join(REPO, 'dist', 'lspq');

@@ -6,6 +6,7 @@
  * before it are done. A bad line is answered with an error and the batch
  * goes on. The exit code is the worst of the answers'.
  */
+import { batchEditId } from '../../common/messages';
 import * as z from 'zod/mini';
 import { type CommandOutput, errorOutput, type ExitCode, usage } from '../../common/errors';
 import type { CommandLine } from '../../common/messages';
@@ -51,7 +52,12 @@ function checkCommand(name: string, commands: Road['commands']): void {
 }
 
 /** The answer line for one request: `{"id"?, "exit", "answer"}` or `{"id"?, "exit", "error"}`. */
-async function answerOne(text: string, base: CommandLine, ctx: Road): Promise<{ line: string; exit: ExitCode }> {
+async function answerOne(
+  text: string,
+  index: number,
+  base: CommandLine,
+  ctx: Road,
+): Promise<{ line: string; exit: ExitCode }> {
   let id: unknown;
   let output: CommandOutput;
   try {
@@ -59,7 +65,18 @@ async function answerOne(text: string, base: CommandLine, ctx: Road): Promise<{ 
     id = request.id;
     const words = scanWords([...request.words, '--json'], base.env);
     checkCommand(words.command!, ctx.commands);
-    const line = { ...base, command: words.command!, args: words.args, color: false, progress: false, json: true };
+    // A request that may write names its edit after the batch's (ID-N), so a command that lost its daemon asks after it.
+    const { editId: batchId, ...rest } = base;
+    const editId = batchId && ctx.commands[words.command!]?.writes ? { editId: batchEditId(batchId, index) } : {};
+    const line = {
+      ...rest,
+      ...editId,
+      command: words.command!,
+      args: words.args,
+      color: false,
+      progress: false,
+      json: true,
+    };
     output = await ctx.runLine({ ...line, help: words.help, timeoutMs: words.timeoutMs });
   } catch (err) {
     output = errorOutput(err, true);
@@ -88,9 +105,11 @@ export async function runBatch(
     if (done.exit > worst) worst = done.exit;
     emit(done.line);
   };
+  let index = 0;
   for await (const text of lines) {
+    const at = index++;
     if (text.trim() === '') continue;
-    pending.push(answerOne(text, base, ctx));
+    pending.push(answerOne(text, at, base, ctx));
     // Answers leave in order: with `jobs` in flight, wait for the oldest.
     while (pending.length >= jobs) await flushHead();
   }

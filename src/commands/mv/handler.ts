@@ -57,7 +57,18 @@ function wants(session: Session, path: string, folder: boolean): boolean {
 }
 
 /** Languages whose files are data, not code another file imports by a path a server would update. */
-const DATA_LANGUAGES = new Set(['json', 'jsonc', 'yaml', 'toml', 'markdown', 'dockerfile', 'css', 'scss', 'less', 'html']);
+const DATA_LANGUAGES = new Set([
+  'json',
+  'jsonc',
+  'yaml',
+  'toml',
+  'markdown',
+  'dockerfile',
+  'css',
+  'scss',
+  'less',
+  'html',
+]);
 
 const extensionOf = (file: string) => basename(file).replace(/^[^.]*/, '');
 
