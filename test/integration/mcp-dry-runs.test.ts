@@ -56,7 +56,7 @@ const text = (r: Result) => (r.content as { type: string; text: string }[])[0]!.
 
 /** A value for each input a tool may take, the kind a model would give; a flag-like word where it would hurt most. */
 const VALUES: Record<string, Record<string, unknown>> = {
-  rename: { target: 'helper.py:1:greet', 'new-name': 'welcome' },
+  rename: { target: 'helper.py:1:greet', newName: 'welcome' },
   mv: { old: 'helper.py', new: 'greeting.py' },
   actions: { target: 'main.py:1:os', action: '1', kind: 'quickfix' },
   fmt: { files: ['helper.py'], range: '1-2' },
@@ -65,6 +65,7 @@ const VALUES: Record<string, Record<string, unknown>> = {
 function valueFor(tool: string, name: string, schema: { type?: string; enum?: string[] }): unknown {
   if (VALUES[tool]![name] !== undefined) return VALUES[tool]![name];
   if (schema.type === 'boolean') return true;
+  if (schema.type === 'integer' || schema.type === 'number') return name === 'timeout' ? 60 : 1;
   if (schema.type === 'array') return ['--write'];
   if (schema.enum) return schema.enum[0];
   return name === 'timeout' ? '60' : name === 'server' ? 'pyright' : '1';
@@ -105,7 +106,7 @@ test('actions with apply-preferred and no apply: the diff, nothing written; with
   const before = tree();
   const dry = await client.callTool({
     name: 'actions',
-    arguments: { target: 'main.py:1:os', 'apply-preferred': true },
+    arguments: { target: 'main.py:1:os', applyPreferred: true },
   });
   expect(dry.isError).toBeFalsy();
   expect(
@@ -116,7 +117,7 @@ test('actions with apply-preferred and no apply: the diff, nothing written; with
   expect(tree()).toEqual(before);
   const done = await client.callTool({
     name: 'actions',
-    arguments: { target: 'main.py:1:os', 'apply-preferred': true, apply: true },
+    arguments: { target: 'main.py:1:os', applyPreferred: true, apply: true },
   });
   expect(done.isError).toBeFalsy();
   expect(readFileSync(join(dir, 'main.py'), 'utf8')).toBe(
@@ -126,7 +127,7 @@ test('actions with apply-preferred and no apply: the diff, nothing written; with
 });
 
 test('rename applied: the dry run’s summary, marked written', async () => {
-  const args = { target: 'helper.py:1:greet', 'new-name': 'welcome' };
+  const args = { target: 'helper.py:1:greet', newName: 'welcome' };
   const dry = await client.callTool({ name: 'rename', arguments: args });
   expect((dry.structuredContent as { applied: boolean }).applied).toBe(false);
   const done = await client.callTool({ name: 'rename', arguments: { ...args, apply: true } });
@@ -149,4 +150,36 @@ test('lspq mcp refuses the flags it would ignore', async () => {
     const r = await lspq.run(['mcp', flag], { cwd: dir });
     expect([r.exit, r.stderr]).toEqual([2, `lspq: unknown flag '${flag}' for 'lspq mcp'; see 'lspq mcp --help'\n`]);
   }
+});
+
+test('inputs as JSON has them: camelCase keys (kebab-case accepted, not both), numbers as numbers, what is required listed', async () => {
+  const { tools } = await client.listTools();
+  const rename = tools.find((t) => t.name === 'rename')!.inputSchema as {
+    properties: Record<string, { type: string }>;
+    required?: string[];
+    anyOf?: { required: string[] }[];
+  };
+  expect([rename.required, rename.anyOf]).toEqual([['newName'], [{ required: ['target'] }, { required: ['symbol'] }]]);
+  expect(Object.keys(rename.properties)).toContain('allowOutside');
+  expect([rename.properties.timeout?.type, rename.properties.limit?.type]).toEqual(['number', 'integer']);
+  const mv = tools.find((t) => t.name === 'mv')!.inputSchema as { required?: string[] };
+  expect(mv.required).toEqual(['old', 'new']);
+  const calls = tools.find((t) => t.name === 'calls')!.inputSchema as { properties: Record<string, { type: string }> };
+  expect(calls.properties.depth?.type).toBe('integer');
+  // A number as a number; the kebab-case key as well as the camelCase one; both at once is refused.
+  const byNumber = await client.callTool({ name: 'refs', arguments: { target: 'helper.py:1:welcome', limit: 1 } });
+  expect((byNumber.structuredContent as { locations: unknown[] }).locations.length).toBe(1);
+  const kebab = await client.callTool({
+    name: 'rename',
+    arguments: { target: 'helper.py:1:welcome', 'new-name': 'hello' },
+  });
+  expect(kebab.structuredContent as { newName: string; applied: boolean }).toMatchObject({
+    newName: 'hello',
+    applied: false,
+  });
+  const both = await client.callTool({
+    name: 'rename',
+    arguments: { target: 'helper.py:1:welcome', 'new-name': 'a', newName: 'b' },
+  });
+  expect([both.isError, text(both)]).toEqual([true, 'lspq rename: new-name: given also as newName; give one']);
 });

@@ -22,11 +22,17 @@ type JsonSchema = Record<string, unknown>;
 interface Input {
   /** The command's own name for it. */
   key: string;
-  /** The tool's name for it: the command's, but for actions' --apply N, which is `action` here. */
+  /** The tool's name for it: the command's in camelCase (JSON's way: newName), and actions' --apply N is `action`. */
   name: string;
-  kind: 'positional' | 'words' | 'string' | 'boolean';
+  kind: 'positional' | 'words' | 'string' | 'number' | 'boolean';
   schema: JsonSchema;
 }
+
+/** `new-name` → `newName`: MCP tool inputs are JSON, whose keys are camelCase. */
+export const camelCase = (key: string) => key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+/** Flags whose value is a count or a number of seconds: numbers in JSON. */
+const NUMERIC_HINTS = new Set(['N', 'K', 'SECONDS']);
 
 export interface ToolModel {
   name: ToolName;
@@ -42,12 +48,20 @@ function inputOf(key: string, def: ArgDef, variadic: boolean, values: readonly s
   const description = def.description ?? '';
   const valueEnum = values ? { enum: [...values] } : {};
   // actions' --apply N is the action's number here: `apply` is every edit tool's yes to writing.
-  const name = key === 'apply' ? 'action' : key;
+  const name = key === 'apply' ? 'action' : camelCase(key);
   if (def.type === 'positional')
     return variadic
       ? { key, name, kind: 'words', schema: { type: 'array', items: { type: 'string' }, description } }
       : { key, name, kind: 'positional', schema: { type: 'string', description, ...valueEnum } };
   if (def.type === 'boolean') return { key, name, kind: 'boolean', schema: { type: 'boolean', description } };
+  const hint = 'valueHint' in def ? def.valueHint : undefined;
+  if (hint && NUMERIC_HINTS.has(hint))
+    return {
+      key,
+      name,
+      kind: 'number',
+      schema: { type: hint === 'SECONDS' ? 'number' : 'integer', minimum: 0, description },
+    };
   return { key, name, kind: 'string', schema: { type: 'string', description, ...valueEnum } };
 }
 
@@ -71,6 +85,20 @@ export function toolModels(
   });
 }
 
+/**
+ * What a call must give: a question about a place, its target or a
+ * symbol's name; rename, its new name; mv, both paths; actions, a target.
+ */
+function requiredOf(tool: ToolModel): JsonSchema {
+  const has = (name: string) => tool.inputs.some((i) => i.name === name);
+  if (tool.name === 'mv') return { required: ['old', 'new'] };
+  if (tool.name === 'rename')
+    return { required: ['newName'], anyOf: [{ required: ['target'] }, { required: ['symbol'] }] };
+  if (tool.name === 'actions') return { required: ['target'] };
+  if (has('target') && has('symbol')) return { anyOf: [{ required: ['target'] }, { required: ['symbol'] }] };
+  return {};
+}
+
 /** The tool's input schema: its inputs by name, `cwd` (where paths start), and `apply` for edits. */
 export function inputSchema(tool: ToolModel): JsonSchema {
   const properties: Record<string, JsonSchema> = {
@@ -78,7 +106,20 @@ export function inputSchema(tool: ToolModel): JsonSchema {
   };
   for (const i of tool.inputs) properties[i.name] = i.schema;
   if (tool.writes) properties.apply = { type: 'boolean', description: 'Write the edit (default: a dry run)' };
-  return { type: 'object', properties, additionalProperties: false };
+  return { type: 'object', properties, ...requiredOf(tool), additionalProperties: false };
+}
+
+/** A call's arguments with the command's own kebab-case names (new-name) taken as their camelCase ones; both at once is an error. */
+function camelArguments(tool: ToolModel, args: unknown): { ok: true; value: unknown } | { ok: false; why: string } {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: true, value: args };
+  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  for (const i of tool.inputs) {
+    if (i.key === i.name || !(i.key in out) || i.key === 'apply') continue;
+    if (i.name in out) return { ok: false, why: `${i.key}: given also as ${i.name}; give one` };
+    out[i.name] = out[i.key];
+    delete out[i.key];
+  }
+  return { ok: true, value: out };
 }
 
 /** A call's arguments checked against the tool's input: a value of the wrong type is a one-line error. */
@@ -86,7 +127,14 @@ function checker(tool: ToolModel) {
   const shape: Record<string, z.ZodMiniType> = { cwd: z.optional(z.string()) };
   for (const i of tool.inputs)
     shape[i.name] = z.optional(
-      i.kind === 'words' ? z.array(z.string()) : i.kind === 'boolean' ? z.boolean() : z.string(),
+      i.kind === 'words'
+        ? z.array(z.string())
+        : i.kind === 'boolean'
+          ? z.boolean()
+          : // A number, or its digits as a string (what a client that types everything as text sends).
+            i.kind === 'number'
+            ? z.union([z.number().check(z.nonnegative()), z.string().check(z.regex(/^\d+(\.\d+)?$/))])
+            : z.string(),
     );
   if (tool.writes) shape.apply = z.optional(z.boolean());
   return z.strictObject(shape);
@@ -97,12 +145,14 @@ export function commandWords(
   tool: ToolModel,
   args: unknown,
 ): { ok: true; words: string[]; applying: boolean; cwd?: string } | { ok: false; why: string } {
-  const parsed = checker(tool).safeParse(args ?? {});
+  const named = camelArguments(tool, args ?? {});
+  if (!named.ok) return named;
+  const parsed = checker(tool).safeParse(named.value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     return { ok: false, why: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
   }
-  const given = parsed.data as Record<string, string | boolean | string[] | undefined>;
+  const given = parsed.data as Record<string, string | number | boolean | string[] | undefined>;
   const positionals: string[] = [];
   const flags: string[] = [];
   for (const i of tool.inputs) {
@@ -111,11 +161,11 @@ export function commandWords(
     if (i.kind === 'positional') positionals.push(value as string);
     else if (i.kind === 'words') positionals.push(...(value as string[]));
     else if (i.kind === 'boolean') flags.push(`--${i.key}`);
-    else flags.push(`--${i.key}`, value as string);
+    else flags.push(`--${i.key}`, String(value));
   }
   // An edit writes only with apply: true (and, for actions, an action chosen); anything else is a dry run,
   // said to the command in so many words, so that no other input can make it write.
-  const chosen = tool.name !== 'actions' || given.action !== undefined || given['apply-preferred'] === true;
+  const chosen = tool.name !== 'actions' || given.action !== undefined || given.applyPreferred === true;
   const applying = tool.writes && given.apply === true && chosen;
   if (applying && tool.name === 'fmt') flags.push('--write');
   if (!applying && tool.writes && tool.name !== 'fmt' && chosen) flags.push('--dry-run');
