@@ -8,7 +8,7 @@
  * root) is opened on the server and kept open, whatever was asked before.
  */
 import { Requests } from '../lsp/requests';
-import { type Dirent, readdirSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Position } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
@@ -74,7 +74,9 @@ export async function loadProjects(session: Session, ctx: HandlerContext, deadli
   if (spec.projects !== 'tsconfig') return;
   const now = Date.now();
   let found = known.get(session);
-  if (!found || now - found.at > PROJECTS_CACHE_MS) {
+  // A project's file may have moved or gone since it was found (lspq mv moved it): the projects are found again.
+  const gone = found?.projects.some(({ file }) => !session.docs.isOpen(file) && !existsSync(file));
+  if (!found || gone || now - found.at > PROJECTS_CACHE_MS) {
     const isSource = (p: string) =>
       languageIdFor(spec, p) !== undefined && !(spec.notSources ?? []).some((s) => p.endsWith(s));
     found = { at: now, projects: projectsUnder(session.client.root, isSource) };

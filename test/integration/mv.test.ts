@@ -132,6 +132,31 @@ describe.each(['typescript', 'typescript-language-server'])('TypeScript, %s', (s
   });
 });
 
+describe('a file moved forth and back many times in a row', () => {
+  test.each(['typescript', 'typescript-language-server'])(
+    '%s: every move updates its importers (a project file remembered from before a move had gone: exit 2)',
+    async (server) => {
+      const dir = copy('ts-shapes');
+      mkdirSync(join(dir, 'src', 'barrel'));
+      const original = tree(dir);
+      const counts: string[] = [];
+      for (let i = 0; i < 15; i++) {
+        for (const [a, b] of [
+          ['src/circle.ts', 'src/barrel/circle.ts'],
+          ['src/barrel/circle.ts', 'src/circle.ts'],
+        ]) {
+          const r = await lspq.json<{ applied: boolean; files: unknown[] }>(['mv', a!, b!, '--server', server], {
+            cwd: dir,
+          });
+          counts.push(`${r.applied}:${r.files?.length}`);
+        }
+      }
+      expect(counts).toEqual(Array(30).fill('true:2'));
+      expect(tree(dir)).toEqual(original);
+    },
+  );
+});
+
 describe('Rust (rust-analyzer)', () => {
   test('a module file renamed: its mod and use lines follow; cargo check passes; and back', async () => {
     const dir = join(REPO, 'test', '.scratch', `mv-rust-${process.pid}`);
