@@ -122,7 +122,26 @@ class NodeWatch implements FolderWatch {
 /** inotify where it can be had, else fs.watch. */
 export function folderWatch(): FolderWatch {
   const inotify = Inotify.open();
-  return inotify ? new InotifyWatch(inotify) : new NodeWatch();
+  const watch = inotify ? new InotifyWatch(inotify) : new NodeWatch();
+  // The tests' stand-in for a small fs.inotify.max_user_watches: this many folders, then the limit.
+  const limit = Number(process.env.LSPQ_TEST_WATCH_LIMIT);
+  return Number.isSafeInteger(limit) && limit > 0 ? limited(watch, limit) : watch;
+}
+
+/** A watch that refuses folders past `limit`, as the kernel does past the user's watch limit. */
+function limited(watch: FolderWatch, limit: number): FolderWatch {
+  let count = 0;
+  return {
+    immediate: watch.immediate,
+    add: (dir) => {
+      if (count >= limit) return 'limit';
+      count++;
+      return watch.add(dir);
+    },
+    remove: (dir) => watch.remove(dir),
+    read: () => watch.read(),
+    close: () => watch.close(),
+  };
 }
 
 /** A watched folder's entry as a path. */

@@ -35,8 +35,6 @@ interface Change {
 
 interface WatchedRoot {
   folders: Set<string>;
-  /** Every folder under it is watched (false past the system's watch limit). */
-  complete: boolean;
 }
 
 /** Changes kept; past this many the oldest are forgotten, and a server that last heard before them is told everything. */
@@ -61,6 +59,12 @@ export class Watchers implements DiskView {
   private forgotten = 0;
   private drainTimer: ReturnType<typeof setInterval> | undefined;
   private warnedLimit = false;
+  /**
+   * Folders past the system's watch limit: each file's time and size as last
+   * seen, looked at again before every question (markNow), so a change there
+   * is told as surely as a watched one, only later.
+   */
+  private readonly polled = new Map<string, Map<string, string>>();
 
   constructor(
     private readonly say: (line: string) => void,
@@ -72,7 +76,43 @@ export class Watchers implements DiskView {
   /** The sequence number after every change made so far: a server started now is told what changes after it. */
   markNow(): number {
     this.drain();
+    this.poll();
     return this.seq;
+  }
+
+  /** Looks at every folder the system would not watch: what was created, changed or deleted there since. */
+  private poll(): void {
+    for (const [dir, seen] of [...this.polled]) {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        if (this.folders.has(dir)) this.forgetFolder(dir);
+        continue;
+      }
+      const now = new Set<string>();
+      for (const e of entries) {
+        const path = join(dir, e.name);
+        now.add(e.name);
+        if (e.isDirectory()) {
+          if (!this.folders.has(path))
+            for (const [root, state] of this.roots)
+              if (under(path, root)) void this.walk(root, state, path, true, false);
+          continue;
+        }
+        const stamp = stampOf(path);
+        if (seen.get(e.name) !== stamp) {
+          if (seen.has(e.name) || stamp !== undefined) this.saw(path, stamp !== undefined);
+          if (stamp === undefined) seen.delete(e.name);
+          else seen.set(e.name, stamp);
+        }
+      }
+      for (const name of [...seen.keys()])
+        if (!now.has(name)) {
+          seen.delete(name);
+          this.saw(join(dir, name), false);
+        }
+    }
   }
 
   /** Every event of a change made before this call is recorded (where the platform allows). */
@@ -87,18 +127,13 @@ export class Watchers implements DiskView {
    */
   async watch(root: string): Promise<number> {
     if (!this.roots.has(root)) {
-      const state: WatchedRoot = { folders: new Set(), complete: true };
+      const state: WatchedRoot = { folders: new Set() };
       this.roots.set(root, state);
       this.walking.set(root, this.walk(root, state, root, false, true));
       this.startDraining();
     }
     await this.walking.get(root);
     return this.markNow();
-  }
-
-  /** Whether every folder of the root is watched: false past the system's limit, or before `watch`. */
-  complete(root: string): boolean {
-    return this.roots.get(root)?.complete ?? false;
   }
 
   /**
@@ -233,7 +268,7 @@ export class Watchers implements DiskView {
   }
 
   private unwatch(dir: string): void {
-    this.backend.remove(dir);
+    if (!this.polled.delete(dir)) this.backend.remove(dir);
     this.folders.delete(dir);
     this.cover.delete(dir);
     for (const state of this.roots.values()) state.folders.delete(dir);
@@ -253,13 +288,15 @@ export class Watchers implements DiskView {
       if (!state.folders.has(dir)) {
         if (!this.folders.has(dir)) {
           const added = this.backend.add(dir);
-          if (added === 'limit') {
-            state.complete = false;
-            if (!this.warnedLimit) this.say(`cannot watch ${dir}: the system's watch limit is reached`);
-            this.warnedLimit = true;
-            return;
-          }
           if (added === 'gone') continue;
+          if (added === 'limit') {
+            if (!this.warnedLimit)
+              this.say(
+                `cannot watch ${dir}: the system's watch limit is reached (fs.inotify.max_user_watches); folders past it are checked by their files' times before each question instead (slower); to raise it: sudo sysctl fs.inotify.max_user_watches=524288`,
+              );
+            this.warnedLimit = true;
+            this.polled.set(dir, new Map());
+          }
           this.folders.set(dir, new Set());
         }
         state.folders.add(dir);
@@ -270,10 +307,13 @@ export class Watchers implements DiskView {
         entries = readdirSync(dir, { withFileTypes: true });
       } catch {}
       const names = this.folders.get(dir)!;
+      const polled = this.polled.get(dir);
       for (const e of entries) {
         if (e.isDirectory()) queue.push(join(dir, e.name));
         else if (created) this.saw(join(dir, e.name), true);
         else names.add(e.name);
+        const stamp = polled && !e.isDirectory() ? stampOf(join(dir, e.name)) : undefined;
+        if (polled && stamp !== undefined) polled.set(e.name, stamp);
       }
       if (yields && ++count % WALK_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
     }
@@ -309,6 +349,16 @@ export class Watchers implements DiskView {
     this.backend.close();
     this.folders.clear();
     this.roots.clear();
+  }
+}
+
+/** A file's modification time and size, to tell a change by; undefined when it is gone. */
+function stampOf(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    return undefined;
   }
 }
 

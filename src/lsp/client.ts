@@ -33,7 +33,9 @@ import { processRuns } from '../common/process';
 import { pathToUri } from './uri';
 import { RetryableError, requestFailure, seconds } from './request-failures';
 import { mergeSettings, sameStyle, settingAt, styleSections } from './style-settings';
-import { workerAlive } from './workers';
+import { workerGone } from './workers';
+import { crashError } from './crash';
+import { slowNotices } from './slow-notices';
 
 export const INITIALIZE_TIMEOUT_MS = 60_000;
 export const SHUTDOWN_TIMEOUT_MS = 2_000;
@@ -64,16 +66,6 @@ export interface RequestOptions {
   /** Told, after a second and then each second, what the request is waiting for (a person at a terminal). */
   progress?: (text: string) => void;
 }
-
-/** How long a request runs before a person at a terminal is told what it waits for, and then how often. */
-export const SLOW_NOTICE_MS = 1_000;
-
-/** How long an empty answer from a server with a worker waits for word of the worker's death (13 ms measured). */
-const WORKER_DEATH_GRACE_MS = 50;
-
-/** An answer that says nothing: what a server whose worker died gives to every question. */
-const isEmpty = (result: unknown) =>
-  result === null || result === undefined || (Array.isArray(result) && result.length === 0);
 
 export class LspClient {
   readonly spec: ServerSpec;
@@ -356,7 +348,7 @@ export class LspClient {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
     let died: ((err: LspqError) => void) | undefined;
-    const notices = this.slowNotices(type.method, options.progress);
+    const notices = slowNotices(this.spec.id, this.state, type.method, options.progress);
     const bounded = new Promise<never>((_, reject) => {
       died = reject;
       this.onExit.add(died);
@@ -383,11 +375,8 @@ export class LspClient {
     try {
       const result = await Promise.race([sent, bounded]);
       // Answered after its worker died: an empty answer from a server with nothing behind it, not the truth.
-      if (!this.deadWorker && this.spec.worker && isEmpty(result) && this.proc.pid !== undefined) {
-        if (!workerAlive(this.proc.pid, this.spec.worker.command)) await this.workerDied('its worker process is gone');
-        // A worker dying (out of its heap) answers nothing a moment before its exit is logged: the moment is awaited.
-        else await Bun.sleep(WORKER_DEATH_GRACE_MS);
-      }
+      if (!this.deadWorker && (await workerGone(this.spec, this.proc.pid, result)))
+        await this.workerDied('its worker process is gone');
       if (this.deadWorker) throw this.crashError();
       this.requestsAnswered++;
       this.checkAnswer(type.method, req.shape, result);
@@ -401,21 +390,6 @@ export class LspClient {
       if (died) this.onExit.delete(died);
       source.dispose();
     }
-  }
-
-  /**
-   * A slow request, for a person waiting at a terminal: after a second, and
-   * each second on, the server's own progress where it reports some, else
-   * the request it has not answered yet.
-   */
-  private slowNotices(method: string, progress: ((text: string) => void) | undefined) {
-    if (!progress) return undefined;
-    const started = Date.now();
-    return setInterval(() => {
-      const waited = Math.round((Date.now() - started) / 1000);
-      const what = this.state.progressTitles.join(', ');
-      progress(`${this.spec.id}: ${what || `waiting for ${method}`} (${waited}s)`);
-    }, SLOW_NOTICE_MS);
   }
 
   async sendNotification<P>(type: NotificationType<P>, params: P): Promise<void> {
@@ -444,26 +418,14 @@ export class LspClient {
   }
 
   crashError(): LspqError {
-    if (this.deadWorker)
-      return new LspqError(
-        'server_crashed',
-        `${this.spec.id} lost a process it answers through (${this.deadWorker}), so it was stopped (root ${this.root}); the next command starts it again`,
-      );
-    if (this.brokenFrame)
-      return new LspqError(
-        'server_crashed',
-        `${this.spec.id} sent a frame lspq cannot read (${this.brokenFrame}), so it was stopped (root ${this.root}); the next command starts it again`,
-      );
-    const how = this.exit
-      ? this.exit.signal
-        ? `was killed by ${this.exit.signal}`
-        : `exited with code ${this.exit.code}`
-      : 'stopped';
-    const tail = this.stderrTail.trim().split('\n').slice(-3).join(' | ');
-    return new LspqError(
-      'server_crashed',
-      `${this.spec.id} ${how} (root ${this.root})${tail ? `; its stderr ended with: ${tail}` : ''}; the next command starts it again`,
-    );
+    return crashError({
+      id: this.spec.id,
+      root: this.root,
+      exit: this.exit,
+      stderrTail: this.stderrTail,
+      brokenFrame: this.brokenFrame,
+      deadWorker: this.deadWorker,
+    });
   }
 
   /** shutdown, exit, then the process group is killed; resolves once the process is gone. */
