@@ -2,12 +2,15 @@
  * npm run release: lspq for every platform Bun compiles to, from this
  * machine. Writes
  *   dist/release/lspq-OS-CPU[.exe] and SHA256SUMS (sha256sum -c checks it);
- *   dist/npm/lspq/       the `lspq` package: bin/lspq.js runs the binary of
+ *   dist/npm/lspq/       the `lspq` package: its bin is made the binary of
  *                        the @lspq/OS-CPU package npm installed beside it
  *                        (one of its optional dependencies, chosen by npm
- *                        from their os and cpu fields, as esbuild and biome
- *                        ship theirs);
- *   dist/npm/OS-CPU/     each @lspq/OS-CPU package, its binary in bin/.
+ *                        from their os and cpu fields) by its install step,
+ *                        as esbuild's is; where that cannot be (Windows,
+ *                        --ignore-scripts), bin/lspq is a Node launcher
+ *                        that runs that binary;
+ *   dist/npm/OS-CPU/     each @lspq/OS-CPU package, its binary in bin/;
+ *   dist/npm/*.tgz       each package packed (npm pack), to install as is.
  * Each binary is built as dist/lspq is (scripts/build.ts), for its target;
  * Bun fetches each target's runtime from npm the first time.
  */
@@ -59,6 +62,44 @@ if (run.error) {
 process.exit(run.status ?? 3);
 `;
 
+/**
+ * The `lspq` package's install step: its bin becomes the platform
+ * package's binary itself (a hard link, else a copy), checked by running
+ * it, so a call costs the binary's start and not Node's as well. Anything
+ * that fails leaves the launcher, which works everywhere.
+ */
+const INSTALL = `'use strict';
+// lspq's install step: bin/lspq becomes the @lspq/<os>-<cpu> binary where the platform allows (not Windows,
+// whose npm shims run bin files with node); anything that fails leaves the Node launcher in place.
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawnSync } = require('node:child_process');
+if (process.platform === 'win32') process.exit(0);
+let binary;
+try {
+  binary = require.resolve(\`@lspq/\${process.platform}-\${process.arch}/bin/lspq\`);
+} catch {
+  process.exit(0);
+}
+const bin = path.join(__dirname, 'bin', 'lspq');
+const temporary = \`\${bin}.\${process.pid}.tmp\`;
+try {
+  try {
+    fs.linkSync(binary, temporary);
+  } catch {
+    fs.copyFileSync(binary, temporary);
+  }
+  fs.chmodSync(temporary, 0o755);
+  const check = spawnSync(temporary, ['--version'], { encoding: 'utf8', timeout: 10000 });
+  if (check.status !== 0 || !check.stdout.startsWith('lspq ')) throw new Error('it did not run');
+  fs.renameSync(temporary, bin);
+} catch {
+  try {
+    fs.unlinkSync(temporary);
+  } catch {}
+}
+`;
+
 async function compile(target: string, outfile: string, id: string): Promise<void> {
   const options = compileOptions(outfile);
   const result = await Bun.build({
@@ -106,19 +147,29 @@ if (import.meta.main) {
   writeFileSync(join(release, 'SHA256SUMS'), `${sums.join('\n')}\n`);
   const main = join(npm, 'lspq');
   mkdirSync(join(main, 'bin'), { recursive: true });
-  writeFileSync(join(main, 'bin', 'lspq.js'), LAUNCHER);
-  chmodSync(join(main, 'bin', 'lspq.js'), 0o755);
+  writeFileSync(join(main, 'bin', 'lspq'), LAUNCHER);
+  chmodSync(join(main, 'bin', 'lspq'), 0o755);
+  writeFileSync(join(main, 'install.js'), INSTALL);
   const pkg = {
     name: 'lspq',
     version,
     description,
     license: 'MIT',
-    bin: { lspq: 'bin/lspq.js' },
-    files: ['bin/'],
+    bin: { lspq: 'bin/lspq' },
+    files: ['bin/', 'install.js'],
+    scripts: { postinstall: 'node install.js' },
     optionalDependencies: Object.fromEntries(PLATFORMS.map((p) => [`@lspq/${p.os}-${p.cpu}`, version])),
   };
   writeFileSync(join(main, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
+  // Packed as npm publishes them: what `npm install -g dist/npm/lspq-VERSION.tgz ...` takes.
+  for (const dir of ['lspq', ...PLATFORMS.map((p) => `${p.os}-${p.cpu}`)]) {
+    const packed = Bun.spawnSync(['npm', 'pack', '--pack-destination', npm, join(npm, dir)], {
+      stdout: 'ignore',
+      stderr: 'pipe',
+    });
+    if (packed.exitCode !== 0) throw new Error(`npm pack ${dir} failed: ${packed.stderr.toString()}`);
+  }
   console.log(
-    `wrote dist/release (${PLATFORMS.length} binaries, SHA256SUMS) and dist/npm (lspq and ${PLATFORMS.length} platform packages)`,
+    `wrote dist/release (${PLATFORMS.length} binaries, SHA256SUMS) and dist/npm (lspq and ${PLATFORMS.length} platform packages, each also packed as a .tgz)`,
   );
 }

@@ -85,6 +85,8 @@ export class LspClient {
   private brokenFrame: string | undefined;
   /** What its worker process said as it died (tsserver's exit), once it did: the server is stopped for it. */
   private deadWorker: string | undefined;
+  /** Its size against the daemon's limit, once it was stopped for growing past it alone. */
+  private overMemory: string | undefined;
   /** The indentation last told to a server whose spec has `style`. */
   private style: FormattingOptions | undefined;
   requestsAnswered = 0;
@@ -182,7 +184,7 @@ export class LspClient {
    */
   get running(): boolean {
     // A server whose worker died is being stopped: the next question starts a fresh one rather than wait for it.
-    if (this.deadWorker) return false;
+    if (this.deadWorker || this.overMemory) return false;
     return this.alive && (this.proc.pid === undefined || processRuns(this.proc.pid));
   }
 
@@ -377,7 +379,7 @@ export class LspClient {
       // Answered after its worker died: an empty answer from a server with nothing behind it, not the truth.
       if (!this.deadWorker && (await workerGone(this.spec, this.proc.pid, result)))
         await this.workerDied('its worker process is gone');
-      if (this.deadWorker) throw this.crashError();
+      if (this.deadWorker || this.overMemory) throw this.crashError();
       this.requestsAnswered++;
       this.checkAnswer(type.method, req.shape, result);
       return result;
@@ -417,6 +419,13 @@ export class LspClient {
     await this.killGroup();
   }
 
+  /** Stops a server that alone grew past the daemon's memory limit: the questions under way fail naming both sizes. */
+  async stopOverMemory(sizes: string): Promise<void> {
+    if (this.overMemory || !this.alive) return;
+    this.overMemory = sizes;
+    await this.killGroup();
+  }
+
   crashError(): LspqError {
     return crashError({
       id: this.spec.id,
@@ -425,6 +434,7 @@ export class LspClient {
       stderrTail: this.stderrTail,
       brokenFrame: this.brokenFrame,
       deadWorker: this.deadWorker,
+      overMemory: this.overMemory,
     });
   }
 

@@ -11,10 +11,17 @@ export interface CrashFacts {
   brokenFrame: string | undefined;
   /** A process it answers through died (tsserver), and it was stopped for it. */
   deadWorker: string | undefined;
+  /** It grew past the daemon's memory limit on its own, and was stopped for it: how big, against what. */
+  overMemory: string | undefined;
 }
 
 export function crashError(c: CrashFacts): LspqError {
   const again = 'the next command starts it again';
+  if (c.overMemory)
+    return new LspqError(
+      'server_crashed',
+      `${c.id} grew to ${c.overMemory} (LSPQ_MEMORY_LIMIT_MB), so it was stopped (root ${c.root}); ${again} (raise the limit if the project needs more)`,
+    );
   if (c.deadWorker)
     return new LspqError(
       'server_crashed',

@@ -296,31 +296,40 @@ export class ServerPool {
 
   /**
    * Keeps the servers' total memory under the limit: the least recently
-   * used idle server stops first. The last server standing is kept even
-   * when it alone exceeds the limit (it is the one in use); that is logged.
+   * used idle server stops first (never the one just asked). Where none is
+   * left to stop, a server that alone is over the limit is stopped though
+   * busy: the question it serves fails naming both sizes, and the next gets
+   * a fresh server. Several in use, each under the limit, are kept (logged).
    */
   async enforceMemoryLimit(): Promise<void> {
+    const mb = (n: number) => `${Math.round(n / 1_048_576)} MB`;
     let report = this.memory();
     while (report.total > this.memoryLimit) {
+      const newest = this.newest();
       const idleOnes = this.list()
-        .filter(idle)
+        .filter((s) => idle(s) && s !== newest)
         .sort((a, b) => a.lastUsed - b.lastUsed);
-      if (
-        this.sessions.size <= 1 ||
-        idleOnes.length === 0 ||
-        (idleOnes.length === 1 && idleOnes[0] === this.newest())
-      ) {
-        const mb = (n: number) => `${Math.round(n / 1_048_576)} MB`;
+      const victim = idleOnes[0];
+      if (victim) {
         this.log(
-          `warning: servers use ${mb(report.total)}, over the ${mb(this.memoryLimit)} limit (LSPQ_MEMORY_LIMIT_MB); keeping the one in use`,
+          `memory over the limit: stopping ${victim.client.spec.id} (${victim.client.root}), ${mb(report.each.get(victim.key) ?? 0)}`,
         );
-        return;
+        await this.stop(victim);
+      } else {
+        const [biggest] = this.list().sort((a, b) => (report.each.get(b.key) ?? 0) - (report.each.get(a.key) ?? 0));
+        const size = biggest ? (report.each.get(biggest.key) ?? 0) : 0;
+        if (!biggest || size <= this.memoryLimit) {
+          this.log(
+            `warning: servers use ${mb(report.total)}, over the ${mb(this.memoryLimit)} limit (LSPQ_MEMORY_LIMIT_MB); keeping the ones in use, each under it`,
+          );
+          return;
+        }
+        this.log(
+          `memory over the limit: ${biggest.client.spec.id} (${biggest.client.root}) alone uses ${mb(size)}; stopping it though in use`,
+        );
+        this.sessions.delete(biggest.key);
+        await biggest.client.stopOverMemory(`${mb(size)}, over the ${mb(this.memoryLimit)} limit`);
       }
-      const victim = idleOnes[0] === this.newest() ? idleOnes[1]! : idleOnes[0]!;
-      this.log(
-        `memory over the limit: stopping ${victim.client.spec.id} (${victim.client.root}), ${Math.round((report.each.get(victim.key) ?? 0) / 1_048_576)} MB`,
-      );
-      await this.stop(victim);
       report = this.memory();
     }
   }

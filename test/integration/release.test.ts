@@ -7,7 +7,16 @@
  * the macOS and Windows binaries built (Mach-O, PE) but not run here.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capture, FIXTURES, Lspq, REPO } from '../helpers/lspq';
@@ -79,6 +88,8 @@ test('npm install of the packed lspq and linux-x64 packages gives a node_modules
   );
   expect(install.exit).toBe(0);
   const bin = join(app, 'node_modules', '.bin', 'lspq');
+  // Its install step made the bin the platform's binary itself: no Node in between.
+  expect(readFileSync(realpathSync(bin)).subarray(0, 4).toString('hex')).toBe('7f454c46');
   const dist = await capture([join(REPO, 'dist', 'lspq'), '--version'], REPO, env);
   expect((await capture([bin, '--version'], app, env)).stdout).toBe(dist.stdout);
   const r = await capture([bin, 'def', 'main.go:7:TotalArea'], go, lspq.env());
@@ -89,6 +100,42 @@ test('npm install of the packed lspq and linux-x64 packages gives a node_modules
   });
   const bad = await capture([bin, 'def', 'main.go:99:TotalArea'], go, lspq.env());
   expect([bad.exit, bad.stderr]).toEqual([2, 'lspq: line 99 is outside main.go, which has 8 lines\n']);
+});
+
+test('npm run release packs each package; installed with --ignore-scripts, the Node launcher answers', async () => {
+  const v = version();
+  const npm = join(REPO, 'dist', 'npm');
+  expect(
+    readdirSync(npm)
+      .filter((f) => f.endsWith('.tgz'))
+      .sort(),
+  ).toEqual(
+    ['lspq', 'lspq-darwin-arm64', 'lspq-darwin-x64', 'lspq-linux-arm64', 'lspq-linux-x64', 'lspq-win32-x64'].map(
+      (n) => `${n}-${v}.tgz`,
+    ),
+  );
+  const app = join(work, 'app-no-scripts');
+  mkdirSync(app);
+  writeFileSync(join(app, 'package.json'), '{"name": "app", "private": true}\n');
+  const env = { PATH: process.env.PATH ?? '', HOME: work, npm_config_cache: join(work, 'npm-cache') };
+  const install = await capture(
+    [
+      'npm',
+      'install',
+      '--ignore-scripts',
+      '--no-audit',
+      '--no-fund',
+      join(npm, `lspq-${v}.tgz`),
+      join(npm, `lspq-linux-x64-${v}.tgz`),
+    ],
+    app,
+    env,
+  );
+  expect(install.exit).toBe(0);
+  const bin = join(app, 'node_modules', '.bin', 'lspq');
+  expect(readFileSync(realpathSync(bin), 'utf8')).toStartWith('#!/usr/bin/env node\n');
+  const r = await capture([bin, 'def', 'main.go:7:TotalArea'], go, lspq.env());
+  expect([r.exit, r.stdout]).toEqual([0, 'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n']);
 });
 
 test('the linux-arm64 binary under qemu-user: --version and a --no-daemon question', async () => {

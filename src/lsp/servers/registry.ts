@@ -18,7 +18,13 @@ const LINTER_ONLY: (keyof ServerCapabilities)[] = [
   'renameProvider',
 ];
 
-const JS_ROOTS = [['tsconfig.json', 'jsconfig.json', 'package.json']];
+/**
+ * A TypeScript project is its tsconfig (or jsconfig): a folder with only a
+ * package.json inside one (a published package's tree, as zod's sources
+ * ship a package.json in many folders) belongs to that project, not to a
+ * server of its own. package.json roots only where no config is above.
+ */
+const JS_ROOTS = [['tsconfig.json', 'jsconfig.json'], ['package.json']];
 const NODE_ENV = ['PATH', 'NODE_PATH', 'NODE_OPTIONS'];
 const PYTHON = { '.py': 'python', '.pyi': 'python' };
 const PY_ROOTS = [['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Pipfile']];
