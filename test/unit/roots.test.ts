@@ -83,6 +83,7 @@ describe('workspace roots: the declaring folder, whichever package', () => {
     write('plain/.git/HEAD', '');
     write('plain/tsconfig.json', '{ "compilerOptions": {} }');
     write('plain/packages/a/package.json', '{}');
+    write('plain/packages/a/tsconfig.json', '{}');
     write('plain/packages/a/x.ts', '');
     expect(findRoot(spec('typescript'), join(base, 'plain/packages/a/x.ts'))).toBe(join(base, 'plain/packages/a'));
   });
@@ -133,5 +134,28 @@ describe('the projects of a workspace: a source file of each', () => {
       { dir: join(root, 'packages/a/nested'), file: join(root, 'packages/a/nested/n.ts') },
       { dir: join(root, 'packages/b'), file: join(root, 'packages/b/lib/main.js') },
     ]);
+  });
+});
+
+describe('TypeScript roots: the tsconfig that holds a file, not a nearer package.json', () => {
+  // A published package's tree (zod's sources): a package.json in sub-folders, one tsconfig at the top.
+  files(
+    'zodlike/package.json',
+    'zodlike/tsconfig.json',
+    'zodlike/src/index.ts',
+    'zodlike/src/v4/package.json',
+    'zodlike/src/v4/core/package.json',
+    'zodlike/src/v4/core/schemas.ts',
+    'pkgonly/package.json',
+    'pkgonly/lib/util.js',
+  );
+
+  test.each(['typescript', 'typescript-language-server'])('%s: one root for every folder of the project', (id) => {
+    expect(findRoot(spec(id), join(base, 'zodlike/src/index.ts'))).toBe(join(base, 'zodlike'));
+    expect(findRoot(spec(id), join(base, 'zodlike/src/v4/core/schemas.ts'))).toBe(join(base, 'zodlike'));
+  });
+
+  test('without a tsconfig or jsconfig above, the package.json is the root', () => {
+    expect(findRoot(spec('typescript-language-server'), join(base, 'pkgonly/lib/util.js'))).toBe(join(base, 'pkgonly'));
   });
 });
