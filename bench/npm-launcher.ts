@@ -24,7 +24,15 @@ function install(name: string, flags: string[]): string {
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), '{"name": "app", "private": true}\n');
   const r = Bun.spawnSync(
-    ['npm', 'install', '--no-audit', '--no-fund', ...flags, join(npm, `lspq-${version}.tgz`), join(npm, `lspq-${platform}-${version}.tgz`)],
+    [
+      'npm',
+      'install',
+      '--no-audit',
+      '--no-fund',
+      ...flags,
+      join(npm, `lspq-${version}.tgz`),
+      join(npm, `lspq-${platform}-${version}.tgz`),
+    ],
     { cwd: app, stdout: 'ignore', stderr: 'pipe', env: { ...process.env, npm_config_cache: join(work, 'npm-cache') } },
   );
   if (r.exitCode !== 0) throw new Error(`npm install failed: ${r.stderr.toString()}`);
@@ -33,7 +41,11 @@ function install(name: string, flags: string[]): string {
 
 const go = join(work, 'go-shapes');
 cpSync(join(REPO, 'test', 'fixtures', 'go-shapes'), go, { recursive: true });
-const sides = { binary: LSPQ, 'npm bin': install('native', []), 'Node launcher': install('shim', ['--ignore-scripts']) };
+const sides = {
+  binary: LSPQ,
+  'npm bin': install('native', []),
+  'Node launcher': install('shim', ['--ignore-scripts']),
+};
 
 const rows: (string | number)[][] = [];
 for (const [what, args] of [

@@ -19,10 +19,8 @@ import {
   type RequestType0,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
-import type * as z from 'zod/mini';
 import { LspqError } from '../common/errors';
 import { type Checked, Requests } from './requests';
-import { misfit } from './message-shapes';
 import { clientCapabilities } from './capabilities';
 import { answerServer } from './server-answers';
 import { killGroup, spawnServer } from './server-process';
@@ -34,7 +32,7 @@ import { pathToUri } from './uri';
 import { RetryableError, requestFailure, seconds } from './request-failures';
 import { mergeSettings, sameStyle, settingAt, styleSections } from './style-settings';
 import { workerGone } from './workers';
-import { crashError } from './crash';
+import { checkAnswer, crashError } from './crash';
 import { slowNotices } from './slow-notices';
 
 export const INITIALIZE_TIMEOUT_MS = 60_000;
@@ -232,18 +230,6 @@ export class LspClient {
       });
   }
 
-  /** A malformed answer is this question's failure, in one line; the log keeps what the server sent. */
-  private checkAnswer(method: string, shape: z.ZodMiniType, result: unknown): void {
-    const wrong = misfit(shape, result);
-    if (!wrong) return;
-    const sent = JSON.stringify(result) ?? String(result);
-    this.log(`${this.spec.id} sent a malformed ${method} answer (${wrong}): ${sent.slice(0, TRACE_DATA_CHARS)}`);
-    throw new LspqError(
-      'server_failed',
-      `${this.spec.id} sent a malformed answer to ${method} (${wrong}); see 'lspq daemon logs'`,
-    );
-  }
-
   /** The answer to one workspace/configuration item: the section's settings, or null. */
   private setting(section: string | undefined): unknown {
     const own = this.ownSettings;
@@ -381,7 +367,7 @@ export class LspClient {
         await this.workerDied('its worker process is gone');
       if (this.deadWorker || this.overMemory) throw this.crashError();
       this.requestsAnswered++;
-      this.checkAnswer(type.method, req.shape, result);
+      checkAnswer(this.spec.id, type.method, req.shape, result, this.log);
       return result;
     } catch (err) {
       throw requestFailure(err, this.spec.id, type.method, this.log);

@@ -1,5 +1,25 @@
-/** Why a server is dead, in the one line a question that met it fails with. */
+/** What a server did wrong, in the one line a question that met it fails with: it died, or it answered out of shape. */
+import type * as z from 'zod/mini';
 import { LspqError } from '../common/errors';
+import { misfit } from './message-shapes';
+
+/** How much of a malformed answer the log keeps. */
+const LOGGED_CHARS = 300;
+
+/** A malformed answer is the question's failure, in one line; the log keeps what the server sent. */
+export function checkAnswer(
+  id: string,
+  method: string,
+  shape: z.ZodMiniType,
+  result: unknown,
+  log: (line: string) => void,
+): void {
+  const wrong = misfit(shape, result);
+  if (!wrong) return;
+  const sent = JSON.stringify(result) ?? String(result);
+  log(`${id} sent a malformed ${method} answer (${wrong}): ${sent.slice(0, LOGGED_CHARS)}`);
+  throw new LspqError('server_failed', `${id} sent a malformed answer to ${method} (${wrong}); see 'lspq daemon logs'`);
+}
 
 export interface CrashFacts {
   id: string;

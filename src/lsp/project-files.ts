@@ -17,6 +17,22 @@ const SKIP_DIRS = new Set([
   '.cache',
 ]);
 
+/**
+ * Whether a file is one of the project's sources for `spec`, not what a
+ * build made of them: a declaration file (`notSources`: .d.ts, .d.cts,
+ * .d.mts), and JavaScript beside the declaration file a build wrote with
+ * it (`index.js` and `index.cjs` beside `index.d.ts`, as npm packages and
+ * zod's published tree ship them). `exists` is asked of the sibling.
+ */
+export function isSource(spec: ServerSpec, path: string, exists: (p: string) => boolean): boolean {
+  if (languageIdFor(spec, path) === undefined) return false;
+  if ((spec.notSources ?? []).some((end) => path.endsWith(end))) return false;
+  const built = /\.(c|m)?js$/.exec(path);
+  if (!built || !spec.notSources?.length) return true;
+  const stem = path.slice(0, -built[0].length);
+  return !['.d.ts', '.d.cts', '.d.mts'].some((d) => exists(`${stem}${d}`));
+}
+
 /** Files under `root` the server handles, breadth first, skipping dependency and build folders. */
 export function projectFiles(spec: ServerSpec, root: string, max: number): string[] {
   const found: string[] = [];

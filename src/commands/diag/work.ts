@@ -11,8 +11,7 @@ import { TextSource, toSpan } from '../../lsp/convert';
 import { completeDiagnostics, publishMarks } from '../../lsp/complete-diagnostics';
 import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
 import type { Session } from '../../lsp/manager';
-import { projectFiles } from '../../lsp/project-files';
-import { languageIdFor } from '../../lsp/servers/registry';
+import { isSource, projectFiles } from '../../lsp/project-files';
 import { uriToPath } from '../../lsp/uri';
 import { SEVERITIES, type Diagnostic, type Severity } from '../../answers/diagnostics';
 import { byPlace } from '../../answers/places';
@@ -116,7 +115,8 @@ export async function diagnoseBatch(
 export async function workspaceFilesFor(session: Session, env: Record<string, string>): Promise<string[]> {
   const spec = session.client.spec;
   const root = session.client.root;
-  const wanted = (p: string) => languageIdFor(spec, p) !== undefined && !p.includes('/node_modules/') && existsSync(p);
+  // The project's sources: not what a build made of them (declaration files, JavaScript beside its declarations).
+  const wanted = (p: string) => isSource(spec, p, existsSync) && !p.includes('/node_modules/') && existsSync(p);
   const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
   const repo = await GitRepo.open(root, env);
   const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && wanted(p)) : [];

@@ -67,7 +67,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     diagnostics: 'pull',
     versionArgs: ['--version'],
-    notSources: ['.d.ts'],
+    notSources: ['.d.ts', '.d.cts', '.d.mts'],
     style: 'typescript-native',
     workspaceCode: {
       runs: 'nothing',
@@ -104,7 +104,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     // It lives on when its tsserver dies (killed, out of its heap), answering nothing from then on.
     worker: { exitLog: /\[tsserver\] Exited\. Code: \S+\. Signal: \S+/, command: /(^|\/)tsserver\.js$/ },
-    notSources: ['.d.ts'],
+    notSources: ['.d.ts', '.d.cts', '.d.mts'],
     style: 'tsserver',
     // tsserver resolves the plugins a tsconfig names beside the TypeScript it runs: the user's loads none of the repository's.
     workspaceCode: {
