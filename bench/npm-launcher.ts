@@ -3,7 +3,8 @@
  * packages `npm run release` packs (dist/npm/*.tgz) installed into two
  * empty folders, one as npm installs them (the install step makes the bin
  * the binary), one with --ignore-scripts (the Node launcher stays). Each
- * is timed side by side with dist/lspq: `--version`, and a warm `def`
+ * is timed side by side with the release's binary (dist/release, the
+ * same build): `--version`, and a warm `def`
  * through the same daemon. Run `npm run release` first.
  *
  *   bun bench/npm-launcher.ts
@@ -11,7 +12,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchEnv, fmt, interleaved, LSPQ, median, table, timeCommand } from './harness';
+import { benchEnv, fmt, interleaved, median, table, timeCommand } from './harness';
 import { REPO } from './projects';
 
 const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
@@ -41,8 +42,15 @@ function install(name: string, flags: string[]): string {
 
 const go = join(work, 'go-shapes');
 cpSync(join(REPO, 'test', 'fixtures', 'go-shapes'), go, { recursive: true });
+// The release's own binary: the same build as the packages (another build's command would replace the daemon).
+const binary = join(
+  REPO,
+  'dist',
+  'release',
+  `lspq-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`,
+);
 const sides = {
-  binary: LSPQ,
+  binary,
   'npm bin': install('native', []),
   'Node launcher': install('shim', ['--ignore-scripts']),
 };
@@ -53,7 +61,7 @@ for (const [what, args] of [
   ['warm def', ['def', 'main.go:7:TotalArea']],
 ] as const) {
   // Warm: the daemon and gopls are up before anything is timed.
-  await timeCommand([LSPQ, ...args], go);
+  await timeCommand([binary, ...args], go);
   const times = await interleaved(
     Object.values(sides).map((bin) => async () => (await timeCommand([bin, ...args], go, benchEnv)).ms),
   );
@@ -64,4 +72,4 @@ for (const [what, args] of [
   });
 }
 console.log(table(['call', 'lspq run as', 'median ms', 'vs the binary'], rows));
-await timeCommand([LSPQ, 'daemon', 'stop'], go);
+await timeCommand([binary, 'daemon', 'stop'], go);
