@@ -54,7 +54,11 @@ export interface Answering {
   workerDied(why: string): void;
 }
 
+/** What V8 writes as a process runs out of its heap. */
+const OUT_OF_MEMORY = /heap out of memory|Fatal javascript OOM|Reached heap limit/;
+
 export function answerServer(c: MessageConnection, state: ServerState, a: Answering): void {
+  let workerOutOfMemory = false;
   const shapes = NOTIFICATION_SHAPES;
   const checked =
     <T>(what: string, shape: z.ZodMiniType<T>, handle: (params: T) => unknown) =>
@@ -134,8 +138,10 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
     heard('window/logMessage', shapes.logMessage, (params) => {
       if (params.type <= MessageType.Warning) a.log(`${a.spec.id}: ${params.message.trim()}`);
       if (a.spec.readyLog?.test(params.message)) state.readyLog();
+      // A worker out of its heap says so before its exit: the exit is then said as what it is.
+      if (a.spec.worker && OUT_OF_MEMORY.test(params.message)) workerOutOfMemory = true;
       const died = a.spec.worker?.exitLog.exec(params.message);
-      if (died) a.workerDied(died[0]);
+      if (died) a.workerDied(workerOutOfMemory ? `out of its memory: ${died[0]}` : died[0]);
     }),
   );
   c.onError(([err]) => {

@@ -17,7 +17,7 @@ writeFileSync(join(dir, 'a.ts'), 'export const x = 1;\nexport const y = x + 1;\n
 const TSLS = ['--server', 'typescript-language-server'];
 const DEF = 'a.ts:1:14: export const x = 1;\n';
 const LOST =
-  /^lspq: typescript-language-server lost a process it answers through \((\[tsserver\] Exited\. Code: \S+\. Signal: \S+|its worker process is gone)\), so it was stopped \(root .*\); the next command starts it again\n$/;
+  /^lspq: typescript-language-server lost a process it answers through \(((out of its memory: )?\[tsserver\] Exited\. Code: \S+\. Signal: \S+|its worker process is gone)\), so it was stopped \(root .*\); the next command starts it again\n$/;
 
 afterAll(async () => {
   expect(await lspq.stop()).toEqual([]);
