@@ -47,20 +47,8 @@ const GOARCH = [
   'mips',
   'loong64',
 ];
-const UNIX = new Set([
-  'linux',
-  'darwin',
-  'freebsd',
-  'openbsd',
-  'netbsd',
-  'dragonfly',
-  'solaris',
-  'illumos',
-  'aix',
-  'android',
-  'ios',
-  'hurd',
-]);
+/** Every GOOS but these is a "unix" one (go/build's unixOS list). */
+const UNIX = new Set<string>(GOOS.filter((os) => !['windows', 'plan9', 'js', 'wasip1', 'zos'].includes(os)));
 
 /** A build configuration: the target platform and the tags set. */
 export interface Build {

@@ -13,23 +13,20 @@ import { ancestors } from './install-places';
 import type { Restriction, ServerSpec } from './spec';
 import type { Trust } from './trust';
 
-/** typescript-language-server's own search for a workspace's TypeScript: the nearest `node_modules/typescript/lib` at or above the root. */
-export function workspaceTsserver(root: string): string | undefined {
-  for (const d of ancestors(root)) {
+/** The nearest `node_modules/typescript/lib/tsserver.js` at or above `dir`. */
+function tsserverAbove(dir: string): string | undefined {
+  for (const d of ancestors(dir)) {
     const path = join(d, 'node_modules', 'typescript', 'lib', 'tsserver.js');
     if (existsSync(path)) return path;
   }
   return undefined;
 }
 
+/** typescript-language-server's own search for a workspace's TypeScript: the nearest one at or above the root. */
+export const workspaceTsserver = (root: string) => tsserverAbove(root);
+
 /** The TypeScript installed beside the server's own binary (its bundled one), found from where the binary really is. */
-export function userTsserver(binary: string, realOf: (p: string) => string): string | undefined {
-  for (const d of ancestors(realOf(binary))) {
-    const path = join(d, 'node_modules', 'typescript', 'lib', 'tsserver.js');
-    if (existsSync(path)) return path;
-  }
-  return undefined;
-}
+export const userTsserver = (binary: string, realOf: (p: string) => string) => tsserverAbove(realOf(binary));
 
 const isFile = (path: string) => {
   try {
