@@ -86,6 +86,7 @@ function topUsage(): string {
 async function run(): Promise<ExitCode> {
   const { command: name, args } = words;
   if (name === '__daemon') return loadBundle<EngineBundle>('engine').runDaemon();
+  if (name === '__index-table') return loadBundle<EngineBundle>('engine').makeIndexTable(args);
   if (name === 'help' && args[0] === 'agents') {
     await write(1, loadBundle<HelpBundle>('help').agents());
     return 0;

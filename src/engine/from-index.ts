@@ -15,7 +15,8 @@ import { TextSource, toLocation } from '../lsp/convert';
 import { toServerCharacter } from '../lsp/position';
 import { pathToUri } from '../lsp/uri';
 import { unchanged } from '../scip/manifest';
-import { lastName, type ScipIndex, type ScipPlace } from '../scip/scip-index';
+import type { IndexAnswers } from '../scip/index-answers';
+import { lastName, type ScipPlace } from '../scip/scip-index';
 import { isLocal } from '../scip/scip-types';
 import { placeOnLine } from './open-target';
 import { assertFile } from './files';
@@ -31,7 +32,7 @@ export async function forWorkspace(
   dir: string,
   req: CallerContext,
   ctx: HandlerContext,
-): Promise<{ index: ScipIndex; stale: string[] } | undefined> {
+): Promise<{ index: IndexAnswers; stale: string[] } | undefined> {
   const mode = indexMode(req);
   if (mode === 'off') return undefined;
   const found = await findIndex(req, dir, ctx);
@@ -39,7 +40,7 @@ export async function forWorkspace(
     if (mode === 'only') throw noIndex(dir, req.cwd);
     return undefined;
   }
-  const loaded = loadIndex(found, req);
+  const loaded = await loadIndex(found, req, ctx);
   const { index } = loaded;
   const stale = await staleFiles(loaded, found, req);
   return stale === undefined ? undefined : { index, stale };
@@ -63,7 +64,7 @@ export function kindOf(symbol: string): string {
 }
 
 export interface IndexHit {
-  index: ScipIndex;
+  index: IndexAnswers;
   /** Files changed, added or deleted since the index was built that name the symbol (they may hold more). */
   stale: string[];
   /** Every file changed, added or deleted since: what the index says of them is left out. */
@@ -74,7 +75,7 @@ export interface IndexHit {
 }
 
 /** Where an index answer comes from, for the answer's server and root. */
-export const indexServer = (index: ScipIndex) => index.tools[0] ?? 'scip';
+export const indexServer = (index: IndexAnswers) => index.tools[0] ?? 'scip';
 
 /**
  * The index's symbol at a target, or undefined when the question is for a
@@ -99,12 +100,12 @@ export async function atTarget(
     if (mode === 'only') throw noIndex(spec.path, req.cwd);
     return undefined;
   }
-  const loaded = loadIndex(found, req);
+  const loaded = await loadIndex(found, req, ctx);
   const { index, manifest } = loaded;
   const stale = await staleFiles(loaded, found, req);
   if (stale === undefined) return undefined;
   const fresh = manifest ? unchanged(manifest, index.root, spec.path) : !stale.includes(spec.path);
-  const doc = index.documents.get(spec.path);
+  const doc = index.document(spec.path);
   if (!fresh || !doc) {
     if (mode === 'only')
       throw new LspqError(

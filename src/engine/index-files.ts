@@ -11,7 +11,10 @@ import { HELD_MEMORY } from '../lsp/manager';
 import { ancestors } from '../lsp/servers/install-places';
 import { fetchedPath, fetchIndex, readFetched } from '../scip/fetch-index';
 import { addedSince, changedSince, type Manifest, readManifest } from '../scip/manifest';
+import type { IndexAnswers } from '../scip/index-answers';
+import { TableIndex } from '../scip/index-table';
 import { ScipIndex } from '../scip/scip-index';
+import { ensureTable, tablePath } from './index-tables';
 import { LspqError } from '../common/errors';
 import { displayPath } from '../common/paths';
 import type { HandlerContext } from './context';
@@ -26,7 +29,14 @@ export interface FoundIndex {
 const LARGE_INDEX_BYTES = 16 * 1024 * 1024;
 
 /** One index per file in the daemon, read again when the file changes. */
-const held = new Map<string, { stamp: string; index: ScipIndex; manifest: Manifest | undefined; memory: number }>();
+interface Held {
+  stamp: string;
+  index: IndexAnswers;
+  manifest: Manifest | undefined;
+  /** What it takes of the daemon's memory: nothing for a table (it is on disk), the decoded index otherwise. */
+  memory: number;
+}
+const held = new Map<string, Held>();
 
 /** The memory the indexes held take (measured when read), counted under the daemon's limit with the servers'. */
 HELD_MEMORY.push(() => [...held.values()].reduce((n, h) => n + h.memory, 0));
@@ -103,7 +113,15 @@ export async function commitsFor(top: string, env: Record<string, string>): Prom
   return [...new Set([head, base].filter((c): c is string => c !== undefined))];
 }
 
-export function loadIndex(found: FoundIndex, req: CallerContext) {
+/** Indexes held at once: past this many, the least recently asked is let go (a table's connection closed). */
+const HELD_MAX = 8;
+
+/**
+ * The index for a question: its table (made once, off this thread, then
+ * read row by row), or where no table can be made, the index read whole.
+ * Held until the file changes or it is the least recently asked of too many.
+ */
+export async function loadIndex(found: FoundIndex, req: CallerContext, ctx: HandlerContext) {
   const { file } = found;
   let stamp: string;
   try {
@@ -117,20 +135,48 @@ export function loadIndex(found: FoundIndex, req: CallerContext) {
   }
   const key = `${file}\0${found.fetched?.top ?? ''}`;
   const known = held.get(key);
-  if (known?.stamp === stamp) return known;
-  const before = process.memoryUsage().heapUsed;
+  if (known?.stamp === stamp) {
+    // Most recently asked last: the first is the one to let go.
+    held.delete(key);
+    held.set(key, known);
+    return known;
+  }
+  if (known) letGo(key);
   // A fetched index was built in another checkout: its paths start at this one's top, wherever CI had them.
-  const index = found.fetched
-    ? ScipIndex.load(file, found.fetched.top, true)
-    : ScipIndex.load(file, req.root ?? dirname(dirname(file)));
+  const root = found.fetched ? found.fetched.top : (req.root ?? dirname(dirname(file)));
+  const rebase = found.fetched !== undefined;
+  const manifest = found.fetched ? undefined : readManifest(file);
+  const table = tablePath(file, root, rebase, req.env);
+  let loaded: Held | undefined;
+  if (await ensureTable(file, root, rebase, table, ctx.log)) {
+    try {
+      loaded = { stamp, index: new TableIndex(file, table), manifest, memory: 0 };
+    } catch (err) {
+      ctx.log(`the table of ${file} cannot be read (${(err as Error).message}); reading the index whole`);
+    }
+  }
+  loaded ??= readWhole(file, root, rebase, stamp, manifest);
+  held.set(key, loaded);
+  while (held.size > HELD_MAX) letGo(held.keys().next().value!);
+  return loaded;
+}
+
+function letGo(key: string): void {
+  const h = held.get(key);
+  held.delete(key);
+  if (h?.index instanceof TableIndex) h.index.close();
+}
+
+/** The index read into memory, where its table cannot be had. */
+function readWhole(file: string, root: string, rebase: boolean, stamp: string, manifest: Manifest | undefined): Held {
+  const before = process.memoryUsage().heapUsed;
+  const index = ScipIndex.load(file, root, rebase);
   // Reading left garbage several times the index's size (a string per occurrence): collected once this question
   // is answered, not at leisure, so the daemon's memory is the index's, not the reading's.
   if (index.bytes > LARGE_INDEX_BYTES) setTimeout(() => Bun.gc(true), 0);
   // The decoded index is several times its file; the heap's growth says how much (at least the file's size).
   const memory = Math.max(index.bytes, process.memoryUsage().heapUsed - before);
-  const loaded = { stamp, index, manifest: found.fetched ? undefined : readManifest(file), memory };
-  held.set(key, loaded);
-  return loaded;
+  return { stamp, index, manifest, memory };
 }
 
 export function noIndex(path: string, cwd: string): LspqError {
@@ -173,7 +219,7 @@ async function gitChanged(root: string, env: Record<string, string>, commit = 'H
  * they cannot be known (the live server answers then, or --index-only fails).
  */
 export async function staleFiles(
-  loaded: { index: ScipIndex; manifest: Manifest | undefined },
+  loaded: { index: IndexAnswers; manifest: Manifest | undefined },
   found: FoundIndex,
   req: CallerContext,
 ): Promise<string[] | undefined> {

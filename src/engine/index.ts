@@ -17,4 +17,14 @@ export async function runDaemon(): Promise<ExitCode> {
   return (await import('../daemon/run-daemon')).runDaemon();
 }
 
+/** `lspq __index-table FILE ROOT REBASE OUT`: an index made into its table, in a process of its own (index-tables.ts). */
+export async function makeIndexTable(args: string[]): Promise<ExitCode> {
+  const [file, root, rebase, out] = args;
+  if (!file || !root || !out) return 2;
+  const { ScipIndex } = await import('../scip/scip-index');
+  const { writeTable } = await import('../scip/index-table');
+  writeTable(ScipIndex.load(file, root, rebase === '1'), out);
+  return 0;
+}
+
 export type EngineBundle = typeof import('./index');

@@ -15,11 +15,10 @@ import type * as Protobuf from 'protobufjs';
 import { LspqError } from '../common/errors';
 import { isInside } from '../common/paths';
 import { uriToPath } from '../lsp/uri';
-import { ROLE_DEFINITION } from './scip-schema';
+import { type Found, IndexAnswers, innermost, type Related, searchable } from './index-answers';
 import {
   ENCODINGS,
   type Held,
-  isLocal,
   type RawMetadata,
   type RawRelationship,
   type RawSymbol,
@@ -33,10 +32,7 @@ import {
 
 export type { ScipDocument, ScipOccurrence, ScipPlace, ScipRange, ScipSymbol } from './scip-types';
 
-/** A range's size, lines first: the smaller of two enclosing ranges is the inner one. */
-const span = (o: Int32Array, i: number) => (o[i + 2]! - o[i]!) * 1_000_000 + (o[i + 3]! - o[i + 1]!);
-
-export class ScipIndex {
+export class ScipIndex extends IndexAnswers {
   readonly documents = new Map<string, ScipDocument>();
   /** Per symbol: its relationships and name now, where its documentation is in the file for later. */
   private readonly infos = new Map<string, Held>();
@@ -55,7 +51,18 @@ export class ScipIndex {
     readonly bytes: number,
     /** The roots it names are another machine's (or checkout's): they start at `fallbackRoot` here. */
     private readonly rebase = false,
-  ) {}
+  ) {
+    super();
+  }
+
+  document(path: string): ScipDocument | undefined {
+    return this.documents.get(path);
+  }
+
+  /** Everything it read, for its on-disk table (index-table.ts). */
+  contents() {
+    return { documents: this.documents, names: this.names, infos: this.infos, root: this.root, tools: this.tools };
+  }
 
   /**
    * Reads an index. `fallbackRoot` is where its relative paths start when
@@ -287,15 +294,9 @@ export class ScipIndex {
     const doc = this.documents.get(path);
     if (!doc) return undefined;
     const o = doc.occurrences;
-    // rust-analyzer also records a module's definition over the whole file: the smallest enclosing range wins.
-    let best = -1;
-    for (let i = 0; i < o.length; i += STRIDE) {
-      if (o[i]! > line) break;
-      const inside =
-        (o[i]! < line || o[i + 1]! <= character) && (o[i + 2]! > line || (o[i + 2] === line && o[i + 3]! >= character));
-      if (inside && (best < 0 || span(o, i) < span(o, best))) best = i;
-    }
-    return best < 0 ? undefined : this.occurrence(doc, best);
+    const around: ScipOccurrence[] = [];
+    for (let i = 0; i < o.length && o[i]! <= line; i += STRIDE) around.push(this.occurrence(doc, i));
+    return innermost(around, line, character);
   }
 
   /**
@@ -322,19 +323,34 @@ export class ScipIndex {
     return this.places;
   }
 
-  private occurrencesOf(symbol: string): { doc: ScipDocument; occ: ScipOccurrence }[] {
+  protected occurrencesOf(symbol: string): Found[] {
     const n = this.numbers.get(symbol);
     if (n === undefined) return [];
     const { docs, starts, entries } = this.placesTable();
-    const out: { doc: ScipDocument; occ: ScipOccurrence }[] = [];
+    const out: Found[] = [];
     for (let k = starts[n]!; k < starts[n + 1]!; k++) {
       const doc = docs[entries[k * 2]!]!;
-      out.push({ doc, occ: this.occurrence(doc, entries[k * 2 + 1]!) });
+      const occ = this.occurrence(doc, entries[k * 2 + 1]!);
+      out.push({ place: this.place(doc, occ), roles: occ.roles });
     }
     return out;
   }
 
-  private related(symbol: string) {
+  protected relationships(symbol: string): ScipSymbol['relationships'] {
+    return this.infos.get(symbol)?.relationships ?? [];
+  }
+
+  protected named(lowered: string): { name: string; symbol: string }[] {
+    const out: { name: string; symbol: string }[] = [];
+    for (const [symbol, info] of this.infos) {
+      if (!searchable(symbol)) continue;
+      const name = info.displayName ?? lastName(symbol);
+      if (name.toLowerCase().includes(lowered)) out.push({ name, symbol });
+    }
+    return out;
+  }
+
+  protected related(symbol: string): Related[] {
     if (!this.inverse) {
       this.inverse = new Map();
       for (const [from, info] of this.infos)
@@ -350,59 +366,6 @@ export class ScipIndex {
   private place(doc: ScipDocument, occ: ScipOccurrence): ScipPlace {
     const { line, character, endLine, endCharacter } = occ;
     return { path: doc.path, encoding: doc.encoding, line, character, endLine, endCharacter };
-  }
-
-  /** Where the symbol is defined in the index; empty for one defined outside the project (the library's). */
-  definitions(symbol: string, inDoc?: string): ScipPlace[] {
-    return this.occurrencesOf(symbol)
-      .filter(({ doc, occ }) => occ.roles & ROLE_DEFINITION && (!isLocal(symbol) || doc.path === inDoc))
-      .map(({ doc, occ }) => this.place(doc, occ));
-  }
-
-  /** Every occurrence of the symbol, and of the symbols the indexer says are references of it. */
-  references(symbol: string, includeDeclaration: boolean, inDoc?: string): ScipPlace[] {
-    const symbols = new Set([symbol]);
-    for (const r of this.infos.get(symbol)?.relationships ?? []) if (r.reference) symbols.add(r.symbol);
-    for (const r of this.related(symbol)) if (r.reference) symbols.add(r.symbol);
-    const out: ScipPlace[] = [];
-    for (const s of symbols)
-      for (const { doc, occ } of this.occurrencesOf(s)) {
-        if (isLocal(s) && doc.path !== inDoc) continue;
-        if (!includeDeclaration && occ.roles & ROLE_DEFINITION) continue;
-        out.push(this.place(doc, occ));
-      }
-    // scip-typescript records `new Box()` as a use of Box's constructor; a server, as a reference of Box.
-    if (symbol.endsWith('#'))
-      for (const { doc, occ } of this.occurrencesOf(`${symbol}\`<constructor>\`().`))
-        if (!(occ.roles & ROLE_DEFINITION)) out.push(this.place(doc, occ));
-    return out;
-  }
-
-  /** The definitions of the symbols that say they implement this one. */
-  implementations(symbol: string): ScipPlace[] {
-    return this.related(symbol)
-      .filter((r) => r.implementation)
-      .flatMap((r) => this.definitions(r.symbol));
-  }
-
-  /** The definitions of the types the indexer says this symbol has. */
-  typeDefinitions(symbol: string): ScipPlace[] {
-    return (this.infos.get(symbol)?.relationships ?? [])
-      .filter((r) => r.typeDefinition)
-      .flatMap((r) => this.definitions(r.symbol));
-  }
-
-  /** Declarations (not locals, parameters, type parameters or files) whose name contains `query`, case-insensitive. */
-  search(query: string): { name: string; symbol: string; place: ScipPlace }[] {
-    const q = query.toLowerCase();
-    const out: { name: string; symbol: string; place: ScipPlace }[] = [];
-    for (const [symbol, info] of this.infos) {
-      if (isLocal(symbol) || /[)\]/]$/.test(symbol)) continue;
-      const name = info.displayName ?? lastName(symbol);
-      if (!name.toLowerCase().includes(q)) continue;
-      for (const place of this.definitions(symbol)) out.push({ name, symbol, place });
-    }
-    return out;
   }
 }
 

@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { LspqError } from '../../common/errors';
 import { describeFiles, foldersOf, manifestPath } from '../../scip/manifest';
 import { ScipIndex } from '../../scip/scip-index';
+import { ensureTable, tablePath } from '../../engine/index-tables';
 import { INDEXERS } from '../../lsp/servers/indexers';
 import { indexPlan } from './plan';
 import { fetchIndex } from '../../scip/fetch-index';
@@ -173,7 +174,11 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
     // the old manifest (which names the old index) is no longer read, and git decides what changed.
     renameSync(whole, out);
     renameSync(join(work, 'index.json'), manifestPath(out));
-    if (out === join(root, '.lspq', 'index.scip')) writeFileSync(join(root, '.lspq', '.gitignore'), '*\n');
+    if (out === join(root, '.lspq', 'index.scip')) {
+      writeFileSync(join(root, '.lspq', '.gitignore'), '*\n');
+      // Its table made now, off the daemon's thread, so the first question reads rows rather than the index.
+      await ensureTable(out, root, false, tablePath(out, root, false, req.env), ctx.log);
+    }
     return {
       file: out,
       root: indexed.root,

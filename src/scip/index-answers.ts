@@ -1,0 +1,107 @@
+/**
+ * The questions an index answers (definitions, references,
+ * implementations, type definitions, a symbol search), written once over
+ * what any store of an index gives: a symbol's occurrences and its
+ * relationships. The store is an index read into memory (scip-index.ts)
+ * or its on-disk table (index-table.ts).
+ */
+import type { PositionEncoding } from '../lsp/position';
+import { ROLE_DEFINITION } from './scip-schema';
+import { isLocal, type ScipOccurrence, type ScipPlace, type ScipSymbol } from './scip-types';
+
+/** An occurrence where it is: its place, and its roles. */
+export interface Found {
+  place: ScipPlace;
+  roles: number;
+}
+
+/** The symbols that name another in a relationship, seen from the one they name. */
+export interface Related {
+  symbol: string;
+  reference: boolean;
+  implementation: boolean;
+}
+
+export abstract class IndexAnswers {
+  abstract readonly file: string;
+  abstract root: string;
+  abstract tools: string[];
+  /** A document of the index, by absolute path: its position encoding; undefined when the index does not hold it. */
+  abstract document(path: string): { encoding: PositionEncoding } | undefined;
+  /** The innermost occurrence at a 0-based place of a document (characters in its encoding). */
+  abstract at(path: string, line: number, character: number): ScipOccurrence | undefined;
+  /** What the indexer said of a symbol: documentation, signature, relationships. */
+  abstract info(symbol: string): ScipSymbol | undefined;
+  protected abstract occurrencesOf(symbol: string): Found[];
+  protected abstract relationships(symbol: string): ScipSymbol['relationships'];
+  protected abstract related(symbol: string): Related[];
+  /** Declared symbols (not locals, parameters, type parameters or files) whose name holds `lowered`. */
+  protected abstract named(lowered: string): { name: string; symbol: string }[];
+
+  /** Where the symbol is defined in the index; empty for one defined outside the project (the library's). */
+  definitions(symbol: string, inDoc?: string): ScipPlace[] {
+    return this.occurrencesOf(symbol)
+      .filter(({ place, roles }) => roles & ROLE_DEFINITION && (!isLocal(symbol) || place.path === inDoc))
+      .map(({ place }) => place);
+  }
+
+  /** Every occurrence of the symbol, and of the symbols the indexer says are references of it. */
+  references(symbol: string, includeDeclaration: boolean, inDoc?: string): ScipPlace[] {
+    const symbols = new Set([symbol]);
+    for (const r of this.relationships(symbol)) if (r.reference) symbols.add(r.symbol);
+    for (const r of this.related(symbol)) if (r.reference) symbols.add(r.symbol);
+    const out: ScipPlace[] = [];
+    for (const s of symbols)
+      for (const { place, roles } of this.occurrencesOf(s)) {
+        if (isLocal(s) && place.path !== inDoc) continue;
+        if (!includeDeclaration && roles & ROLE_DEFINITION) continue;
+        out.push(place);
+      }
+    // scip-typescript records `new Box()` as a use of Box's constructor; a server, as a reference of Box.
+    if (symbol.endsWith('#'))
+      for (const { place, roles } of this.occurrencesOf(`${symbol}\`<constructor>\`().`))
+        if (!(roles & ROLE_DEFINITION)) out.push(place);
+    return out;
+  }
+
+  /** The definitions of the symbols that say they implement this one. */
+  implementations(symbol: string): ScipPlace[] {
+    return this.related(symbol)
+      .filter((r) => r.implementation)
+      .flatMap((r) => this.definitions(r.symbol));
+  }
+
+  /** The definitions of the types the indexer says this symbol has. */
+  typeDefinitions(symbol: string): ScipPlace[] {
+    return this.relationships(symbol)
+      .filter((r) => r.typeDefinition)
+      .flatMap((r) => this.definitions(r.symbol));
+  }
+
+  /** Declarations whose name contains `query`, case-insensitive, each with its definitions. */
+  search(query: string): { name: string; symbol: string; place: ScipPlace }[] {
+    return this.named(query.toLowerCase()).flatMap(({ name, symbol }) =>
+      this.definitions(symbol).map((place) => ({ name, symbol, place })),
+    );
+  }
+}
+
+/** Whether a symbol is a declaration a search lists: not a local, a parameter, a type parameter or a file. */
+export const searchable = (symbol: string) => !isLocal(symbol) && !/[)\]/]$/.test(symbol);
+
+/** The innermost of the occurrences around a place (rust-analyzer also records a module over its whole file). */
+export function innermost<T extends { line: number; character: number; endLine: number; endCharacter: number }>(
+  candidates: Iterable<T>,
+  line: number,
+  character: number,
+): T | undefined {
+  const size = (o: T) => (o.endLine - o.line) * 1_000_000 + (o.endCharacter - o.character);
+  let best: T | undefined;
+  for (const o of candidates) {
+    const inside =
+      (o.line < line || o.character <= character) &&
+      (o.endLine > line || (o.endLine === line && o.endCharacter >= character));
+    if (inside && (!best || size(o) < size(best))) best = o;
+  }
+  return best;
+}

@@ -1,0 +1,223 @@
+/**
+ * A SCIP index as an on-disk table (SQLite, part of Bun): converted once,
+ * then each question reads only the rows it needs (a symbol's
+ * occurrences, a document's occurrences around a line), as Sourcegraph
+ * answers from rows rather than decoding an index per question. The daemon
+ * holds a connection, not the index: its memory stays flat however large
+ * the index or how many. The SCIP file stays what CI uploads and --fetch
+ * downloads; a symbol's documentation is still read from it on a hover.
+ */
+import { Database } from 'bun:sqlite';
+import { closeSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
+import type { PositionEncoding } from '../lsp/position';
+import { type Found, IndexAnswers, innermost, type Related, searchable } from './index-answers';
+import { lastName, type ScipIndex } from './scip-index';
+import { type RawSymbol, type ScipOccurrence, type ScipSymbol, STRIDE, types } from './scip-types';
+
+/** Bumped when the tables' shape changes: a table of another version is converted again. */
+export const TABLE_VERSION = 1;
+
+const SCHEMA = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE docs(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, encoding TEXT NOT NULL);
+CREATE TABLE syms(id INTEGER PRIMARY KEY, symbol TEXT NOT NULL UNIQUE, name TEXT NOT NULL, display TEXT,
+  doc_start INTEGER, doc_end INTEGER, searchable INTEGER NOT NULL);
+CREATE TABLE occ(sym INTEGER NOT NULL, doc INTEGER NOT NULL, line INTEGER NOT NULL, ch INTEGER NOT NULL,
+  end_line INTEGER NOT NULL, end_ch INTEGER NOT NULL, roles INTEGER NOT NULL);
+CREATE TABLE rel(sym INTEGER NOT NULL, target TEXT NOT NULL, ref INTEGER NOT NULL, impl INTEGER NOT NULL,
+  typedef INTEGER NOT NULL);
+`;
+
+const INDEXES = `
+CREATE INDEX occ_by_sym ON occ(sym);
+CREATE INDEX occ_by_doc ON occ(doc, line);
+CREATE INDEX rel_by_sym ON rel(sym);
+CREATE INDEX rel_by_target ON rel(target);
+`;
+
+/** Writes `index` as a table at `out`, whole or not at all (a temporary file renamed into place). */
+export function writeTable(index: ScipIndex, out: string): void {
+  const temporary = `${out}.${process.pid}.tmp`;
+  rmSync(temporary, { force: true });
+  const db = new Database(temporary, { create: true });
+  try {
+    db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;');
+    db.exec(SCHEMA);
+    const { documents, names, infos, root, tools } = index.contents();
+    // Symbols numbered as the index numbers them; those with information but no occurrence after.
+    const ids = new Map(names.map((symbol, id) => [symbol, id] as const));
+    for (const symbol of infos.keys()) if (!ids.has(symbol)) ids.set(symbol, ids.size);
+    db.transaction(() => {
+      const meta = db.prepare('INSERT INTO meta VALUES (?, ?)');
+      meta.run('version', String(TABLE_VERSION));
+      meta.run('root', root);
+      meta.run('tools', JSON.stringify(tools));
+      const sym = db.prepare('INSERT INTO syms VALUES (?, ?, ?, ?, ?, ?, ?)');
+      const rel = db.prepare('INSERT INTO rel VALUES (?, ?, ?, ?, ?)');
+      for (const [symbol, id] of ids) {
+        const info = infos.get(symbol);
+        const display = info?.displayName ?? null;
+        const [start, end] = info?.at ?? [null, null];
+        sym.run(id, symbol, display ?? lastName(symbol), display, start, end, info && searchable(symbol) ? 1 : 0);
+        for (const r of info?.relationships ?? [])
+          rel.run(id, r.symbol, r.reference ? 1 : 0, r.implementation ? 1 : 0, r.typeDefinition ? 1 : 0);
+      }
+      const doc = db.prepare('INSERT INTO docs VALUES (?, ?, ?)');
+      const occ = db.prepare('INSERT INTO occ VALUES (?, ?, ?, ?, ?, ?, ?)');
+      let d = 0;
+      for (const document of documents.values()) {
+        doc.run(d, document.path, document.encoding);
+        const o = document.occurrences;
+        for (let i = 0; i < o.length; i += STRIDE)
+          occ.run(o[i + 4]!, d, o[i]!, o[i + 1]!, o[i + 2]!, o[i + 3]!, o[i + 5]!);
+        d++;
+      }
+    })();
+    db.exec(INDEXES);
+    db.close();
+    renameSync(temporary, out);
+  } catch (err) {
+    db.close();
+    rmSync(temporary, { force: true });
+    throw err;
+  }
+}
+
+interface OccRow {
+  symbol: string;
+  line: number;
+  ch: number;
+  end_line: number;
+  end_ch: number;
+  roles: number;
+}
+
+/** An index answered from its table: a connection and a few prepared statements. */
+export class TableIndex extends IndexAnswers {
+  root: string;
+  tools: string[];
+  private readonly db: Database;
+  private readonly docs = new Map<string, { id: number; encoding: PositionEncoding } | null>();
+
+  /** `file`: the SCIP file the table was made from (a hover reads its documentation there). */
+  constructor(
+    readonly file: string,
+    table: string,
+  ) {
+    super();
+    this.db = new Database(table, { readonly: true });
+    const meta = (key: string) =>
+      (this.db.query('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | null)?.value;
+    if (meta('version') !== String(TABLE_VERSION)) {
+      this.db.close();
+      throw new Error(`${table} is a table of another version`);
+    }
+    this.root = meta('root') ?? '';
+    this.tools = JSON.parse(meta('tools') ?? '[]') as string[];
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  document(path: string): { encoding: PositionEncoding } | undefined {
+    let known = this.docs.get(path);
+    if (known === undefined) {
+      known = this.db.query('SELECT id, encoding FROM docs WHERE path = ?').get(path) as {
+        id: number;
+        encoding: PositionEncoding;
+      } | null;
+      this.docs.set(path, known);
+    }
+    return known ?? undefined;
+  }
+
+  at(path: string, line: number, character: number): ScipOccurrence | undefined {
+    const doc = this.document(path) as { id: number } | undefined;
+    if (!doc) return undefined;
+    const rows = this.db
+      .query(
+        `SELECT s.symbol, o.line, o.ch, o.end_line, o.end_ch, o.roles FROM occ o JOIN syms s ON s.id = o.sym
+         WHERE o.doc = ? AND o.line <= ? AND o.end_line >= ?`,
+      )
+      .all(doc.id, line, line) as OccRow[];
+    const found = innermost(
+      rows.map((r) => ({ line: r.line, character: r.ch, endLine: r.end_line, endCharacter: r.end_ch, r })),
+      line,
+      character,
+    );
+    if (!found) return undefined;
+    const { r, ...range } = found;
+    return { ...range, symbol: r.symbol, roles: r.roles };
+  }
+
+  info(symbol: string): ScipSymbol | undefined {
+    const row = this.db.query('SELECT id, display, doc_start, doc_end FROM syms WHERE symbol = ?').get(symbol) as {
+      id: number;
+      display: string | null;
+      doc_start: number | null;
+      doc_end: number | null;
+    } | null;
+    if (!row || row.doc_start === null || row.doc_end === null) return undefined;
+    const bytes = Buffer.alloc(row.doc_end - row.doc_start);
+    const fd = openSync(this.file, 'r');
+    try {
+      readSync(fd, bytes, 0, bytes.length, row.doc_start);
+    } finally {
+      closeSync(fd);
+    }
+    const raw = types().symbol.decode(bytes) as RawSymbol;
+    const sig = raw.signatureDocumentation;
+    return {
+      documentation: raw.documentation ?? [],
+      ...(sig?.text ? { signature: { language: sig.language ?? '', text: sig.text } } : {}),
+      ...(row.display ? { displayName: row.display } : {}),
+      relationships: this.relationships(symbol),
+    };
+  }
+
+  protected occurrencesOf(symbol: string): Found[] {
+    const rows = this.db
+      .query(
+        `SELECT d.path, d.encoding, o.line, o.ch, o.end_line, o.end_ch, o.roles FROM occ o JOIN docs d ON d.id = o.doc
+         WHERE o.sym = (SELECT id FROM syms WHERE symbol = ?)`,
+      )
+      .all(symbol) as (Omit<OccRow, 'symbol'> & { path: string; encoding: PositionEncoding })[];
+    return rows.map((r) => ({
+      place: {
+        path: r.path,
+        encoding: r.encoding,
+        line: r.line,
+        character: r.ch,
+        endLine: r.end_line,
+        endCharacter: r.end_ch,
+      },
+      roles: r.roles,
+    }));
+  }
+
+  protected relationships(symbol: string): ScipSymbol['relationships'] {
+    const rows = this.db
+      .query('SELECT target, ref, impl, typedef FROM rel WHERE sym = (SELECT id FROM syms WHERE symbol = ?)')
+      .all(symbol) as { target: string; ref: number; impl: number; typedef: number }[];
+    return rows.map((r) => ({
+      symbol: r.target,
+      reference: r.ref === 1,
+      implementation: r.impl === 1,
+      typeDefinition: r.typedef === 1,
+    }));
+  }
+
+  protected related(symbol: string): Related[] {
+    const rows = this.db
+      .query('SELECT s.symbol, r.ref, r.impl FROM rel r JOIN syms s ON s.id = r.sym WHERE r.target = ?')
+      .all(symbol) as { symbol: string; ref: number; impl: number }[];
+    return rows.map((r) => ({ symbol: r.symbol, reference: r.ref === 1, implementation: r.impl === 1 }));
+  }
+
+  protected named(lowered: string): { name: string; symbol: string }[] {
+    return this.db
+      .query('SELECT name, symbol FROM syms WHERE searchable = 1 AND instr(lower(name), ?) > 0')
+      .all(lowered) as { name: string; symbol: string }[];
+  }
+}
