@@ -43,7 +43,8 @@ async function raw(serverId: string, root: string, env: Record<string, string>, 
   const target = join(root, TARGET.file);
   await docs.sync(target);
   if (every)
-    for (const { file } of projectsUnder(root, (p) => languageIdFor(spec, p) !== undefined)) await docs.sync(file);
+    for (const { file } of await projectsUnder(root, (p) => languageIdFor(spec, p) !== undefined))
+      await docs.sync(file);
   await client.waitFor(() => client.state.isReady(docs.paths.map((p) => docs.uri(p))), 120_000, 'loading');
   const found = await client.request(
     Requests.references,

@@ -26,18 +26,36 @@ const PROJECTS_CACHE_MS = 3_000;
 const SKIPPED = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'coverage', '.next', '.turbo', '.cache']);
 const CONFIGS = ['tsconfig.json', 'jsconfig.json'];
 
-/** Each project folder under `root` with a file of it the server would open (a source file, not a declaration file). */
-export function projectsUnder(root: string, isSource: (path: string) => boolean): { dir: string; file: string }[] {
+/** Folders read between yields: a walk of a large workspace never holds the daemon's thread for long. */
+const WALK_SLICE = 100;
+
+const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Each project folder under `root` with a file of it the server would open
+ * (a source file, not a declaration file), found in slices between which
+ * the daemon answers other questions.
+ */
+export async function projectsUnder(
+  root: string,
+  isSource: (path: string) => boolean,
+): Promise<{ dir: string; file: string }[]> {
   const out: { dir: string; file: string }[] = [];
+  let read = 0;
+  const entriesOf = async (dir: string): Promise<Dirent[]> => {
+    if (++read % WALK_SLICE === 0) await yieldNow();
+    try {
+      return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    } catch {
+      return [];
+    }
+  };
   /** The first source file of the project at `dir`, not in a nested project. */
-  const firstSource = (dir: string): string | undefined => {
+  const firstSource = async (dir: string): Promise<string | undefined> => {
     const queue = [dir];
     while (queue.length > 0) {
       const d = queue.shift()!;
-      let entries: Dirent[] = [];
-      try {
-        entries = readdirSync(d, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
-      } catch {}
+      const entries = await entriesOf(d);
       if (d !== dir && entries.some((e) => CONFIGS.includes(e.name))) continue;
       const file = entries.find((e) => e.isFile() && isSource(join(d, e.name)));
       if (file) return join(d, file.name);
@@ -45,20 +63,17 @@ export function projectsUnder(root: string, isSource: (path: string) => boolean)
     }
     return undefined;
   };
-  const walk = (dir: string, depth: number) => {
+  const walk = async (dir: string, depth: number): Promise<void> => {
     if (depth > 12) return;
-    let entries: Dirent[] = [];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
-    } catch {}
+    const entries = await entriesOf(dir);
     if (entries.some((e) => CONFIGS.includes(e.name))) {
-      const file = firstSource(dir);
+      const file = await firstSource(dir);
       if (file) out.push({ dir, file });
     }
     for (const e of entries)
-      if (e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith('.')) walk(join(dir, e.name), depth + 1);
+      if (e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith('.')) await walk(join(dir, e.name), depth + 1);
   };
-  walk(root, 0);
+  await walk(root, 0);
   return out;
 }
 
@@ -79,7 +94,7 @@ export async function loadProjects(session: Session, ctx: HandlerContext, deadli
   if (!found || gone || now - found.at > PROJECTS_CACHE_MS) {
     const isSource = (p: string) =>
       languageIdFor(spec, p) !== undefined && !(spec.notSources ?? []).some((s) => p.endsWith(s));
-    found = { at: now, projects: projectsUnder(session.client.root, isSource) };
+    found = { at: now, projects: await projectsUnder(session.client.root, isSource) };
     known.set(session, found);
   }
   if (found.projects.length > MAX_PROJECTS)

@@ -46,16 +46,20 @@ export function leftoverOf(path: string, root: string, text: string, line: numbe
 /** Files looked at, and places reported, at most: a warning, not a search engine. */
 const MAX_FILES = 20_000;
 const MAX_PLACES = 50;
+const READ_SLICE = 200;
 
-export function unrenamed(
+export async function unrenamed(
   spec: ServerSpec,
   root: string,
   oldName: string,
   touched: Set<string>,
-): (Location & { leftover: Leftover })[] {
+): Promise<(Location & { leftover: Leftover })[]> {
   const places: (Location & { leftover: Leftover })[] = [];
+  let read = 0;
   for (const path of projectFiles(spec, root, MAX_FILES)) {
     if (touched.has(path)) continue;
+    // Files read in slices: the daemon answers other questions between them.
+    if (++read % READ_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     let text: string;
     try {
       if (statSync(path).size > maxFileBytes()) continue;

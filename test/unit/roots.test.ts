@@ -107,7 +107,7 @@ describe('workspace roots: the declaring folder, whichever package', () => {
 });
 
 describe('the projects of a workspace: a source file of each', () => {
-  test("each tsconfig folder with its first source file, not a nested project's, nor node_modules", () => {
+  test("each tsconfig folder with its first source file, not a nested project's, nor node_modules", async () => {
     const w = (path: string) => {
       mkdirSync(join(base, 'projects', path, '..'), { recursive: true });
       writeFileSync(join(base, 'projects', path), '');
@@ -129,7 +129,7 @@ describe('the projects of a workspace: a source file of each', () => {
     const isSource = (p: string) => /\.(ts|js)$/.test(p) && !p.endsWith('.d.ts');
     const root = join(base, 'projects');
     // The root's tsconfig.json holds no source file of its own (a solution): no entry.
-    expect(projectsUnder(root, isSource)).toEqual([
+    expect(await projectsUnder(root, isSource)).toEqual([
       { dir: join(root, 'packages/a'), file: join(root, 'packages/a/src/z.ts') },
       { dir: join(root, 'packages/a/nested'), file: join(root, 'packages/a/nested/n.ts') },
       { dir: join(root, 'packages/b'), file: join(root, 'packages/b/lib/main.js') },

@@ -160,7 +160,7 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
     const verification =
       req.write && req.verify ? await verifyWritten(plan, [session], where, req, ctx, deadline) : undefined;
     const touched = new Set(plan.files.flatMap((f) => [f.path, ...(f.renamedTo ? [f.renamedTo] : [])]));
-    const left = oldName ? unrenamed(client.spec, client.root, oldName, touched) : [];
+    const left = oldName ? await unrenamed(client.spec, client.root, oldName, touched) : [];
     return {
       target,
       server: client.spec.id,

@@ -20,7 +20,7 @@
  * and containers, where the repository is the user's own).
  */
 import { readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { isWithin } from '../../common/paths';
 import { checkoutOf, gitTracks } from '../../trust/checkout';
 import { hashOf, readTrust, realOf, repositoryOf, type TrustEntry, trustFile } from '../../trust/store';
@@ -29,11 +29,16 @@ import { hashOf, readTrust, realOf, repositoryOf, type TrustEntry, trustFile } f
 const trackedCache = new Map<string, { index: number; tracked: boolean }>();
 const TRACKED_CACHE_MAX = 1_000;
 
+/** The time of git's index for the checkout at `top`: in `.git/`, or where a worktree's `.git` file points. */
 const indexTime = (top: string) => {
   try {
-    return statSync(join(top, '.git', 'index')).mtimeMs;
+    const dotGit = join(top, '.git');
+    const dir = statSync(dotGit).isDirectory()
+      ? dotGit
+      : resolve(top, /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim() ?? '');
+    return statSync(join(dir, 'index')).mtimeMs;
   } catch {
-    return Number.NaN; // a worktree's index lives elsewhere: asked every time
+    return Number.NaN; // no index to be read: asked every time
   }
 };
 
