@@ -83,9 +83,10 @@ test('tsserver out of its heap: exit 3 naming the crash, never "nothing found"',
       const r = await lspq.run(['def', 'a.ts:2:x', ...TSLS], { cwd: oom });
       expect([r.exit, r.stdout, r.stderr]).toEqual([3, '', expect.stringMatching(LOST)]);
     }
-  } finally {
     rmSync(join(config, 'lsp.json'));
+    expect(await lspq.run(['def', 'a.ts:2:x', ...TSLS], { cwd: oom })).toEqual({ stdout: DEF, stderr: '', exit: 0 });
+  } finally {
+    rmSync(join(config, 'lsp.json'), { force: true });
+    rmSync(oom, { recursive: true, force: true });
   }
-  expect(await lspq.run(['def', 'a.ts:2:x', ...TSLS], { cwd: oom })).toEqual({ stdout: DEF, stderr: '', exit: 0 });
-  rmSync(oom, { recursive: true, force: true });
 });
