@@ -21,7 +21,6 @@ export const IN_Q_OVERFLOW = 0x4000;
 export const IN_IGNORED = 0x8000;
 export const IN_ONLYDIR = 0x1000000;
 export const IN_DONT_FOLLOW = 0x2000000;
-export const IN_ISDIR = 0x40000000;
 const IN_NONBLOCK = 0o4000;
 const IN_CLOEXEC = 0o2000000;
 const ENOSPC = 28;

@@ -91,11 +91,6 @@ export function unhandable(path: string): string | undefined {
 const notText = (path: string) =>
   new LspqError('not_text', `${path} is not a text file (it holds NUL bytes); name a source file`);
 
-/** The same check for text that is not on disk (a staged file). */
-export function assertText(path: string, text: string): void {
-  if (!isText(text)) throw notText(path);
-}
-
 /** Text that is not on disk (a staged file) holds no NUL bytes where git and grep look for them. */
 export const isText = (text: string) => !text.slice(0, BINARY_SNIFF_BYTES).includes('\0');
 

@@ -83,9 +83,7 @@ message MultiLineRange {
 
 /** Occurrence.symbol_roles bits. */
 export const ROLE_DEFINITION = 0x1;
-export const ROLE_IMPORT = 0x2;
 
 /** Document.position_encoding: what a range's characters count (unspecified: the indexers here count UTF-16). */
 export const ENCODING_UTF8 = 1;
-export const ENCODING_UTF16 = 2;
 export const ENCODING_UTF32 = 3;
