@@ -32,4 +32,22 @@ export interface Declaration {
    * instead of sending it again.
    */
   writes?: boolean;
+  /** Its MCP tool (lspq mcp), where it has one: a question, or an edit and how it is kept a dry run. */
+  mcp?: McpTool;
 }
+
+/**
+ * A command as an MCP tool. An edit writes only with the tool's `apply:
+ * true`; without it the command is told its dry run in so many words
+ * (`dryRun`: a flag that makes it write nothing), or not told to write
+ * (`write`: the flag that makes it write). `chosenBy`: inputs one of which
+ * must be given for the edit to be one (actions: which action).
+ */
+export type McpTool = (
+  | { kind: 'question' }
+  | { kind: 'edit'; dryRun: string; chosenBy?: readonly string[] }
+  | { kind: 'edit'; write: string }
+) & {
+  /** The arguments a call must give (by the command's names), listed as the tool's `required`. */
+  required?: readonly string[];
+};

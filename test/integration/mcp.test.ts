@@ -47,19 +47,20 @@ describe('one session', () => {
   test('lists a tool per question and per edit, each with its input and output schema', async () => {
     client = await session();
     const { tools } = await client.listTools();
+    // Questions, then edits, in the command list's order: each command declares its own tool.
     expect(tools.map((t) => t.name)).toEqual([
       'def',
+      'typedef',
+      'impls',
       'refs',
       'hover',
-      'impls',
-      'typedef',
       'symbols',
       'calls',
       'diag',
-      'rename',
-      'mv',
       'actions',
       'fmt',
+      'rename',
+      'mv',
     ]);
     const def = tools.find((t) => t.name === 'def')!;
     expect(Object.keys(def.inputSchema.properties ?? {})).toEqual(

@@ -53,3 +53,32 @@ test("code that runs in the daemon imports nothing of the command's process", ()
     .filter(([f]) => f !== 'src/commands/here.ts');
   expect(crossing).toEqual([]);
 });
+
+test('a command is declared in its own folder and list.ts: the MCP tools name none of them', () => {
+  // The tools derive from each command's `mcp` declaration: a new command touches its own folder and list.ts.
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  const tools = readFileSync(`${REPO}/src/commands/mcp/tools.ts`, 'utf8');
+  const withTools = Object.entries(COMMANDS)
+    .filter(([, c]) => c.mcp)
+    .map(([name]) => name);
+  const named = withTools.filter((name) => new RegExp(`['"\`]${name}['"\`]`).test(tools));
+  expect(named).toEqual([]);
+  expect(
+    Object.entries(COMMANDS)
+      .filter(([, c]) => c.mcp)
+      .map(([name, c]) => `${name}:${c.mcp!.kind}`),
+  ).toEqual([
+    'def:question',
+    'typedef:question',
+    'impls:question',
+    'refs:question',
+    'hover:question',
+    'symbols:question',
+    'calls:question',
+    'actions:edit',
+    'fmt:edit',
+    'rename:edit',
+    'mv:edit',
+    'diag:question',
+  ]);
+});

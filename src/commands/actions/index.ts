@@ -47,6 +47,7 @@ export const actions = defineCommand({
     'lspq actions src/main.ts:6:Circle --kind quickfix --json',
   ],
   process: 'daemon',
+  mcp: { kind: 'edit', dryRun: '--dry-run', chosenBy: ['apply', 'apply-preferred'], required: ['target'] },
   writes: true,
   answers: { actions: async () => (await import('./handler')).actions },
   run: async (args, { line, ask }) => {

@@ -39,6 +39,7 @@ export const calls = defineCommand({
     'lspq calls main.go:5:main --to Shape.Area',
   ],
   process: 'daemon',
+  mcp: { kind: 'question' },
   answers: {
     calls: async () => (await import('./handler')).calls,
     callPath: async () => (await import('./call-paths')).callPath,

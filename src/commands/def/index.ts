@@ -13,6 +13,7 @@ export const def = defineCommand({
     'lspq def --symbol Circle.Area',
   ],
   process: 'daemon',
+  mcp: { kind: 'question' },
   answers: { def: async () => (await import('./handler')).def },
   run: locationsRun('def'),
   shape: LocationsShape,

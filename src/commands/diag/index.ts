@@ -66,6 +66,7 @@ export const diag = defineCommand({
     'lspq diag --since main --all',
   ],
   process: 'daemon',
+  mcp: { kind: 'question' },
   variadic: true,
   answers: { diag: async () => (await import('./handler')).diag },
   run: async (args, { line, ask }) => {

@@ -29,6 +29,7 @@ export const fmt = defineCommand({
   },
   examples: ['lspq fmt main.go', 'lspq fmt --check *.go', 'lspq fmt src/geometry.ts --range 3-5 --write'],
   process: 'daemon',
+  mcp: { kind: 'edit', write: '--write' },
   writes: true,
   variadic: true,
   answers: { fmt: async () => (await import('./handler')).fmt },

@@ -10,6 +10,7 @@ export const hover = defineCommand({
   args: { ...targetArgs, ...indexArgs },
   examples: ['lspq hover geometry.go:9:sumAreas', 'lspq hover src/geometry.ts:13:totalArea --json'],
   process: 'daemon',
+  mcp: { kind: 'question' },
   answers: { hover: async () => (await import('./handler')).hover },
   run: async (args, { line, ask }) => {
     const result = await ask({ op: 'hover', target: targetFrom(args, line.cwd) }, args);

@@ -9,6 +9,7 @@ export const impls = defineCommand({
   args: declarationArgs,
   examples: ['lspq impls src/shape.ts:4:area', 'lspq impls shape.go:4:Shape --json'],
   process: 'daemon',
+  mcp: { kind: 'question' },
   answers: { impls: async () => (await import('./handler')).impls },
   run: locationsRun('impls'),
   shape: LocationsShape,

@@ -1,7 +1,7 @@
 /**
- * lspq's commands as MCP tools, from the command table: one tool per
- * question (def refs hover impls typedef symbols calls diag) and per edit
- * (rename mv actions fmt, a dry run unless `apply: true`). A tool's input
+ * lspq's commands as MCP tools, from the command table: one tool for each
+ * command that declares one (`mcp` in its declaration), a question or an
+ * edit (a dry run unless `apply: true`). A tool's input
  * is the command's positional words and flags by name; its output schema
  * is the command's --json shape. Turning a call's arguments into a command
  * line checks each of them against that input first. Pure.
@@ -9,13 +9,14 @@
 import type { ArgDef } from 'citty';
 import * as z from 'zod/mini';
 import type { Listed } from '../command';
+import type { McpTool } from '../declaration';
 
-export const QUESTION_TOOLS = ['def', 'refs', 'hover', 'impls', 'typedef', 'symbols', 'calls', 'diag'] as const;
-export const EDIT_TOOLS = ['rename', 'mv', 'actions', 'fmt'] as const;
-type ToolName = (typeof QUESTION_TOOLS)[number] | (typeof EDIT_TOOLS)[number];
-
-/** Flags a tool does not take: the output is always both renderings, and every call goes through the daemon. */
-const LEFT_OUT = new Set(['json', 'daemon', 'dry-run', 'write', 'check']);
+/**
+ * Flags a tool does not take: the output is always both renderings, every
+ * call goes through the daemon, and an edit's own dry-run or write flag is
+ * its `apply` (each edit's declaration names it); fmt's --check is a dry run.
+ */
+const LEFT_OUT = new Set(['json', 'daemon', 'check']);
 
 type JsonSchema = Record<string, unknown>;
 
@@ -35,10 +36,14 @@ export const camelCase = (key: string) => key.replace(/-([a-z])/g, (_, c: string
 const NUMERIC_HINTS = new Set(['N', 'K', 'SECONDS']);
 
 export interface ToolModel {
-  name: ToolName;
+  name: string;
   description: string;
   inputs: Input[];
   writes: boolean;
+  /** How an edit is kept a dry run without `apply: true` (its command's declaration says). */
+  edit?: Exclude<McpTool, { kind: 'question' }>;
+  /** The inputs a call must give, by the tool's names. */
+  required: string[];
   outputSchema?: JsonSchema;
 }
 
@@ -69,17 +74,28 @@ export function toolModels(
   commands: Readonly<Record<string, Listed>>,
   outputSchema: (shape: NonNullable<Listed['shape']>) => JsonSchema,
 ): ToolModel[] {
-  return [...QUESTION_TOOLS, ...EDIT_TOOLS].map((name) => {
-    const c = commands[name]!;
-    const writes = (EDIT_TOOLS as readonly string[]).includes(name);
+  // Questions first, then edits, each in the command list's order: a command declares its own tool.
+  const declared = Object.entries(commands).filter(([, c]) => c.mcp !== undefined);
+  const ordered = [
+    ...declared.filter(([, c]) => c.mcp!.kind === 'question'),
+    ...declared.filter(([, c]) => c.mcp!.kind === 'edit'),
+  ];
+  return ordered.map(([name, c]) => {
+    const tool = c.mcp!;
+    const writes = tool.kind === 'edit';
     const inputs = Object.entries(c.args)
-      .filter(([key]) => !LEFT_OUT.has(key))
+      .filter(
+        ([key]) =>
+          !LEFT_OUT.has(key) && (tool.kind !== 'edit' || ('dryRun' in tool ? tool.dryRun : tool.write) !== `--${key}`),
+      )
       .map(([key, def]) => inputOf(key, def as ArgDef, c.variadic === true, c.values?.[key]));
     return {
       name,
       description: `${c.summary}.${writes ? EDIT_NOTE : ''} Targets: FILE:LINE:COL or FILE:LINE:NAME, paths from cwd.`,
       inputs,
       writes,
+      required: (tool.required ?? []).map((key) => inputs.find((i) => i.key === key)?.name ?? key),
+      ...(tool.kind === 'edit' ? { edit: tool } : {}),
       ...(c.shape ? { outputSchema: outputSchema(c.shape) } : {}),
     };
   });
@@ -91,12 +107,10 @@ export function toolModels(
  */
 function requiredOf(tool: ToolModel): JsonSchema {
   const has = (name: string) => tool.inputs.some((i) => i.name === name);
-  if (tool.name === 'mv') return { required: ['old', 'new'] };
-  if (tool.name === 'rename')
-    return { required: ['newName'], anyOf: [{ required: ['target'] }, { required: ['symbol'] }] };
-  if (tool.name === 'actions') return { required: ['target'] };
-  if (has('target') && has('symbol')) return { anyOf: [{ required: ['target'] }, { required: ['symbol'] }] };
-  return {};
+  const required = tool.required.length ? { required: tool.required } : {};
+  // A question about a place takes its target or a symbol's name, one of them (mv and actions name their own).
+  const place = has('target') && has('symbol') ? { anyOf: [{ required: ['target'] }, { required: ['symbol'] }] } : {};
+  return { ...required, ...place };
 }
 
 /** The tool's input schema: its inputs by name, `cwd` (where paths start), and `apply` for edits. */
@@ -163,12 +177,19 @@ export function commandWords(
     else if (i.kind === 'boolean') flags.push(`--${i.key}`);
     else flags.push(`--${i.key}`, String(value));
   }
-  // An edit writes only with apply: true (and, for actions, an action chosen); anything else is a dry run,
+  // An edit writes only with apply: true (and where it chooses, something chosen); anything else is a dry run,
   // said to the command in so many words, so that no other input can make it write.
-  const chosen = tool.name !== 'actions' || given.action !== undefined || given.applyPreferred === true;
-  const applying = tool.writes && given.apply === true && chosen;
-  if (applying && tool.name === 'fmt') flags.push('--write');
-  if (!applying && tool.writes && tool.name !== 'fmt' && chosen) flags.push('--dry-run');
+  const edit = tool.edit;
+  const chooses = edit && 'chosenBy' in edit ? edit.chosenBy : undefined;
+  const chosen =
+    !chooses ||
+    chooses.some((key) => {
+      const value = given[tool.inputs.find((i) => i.key === key)?.name ?? key];
+      return value !== undefined && value !== false;
+    });
+  const applying = edit !== undefined && given.apply === true && chosen;
+  if (applying && edit && 'write' in edit) flags.push(edit.write);
+  if (!applying && edit && 'dryRun' in edit && chosen) flags.push(edit.dryRun);
   // Positional words come after `--`: a word such as '--write' is a file's name, never a flag.
   const words = [tool.name, ...flags, '--', ...positionals];
   return { ok: true, words, applying, ...(given.cwd ? { cwd: given.cwd as string } : {}) };

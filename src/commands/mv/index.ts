@@ -30,6 +30,7 @@ export const mv = defineCommand({
     'lspq mv circle.go round.go --no-update',
   ],
   process: 'daemon',
+  mcp: { kind: 'edit', dryRun: '--dry-run', required: ['old', 'new'] },
   writes: true,
   answers: { mv: async () => (await import('./handler')).mv },
   run: async (args, { line, ask }) => {

@@ -18,6 +18,7 @@ export const refs = defineCommand({
     'lspq refs --symbol total_area --json',
   ],
   process: 'daemon',
+  mcp: { kind: 'question' },
   answers: { refs: async () => (await import('./handler')).refs },
   run: locationsRun('refs'),
   shape: LocationsShape,

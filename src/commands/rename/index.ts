@@ -25,6 +25,7 @@ export const rename = defineCommand({
     'lspq rename --symbol Circle Round --dry-run',
   ],
   process: 'daemon',
+  mcp: { kind: 'edit', dryRun: '--dry-run', required: ['new-name'] },
   writes: true,
   answers: { rename: async () => (await import('./handler')).rename },
   run: async (args, { line, ask }) => {

@@ -26,6 +26,7 @@ export const symbols = defineCommand({
   values: { kind: SYMBOL_KINDS },
   examples: ['lspq symbols shape.h', 'lspq symbols -w total', 'lspq symbols src/geometry.ts --kind function'],
   process: 'daemon',
+  mcp: { kind: 'question' },
   answers: {
     symbols: async () => (await import('./handler')).documentSymbols,
     wsymbols: async () => (await import('./handler')).workspaceSymbols,

@@ -9,6 +9,7 @@ export const typedef = defineCommand({
   args: declarationArgs,
   examples: ['lspq typedef main.go:6:shapes', 'lspq typedef src/main.ts:7:totalArea --json'],
   process: 'daemon',
+  mcp: { kind: 'question' },
   answers: { typedef: async () => (await import('./handler')).typedef },
   run: locationsRun('typedef'),
   shape: LocationsShape,
