@@ -133,6 +133,7 @@ export class Questions {
       signal: socket.data.abort.signal,
       log: o.log,
       journalDir: o.journalDir,
+      disk: o.watchers,
       beforeRequest: async (session) => {
         const told = await tellChanges(session, o.watchers);
         if (told > 0) o.log(`${session.client.spec.id}: ${told} watched file change(s) under ${session.client.root}`);

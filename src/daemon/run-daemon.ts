@@ -2,6 +2,7 @@
  * The daemon's life: take the lock, listen, answer, stop idle servers, exit
  * when idle, and on any way out stop every server it started.
  */
+import { heldIndexRoots } from '../engine/index-files';
 import { closeSync, existsSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import type { ExitCode } from '../common/errors';
 import { recover } from '../engine/journal';
@@ -113,7 +114,8 @@ export async function runDaemon(): Promise<ExitCode> {
   const housekeeping = setInterval(
     () => {
       recordServers(stateFile(socket, 'servers.json'), pool.list());
-      watchers.prune(pool.roots());
+      // The roots of the indexes held stay watched too: what changed under them since is told by the watch.
+      watchers.prune(new Set([...pool.roots(), ...heldIndexRoots()]));
       void pool.enforceMemoryLimit();
       // A daemon that lost its lock (a racing start took over a stale one) steps aside.
       let holder = '';

@@ -11,6 +11,7 @@ import type { Leases } from '../lsp/leases';
 import type { ServerPool, Session } from '../lsp/manager';
 import type { Trust } from '../lsp/servers/trust';
 import type { CallerContext } from '../answers/caller';
+import type { DiskView } from '../lsp/file-events';
 
 /** What the engine gives every question: the pool, cancellation, the log, the daemon's hooks. */
 export interface EngineContext {
@@ -25,6 +26,8 @@ export interface EngineContext {
   journalDir?: string;
   /** A line for stderr beside the answer (what was left out as untrusted), once per command. */
   warn?: (line: string) => void;
+  /** The daemon's watch of the disk: a root watched from now on, and what changed under it since a mark. */
+  disk?: DiskView & { watch(root: string): Promise<number> };
 }
 
 /** A question's own view of the engine: the leases it holds on servers, given back when it ends, and what it may run. */

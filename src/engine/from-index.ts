@@ -42,7 +42,7 @@ export async function forWorkspace(
   }
   const loaded = await loadIndex(found, req, ctx);
   const { index } = loaded;
-  const stale = await staleFiles(loaded, found, req);
+  const stale = await staleFiles(loaded, found, req, ctx);
   return stale === undefined ? undefined : { index, stale };
 }
 
@@ -102,7 +102,7 @@ export async function atTarget(
   }
   const loaded = await loadIndex(found, req, ctx);
   const { index, manifest } = loaded;
-  const stale = await staleFiles(loaded, found, req);
+  const stale = await staleFiles(loaded, found, req, ctx);
   if (stale === undefined) return undefined;
   const fresh = manifest ? unchanged(manifest, index.root, spec.path) : !stale.includes(spec.path);
   const doc = index.document(spec.path);

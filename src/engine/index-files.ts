@@ -5,12 +5,12 @@
  * file up to the checkout's top, else with LSPQ_INDEX_URL one fetched now.
  */
 import { existsSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import type { CallerContext } from '../answers/caller';
 import { HELD_MEMORY } from '../lsp/manager';
 import { ancestors } from '../lsp/servers/install-places';
 import { fetchedPath, fetchIndex, readFetched } from '../scip/fetch-index';
-import { addedSince, changedSince, type Manifest, readManifest } from '../scip/manifest';
+import { addedSince, changedSince, type Manifest, readManifest, unchanged } from '../scip/manifest';
 import type { IndexAnswers } from '../scip/index-answers';
 import { TableIndex } from '../scip/index-table';
 import { ScipIndex } from '../scip/scip-index';
@@ -179,6 +179,56 @@ function readWhole(file: string, root: string, rebase: boolean, stamp: string, m
   return { stamp, index, manifest, memory };
 }
 
+const checkAll = (manifest: Manifest, root: string) => [...changedSince(manifest, root), ...addedSince(manifest, root)];
+
+/** Per index held: its root's watch being set up, then the files stale once it was, and its mark then. */
+const watched = new WeakMap<object, { watching: Promise<number>; mark?: number; stale?: Set<string> }>();
+
+/**
+ * The files changed since the index was built, without looking at each of
+ * them every question. The first question checks them all and sets the
+ * daemon watching the index's root (off its answer's way); the first after
+ * the watch is up checks them all once more, from its mark on; from then
+ * on, only those and the files the watch saw change are looked at again.
+ */
+async function watchedStale(
+  loaded: { index: IndexAnswers; manifest: Manifest | undefined },
+  manifest: Manifest,
+  disk: NonNullable<HandlerContext['disk']>,
+): Promise<string[]> {
+  const root = loaded.index.root;
+  const known = watched.get(loaded);
+  if (!known) {
+    const watching = disk.watch(root);
+    const entry: { watching: Promise<number>; mark?: number; stale?: Set<string> } = { watching };
+    void watching.then((mark) => {
+      entry.mark = mark;
+    });
+    watched.set(loaded, entry);
+    return checkAll(manifest, root);
+  }
+  if (known.mark === undefined) return checkAll(manifest, root);
+  const changes = known.stale ? disk.changesSince(root, known.mark) : undefined;
+  if (!known.stale || !changes) {
+    known.mark = disk.markNow();
+    known.stale = new Set(checkAll(manifest, root));
+    return [...known.stale];
+  }
+  // Only the files stale at the baseline and those the watch saw change are looked at again: one changed back
+  // is fresh again; a new file of the index's languages is stale while it exists.
+  const extensions = new Set(Object.keys(manifest.files).map((f) => extname(f)));
+  const candidates = new Set(known.stale);
+  for (const c of changes) if (extensions.has(extname(c.path))) candidates.add(c.path);
+  return [...candidates].filter((path) =>
+    relative(root, path) in manifest.files ? !unchanged(manifest, root, path) : existsSync(path),
+  );
+}
+
+/** The roots of the indexes held: the daemon keeps watching them. */
+export function heldIndexRoots(): string[] {
+  return [...held.values()].map((h) => h.index.root);
+}
+
 export function noIndex(path: string, cwd: string): LspqError {
   return new LspqError(
     'unsupported',
@@ -222,9 +272,10 @@ export async function staleFiles(
   loaded: { index: IndexAnswers; manifest: Manifest | undefined },
   found: FoundIndex,
   req: CallerContext,
+  ctx?: HandlerContext,
 ): Promise<string[] | undefined> {
   const { manifest, index } = loaded;
-  if (manifest) return [...changedSince(manifest, index.root), ...addedSince(manifest, index.root)];
+  if (manifest) return ctx?.disk ? watchedStale(loaded, manifest, ctx.disk) : checkAll(manifest, index.root);
   try {
     return await gitChanged(index.root, req.env, found.fetched?.commit);
   } catch (err) {

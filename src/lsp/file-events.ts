@@ -35,6 +35,9 @@ export interface DiskChange {
   kind: 'created' | 'changed' | 'deleted';
 }
 
+/** The files whose change makes rust-analyzer load its workspace again. */
+const WORKSPACE_MANIFESTS = /\/(Cargo\.toml|Cargo\.lock|rust-project\.json)$/;
+
 /** What the daemon's watch can say of a root: the changes since a mark, or undefined when they are no longer known. */
 export interface DiskView {
   /** Reads every change recorded so far (the kernel's queue, where it can) and returns the mark after them. */
@@ -154,6 +157,9 @@ export async function tellChanges(session: Session, disk: DiskView): Promise<num
   // pyright takes a created or deleted file into its project only when it enumerates it again, on a timer.
   if (relevant.some((c) => c.kind !== 'changed' && languageIdFor(session.client.spec, c.path) !== undefined))
     session.client.state.expectEnumeration();
+  // rust-analyzer loads its workspace again when a manifest changes (cargo writes Cargo.lock on its first
+  // metadata): a request sent right after the event was answered from the half-reloaded workspace (184 of 450).
+  if (events.some((e) => WORKSPACE_MANIFESTS.test(e.uri))) session.client.state.expectReload();
   await session.client.sendNotification(DidChangeWatchedFilesNotification.type, { changes: events });
   return events.length;
 }

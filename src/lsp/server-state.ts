@@ -7,6 +7,9 @@
 import type { Diagnostic, ProgressToken, Registration } from 'vscode-languageserver-protocol';
 import type { Readiness } from './servers/spec';
 
+/** How long a server told of a manifest change may take to say it is loading its workspace again. */
+const RELOAD_WAIT_MS = 3_000;
+
 export interface PublishedDiagnostics {
   version: number | undefined;
   diagnostics: Diagnostic[];
@@ -36,6 +39,8 @@ export class ServerState {
   private progressEnded = 0;
   private readonly activeProgress = new Map<ProgressToken, string>();
   private quiescent = false;
+  /** How many serverStatus notifications have come: a reload expected is over once one has. */
+  private statuses = 0;
   /** Work under way by token: when it began (in begins counted) and whether it reported or published anything. */
   private readonly running = new Map<string, { began: number; worked: boolean }>();
   /** The last work that ended, oldest first. */
@@ -109,7 +114,25 @@ export class ServerState {
   /** rust-analyzer's experimental/serverStatus. */
   status(quiescent: boolean): void {
     this.quiescent = quiescent;
+    this.statuses++;
     this.notify();
+  }
+
+  /**
+   * The server was told of a change that makes it load its workspace again
+   * (rust-analyzer: a Cargo manifest): not ready until it says it is
+   * quiescent once more. Where no status comes within RELOAD_WAIT_MS (it
+   * found nothing to reload), it is taken as quiescent still.
+   */
+  expectReload(): void {
+    if (this.readiness !== 'quiescent') return;
+    const before = this.statuses;
+    this.quiescent = false;
+    setTimeout(() => {
+      if (this.statuses !== before) return;
+      this.quiescent = true;
+      this.notify();
+    }, RELOAD_WAIT_MS).unref?.();
   }
 
   /** The log line that says the project is enumerated (pyright's "Found N source files"). */
