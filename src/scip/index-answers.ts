@@ -7,7 +7,8 @@
  */
 import type { PositionEncoding } from '../lsp/position';
 import { ROLE_DEFINITION } from './scip-schema';
-import { isLocal, type ScipOccurrence, type ScipPlace, type ScipSymbol } from './scip-types';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { isLocal, type RawSymbol, type ScipOccurrence, type ScipPlace, type ScipSymbol, types } from './scip-types';
 
 /** An occurrence where it is: its place, and its roles. */
 export interface Found {
@@ -84,6 +85,34 @@ export abstract class IndexAnswers {
       this.definitions(symbol).map((place) => ({ name, symbol, place })),
     );
   }
+}
+
+/**
+ * A symbol's SymbolInformation read from the index file where it is
+ * (`at`: its bytes), with what is already known of it: its documentation
+ * and signature are read only when a hover asks.
+ */
+export function readInfo(
+  file: string,
+  at: readonly [number, number],
+  known: Pick<ScipSymbol, 'displayName' | 'relationships'>,
+): ScipSymbol {
+  const [start, end] = at;
+  const bytes = Buffer.alloc(end - start);
+  const fd = openSync(file, 'r');
+  try {
+    readSync(fd, bytes, 0, bytes.length, start);
+  } finally {
+    closeSync(fd);
+  }
+  const raw = types().symbol.decode(bytes) as RawSymbol;
+  const sig = raw.signatureDocumentation;
+  return {
+    documentation: raw.documentation ?? [],
+    ...(sig?.text ? { signature: { language: sig.language ?? '', text: sig.text } } : {}),
+    ...(known.displayName ? { displayName: known.displayName } : {}),
+    relationships: known.relationships,
+  };
 }
 
 /** Whether a symbol is a declaration a search lists: not a local, a parameter, a type parameter or a file. */

@@ -8,11 +8,11 @@
  * downloads; a symbol's documentation is still read from it on a hover.
  */
 import { Database } from 'bun:sqlite';
-import { closeSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import type { PositionEncoding } from '../lsp/position';
-import { type Found, IndexAnswers, innermost, type Related, searchable } from './index-answers';
+import { type Found, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
 import { lastName, type ScipIndex } from './scip-index';
-import { type RawSymbol, type ScipOccurrence, type ScipSymbol, STRIDE, types } from './scip-types';
+import { type ScipOccurrence, type ScipSymbol, STRIDE } from './scip-types';
 
 /** Bumped when the tables' shape changes: a table of another version is converted again. */
 export const TABLE_VERSION = 1;
@@ -159,21 +159,8 @@ export class TableIndex extends IndexAnswers {
       doc_end: number | null;
     } | null;
     if (!row || row.doc_start === null || row.doc_end === null) return undefined;
-    const bytes = Buffer.alloc(row.doc_end - row.doc_start);
-    const fd = openSync(this.file, 'r');
-    try {
-      readSync(fd, bytes, 0, bytes.length, row.doc_start);
-    } finally {
-      closeSync(fd);
-    }
-    const raw = types().symbol.decode(bytes) as RawSymbol;
-    const sig = raw.signatureDocumentation;
-    return {
-      documentation: raw.documentation ?? [],
-      ...(sig?.text ? { signature: { language: sig.language ?? '', text: sig.text } } : {}),
-      ...(row.display ? { displayName: row.display } : {}),
-      relationships: this.relationships(symbol),
-    };
+    const known = { relationships: this.relationships(symbol), ...(row.display ? { displayName: row.display } : {}) };
+    return readInfo(this.file, [row.doc_start, row.doc_end], known);
   }
 
   protected occurrencesOf(symbol: string): Found[] {

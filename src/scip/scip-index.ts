@@ -15,13 +15,12 @@ import type * as Protobuf from 'protobufjs';
 import { LspqError } from '../common/errors';
 import { isInside } from '../common/paths';
 import { uriToPath } from '../lsp/uri';
-import { type Found, IndexAnswers, innermost, type Related, searchable } from './index-answers';
+import { type Found, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
 import {
   ENCODINGS,
   type Held,
   type RawMetadata,
   type RawRelationship,
-  type RawSymbol,
   type ScipDocument,
   type ScipOccurrence,
   type ScipPlace,
@@ -250,24 +249,7 @@ export class ScipIndex extends IndexAnswers {
   /** What the indexer said of a symbol, its documentation read from the index file now. */
   info(symbol: string): ScipSymbol | undefined {
     const held = this.infos.get(symbol);
-    if (!held) return undefined;
-    const [start, end] = held.at;
-    const bytes = Buffer.alloc(end - start);
-    const { openSync, readSync, closeSync } = require('node:fs') as typeof import('node:fs');
-    const fd = openSync(this.file, 'r');
-    try {
-      readSync(fd, bytes, 0, bytes.length, start);
-    } finally {
-      closeSync(fd);
-    }
-    const raw = types().symbol.decode(bytes) as RawSymbol;
-    const sig = raw.signatureDocumentation;
-    return {
-      documentation: raw.documentation ?? [],
-      ...(sig?.text ? { signature: { language: sig.language ?? '', text: sig.text } } : {}),
-      ...(held.displayName ? { displayName: held.displayName } : {}),
-      relationships: held.relationships,
-    };
+    return held && readInfo(this.file, held.at, held);
   }
 
   private occurrence(doc: ScipDocument, i: number): ScipOccurrence {
