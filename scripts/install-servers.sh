@@ -32,6 +32,8 @@ LEFTHOOK_VERSION=2.2.2           # lefthook (npm ships its binary), to run the R
 BASH_LS_VERSION=5.8.1            # bash-language-server (Node >= 20)
 YAML_LS_VERSION=1.25.0           # yaml-language-server (2.x needs Node >= 22.13)
 LANGSERVERS_EXTRACTED_VERSION=4.10.0  # vscode-{json,css,html,eslint}-language-server
+# ESLint itself, for the ESLint server's tests (a project's own eslint: the tests link .tools/node_modules in).
+ESLINT_VERSION=9.39.5
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
 BASEDPYRIGHT_VERSION=1.40.2      # a fourth Python server (PyPI)
 SCIP_GO_VERSION=v0.2.9            # scip-go, under its new home (the sourcegraph/scip-go path is refused)
@@ -273,14 +275,15 @@ CURRENT_STEP="bash, YAML, JSON, CSS, HTML and Dockerfile servers (npm)"
 if [ "$(npm_version bash-language-server)" = "$BASH_LS_VERSION" ] \
    && [ "$(npm_version yaml-language-server)" = "$YAML_LS_VERSION" ] \
    && [ "$(npm_version vscode-langservers-extracted)" = "$LANGSERVERS_EXTRACTED_VERSION" ] \
-   && [ "$(npm_version dockerfile-language-server-nodejs)" = "$DOCKERFILE_LS_VERSION" ]; then
+   && [ "$(npm_version dockerfile-language-server-nodejs)" = "$DOCKERFILE_LS_VERSION" ] \
+   && [ "$(npm_version eslint)" = "$ESLINT_VERSION" ]; then
   log "bash, YAML, JSON, CSS, HTML and Dockerfile servers already installed"
 else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
     "bash-language-server@${BASH_LS_VERSION}" "yaml-language-server@${YAML_LS_VERSION}" \
     "vscode-langservers-extracted@${LANGSERVERS_EXTRACTED_VERSION}" \
-    "dockerfile-language-server-nodejs@${DOCKERFILE_LS_VERSION}" \
-    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile servers failed"
+    "dockerfile-language-server-nodejs@${DOCKERFILE_LS_VERSION}" "eslint@${ESLINT_VERSION}" \
+    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile servers and eslint failed"
 fi
 CURRENT_STEP="basedpyright $BASEDPYRIGHT_VERSION"
 if [ -x "$BIN/basedpyright-langserver" ] && "$TOOLS/venv/bin/pip" show basedpyright 2>/dev/null | grep -qx "Version: $BASEDPYRIGHT_VERSION"; then

@@ -5,14 +5,15 @@
  */
 
 import type { Deadline, HandlerContext } from './context';
-import { dirname } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { DEFAULT_TIMEOUT_MS } from '../common/messages';
 import { LspqError } from '../common/errors';
 import { TextSource } from '../lsp/convert';
 import type { LeaseWait } from '../lsp/leases';
 import type { Resolved, Session } from '../lsp/manager';
-import { activate } from '../lsp/servers/install-places';
+import { activate, ancestors } from '../lsp/servers/install-places';
 import { loadServers } from '../lsp/servers/config';
 import { findMarkedRoot, findRoot, locateFor } from '../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../lsp/servers/registry';
@@ -60,6 +61,10 @@ export function configuredFor(path: string, req: CallerContext, trust: Trust): S
   return matching;
 }
 
+/** Whether the npm package `name` is installed at or above `dir` (a project's node_modules). */
+const packageAbove = (name: string, dir: string) =>
+  ancestors(dir).some((d) => existsSync(join(d, 'node_modules', name, 'package.json')));
+
 function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: HandlerContext): Candidate | undefined {
   // Everything the lookup reads from the caller: PATH, the Python environment, the tool folders, the trust.
   const e = req.env;
@@ -78,6 +83,14 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
   const allowed = underTrust(spec, root, binary, ctx.trust, realOf);
   if (!allowed) {
     ctx.trust.refused.add(spec.id);
+    return undefined;
+  }
+  // A server that runs the project's own tool (ESLint) where the project has its configuration but not the
+  // tool: left out, said once, as the tool itself could not run either.
+  if (spec.needsPackage && !packageAbove(spec.needsPackage, dirname(path))) {
+    ctx.warn?.(
+      `left out ${spec.id}: no ${spec.needsPackage} package is installed for ${dirname(path)} (npm install -D ${spec.needsPackage})`,
+    );
     return undefined;
   }
   return { spec: allowed, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };

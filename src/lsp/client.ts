@@ -30,7 +30,7 @@ import type { ServerSpec } from './servers/registry';
 import { processRuns } from '../common/process';
 import { pathToUri } from './uri';
 import { RetryableError, requestFailure, seconds } from './request-failures';
-import { mergeSettings, sameStyle, settingAt, styleSections } from './style-settings';
+import { mergeSettings, sameStyle, settingAt, styleSections, withRoot } from './style-settings';
 import { workerGone } from './workers';
 import { checkAnswer, crashError } from './crash';
 import { slowNotices } from './slow-notices';
@@ -113,10 +113,11 @@ export class LspClient {
     this.state = new ServerState(this.spec.readiness, indexes);
     const python = options.env.VIRTUAL_ENV;
     // The project's interpreter, told where the server reads it, as an editor's Python extension does.
+    const settings = withRoot(this.spec.settings ?? {}, this.root);
     this.ownSettings =
       this.spec.interpreterSetting && python
-        ? mergeSettings(this.spec.settings ?? {}, { python: { pythonPath: join(python, 'bin', 'python') } })
-        : (this.spec.settings ?? {});
+        ? mergeSettings(settings, { python: { pythonPath: join(python, 'bin', 'python') } })
+        : settings;
     const log = options.log ?? (() => {});
     this.log = log;
     const stderrDone = new Promise<void>((resolve) => proc.stderr?.once('end', resolve) ?? resolve());

@@ -45,6 +45,23 @@ export const sameStyle = (a: FormattingOptions | undefined, b: FormattingOptions
   a !== undefined && a.tabSize === b.tabSize && a.insertSpaces === b.insertSpaces;
 
 /** One section of a server's settings (`python.analysis`), as workspace/configuration asks for it; null where none is. */
+/**
+ * Settings that name the workspace (ESLint's `workspaceFolder`): the
+ * values `<root-uri>` and `<root-name>` given as this root's. Pure.
+ */
+export function withRoot(settings: Record<string, unknown>, root: string): Record<string, unknown> {
+  const uri = `file://${root.split('/').map(encodeURIComponent).join('/')}`;
+  const name = root.slice(root.lastIndexOf('/') + 1) || '/';
+  const walk = (v: unknown): unknown => {
+    if (v === '<root-uri>') return uri;
+    if (v === '<root-name>') return name;
+    if (Array.isArray(v)) return v.map(walk);
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(settings) as Record<string, unknown>;
+}
+
 export function settingAt(settings: Record<string, unknown>, section: string | undefined): unknown {
   if (!section) return settings;
   if (section in settings) return settings[section];

@@ -8,6 +8,29 @@
 import { JS_TS } from './languages';
 import type { ServerSpec, WorkspaceCode } from './spec';
 
+/** ESLint's settings as VS Code's extension sends them; the workspace folder is the root's. */
+const ESLINT_SETTINGS = {
+  validate: 'on',
+  packageManager: 'npm',
+  useESLintClass: false,
+  experimental: { useFlatConfig: false },
+  codeActionOnSave: { enable: false, mode: 'all' },
+  format: false,
+  quiet: false,
+  onIgnoredFiles: 'off',
+  options: {},
+  rulesCustomizations: [],
+  run: 'onType',
+  problems: { shortenToSingleLine: false },
+  nodePath: null,
+  workingDirectory: { mode: 'location' },
+  workspaceFolder: { uri: '<root-uri>', name: '<root-name>' },
+  codeAction: {
+    disableRuleComment: { enable: true, location: 'separateLine' },
+    showDocumentation: { enable: true },
+  },
+};
+
 /** Linters and helpers that answer no question about code but diagnostics and actions. */
 const NO_NAVIGATION: ServerSpec['lacks'] = [
   'definitionProvider',
@@ -239,6 +262,9 @@ const LISTED: ServerSpec[] = [
     ),
     needsMarker: true,
     lacks: [...NO_NAVIGATION!, 'hoverProvider'],
+    // The settings VS Code's ESLint extension gives it: without a workspace folder it fails every file.
+    settings: ESLINT_SETTINGS,
+    needsPackage: 'eslint',
   },
   {
     ...simple(

@@ -167,6 +167,12 @@ export interface ServerSpec {
    * under the others the project's files need (engine/go-builds.ts).
    */
   buildConfigurations?: 'go';
+  /**
+   * The npm package of the project's it runs (ESLint: the project's eslint):
+   * where none is installed above the root, it is left out with a note, as
+   * the tool itself could not run either.
+   */
+  needsPackage?: string;
   /** The most workspace symbols it answers with (gopls: 100): an answer that long is cut by the server, and said so. */
   symbolCap?: number;
   /** What it runs of the repository's code and how it runs untrusted; a built-in without it starts only when trusted. */
