@@ -1,7 +1,7 @@
 /**
  * Go's other build configurations: gopls sees this platform's files with
  * the environment's tags, so b_windows.go and a file under
- * `//go:build integration` are outside its answers here. refs and rename
+ * `//go:build integration` are outside its answers here. refs, calls --in and rename
  * ask again under a configuration that compiles each such file that
  * writes the name, and merge; a file no configuration compiles is named
  * (refs exit 3, `unsearched` in JSON) and makes rename write nothing
@@ -58,6 +58,22 @@ describe('refs and rename across build configurations', () => {
     expect(json.builds.some((b) => b.endsWith(' -tags=integration'))).toBe(true);
   });
 
+  test('calls --in: the callers in every build’s files', async () => {
+    for (let i = 0; i < 2; i++) {
+      expect(await lspq.run(['calls', 'a.go:4:Foo'], { cwd: dir })).toEqual({
+        stdout: [
+          'a.go:4:6: function Foo',
+          'b_linux.go:3:6:   ← function onLinux',
+          'b_windows.go:3:6:   ← function onWindows',
+          'c_tagged.go:5:6:   ← function tagged',
+          '',
+        ].join('\n'),
+        stderr: '',
+        exit: 0,
+      });
+    }
+  });
+
   test('rename: every build’s files, and every build compiles after it', async () => {
     const r = await lspq.run(['rename', 'a.go:4:Foo', 'Bar'], { cwd: dir });
     expect([r.stdout, r.exit]).toEqual([
@@ -92,6 +108,11 @@ describe('refs and rename across build configurations', () => {
     });
     const json = await lspq.json<{ unsearched: string[] }>(['refs', 'a.go:4:Bar'], { cwd: dir });
     expect(json.unsearched).toEqual(['d_weird.go']);
+    const callers = await lspq.run(['calls', 'a.go:4:Bar'], { cwd: dir });
+    expect([callers.exit, callers.stderr]).toEqual([
+      3,
+      'lspq: not searched: d_weird.go (no build configuration lspq tried compiles them); the answer may lack their places\n',
+    ]);
     const before = Object.fromEntries(Object.keys(FILES).map((f) => [f, readFileSync(join(dir, f), 'utf8')]));
     const refused = await lspq.run(['rename', 'a.go:4:Bar', 'Baz'], { cwd: dir });
     expect(refused).toEqual({

@@ -43,6 +43,10 @@ export interface CallsResult {
   calls: CallNode[];
   total: number;
   truncated: boolean;
+  /** Go's other build configurations asked besides this one. */
+  builds?: string[];
+  /** Files that name the function that no build configuration asked compiles: not searched (exit 3). */
+  unsearched?: string[];
 }
 
 /** One call of a chain: where the caller calls the callee. */

@@ -1,4 +1,7 @@
 /** calls: incoming (callers) or outgoing (callees) call hierarchy, to --depth levels. */
+import { buildLabel, envFor, otherBuilds } from '../../engine/go-builds';
+import { projectFiles } from '../../lsp/project-files';
+import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
 import { Requests } from '../../lsp/requests';
 import type { CallHierarchyItem, Range } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../common/errors';
@@ -48,7 +51,51 @@ function withCallContext(nodes: CallNode[], texts: TextSource, req: CallsQuery):
 export const itemKey = (item: CallHierarchyItem) =>
   `${item.uri}#${item.selectionRange.start.line}:${item.selectionRange.start.character}`;
 
+/**
+ * The callers (or callees) of a function; its callers also under Go's
+ * other build configurations where files this build leaves out name it
+ * (go-builds.ts), merged, and the files none compiles named.
+ */
 export async function calls(req: CallsQuery, ctx: HandlerContext): Promise<CallsResult> {
+  const first = await callsOnce(req, ctx);
+  if (req.direction !== 'incoming') return first;
+  const spec = BUILTIN_SERVERS.find((s) => s.id === first.server);
+  if (spec?.buildConfigurations !== 'go') return first;
+  const name = first.item.name.split('.').pop() ?? first.item.name;
+  const others = await otherBuilds(first.root, name, req.env, () => projectFiles(spec, first.root, 20_000));
+  if (others.builds.length === 0 && others.unsearched.length === 0) return first;
+  const unsearched = [...others.unsearched];
+  const builds: string[] = [];
+  const seen = new Set(first.calls.map((c) => `${c.item.path}:${c.item.line}:${c.item.column}`));
+  const merged = [...first.calls];
+  let total = first.total;
+  for (const { build, files } of others.builds) {
+    try {
+      const again = await callsOnce({ ...req, env: envFor(req.env, build) }, ctx);
+      for (const c of again.calls) {
+        const key = `${c.item.path}:${c.item.line}:${c.item.column}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        merged.push(c);
+        total++;
+      }
+      builds.push(buildLabel(build));
+    } catch (err) {
+      ctx.log(`${first.server} under ${buildLabel(build)}: ${(err as Error).message}`);
+      unsearched.push(...files);
+    }
+  }
+  return {
+    ...first,
+    calls: merged,
+    total,
+    truncated: first.truncated || total > req.limit,
+    builds,
+    ...(unsearched.length ? { unsearched: unsearched.sort() } : {}),
+  };
+}
+
+async function callsOnce(req: CallsQuery, ctx: HandlerContext): Promise<CallsResult> {
   const deadline = deadlineFor(req);
   const { session, uri, position, shown } = await openTarget(
     req.target,

@@ -1,4 +1,6 @@
 /** calls: the callers (or --out callees) of a function, or --to the shortest call chains to another. */
+import { unsearchedNote } from '../locations/run';
+import { displayPath } from '../../common/paths';
 import * as z from 'zod/mini';
 import { usage } from '../../common/errors';
 import { parseTarget, type TargetSpec } from '../../common/target';
@@ -66,12 +68,20 @@ export const calls = defineCommand({
       direction: args.out ? ('outgoing' as const) : ('incoming' as const),
       depth: positiveInt(args.depth, '--depth') ?? 1,
     };
-    return present(
-      await ask(query, args),
+    const result = await ask(query, args);
+    const out = present(
+      result,
       args.json,
       { human: renderCalls, json: callsJson, found: (r) => r.calls.length > 0 },
       line,
     );
+    // Files no build configuration asked compiles may hold more callers: not the whole answer.
+    if (!result.unsearched?.length) return out;
+    return {
+      ...out,
+      stderr: unsearchedNote(result.unsearched.map((p) => displayPath(p, line.cwd)).join(', ')),
+      exit: 3 as const,
+    };
   },
   shape: z.union([CallsShape, CallPathShape]),
   capabilities: { calls: (c) => !!c.callHierarchyProvider },

@@ -29,6 +29,8 @@ export function callsJson(r: CallsResult, cwd: string): z.infer<typeof CallsShap
     calls: r.calls.map((c) => nodeJson(c, cwd)),
     total: r.total,
     truncated: r.truncated,
+    ...(r.builds?.length ? { builds: r.builds } : {}),
+    ...(r.unsearched?.length ? { unsearched: r.unsearched.map((p) => displayPath(p, cwd)) } : {}),
   };
 }
 

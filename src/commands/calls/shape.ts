@@ -32,6 +32,10 @@ export const CallsShape = z.object({
   ...answered,
   calls: z.array(CallNodeShape),
   ...cut,
+  /** Go's other build configurations asked besides this one. */
+  builds: z.optional(z.array(z.string())),
+  /** Files that name the function that no build configuration asked compiles: not searched (exit 3). */
+  unsearched: z.optional(z.array(z.string())),
 });
 
 export const CallPathShape = z.object({
