@@ -174,6 +174,17 @@ describe('a Rust build script', () => {
     );
     expect(r.stderr).toContain('left out rust-analyzer (its .cargo/config.toml can run programs)');
   });
+
+  test('the same .cargo/config.toml above a crate in a sub-folder: cargo reads it there too', async () => {
+    const { dir } = project({ '.cargo/config.toml': '[build]\nrustc-wrapper = "./wrap.sh"\n' });
+    cpSync(join(FIXTURES, 'rust-shapes'), join(dir, 'crates', 'shapes'), { recursive: true });
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'hostile');
+    const r = await lspq.run(['def', 'crates/shapes/src/main.rs:13:total_area'], { cwd: dir });
+    expect(r.exit).toBe(3);
+    expect(r.stderr).toContain('left out rust-analyzer (its ../../.cargo/config.toml can run programs)');
+  });
 });
 
 test('an ESLint flat config is JavaScript: untrusted, ESLint is left out and TypeScript answers diag', async () => {

@@ -137,15 +137,24 @@ export class Trust {
    * is that repository's) must each be the user's own or trusted.
    */
   mayRun(path: string, project: string, what: string): boolean {
-    if (this.all) return true;
+    const untrusted = this.untrustedOwner(path, project);
+    if (untrusted) this.leftOut.push({ what, repository: untrusted });
+    return untrusted === undefined;
+  }
+
+  /** The repository not trusted whose code `path` is (as found, or where it really is); undefined: it may run. */
+  untrustedOwner(path: string, project: string): string | undefined {
+    if (this.all) return undefined;
     for (const p of new Set([path, realOf(path)])) {
       const repository = this.owner(p, realOf(project));
-      if (repository && !this.trusts(repository)) {
-        this.leftOut.push({ what, repository });
-        return false;
-      }
+      if (repository && !this.trusts(repository)) return repository;
     }
-    return true;
+    return undefined;
+  }
+
+  /** The repository a server's root lies in (its checkout's top, else the root). */
+  repositoryOf(root: string): string {
+    return repositoryOf(root, this.env);
   }
 
   /** Whether a `.lsp.json` may be read: the user's own, or its repository trusted with this very content. */

@@ -7,7 +7,7 @@
  * lists it.
  */
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { mergeSettings } from '../style-settings';
 import { ancestors } from './install-places';
 import type { Restriction, ServerSpec } from './spec';
@@ -83,16 +83,17 @@ export function underTrust(
     return undefined;
   }
   const r = code.untrusted;
-  const risky = r.refuseWith ? presentAbove(root, root, r.refuseWith) : [];
+  // Cargo reads its configuration from every folder above the crate: up to the repository's top.
+  const risky = r.refuseWith ? presentAbove(root, trust.repositoryOf(root), r.refuseWith) : [];
   if (risky.length > 0) {
-    trust.leaveOut(`${spec.id} (its ${risky.map((p) => p.slice(root.length + 1)).join(', ')} can run programs)`, root);
+    const named = risky.map((p) => relative(root, p)).join(', ');
+    trust.leaveOut(`${spec.id} (its ${named} can run programs)`, root);
     return undefined;
   }
   let spec2: ServerSpec = restricted(spec, r);
   if (r.userTypeScript) {
     const theirs = workspaceTsserver(root);
-    if (theirs && !trust.mayRun(theirs, root, `the repository's TypeScript (${theirs})`)) {
-      trust.leftOut.pop(); // said below, with what runs instead
+    if (theirs && trust.untrustedOwner(theirs, root)) {
       const ours = userTsserver(binary, realOf);
       if (!ours) {
         trust.leaveOut(`${spec.id} (it would run the repository's TypeScript, and no other is installed)`, root);
