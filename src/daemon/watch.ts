@@ -35,6 +35,8 @@ interface Change {
 
 interface WatchedRoot {
   folders: Set<string>;
+  /** The mark once its folders were all watched: changes after it are all recorded. */
+  since?: number;
 }
 
 /** Changes kept; past this many the oldest are forgotten, and a server that last heard before them is told everything. */
@@ -133,7 +135,15 @@ export class Watchers implements DiskView {
       this.startDraining();
     }
     await this.walking.get(root);
-    return this.markNow();
+    const mark = this.markNow();
+    const state = this.roots.get(root);
+    if (state && state.since === undefined) state.since = mark;
+    return mark;
+  }
+
+  /** The mark since which every change under `root` is recorded; undefined while it is not watched whole. */
+  watchedSince(root: string): number | undefined {
+    return this.roots.get(root)?.since;
   }
 
   /**

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { findWord } from '../common/target';
 import { probeEnv } from '../git/run';
+import type { DiskView } from '../lsp/file-events';
 import { kindAt, syntaxOf } from '../lsp/lexical';
 
 const GOOS = [
@@ -226,6 +227,34 @@ export interface OtherBuilds {
  * files to look at where git cannot (a walk of the root).
  */
 export async function otherBuilds(
+  root: string,
+  name: string,
+  env: Record<string, string>,
+  walk: () => string[],
+  disk?: DiskView,
+): Promise<OtherBuilds> {
+  // Asked again only when something under the root changed since (the daemon's watch says): a warm
+  // question pays a map lookup, not a git grep.
+  const key = JSON.stringify([root, name, env.GOOS, env.GOARCH, env.GOFLAGS]);
+  const known = remembered.get(key);
+  // Every event queued so far read first: the check below sees each change made before this question.
+  const mark = disk?.markNow();
+  const since = disk?.watchedSince(root);
+  const unchanged = disk && known && since !== undefined && since <= known.mark;
+  if (unchanged && disk.changesSince(root, known.mark)?.length === 0) return known.answer;
+  const answer = await search(root, name, env, walk);
+  if (mark !== undefined) {
+    if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
+    remembered.set(key, { mark, answer });
+  }
+  return answer;
+}
+
+/** Answers by root, name and build, with the watch's mark they were found at. */
+const remembered = new Map<string, { mark: number; answer: OtherBuilds }>();
+const REMEMBERED_MAX = 256;
+
+async function search(
   root: string,
   name: string,
   env: Record<string, string>,

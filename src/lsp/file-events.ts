@@ -44,6 +44,8 @@ export interface DiskView {
   markNow(): number;
   changesSince(root: string, since: number): DiskChange[] | undefined;
   filesUnder(root: string): string[];
+  /** The mark since which every change under `root` is recorded; undefined while it is not watched whole. */
+  watchedSince(root: string): number | undefined;
 }
 
 type Matcher = (path: string) => boolean;

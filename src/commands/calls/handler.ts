@@ -62,7 +62,8 @@ export async function calls(req: CallsQuery, ctx: HandlerContext): Promise<Calls
   const spec = BUILTIN_SERVERS.find((s) => s.id === first.server);
   if (spec?.buildConfigurations !== 'go') return first;
   const name = first.item.name.split('.').pop() ?? first.item.name;
-  const others = await otherBuilds(first.root, name, req.env, () => projectFiles(spec, first.root, 20_000));
+  const walk = () => projectFiles(spec, first.root, 20_000);
+  const others = await otherBuilds(first.root, name, req.env, walk, ctx.disk);
   if (others.builds.length === 0 && others.unsearched.length === 0) return first;
   const unsearched = [...others.unsearched];
   const builds: string[] = [];

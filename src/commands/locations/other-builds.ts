@@ -40,7 +40,8 @@ export async function withOtherBuilds(
   if (first.source !== 'server' || spec?.buildConfigurations !== 'go') return first;
   const name = nameAt(first.target.path, first.target.line, first.target.column, first.target.symbol);
   if (!name) return first;
-  const others = await otherBuilds(first.root, name, req.env, () => projectFiles(spec, first.root, MAX_WALK));
+  const walk = () => projectFiles(spec, first.root, MAX_WALK);
+  const others = await otherBuilds(first.root, name, req.env, walk, ctx.disk);
   if (others.builds.length === 0 && others.unsearched.length === 0) return first;
   const unsearched = [...others.unsearched];
   let locations = [...first.locations];

@@ -87,7 +87,8 @@ async function otherBuildEdits(
   const client = first.open.session.client;
   const none = { plan: first.plan, sessions: [], builds: [] };
   if (client.spec.buildConfigurations !== 'go' || req.thisBuildOnly) return none;
-  const others = await otherBuilds(client.root, oldName, req.env, () => projectFiles(client.spec, client.root, 20_000));
+  const walk = () => projectFiles(client.spec, client.root, 20_000);
+  const others = await otherBuilds(client.root, oldName, req.env, walk, ctx.disk);
   const unsearched = [...others.unsearched];
   let plan = first.plan;
   const sessions: Session[] = [];
