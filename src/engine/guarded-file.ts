@@ -14,6 +14,7 @@
  * does not touch. The names of what lspq makes beside the file come from
  * the edit's journal (journal.ts), which removes them after a crash.
  */
+import { realOf } from '../common/real-path';
 import {
   appendFileSync,
   chmodSync,
@@ -22,7 +23,6 @@ import {
   mkdirSync,
   openSync,
   readSync,
-  realpathSync,
   renameSync,
   rmSync,
   writeSync,
@@ -32,13 +32,7 @@ import { crashPoint } from './fault';
 import { linkBeside } from './journal';
 
 /** The file a path writes to: a symlink's target (the link stays a link). */
-export function realOf(path: string): string {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-}
+export { realOf };
 
 /** What lspq makes beside a file while it writes it. */
 export interface Beside {

@@ -8,7 +8,8 @@
  * repository, dubious ownership, git missing, a time-out) means git does
  * not vouch for it, and then nothing in it counts as the user's own.
  */
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { realOf } from '../common/real-path';
 import { dirname, join } from 'node:path';
 import { probeEnv } from '../git/run';
 
@@ -25,13 +26,7 @@ const GIT_TIMEOUT_MS = 5_000;
 const vouchedCache = new Map<string, { stamp: number; vouched: boolean }>();
 const CACHE_MAX = 1_000;
 
-export const realOf = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
-  }
-};
+export { realOf };
 
 /** The caller's environment for a git probe of another folder: no GIT_DIR or index of the caller's (a hook's) steers it. */
 export function gitProbeEnv(env: Record<string, string | undefined>): Record<string, string> {
