@@ -12,7 +12,7 @@ import { LspqError } from '../../common/errors';
 import type { RenameResult } from './answer';
 import { displayPath } from '../../common/paths';
 import { type Deadline, deadlineFor, type HandlerContext } from '../../engine/context';
-import { buildLabel, envFor, otherBuilds } from '../../engine/go-builds';
+import { buildLabel, envFor, type OtherBuilds, otherBuilds } from '../../engine/go-builds';
 import type { Session } from '../../lsp/manager';
 import { projectFiles } from '../../lsp/project-files';
 import type { EditPlan } from '../../lsp/workspace-edit';
@@ -78,17 +78,17 @@ async function renameEdit(open: OpenTarget, req: RenameQuery, ctx: HandlerContex
  * them compiles make the rename refuse, unless --this-build-only.
  */
 async function otherBuildEdits(
-  first: { plan: EditPlan; open: OpenTarget },
-  oldName: string,
+  first: { plan: EditPlan; open: OpenTarget; oldName: string | undefined },
+  searching: Promise<OtherBuilds> | undefined,
   req: RenameQuery,
   ctx: HandlerContext,
   deadline: Deadline,
 ): Promise<{ plan: EditPlan; sessions: Session[]; builds: string[] }> {
   const client = first.open.session.client;
   const none = { plan: first.plan, sessions: [], builds: [] };
-  if (client.spec.buildConfigurations !== 'go' || req.thisBuildOnly) return none;
-  const walk = () => projectFiles(client.spec, client.root, 20_000);
-  const others = await otherBuilds(client.root, oldName, req.env, walk, ctx.disk);
+  if (!searching) return none;
+  const others = await searching;
+  const oldName = first.oldName;
   const unsearched = [...others.unsearched];
   let plan = first.plan;
   const sessions: Session[] = [];
@@ -148,10 +148,21 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
     // The name as it is before the edit is written: after it, the target's place holds the new one.
     const oldName =
       target.symbol?.split('.').pop() ?? wordAt(session.docs.text(open.path) ?? '', target.line, target.column);
+    // Go's other builds searched while the server computes the edit: the edit is written the sooner after.
+    const walk = () => projectFiles(client.spec, client.root, 20_000);
+    const searching =
+      oldName && client.spec.buildConfigurations === 'go' && !req.thisBuildOnly
+        ? otherBuilds(client.root, oldName, req.env, walk, ctx.disk)
+        : undefined;
+    searching?.catch(() => {}); // awaited below; a rename the server refuses leaves it unread
     const own = await renameEdit(open, req, ctx, deadline);
-    const { plan, sessions, builds } = oldName
-      ? await otherBuildEdits({ plan: own, open }, oldName, req, ctx, deadline)
-      : { plan: own, sessions: [], builds: [] };
+    const { plan, sessions, builds } = await otherBuildEdits(
+      { plan: own, open, oldName },
+      searching,
+      req,
+      ctx,
+      deadline,
+    );
     const where = { root: client.root, allowOutside: req.allowOutside };
     if (req.write)
       await commit(plan, [session, ...sessions], {
