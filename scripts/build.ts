@@ -48,7 +48,7 @@ export function bundleOptions(id: string) {
   return {
     // The command's entry, and those it loads by name (src/bundles.ts).
     entrypoints: Object.values(BUNDLES).map((name) => join(root, 'src', `${name}.ts`)),
-    // Outputs named as src/bundles.ts loads them: engine/index.js, commands/usage.js.
+    // Outputs named as src/bundles.ts loads them: engine-bundle.js, commands/usage.js.
     root: join(root, 'src'),
     format: 'cjs' as const,
     minify: true,

@@ -20,7 +20,7 @@
  */
 export const BUNDLES = {
   main: 'main',
-  engine: 'engine/index',
+  engine: 'engine-bundle',
   help: 'commands/help',
   person: 'cli/person',
 } as const;

@@ -21,7 +21,7 @@ import { declarations } from './commands/declarations' with { type: 'macro' };
 import type { CommandName } from './commands/list';
 import { errorOutput, usage, type CommandOutput, type ExitCode } from './common/errors';
 import type { CommandLine } from './common/messages';
-import type { EngineBundle } from './engine/index';
+import type { EngineBundle } from './engine-bundle';
 import type { PersonBundle } from './cli/person';
 import type { HelpBundle } from './commands/help';
 

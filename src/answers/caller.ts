@@ -15,6 +15,9 @@ export interface CallerContext {
   editId?: string;
 }
 
+/** A question for the engine: an operation of a command, with the caller's facts. */
+export type Request = { op: string } & CallerContext;
+
 /** A server and the root it answered for. */
 export interface Answered {
   server: string;

@@ -1,4 +1,5 @@
 /** Diagnostics as lspq reports them, and what --verify found. */
+import type { CallerContext } from './caller';
 import type { Context, Span } from './places';
 
 /** Worst first: a threshold takes its own severity and those before it. */
@@ -14,4 +15,18 @@ export interface Diagnostic extends Span {
   context?: Context;
   /** With --since: not present at that revision. */
   new?: boolean;
+}
+
+/** diag's question, which rename --verify asks too. */
+export interface DiagQuery extends CallerContext {
+  op: 'diag';
+  files: string[];
+  all: boolean;
+  severity?: Severity;
+  staged?: boolean;
+  changed?: boolean;
+  /** Only what is new since this revision: the same servers asked about its content too. */
+  since?: string;
+  /** Only diagnostics on lines added or changed since `since` (else HEAD). */
+  changedLines?: boolean;
 }

@@ -67,3 +67,14 @@ export function sortLocations<T extends Span & { path: string }>(locations: T[])
     })
     .sort(byPlace);
 }
+
+/** A symbol of the workspace where a server's search found it (symbols -w, and a NAME found for a question). */
+export interface WorkspaceSymbol {
+  name: string;
+  kind: string;
+  container?: string;
+  path: string;
+  line: number;
+  column: number;
+  context?: Context;
+}

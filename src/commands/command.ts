@@ -11,7 +11,7 @@ import type { ArgsDef } from 'citty';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type * as z from 'zod/mini';
 import type { CallerContext } from '../answers/caller';
-import type { HandlerContext } from '../engine/context';
+import type { Handler, HandlerContext } from '../engine/context';
 import type { CommandOutput, ExitCode } from '../common/errors';
 import type { CommandLine } from '../common/messages';
 import { renderOptions, type RenderOptions } from '../render/style';
@@ -21,9 +21,6 @@ import type { Declaration } from './declaration';
 import { type ServerFlags, jsonWanted } from './options';
 
 export type { Declaration, Process } from './declaration';
-
-/** A question's answer, computed by the engine (in the daemon, or here with --no-daemon); `never`: any handler's own query. */
-export type Handler = (request: never, ctx: HandlerContext) => Promise<unknown>;
 
 /** The handlers of a command's questions, by operation, each loaded when first asked. */
 export type Handlers = Record<string, () => Promise<Handler>>;

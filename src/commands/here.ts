@@ -20,6 +20,7 @@ function localHost(line: CommandLine): Host & { close: () => Promise<void>; note
   const person = () => loadBundle<PersonBundle>('person');
   const start = async () =>
     (await import('../engine/local')).localEngine({
+      answerers: (await import('./handlers')).ANSWERERS,
       progress: line.progress
         ? (text) => {
             shown = true;

@@ -4,7 +4,7 @@
  * declared flags, answered through the host, rendered, and its exit code
  * decided. Nothing here prints.
  */
-import type { CallerContext } from '../answers/caller';
+import type { Request } from '../answers/caller';
 import { loadBundle } from '../bundles';
 import { type CommandOutput, errorOutput, usage } from '../common/errors';
 import type { CommandLine } from '../common/messages';
@@ -12,9 +12,6 @@ import type { Defined, Listed, Road } from './command';
 import type { HelpBundle } from './help';
 import { COMMANDS, isCommand } from './list';
 import { callerContext } from './options';
-
-/** A question for the engine: an operation of a command, with the caller's facts. */
-export type Request = { op: string } & CallerContext;
 
 /** Where the engine runs: how questions are answered there, and who hears of an internal error. */
 export interface Host {

@@ -21,6 +21,9 @@ export interface Connection {
   answered: boolean;
   /** A batch's request lines, as they arrive after its command line. */
   input: LineQueue | undefined;
+  /** When the command connected, and when its request line was whole (performance.now()): the log's timings. */
+  openedAt: number;
+  readAt: number;
 }
 
 export type DaemonSocket = Socket<Connection>;
@@ -35,6 +38,8 @@ export function newConnection(): Connection {
     handled: false,
     answered: false,
     input: undefined,
+    openedAt: performance.now(),
+    readAt: 0,
   };
 }
 

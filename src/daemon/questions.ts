@@ -3,6 +3,7 @@
  * edit's outcome) answered at once, and command lines run on the road with
  * the engine's handlers, each failing alone.
  */
+import { ANSWERERS } from '../commands/handlers';
 import { COMMANDS, isCommand } from '../commands/list';
 import { type Host, runCommandLine, runStreamLine } from '../commands/road';
 import { strayRejection } from '../engine/fault';
@@ -10,6 +11,7 @@ import { answer } from '../engine/answer';
 import type { EngineContext } from '../engine/context';
 import { recordOutput, takeOutcome, unsettled } from '../engine/journal';
 
+import { ServerTime } from '../lsp/request-options';
 import { tellChanges } from '../lsp/file-events';
 import { BUILD } from '../common/build-info';
 import { type CommandOutput, LspqError, toErrorPayload, withNotes } from '../common/errors';
@@ -18,6 +20,22 @@ import { type CommandLine, type EditOutcome, PROTOCOL_VERSION } from '../common/
 import { BatchInputShape, EnvelopeHeadShape, EnvelopeShape, readLine } from '../common/socket-shapes';
 import { type DaemonSocket, send, write } from './connection';
 import { type ListenOptions, status } from './status';
+
+/**
+ * Where a question's time went, for the log and the warm-floor benchmark:
+ * the whole answer, the servers' part, the daemon's own part, and what came
+ * before the answer began (the connection until its line was read, the line
+ * until it ran). Requests run side by side count their time once each.
+ */
+function timings(socket: DaemonSocket, started: number, server: ServerTime): string {
+  const now = performance.now();
+  const ms = (n: number) => n.toFixed(2);
+  const { openedAt, readAt } = socket.data;
+  return (
+    `${ms(now - started)} ms (server ${ms(server.ms)} ms in ${server.requests}, own ${ms(now - started - server.ms)} ms; ` +
+    `connection to line ${ms(readAt - openedAt)} ms, line to run ${ms(started - readAt)} ms)`
+  );
+}
 
 /** What became of an edit: its outcome, or why it is not known yet (a journal recovery left), or null: never begun. */
 function outcomeOf(dir: string, id: string): EditOutcome | null {
@@ -82,12 +100,13 @@ export class Questions {
     const before = o.pool.size;
     const started = performance.now();
     const notes = new Set<string>();
+    const serverTime = new ServerTime();
     try {
       // Where the kernel's queue is not read directly, let the events it already holds arrive first.
       if (!o.watchers.immediate) await new Promise((r) => setImmediate(r));
       strayRejection();
       const host: Host = {
-        answer: (query) => answer(query, this.engineContext(socket, line, notes)),
+        answer: (query) => answer(query, { ...this.engineContext(socket, line, notes), serverTime }, ANSWERERS),
         report: (err: unknown) => {
           if (!(err instanceof LspqError))
             o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
@@ -100,7 +119,7 @@ export class Questions {
       // command asks the next daemon again, or, for an edit, its journal what happened.
       if (socket.data.abort.signal.aborted) return void socket.end();
       send(socket, { ok: true, output });
-      o.log(`${line.command} (exit ${output.exit}) answered in ${(performance.now() - started).toFixed(1)} ms`);
+      o.log(`${line.command} (exit ${output.exit}) answered in ${timings(socket, started, serverTime)}`);
     } catch (err) {
       // runCommandLine turns every failure into output; this is a failure of the daemon itself.
       o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);

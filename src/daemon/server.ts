@@ -27,6 +27,7 @@ function received(socket: DaemonSocket, chunk: Buffer, questions: Questions, log
     d.buffer = d.buffer.slice(end + 1);
     if (!d.handled) {
       d.handled = true;
+      d.readAt = performance.now();
       // Whatever a request does, it fails alone: the daemon and every other question go on.
       questions.handle(socket, text).catch((err: unknown) => {
         log(`internal error: ${(err as Error).stack ?? String(err)}`);

@@ -6,7 +6,7 @@
 
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { DEFAULT_TIMEOUT_MS } from '../common/messages';
-import type { RequestOptions } from '../lsp/client';
+import type { RequestOptions, ServerTime } from '../lsp/request-options';
 import type { Leases } from '../lsp/leases';
 import type { ServerPool, Session } from '../lsp/manager';
 import type { Trust } from '../lsp/servers/trust';
@@ -28,6 +28,8 @@ export interface EngineContext {
   warn?: (line: string) => void;
   /** The daemon's watch of the disk: a root watched from now on, and what changed under it since a mark. */
   disk?: DiskView & { watch(root: string): Promise<number> };
+  /** The question's requests' time with their servers, added up (the daemon logs its own part beside it). */
+  serverTime?: ServerTime;
 }
 
 /** A question's own view of the engine: the leases it holds on servers, given back when it ends, and what it may run. */
@@ -38,6 +40,9 @@ export interface HandlerContext extends EngineContext {
   /** What each command (or part of one: fmt-range, symbols-w) needs of a server, for `servers --for`. */
   capabilities: readonly [string, (c: ServerCapabilities) => boolean][];
 }
+
+/** A question's answer, computed by the engine (in the daemon, or here with --no-daemon); `never`: any handler's own query. */
+export type Handler = (request: never, ctx: HandlerContext) => Promise<unknown>;
 
 /** One deadline for the whole question: server start, readiness and the request share it. */
 export class Deadline {
@@ -53,8 +58,14 @@ export class Deadline {
    * message if it runs out, the question's cancellation, and its progress
    * line for a person at a terminal while the request is slow.
    */
-  options(ctx: { signal?: AbortSignal; progress?: (text: string) => void }): RequestOptions {
-    return { timeoutMs: this.remaining, budgetMs: this.totalMs, signal: ctx.signal, progress: ctx.progress };
+  options(ctx: { signal?: AbortSignal; progress?: (text: string) => void; serverTime?: ServerTime }): RequestOptions {
+    return {
+      timeoutMs: this.remaining,
+      budgetMs: this.totalMs,
+      signal: ctx.signal,
+      progress: ctx.progress,
+      serverTime: ctx.serverTime,
+    };
   }
 }
 

@@ -13,7 +13,7 @@ import type { Session } from '../lsp/manager';
 import { uriToPath } from '../lsp/uri';
 import { displayPath } from '../common/paths';
 import type { CallerContext } from '../answers/caller';
-import type { WorkspaceSymbol } from '../commands/symbols/answer';
+import type { WorkspaceSymbol } from '../answers/places';
 import type { Deadline, HandlerContext } from './context';
 import { textsOf } from './sessions';
 import { documentSymbols } from './excerpts';

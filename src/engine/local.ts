@@ -5,8 +5,8 @@
  */
 import { ServerPool } from '../lsp/manager';
 import { socketPath, stateFile } from '../common/socket';
-import type { Request } from '../commands/road';
-import { answer } from './answer';
+import type { Request } from '../answers/caller';
+import { type Answerers, answer } from './answer';
 import { recover } from './journal';
 
 export interface LocalEngine {
@@ -15,6 +15,7 @@ export interface LocalEngine {
 }
 
 export function localEngine(options: {
+  answerers: Answerers;
   progress?: (text: string) => void;
   log?: (line: string) => void;
   warn?: (line: string) => void;
@@ -33,7 +34,7 @@ export function localEngine(options: {
   recover(journalDir, log);
   const context = { pool, signal: abort.signal, log, progress: options.progress, journalDir, warn: options.warn };
   return {
-    answer: (request) => answer(request, context),
+    answer: (request) => answer(request, context, options.answerers),
     close: async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

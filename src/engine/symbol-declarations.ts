@@ -10,7 +10,7 @@
 import { Requests } from '../lsp/requests';
 import type { Location, LocationLink, Range, TextDocumentPositionParams } from 'vscode-languageserver-protocol';
 import { existsSync } from 'node:fs';
-import type { RequestOptions } from '../lsp/client';
+import type { RequestOptions } from '../lsp/request-options';
 import { flattenLocations } from '../lsp/convert';
 import type { Session } from '../lsp/manager';
 import { uriToPath } from '../lsp/uri';

@@ -14,7 +14,7 @@ import { loadServers } from '../lsp/servers/config';
 import { findMarkedRoot, locateFor, nearestMarkedRoot } from '../lsp/servers/locate';
 import { uriToPath } from '../lsp/uri';
 import type { CallerContext } from '../answers/caller';
-import type { WorkspaceSymbol } from '../commands/symbols/answer';
+import type { WorkspaceSymbol } from '../answers/places';
 import { findWord } from '../common/target';
 import { loadProjects } from './projects';
 import type { Deadline, HandlerContext } from './context';

@@ -15,8 +15,8 @@ import { writePlan } from './apply-edit';
 import type { Deadline, HandlerContext } from './context';
 import { holdAlone } from './sessions';
 import { journalFor } from './edit-plans';
-import { type Collected, mergeDiagnostics, type DiagRequest } from '../commands/diag/work';
-import { pass, splitNew, workFor, type Changed } from '../commands/diag/since';
+import { type Collected, mergeDiagnostics, type DiagRequest } from './diagnose';
+import { pass, splitNew, workFor, type Changed } from './diagnose-since';
 
 /** Each file the plan leaves behind, with its text now and before it (undefined: created). */
 function touched(plan: EditPlan): Changed[] {

@@ -34,6 +34,7 @@ import { mergeSettings, sameStyle, settingAt, styleSections, withRoot } from './
 import { workerGone } from './workers';
 import { checkAnswer, crashError } from './crash';
 import { slowNotices } from './slow-notices';
+import type { RequestOptions } from './request-options';
 
 export const INITIALIZE_TIMEOUT_MS = 60_000;
 export const SHUTDOWN_TIMEOUT_MS = 2_000;
@@ -54,15 +55,6 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** Aborted (the daemon stops): a server still starting is killed at once, not awaited. */
   signal?: AbortSignal;
-}
-
-export interface RequestOptions {
-  timeoutMs: number;
-  /** The whole time the user allowed (--timeout), named when it runs out. */
-  budgetMs?: number;
-  signal?: AbortSignal;
-  /** Told, after a second and then each second, what the request is waiting for (a person at a terminal). */
-  progress?: (text: string) => void;
 }
 
 export class LspClient {
@@ -356,6 +348,7 @@ export class LspClient {
       };
       options.signal?.addEventListener('abort', onAbort);
     });
+    const sentAt = performance.now();
     const sent =
       params === undefined
         ? this.connection.sendRequest(type as RequestType0<R, unknown>, source.token)
@@ -363,6 +356,7 @@ export class LspClient {
     sent.catch(() => {});
     try {
       const result = await Promise.race([sent, bounded]);
+      options.serverTime?.add(sentAt);
       // Answered after its worker died: an empty answer from a server with nothing behind it, not the truth.
       if (!this.deadWorker && (await workerGone(this.spec, this.proc.pid, result)))
         await this.workerDied('its worker process is gone');

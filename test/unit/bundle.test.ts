@@ -103,7 +103,7 @@ test('loading the engine evaluates the road, not the language-server half', () =
   const loaded = loadedAtStart(BUNDLES.engine);
   expect(loaded).toContain('src/commands/road.ts');
   expect(loaded).toContain('src/commands/refs/index.ts');
-  expect(loaded.filter(lspCode)).toEqual(['src/engine/index.ts']);
+  expect(loaded.filter(lspCode)).toEqual([]);
   expect(loaded.filter((f) => f.endsWith('/handler.ts'))).toEqual([]);
 });
 

@@ -1,8 +1,9 @@
 /**
  * The layout's rules, measured from the sources' imports (bench/layout.ts
  * measures the same and more): no import circle between files, no file
- * over the size limit, the LSP layer knowing nothing of lspq's answers, and
- * code that runs in the daemon free of the command's process.
+ * over the size limit, the LSP layer knowing nothing of lspq's answers, the
+ * engine nothing of the commands, and code that runs in the daemon free of
+ * the command's process.
  */
 import { expect, test } from 'bun:test';
 import { relative } from 'node:path';
@@ -30,6 +31,10 @@ test(`no source file over ${MAX_LINES} lines`, () => {
 test("the LSP layer imports nothing of lspq's answers, commands, engine or renderers", () => {
   const above = ['src/answers/', 'src/commands/', 'src/engine/', 'src/render/', 'src/daemon/', 'src/cli/'];
   expect(importsOf('src/lsp/').filter(([, to]) => above.some((p) => to.startsWith(p)))).toEqual([]);
+});
+
+test('the engine imports nothing of the commands: it is given their handlers, and what two commands share lives in it', () => {
+  expect(importsOf('src/engine/').filter(([, to]) => to.startsWith('src/commands/'))).toEqual([]);
 });
 
 test("code that runs in the daemon imports nothing of the command's process", () => {

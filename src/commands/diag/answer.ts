@@ -1,19 +1,8 @@
 /** diag: files asked (named, staged, changed or all); their diagnostics answered, never a file reported clean that was not checked. */
-import type { Answered, CallerContext } from '../../answers/caller';
+import type { Answered } from '../../answers/caller';
 import type { Diagnostic, Severity } from '../../answers/diagnostics';
 
-export interface DiagQuery extends CallerContext {
-  op: 'diag';
-  files: string[];
-  all: boolean;
-  severity?: Severity;
-  staged?: boolean;
-  changed?: boolean;
-  /** Only what is new since this revision: the same servers asked about its content too. */
-  since?: string;
-  /** Only diagnostics on lines added or changed since `since` (else HEAD). */
-  changedLines?: boolean;
-}
+export type { DiagQuery } from '../../answers/diagnostics';
 
 export interface DiagResult {
   diagnostics: Diagnostic[];

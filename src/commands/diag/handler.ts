@@ -22,7 +22,7 @@ import {
   workspaceWork,
   collected,
   withheldBy,
-} from './work';
+} from '../../engine/diagnose';
 
 export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
   if (req.since !== undefined || req.changedLines) return diagSince(req, ctx);

@@ -11,35 +11,21 @@
 import { readFileSync, statSync } from 'node:fs';
 import { LspqError } from '../../common/errors';
 import type { GitRepo } from '../../git/repo';
-import { lineMap, type LineMap } from '../../lsp/line-map';
-import type { Session } from '../../lsp/manager';
-import { languageIdFor } from '../../lsp/servers/registry';
+import { lineMap } from '../../lsp/line-map';
 import type { Diagnostic, Severity } from '../../answers/diagnostics';
 import type { DiagResult } from './answer';
-import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
+import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { isText, unhandable } from '../../engine/files';
 import { holdAlone } from '../../engine/sessions';
 import {
   atLeast,
-  BATCH,
-  diagnoseBatch,
-  fileSessions,
-  mergeDiagnostics,
-  workspaceWork,
   type Collected,
   type DiagRequest,
-  collected,
+  mergeDiagnostics,
   withheldBy,
-} from './work';
+} from '../../engine/diagnose';
+import { type Changed, pass, splitNew, workFor } from '../../engine/diagnose-since';
 import { answeredBy } from '../../answers/caller';
-
-/** A changed file: its text now and at REV (undefined: added since). */
-export interface Changed {
-  path: string;
-  now: string;
-  then?: string;
-  lines: LineMap;
-}
 
 const isFile = (path: string) => {
   try {
@@ -84,80 +70,6 @@ async function changedFiles(
     out.push({ path: c.path, now, ...(then !== undefined ? { then } : {}), lines: lineMap(then ?? '', now) });
   }
   return out;
-}
-
-/** The servers to ask and their files: the workspace's (--all), else each file's; one server per family either way. */
-export async function workFor(
-  req: DiagRequest,
-  files: string[],
-  ctx: HandlerContext,
-  deadline: Deadline,
-  out: Collected,
-): Promise<Map<Session, string[]>> {
-  // Compared in two passes over the same files: no server answers for its workspace at once here.
-  if (req.all) return (await workspaceWork(req, ctx, deadline, out, false)).work;
-  const work = new Map<Session, string[]>();
-  for (const path of files)
-    for (const session of await fileSessions(path, req, ctx, true))
-      work.set(session, [...(work.get(session) ?? []), path]);
-  return work;
-}
-
-/** One state of the project: `texts` laid over the disk's for each server of their language, then put back. */
-export async function pass(
-  work: Map<Session, string[]>,
-  texts: Map<string, string>,
-  req: DiagRequest,
-  ctx: HandlerContext,
-  deadline: Deadline,
-): Promise<Collected> {
-  const out = collected(req.context);
-  for (const [session, files] of work) {
-    const laid = [...texts].filter(([p]) => languageIdFor(session.client.spec, p) !== undefined);
-    try {
-      for (const [p, text] of laid) await session.docs.overlay(p, text);
-      for (const f of files) out.files.add(f);
-      for (let i = 0; i < files.length; i += BATCH)
-        await diagnoseBatch(session, files.slice(i, i + BATCH), !req.all, ctx, deadline, out);
-    } finally {
-      for (const [p] of laid) await session.docs.endOverlay(p);
-    }
-  }
-  return out;
-}
-
-const keyOf = (d: Diagnostic, line: number) =>
-  JSON.stringify([d.path, d.severity, d.code ?? null, d.source ?? null, d.message, line]);
-
-/**
- * `now` split into what is new and what was there `before`: the same file,
- * severity, code, source and message on a line that maps through the diff
- * of a changed file (unchanged files map line to line).
- */
-export function splitNew(
-  before: Diagnostic[],
-  now: Diagnostic[],
-  byPath: Map<string, Changed>,
-): { fresh: Diagnostic[]; old: Diagnostic[] } {
-  const left = new Map<string, number>();
-  for (const d of before) {
-    const c = byPath.get(d.path);
-    if (c && c.then === undefined) continue;
-    const line = c ? c.lines.toNew(d.line) : d.line;
-    if (line === undefined) continue;
-    left.set(keyOf(d, line), (left.get(keyOf(d, line)) ?? 0) + 1);
-  }
-  const fresh: Diagnostic[] = [];
-  const old: Diagnostic[] = [];
-  for (const d of now) {
-    const k = keyOf(d, d.line);
-    const n = left.get(k) ?? 0;
-    if (n > 0) {
-      left.set(k, n - 1);
-      old.push(d);
-    } else fresh.push({ ...d, new: true });
-  }
-  return { fresh, old };
 }
 
 const count = (list: Diagnostic[]) => {

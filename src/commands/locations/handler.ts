@@ -19,7 +19,7 @@ import { withBodies, withContext } from '../../engine/excerpts';
 import { atTarget, type IndexHit, indexServer, locationsOf } from '../../engine/from-index';
 import { loadProjects } from '../../engine/projects';
 import { openTarget } from '../../engine/open-target';
-import type { RequestOptions } from '../../lsp/client';
+import type { RequestOptions } from '../../lsp/request-options';
 import { flattenLocations, TextSource, toLocation } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { previewOf } from '../../lsp/preview';

@@ -5,7 +5,7 @@
 import { Requests } from '../../lsp/requests';
 import type { Location, TextDocumentPositionParams } from 'vscode-languageserver-protocol';
 import { declarationsAt, isDeclaration } from '../../engine/symbol-declarations';
-import type { RequestOptions } from '../../lsp/client';
+import type { RequestOptions } from '../../lsp/request-options';
 import type { Session } from '../../lsp/manager';
 import { locationsAnswer } from '../locations/handler';
 

@@ -1,6 +1,6 @@
 /** symbols: a file's symbols as a tree, or the workspace's that match a query. */
 import type { CallerContext } from '../../answers/caller';
-import type { Context, Span, Sourced } from '../../answers/places';
+import type { Span, Sourced, WorkspaceSymbol } from '../../answers/places';
 
 export interface SymbolsQuery extends CallerContext {
   op: 'symbols';
@@ -28,16 +28,6 @@ export interface SymbolsResult {
   symbols: DocumentSymbol[];
   total: number;
   truncated: boolean;
-}
-
-export interface WorkspaceSymbol {
-  name: string;
-  kind: string;
-  container?: string;
-  path: string;
-  line: number;
-  column: number;
-  context?: Context;
 }
 
 export interface WorkspaceSymbolsResult extends Sourced {

@@ -10,10 +10,10 @@ import type {
   DocumentSymbol,
   SymbolsQuery,
   SymbolsResult,
-  WorkspaceSymbol,
   WorkspaceSymbolsQuery,
   WorkspaceSymbolsResult,
 } from './answer';
+import type { WorkspaceSymbol } from '../../answers/places';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, using, textsOf } from '../../engine/sessions';

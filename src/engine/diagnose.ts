@@ -1,27 +1,26 @@
 /**
- * diag: complete diagnostics for files, merged across the servers of each
+ * Collecting diagnostics, for diag and rename --verify: complete diagnostics for files, merged across the servers of each
  * file (one per family: pyright and ruff both answer, pyright and
  * basedpyright are alternatives), de-duplicated and labelled by source.
  */
-import { Requests } from '../../lsp/requests';
+import { Requests } from '../lsp/requests';
 import { existsSync } from 'node:fs';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../common/errors';
-import { TextSource, toSpan } from '../../lsp/convert';
-import { completeDiagnostics, publishMarks } from '../../lsp/complete-diagnostics';
-import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
-import type { Session } from '../../lsp/manager';
-import { isSource, projectFiles } from '../../lsp/project-files';
-import { uriToPath } from '../../lsp/uri';
-import { SEVERITIES, type Diagnostic, type Severity } from '../../answers/diagnostics';
-import { byPlace } from '../../answers/places';
-import type { Deadline, HandlerContext } from '../../engine/context';
-import { isText, unhandable } from '../../engine/files';
-import { acquire, type Candidate, candidatesFor, prepare, using, textsOf } from '../../engine/sessions';
-import { onePerFamily } from '../../engine/sessions';
-import { withContext } from '../../engine/excerpts';
-import { workspaceSessions } from '../../engine/symbol-search';
-import type { DiagQuery } from './answer';
+import { LspqError } from '../common/errors';
+import { TextSource, toSpan } from '../lsp/convert';
+import { completeDiagnostics, publishMarks } from '../lsp/complete-diagnostics';
+import { MAX_OPEN_DOCUMENTS } from '../lsp/documents';
+import type { Session } from '../lsp/manager';
+import { isSource, projectFiles } from '../lsp/project-files';
+import { uriToPath } from '../lsp/uri';
+import { SEVERITIES, type Diagnostic, type Severity } from '../answers/diagnostics';
+import { byPlace } from '../answers/places';
+import type { Deadline, HandlerContext } from './context';
+import { isText, unhandable } from './files';
+import { acquire, type Candidate, candidatesFor, onePerFamily, prepare, using, textsOf } from './sessions';
+import { withContext } from './excerpts';
+import { workspaceSessions } from './symbol-search';
+import type { DiagQuery } from '../answers/diagnostics';
 
 export type DiagRequest = DiagQuery;
 
@@ -117,7 +116,7 @@ export async function workspaceFilesFor(session: Session, env: Record<string, st
   const root = session.client.root;
   // The project's sources: not what a build made of them (declaration files, JavaScript beside its declarations).
   const wanted = (p: string) => isSource(spec, p, existsSync) && !p.includes('/node_modules/') && existsSync(p);
-  const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
+  const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
   const repo = await GitRepo.open(root, env);
   const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && wanted(p)) : [];
   // Nothing listed: not a repository, or a project an enclosing repository ignores.
@@ -133,7 +132,7 @@ export async function workspaceFilesFor(session: Session, env: Record<string, st
 export async function stagedSnapshot(
   req: DiagRequest,
 ): Promise<{ files: string[]; text: (path: string) => Promise<string | undefined> }> {
-  const { GitRepo } = require('../../git/repo') as typeof import('../../git/repo');
+  const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
   const repo = await GitRepo.open(req.cwd, req.env);
   if (!repo) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
   const { staged } = await repo.changedFiles();
