@@ -82,28 +82,86 @@ type State =
   | { in: 'comment'; close: string | null }
   | { in: 'string'; quote: string; escapes: boolean; interpolates: boolean };
 
+/** The line asked last: a target's line is asked once for each word on it that matches. */
+let lastLine: { text: string; line: number; syntax: Syntax; kinds: Kind[] } | undefined;
+
 /** The kind of each UTF-16 unit of line `line` (0-based) of `text`. */
 export function lineKinds(text: string, line: number, syntax: Syntax): Kind[] {
-  return linesKinds(text, line, line, syntax)[0] ?? [];
+  if (lastLine?.line === line && lastLine.syntax === syntax && lastLine.text === text) return lastLine.kinds;
+  const kinds = linesKinds(text, line, line, syntax)[0] ?? [];
+  lastLine = { text, line, syntax, kinds };
+  return kinds;
+}
+
+/** Where a scan stands at the start of a line: what is open there (a block comment, a string, code in a string). */
+interface Point {
+  i: number;
+  lineNo: number;
+  state: State;
+  /** Code inside a string (`${...}`, f-string `{...}`): the strings to go back to, and each one's brace depth. */
+  outer: { string: State; depth: number }[];
+}
+
+/** Lines between two remembered points of a file: a question scans at most this many lines before its own. */
+const POINT_EVERY = 16;
+/** Files whose points are remembered (a warm question asks about the same few files again and again). */
+const POINTS_KEPT = 32;
+const remembered = new Map<string, { syntax: Syntax; points: Point[] }>();
+
+const copy = (p: Point): Point => ({ ...p, outer: p.outer.map((o) => ({ ...o })) });
+
+/**
+ * The point at the start of every POINT_EVERY-th line of `text`, from one
+ * scan of the whole file, remembered for the text (a warm question about
+ * line 1,800 of a file would otherwise scan the 1,800 lines before it,
+ * several times over: the most of its own time).
+ */
+function pointsOf(text: string, syntax: Syntax): Point[] {
+  const known = remembered.get(text);
+  if (known?.syntax === syntax) {
+    remembered.delete(text);
+    remembered.set(text, known);
+    return known.points;
+  }
+  const points: Point[] = [];
+  scan(text, syntax, { i: 0, lineNo: 0, state: { in: 'code' }, outer: [] }, Infinity, Infinity, (p) => {
+    if (p.lineNo % POINT_EVERY === 0) points.push(copy(p));
+  });
+  remembered.set(text, { syntax, points });
+  if (remembered.size > POINTS_KEPT) remembered.delete(remembered.keys().next().value!);
+  return points;
 }
 
 /**
  * The kind of each UTF-16 unit of lines `from` to `to` (0-based) of
- * `text`, in one scan from the start of the file (a block comment or a
- * string may open on an earlier line).
+ * `text`, scanned from the nearest remembered point before `from` (a block
+ * comment or a string may open on an earlier line).
  */
 export function linesKinds(text: string, from: number, to: number, syntax: Syntax): Kind[][] {
-  let state: State = { in: 'code' };
-  /** Code inside a string (`${...}`, f-string `{...}`): the strings to go back to, and each one's brace depth. */
-  const outer: { string: State; depth: number }[] = [];
-  let lineNo = 0;
+  const points = pointsOf(text, syntax);
+  const start = points[Math.min(points.length - 1, Math.floor(from / POINT_EVERY))];
+  return scan(text, syntax, start ? copy(start) : { i: 0, lineNo: 0, state: { in: 'code' }, outer: [] }, from, to);
+}
+
+/** Scans from `at` to the end of line `to`, marking lines `from` to `to`; `onLine` sees the point at each line's start. */
+function scan(
+  text: string,
+  syntax: Syntax,
+  at: Point,
+  from: number,
+  to: number,
+  onLine?: (p: Point) => void,
+): Kind[][] {
+  let { state, lineNo, i } = at;
+  const { outer } = at;
   const out: Kind[][] = [];
   let kinds: Kind[] = [];
   const mark = (kind: Kind, n: number) => {
     if (lineNo >= from) for (let k = 0; k < n; k++) kinds.push(kind);
   };
-  const starts = (i: number, s: string) => text.startsWith(s, i);
-  for (let i = 0; i < text.length && lineNo <= to; ) {
+  const starts = (at: number, s: string) => text.startsWith(s, at);
+  onLine?.({ i, lineNo, state, outer });
+  while (i < text.length && lineNo <= to) {
     const c = text[i]!;
     if (c === '\n') {
       if (state.in === 'comment' && state.close === null) state = { in: 'code' };
@@ -113,6 +171,7 @@ export function linesKinds(text: string, from: number, to: number, syntax: Synta
       kinds = [];
       lineNo++;
       i++;
+      onLine?.({ i, lineNo, state, outer });
       continue;
     }
     if (state.in === 'comment') {
@@ -221,9 +280,22 @@ function openString(
 /** The kind of the character at 1-based code-point `column` of line `line` (1-based). */
 export function kindAt(text: string, line: number, column: number, syntax: Syntax): Kind {
   const kinds = lineKinds(text, line - 1, syntax);
-  const lineText = text.split('\n')[line - 1] ?? '';
+  const lineText = lineOf(text, line - 1, pointsOf(text, syntax));
   const unit = Array.from(lineText)
     .slice(0, column - 1)
     .join('').length;
   return kinds[unit] ?? 'code';
+}
+
+/** Line `line` (0-based) of `text`, found from the nearest remembered point (not by splitting the whole file). */
+function lineOf(text: string, line: number, points: Point[]): string {
+  const start = points[Math.min(points.length - 1, Math.floor(line / POINT_EVERY))];
+  let i = start?.i ?? 0;
+  for (let n = start?.lineNo ?? 0; n < line; n++) {
+    const next = text.indexOf('\n', i);
+    if (next < 0) return '';
+    i = next + 1;
+  }
+  const end = text.indexOf('\n', i);
+  return text.slice(i, end < 0 ? undefined : end);
 }

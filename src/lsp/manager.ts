@@ -86,12 +86,19 @@ export interface AcquireOptions {
 export function poolKey(spec: ServerSpec, root: string, binary: string, env: Record<string, string>): string {
   const relevant = spec.envKeys
     .map((k) =>
-      k === 'PATH' ? `PATH→${(spec.pathTools ?? []).map((t) => onPath(t, env) ?? '-')}` : `${k}=${env[k] ?? ''}`,
+      k === 'PATH' ? `PATH→${(spec.pathTools ?? []).map((t) => toolOnPath(t, env) ?? '-')}` : `${k}=${env[k] ?? ''}`,
     )
     .join('\0');
   // What a .lsp.json sets is part of the server it starts: edited, the next question gets a server that has it.
   const configured = JSON.stringify([spec.command, spec.args, spec.env, spec.settings, spec.initializationOptions]);
   return `${spec.id}\0${root}\0${binary}\0${relevant}\0${Bun.hash(configured)}`;
+}
+
+/** Where PATH finds a tool, by tool and PATH: looked up along PATH (a file test per folder) at most every few seconds. */
+const toolsOnPath = new BoundedCache<string, { path: string | undefined }>(64, 3_000);
+function toolOnPath(tool: string, env: Record<string, string>): string | undefined {
+  const key = `${tool}\0${env.PATH ?? ''}`;
+  return (toolsOnPath.get(key) ?? toolsOnPath.set(key, { path: onPath(tool, env) })).path;
 }
 
 /**

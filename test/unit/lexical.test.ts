@@ -1,6 +1,6 @@
 /** Which words of a line are code, and which are in a comment or a string, by the file's language. Pure. */
 import { describe, expect, test } from 'bun:test';
-import { kindAt, syntaxOf } from '../../src/lsp/lexical';
+import { type Kind, kindAt, syntaxOf } from '../../src/lsp/lexical';
 
 /** The kind at the first character of `word` on line `line` (1-based) of `text`. */
 const kindOf = (path: string, text: string, line: number, word: string, nth = 1) => {
@@ -40,6 +40,31 @@ describe('kindAt', () => {
     expect(kindOf('a.py', py, 4, 'total')).toBe('code');
     expect(kindOf('a.py', py, 4, 'total', 2)).toBe('string');
     expect(kindOf('a.py', py, 5, 'total', 2)).toBe('code');
+  });
+
+  test('far down a file, and asked again: what opened lines before (a comment, a template, code in it) still counts', () => {
+    // Lines 1-59 code; a block comment over 60-70; a template literal with ${...} code from line 125 to 131; asked
+    // in every order, twice, so a remembered point of the file (every 16 lines) must carry what is open across it.
+    const lines = Array.from({ length: 200 }, (_, i) => `const v${i + 1} = name;`);
+    lines[59] = '/* opens name';
+    lines[69] = 'name closes */ const after = name;';
+    lines[124] = 'const t = `name ${';
+    lines[127] = 'name';
+    lines[130] = '} name`; const z = name;';
+    const ts = lines.join('\n');
+    const asked: [number, number, Kind][] = [
+      [199, 1, 'code'],
+      [65, 1, 'comment'],
+      [70, 1, 'comment'],
+      [70, 3, 'code'],
+      [128, 1, 'code'],
+      [131, 1, 'string'],
+      [131, 2, 'code'],
+      [3, 1, 'code'],
+    ];
+    for (const round of [1, 2])
+      for (const [line, nth, kind] of asked)
+        expect([round, line, nth, kindOf('far.ts', ts, line, 'name', nth)]).toEqual([round, line, nth, kind]);
   });
 
   test("Rust: a lifetime's quote opens no string", () => {

@@ -17,13 +17,7 @@ import type { DiagResult } from './answer';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { isText, unhandable } from '../../engine/files';
 import { holdAlone } from '../../engine/sessions';
-import {
-  atLeast,
-  type Collected,
-  type DiagRequest,
-  mergeDiagnostics,
-  withheldBy,
-} from '../../engine/diagnose';
+import { atLeast, type Collected, type DiagRequest, mergeDiagnostics, withheldBy } from '../../engine/diagnose';
 import { type Changed, pass, splitNew, workFor } from '../../engine/diagnose-since';
 import { answeredBy } from '../../answers/caller';
 
