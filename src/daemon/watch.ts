@@ -22,7 +22,7 @@ import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DiskChange, DiskView } from '../lsp/file-events';
 import { entryPath, type FolderWatch, folderWatch } from './folder-watch';
-import { skipped } from './walk-rules';
+import { neverSources } from '../project/folders';
 
 interface Change {
   /** The sequence number of its latest event. */
@@ -294,7 +294,7 @@ export class Watchers implements DiskView {
     let count = 0;
     while (queue.length > 0) {
       const dir = queue.shift()!;
-      if (dir !== root && skipped(dir)) continue;
+      if (dir !== root && neverSources(dir)) continue;
       if (!state.folders.has(dir)) {
         if (!this.folders.has(dir)) {
           const added = this.backend.add(dir);

@@ -18,6 +18,7 @@ import { ensureTable, tablePath } from './index-tables';
 import { LspqError } from '../common/errors';
 import { displayPath } from '../common/paths';
 import type { HandlerContext } from './context';
+import { checkoutTop } from '../project/checkout';
 
 /** An index found for a question; `fetched`: built in CI at `commit` for the checkout at `top`. */
 export interface FoundIndex {
@@ -66,13 +67,13 @@ export async function findIndex(
   // An index or fetched-index record the repository ships is its word about its code: taken once it is trusted.
   // What lspq wrote here (`lspq index`, `--fetch`) is ignored by git, so the user's own.
   const ours = (file: string, d: string) => ctx.trust.mayRun(file, d, `its own index ${file}`);
+  const top = checkoutTop(near);
   for (const d of ancestors(near)) {
     const file = join(d, '.lspq', 'index.scip');
     if (existsSync(file) && ours(file, d)) return { file };
     const fetched = existsSync(fetchedPath(d)) && ours(fetchedPath(d), d) ? readFetched(d) : undefined;
     if (fetched) return { file: fetched.file, fetched: { commit: fetched.commit, top: d } };
-    if (existsSync(join(d, '.git')))
-      return req.env.LSPQ_INDEX_URL ? fetchNow(req.env.LSPQ_INDEX_URL, d, req, ctx) : undefined;
+    if (d === top) return req.env.LSPQ_INDEX_URL ? fetchNow(req.env.LSPQ_INDEX_URL, d, req, ctx) : undefined;
   }
   return undefined;
 }

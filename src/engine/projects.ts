@@ -17,13 +17,14 @@ import { languageIdFor } from '../lsp/servers/registry';
 import { pathToUri, uriToPath } from '../lsp/uri';
 import type { Deadline, HandlerContext } from './context';
 import { prepare } from './sessions';
+import { notSources } from '../project/folders';
+import { ignoredFolders } from '../project/ignored';
 
 /** Projects lspq opens a file of; a workspace of more cannot be answered whole (exit 3 says so). */
 export const MAX_PROJECTS = 256;
 /** How long a workspace's list of projects is remembered (a new package is seen within seconds). */
 const PROJECTS_CACHE_MS = 3_000;
 
-const SKIPPED = new Set(['node_modules', '.git', 'dist', 'build', 'out', 'coverage', '.next', '.turbo', '.cache']);
 const CONFIGS = ['tsconfig.json', 'jsconfig.json'];
 
 /** Folders read between yields: a walk of a large workspace never holds the daemon's thread for long. */
@@ -41,6 +42,9 @@ export async function projectsUnder(
   isSource: (path: string) => boolean,
 ): Promise<{ dir: string; file: string }[]> {
   const out: { dir: string; file: string }[] = [];
+  // Build output is what git ignores (a workspace package kept under build/ and tracked is sources).
+  const ignored = await ignoredFolders(root);
+  const skip = (dir: string, name: string) => notSources(join(dir, name), ignored, name);
   let read = 0;
   const entriesOf = async (dir: string): Promise<Dirent[]> => {
     if (++read % WALK_SLICE === 0) await yieldNow();
@@ -59,7 +63,7 @@ export async function projectsUnder(
       if (d !== dir && entries.some((e) => CONFIGS.includes(e.name))) continue;
       const file = entries.find((e) => e.isFile() && isSource(join(d, e.name)));
       if (file) return join(d, file.name);
-      for (const e of entries) if (e.isDirectory() && !SKIPPED.has(e.name)) queue.push(join(d, e.name));
+      for (const e of entries) if (e.isDirectory() && !skip(d, e.name)) queue.push(join(d, e.name));
     }
     return undefined;
   };
@@ -70,8 +74,7 @@ export async function projectsUnder(
       const file = await firstSource(dir);
       if (file) out.push({ dir, file });
     }
-    for (const e of entries)
-      if (e.isDirectory() && !SKIPPED.has(e.name) && !e.name.startsWith('.')) await walk(join(dir, e.name), depth + 1);
+    for (const e of entries) if (e.isDirectory() && !skip(dir, e.name)) await walk(join(dir, e.name), depth + 1);
   };
   await walk(root, 0);
   return out;

@@ -19,7 +19,7 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { SYMBOL_KINDS } from '../common/symbol-kinds';
 import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache } from '../common/bounded-cache';
 import { maxFileBytes } from './file-size';
 import { previewOf } from './preview';
 import { uriToPath } from './uri';

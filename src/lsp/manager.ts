@@ -5,7 +5,7 @@
  */
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
-import { BoundedCache } from './bounded-cache';
+import { BoundedCache } from '../common/bounded-cache';
 import { LspClient } from './client';
 import { LineCache } from './convert';
 import { SessionLock } from './leases';

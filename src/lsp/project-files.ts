@@ -1,21 +1,8 @@
 /** Source files of a project, found without a server: for servers that need one open file to know the project. */
 import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { notSources } from '../project/folders';
 import { languageIdFor, type ServerSpec } from './servers/registry';
-
-const SKIP_DIRS = new Set([
-  'node_modules',
-  '.git',
-  'dist',
-  'build',
-  'out',
-  'target',
-  'vendor',
-  '.venv',
-  'venv',
-  '__pycache__',
-  '.cache',
-]);
 
 /**
  * Whether a file is one of the project's sources for `spec`, not what a
@@ -33,7 +20,7 @@ export function isSource(spec: ServerSpec, path: string, exists: (p: string) => 
   return !['.d.ts', '.d.cts', '.d.mts'].some((d) => exists(`${stem}${d}`));
 }
 
-/** Files under `root` the server handles, breadth first, skipping dependency and build folders. */
+/** Files under `root` the server handles, breadth first, skipping what is not sources (project/folders.ts). */
 export function projectFiles(spec: ServerSpec, root: string, max: number): string[] {
   const found: string[] = [];
   const notSources = spec.notSources ?? [];
@@ -80,10 +67,11 @@ function walk(root: string, visit: (full: string, name: string) => boolean, outp
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const e of entries) {
-      if (e.name.startsWith('.') && e.name !== '.') continue;
+      if (e.name.startsWith('.')) continue;
       const full = join(dir, e.name);
       if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name) && !(dir === root && outputDirs.includes(e.name))) queue.push(full);
+        // By name here (the callers that need git's word on build output ask git for the files themselves).
+        if (!notSources(full, undefined, e.name) && !(dir === root && outputDirs.includes(e.name))) queue.push(full);
       } else if (e.isFile() && !visit(full, e.name)) {
         return;
       }

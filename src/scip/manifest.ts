@@ -6,9 +6,10 @@
  * checkout's HEAD: the files git says changed are the stale ones.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
+import { neverSources } from '../project/folders';
 
 const ManifestShape = z.object({
   version: z.literal(1),
@@ -55,11 +56,11 @@ export function readManifest(indexFile: string, indexBytes?: Buffer): Manifest |
  * dependencies, build output and test data. A Python environment is
  * recognised by its pyvenv.cfg, whatever its name.
  */
-export function skippedFolder(name: string, path?: string): boolean {
-  if (name.startsWith('.') || SKIPPED.has(name)) return true;
-  return path !== undefined && existsSync(join(path, 'pyvenv.cfg'));
+export function skippedFolder(name: string, path: string): boolean {
+  return name.startsWith('.') || INDEXERS_SKIP.has(name) || neverSources(path, name);
 }
-const SKIPPED = new Set(['node_modules', '__pycache__', 'target', 'testdata', 'vendor', 'site-packages']);
+/** Besides what is never sources (project/folders.ts): what the indexers leave out of an index. */
+const INDEXERS_SKIP = new Set(['target', 'testdata', 'vendor']);
 
 /** Every folder under `root` lspq looks for added files in, with its modification time. */
 export function foldersOf(root: string): Record<string, number> {

@@ -9,7 +9,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
-import { checkoutOf, realOf } from './checkout';
+import { checkoutOf, realOf } from '../project/checkout';
+import { neverSources } from '../project/folders';
 
 export { realOf };
 
@@ -71,8 +72,8 @@ export function entryFor(dir: string, env: Record<string, string | undefined>): 
       names = readdirSync(d);
     } catch {}
     for (const name of names) {
-      if (name === 'node_modules' || name === '.git' || name.startsWith('.')) continue;
       const p = join(d, name);
+      if (name.startsWith('.') || neverSources(p, name)) continue;
       try {
         if (statSync(p).isDirectory()) walk(p, depth + 1);
       } catch {}

@@ -21,6 +21,7 @@ import { findCommand } from '../../lsp/servers/locate';
 import type { IndexResult } from './answer';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import type { IndexQuery } from './answer';
+import { checkoutTop } from '../../project/checkout';
 
 /**
  * The Node indexers run out of Node's default heap on a large project
@@ -86,9 +87,9 @@ function runIndexer(
 
 /** The nearest folder at or above `cwd` that an indexer takes (up to the checkout's top), else that top, else `cwd`. */
 function projectTop(cwd: string): string {
+  const top = checkoutTop(cwd);
   for (let d = cwd; ; d = dirname(d)) {
-    if (INDEXERS.some((i) => i.marks(d))) return d;
-    if (existsSync(join(d, '.git'))) return d;
+    if (INDEXERS.some((i) => i.marks(d)) || d === top) return d;
     if (dirname(d) === d) return cwd;
   }
 }

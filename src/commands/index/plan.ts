@@ -24,7 +24,7 @@ function foldersBelow(dir: string): string[] {
     return (
       readdirSync(dir, { withFileTypes: true })
         // The go command also ignores folders named _*; no other language keeps a project in one.
-        .filter((e) => e.isDirectory() && !skippedFolder(e.name) && !e.name.startsWith('_'))
+        .filter((e) => e.isDirectory() && !skippedFolder(e.name, join(dir, e.name)) && !e.name.startsWith('_'))
         .map((e) => join(dir, e.name))
         .sort()
     );

@@ -7,7 +7,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
 import type { ServerSpec } from '../../lsp/servers/spec';
-import { checkoutOf, gitProbeEnv } from '../../trust/checkout';
+import { checkoutOf, gitProbeEnv } from '../../project/checkout';
 
 export interface WouldRun {
   /** What runs: a server, a program, a configuration, an index. */

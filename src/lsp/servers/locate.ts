@@ -7,6 +7,7 @@ import { activate, ancestors, findPythonEnv, inMainCheckout, toolFolders, type P
 import type { ServerSpec } from './registry';
 import type { Trust } from './trust';
 import { workspaceRoot } from './workspaces';
+import { checkoutTop } from '../../project/checkout';
 
 function isExecutable(path: string): boolean {
   try {
@@ -65,8 +66,7 @@ export function findRoot(spec: ServerSpec, file: string): string {
   if (workspace) return workspace;
   const packaged = spec.rootRule === 'python-package' ? aboveTopPackage(start) : undefined;
   if (packaged) return packaged;
-  for (const d of ancestors(start)) if (existsSync(join(d, '.git'))) return d;
-  return start;
+  return checkoutTop(start) ?? start;
 }
 
 /** A binary and the rule that found it (shown by `lspq servers`). */

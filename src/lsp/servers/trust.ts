@@ -22,7 +22,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { isWithin } from '../../common/paths';
-import { checkoutOf, gitTracks } from '../../trust/checkout';
+import { checkoutOf, gitTracks } from '../../project/checkout';
 import { hashOf, readTrust, realOf, repositoryOf, type TrustEntry, trustFile } from '../../trust/store';
 
 /** What git said of a path, with the index it said it from (its modification time): asked again when the index changes. */

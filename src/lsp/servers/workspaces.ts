@@ -11,6 +11,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { checkoutTop } from '../../project/checkout';
 
 export type WorkspaceKind = 'js' | 'uv';
 
@@ -46,14 +47,6 @@ export function declaresWorkspace(kind: WorkspaceKind, dir: string): boolean {
   if (isRecord(pkg) && pkg.workspaces !== undefined) return true;
   if (['pnpm-workspace.yaml', 'lerna.json', 'nx.json', 'turbo.json'].some((f) => existsSync(join(dir, f)))) return true;
   return referencesProjects(join(dir, 'tsconfig.json'));
-}
-
-/** The top of the git checkout holding `dir`, or undefined outside one. */
-function checkoutTop(dir: string): string | undefined {
-  for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return d;
-    if (dirname(d) === d) return undefined;
-  }
 }
 
 /**

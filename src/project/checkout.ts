@@ -74,12 +74,22 @@ function gitVouches(top: string, env: Record<string, string | undefined>): boole
   return vouched;
 }
 
-/** The nearest folder at or above `path` with a `.git` entry, and whether git vouches for it; undefined when there is none. */
-export function checkoutOf(path: string, env: Record<string, string | undefined> = process.env): Checkout | undefined {
-  for (let d = path; ; d = dirname(d)) {
-    if (existsSync(join(d, '.git'))) return { top: d, vouched: gitVouches(d, env) };
+/**
+ * The nearest folder at or above `dir` with a `.git` entry: where looking
+ * upward for a project's files stops. A boundary only, decided without git;
+ * whether the checkout is the user's own is `checkoutOf`'s to say.
+ */
+export function checkoutTop(dir: string): string | undefined {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, '.git'))) return d;
     if (dirname(d) === d) return undefined;
   }
+}
+
+/** The nearest folder at or above `path` with a `.git` entry, and whether git vouches for it; undefined when there is none. */
+export function checkoutOf(path: string, env: Record<string, string | undefined> = process.env): Checkout | undefined {
+  const top = checkoutTop(path);
+  return top === undefined ? undefined : { top, vouched: gitVouches(top, env) };
 }
 
 /**

@@ -1,0 +1,83 @@
+/**
+ * What a project's folders are, one rule for every walk (src/project/):
+ * build output is what git ignores, not a folder's name. A workspace
+ * package kept under build/ and tracked by git is part of the workspace
+ * (it used to drop out of cross-package refs with exit 0, because the walk
+ * for projects skipped every folder named build); a copy of a package in a
+ * dist/ that git ignores is not.
+ */
+import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { git, Lspq, toolsPath } from '../helpers/lspq';
+import { typescriptOnPath } from '../helpers/workspaces';
+
+const made: string[] = [];
+const lspq = new Lspq();
+const tscDir = typescriptOnPath();
+made.push(tscDir);
+const PATH = `${tscDir}:${toolsPath()}`;
+
+afterAll(async () => {
+  expect(await lspq.stop()).toEqual([]);
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+const TSCONFIG = `${JSON.stringify({
+  compilerOptions: { strict: true, module: 'ESNext', moduleResolution: 'Bundler', noEmit: true, types: [] },
+  include: ['src'],
+})}\n`;
+const USES = "import { shared } from '@x/a';\n\nexport const used = shared(1);\n";
+
+/** An npm workspace: packages/a declares `shared`; build/tools (tracked) and dist/copy (ignored) use it. */
+function workspace(): string {
+  // Outside the tests' own checkout, whose tsconfig.json a TypeScript server would take as an ancestor project.
+  const root = mkdtempSync(join(tmpdir(), 'lspq-build-folder-'));
+  made.push(root);
+  const files: Record<string, string> = {
+    'package.json': `${JSON.stringify({ name: 'ws', private: true, workspaces: ['packages/*', 'build/*'] })}\n`,
+    '.gitignore': 'node_modules/\ndist/\n',
+    'packages/a/package.json': `${JSON.stringify({ name: '@x/a', version: '1.0.0', types: 'src/index.ts' })}\n`,
+    'packages/a/tsconfig.json': TSCONFIG,
+    'packages/a/src/index.ts': 'export function shared(n: number): number {\n  return n + 1;\n}\n',
+    'build/tools/package.json': `${JSON.stringify({ name: '@x/tools', version: '1.0.0' })}\n`,
+    'build/tools/tsconfig.json': TSCONFIG,
+    'build/tools/src/use.ts': USES,
+    'dist/copy/package.json': `${JSON.stringify({ name: '@x/copy', version: '1.0.0' })}\n`,
+    'dist/copy/tsconfig.json': TSCONFIG,
+    'dist/copy/src/use.ts': USES,
+  };
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  mkdirSync(join(root, 'node_modules', '@x'), { recursive: true });
+  symlinkSync('../../packages/a', join(root, 'node_modules', '@x', 'a'));
+  git(root, 'init', '-q');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'workspace');
+  return root;
+}
+
+for (const server of ['typescript', 'typescript-language-server']) {
+  describe(`${server}: a package under build/ that git tracks`, () => {
+    const root = workspace();
+    const a = join(root, 'packages', 'a');
+    const refs = () => lspq.run(['refs', 'src/index.ts:1:shared', '--server', server], { cwd: a, env: { PATH } });
+    const expected = [
+      `${root}/build/tools/src/use.ts:1:10: import { shared } from '@x/a';`,
+      `${root}/build/tools/src/use.ts:3:21: export const used = shared(1);`,
+    ].join('\n');
+
+    test("refs, cold: its uses are found; the ignored dist/ copy's are not", async () => {
+      const r = await refs();
+      expect([r.stdout, r.exit]).toEqual([`${expected}\n`, 0]);
+    });
+
+    test('asked again, warm: the same', async () => {
+      const r = await refs();
+      expect([r.stdout, r.exit]).toEqual([`${expected}\n`, 0]);
+    });
+  });
+}
