@@ -106,6 +106,16 @@ export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
   }
 }
 
+/**
+ * Files checked or written between turns of the daemon's other questions:
+ * an edit of thousands of files never holds its thread for long. What runs
+ * meanwhile on the same servers waits for the edit's lease; a program
+ * that writes one of its files meanwhile is caught by that file's guard.
+ */
+const FILES_PER_TURN = 100;
+const breather = (i: number) =>
+  i > 0 && i % FILES_PER_TURN === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined;
+
 /** One step taken, and how to take it back without overwriting anyone. */
 interface Undo {
   path: string;
@@ -141,7 +151,8 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
       paths.push(m.to);
     }
     // Every original opened and checked before the first write, so a stale file costs nothing.
-    for (const f of plan.files) {
+    for (const [i, f] of plan.files.entries()) {
+      await breather(i);
       const before = bytesOf(f).before;
       if (before === null) continue;
       const file = GuardedFile.open(f.path, before, beside.get(f.path)!);
@@ -149,9 +160,11 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
       guarded.push({ change: f, file, mode: modeOf(realOf(f.path)), replaced: false });
       if (!file.unchanged()) throw stale(f.path);
     }
-    for (const f of plan.files) {
+    const guardOf = new Map(guarded.map((g) => [g.change, g] as const));
+    for (const [i, f] of plan.files.entries()) {
+      await breather(i);
       try {
-        step(f, guarded, undo, beside.get(f.path)!);
+        step(f, guardOf.get(f), undo, beside.get(f.path)!);
       } catch (err) {
         if (err instanceof LspqError || err instanceof LeftAsIs) throw err;
         throw writeFailed(f.path, err, paths.length);
@@ -206,8 +219,7 @@ function removeMade(deepest: string, top: string): void {
 }
 
 /** Writes one file's change; a write is checked against its original right after the rename. */
-function step(f: FileChange, guarded: Guarded[], undo: Undo[], names: Beside): void {
-  const g = guarded.find((x) => x.change === f);
+function step(f: FileChange, g: Guarded | undefined, undo: Undo[], names: Beside): void {
   const mode = g?.mode ?? modeOf(realOf(f.path));
   const { before, after } = bytesOf(f);
   // A file without its owner's write permission says "leave me": replacing it by a rename would not ask.
