@@ -25,6 +25,7 @@ CLANGD_APT_PACKAGE=clangd        # Debian 12: clangd 14
 RUFF_VERSION=0.17.6              # `ruff server`: a second Python server, for merged diagnostics
 PYLSP_VERSION=1.15.0             # python-lsp-server with pyflakes: a third Python server (push diagnostics)
 PYFLAKES_VERSION=3.4.0
+JEDI_LS_VERSION=0.47.0           # jedi-language-server (PyPI), in a venv of its own: its jedi is not pylsp's
 RUST_TOOLCHAIN=stable
 SIX_VERSION=1.17.0               # a one-file package for the tests' project environments
 PRE_COMMIT_VERSION=4.7.0         # the pre-commit framework, to run the repository's .pre-commit-hooks.yaml
@@ -156,6 +157,19 @@ else
   "$TOOLS/venv/bin/pip" install -q "python-lsp-server==$PYLSP_VERSION" "pyflakes==$PYFLAKES_VERSION" \
     || die "pip install python-lsp-server==$PYLSP_VERSION failed"
   ln -sfn "$TOOLS/venv/bin/pylsp" "$BIN/pylsp"
+fi
+
+# ---- jedi-language-server (PyPI, in a venv of its own) ------------------------
+CURRENT_STEP="jedi-language-server $JEDI_LS_VERSION"
+if [ -x "$BIN/jedi-language-server" ] && [ "$("$BIN/jedi-language-server" --version 2>/dev/null)" = "$JEDI_LS_VERSION" ]; then
+  log "jedi-language-server $JEDI_LS_VERSION already installed"
+else
+  need python3 "jedi-language-server comes from PyPI"
+  log "installing jedi-language-server $JEDI_LS_VERSION into .tools/jedi-venv"
+  [ -x "$TOOLS/jedi-venv/bin/pip" ] || python3 -m venv "$TOOLS/jedi-venv" || die "python3 -m venv failed"
+  "$TOOLS/jedi-venv/bin/pip" install -q "jedi-language-server==$JEDI_LS_VERSION" \
+    || die "pip install jedi-language-server==$JEDI_LS_VERSION failed"
+  ln -sfn "$TOOLS/jedi-venv/bin/jedi-language-server" "$BIN/jedi-language-server"
 fi
 
 # ---- clangd -----------------------------------------------------------------

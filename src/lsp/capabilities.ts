@@ -8,11 +8,12 @@ import { ACTION_KINDS } from '../common/action-kinds';
 
 const ALL_SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
 
-export function clientCapabilities(): ClientCapabilities {
+/** `codePointsOnly`: a server that counts code points whatever it announces is offered utf-32 alone. */
+export function clientCapabilities(codePointsOnly = false): ClientCapabilities {
   return {
     general: {
       // Preference order; the server picks, and lspq converts with whatever it picked.
-      positionEncodings: ['utf-8', 'utf-32', 'utf-16'],
+      positionEncodings: codePointsOnly ? ['utf-32'] : ['utf-8', 'utf-32', 'utf-16'],
     },
     window: {
       workDoneProgress: true,

@@ -205,7 +205,7 @@ export class LspClient {
         rootUri,
         rootPath: this.root,
         workspaceFolders: [{ uri: rootUri, name: this.root.slice(this.root.lastIndexOf('/') + 1) || '/' }],
-        capabilities: clientCapabilities(),
+        capabilities: clientCapabilities(this.spec.countsCodePoints),
         initializationOptions: this.spec.initializationOptions,
       },
       { timeoutMs: INITIALIZE_TIMEOUT_MS },
@@ -214,7 +214,7 @@ export class LspClient {
     // A version, not a build's whole description (gopls sends its build info as JSON).
     const info = result.serverInfo;
     if (info?.version && /^v?\d+\.\d+[\w.+-]*$/.test(info.version)) this.serverVersion = `${info.name} ${info.version}`;
-    this.encoding = negotiatedEncoding(result.capabilities.positionEncoding);
+    this.encoding = this.spec.countsCodePoints ? 'utf-32' : negotiatedEncoding(result.capabilities.positionEncoding);
     await this.connection.sendNotification(InitializedNotification.type, {});
     // In its untrusted mode a server is told its settings at once: pylsp reads them only from this notification.
     if (this.spec.restricted?.settings)

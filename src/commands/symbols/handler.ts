@@ -21,6 +21,12 @@ import { searchWorkspace, symbolSessions, toWorkspaceSymbol } from '../../engine
 
 const byPosition = (a: DocumentSymbol, b: DocumentSymbol) => a.line - b.line || a.column - b.column;
 
+/** A detail that only says the name again with a keyword ("class Square", "def area", as jedi gives it) tells nothing. Pure. */
+export function restatesName(detail: string, name: string): boolean {
+  const words = detail.trim().split(/\s+/);
+  return words.length === 2 && words[1] === name;
+}
+
 function fromHierarchy(
   path: string,
   symbols: LspDocumentSymbol[],
@@ -32,7 +38,7 @@ function fromHierarchy(
       (s): DocumentSymbol => ({
         name: s.name,
         kind: symbolKindName(s.kind),
-        ...(s.detail ? { detail: s.detail } : {}),
+        ...(s.detail && !restatesName(s.detail, s.name) ? { detail: s.detail } : {}),
         // The name's position, so any line can be fed back as a target.
         ...toSpan(path, s.selectionRange, texts, encoding),
         children: fromHierarchy(path, s.children ?? [], texts, encoding),

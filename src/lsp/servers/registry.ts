@@ -201,6 +201,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     versionArgs: ['--version'],
     lacks: ['implementationProvider', 'callHierarchyProvider'],
+    countsCodePoints: true,
     workspaceCode: {
       runs: 'nothing',
       why: "jedi reads the code as text; the repository's environment runs only once trusted",

@@ -142,6 +142,13 @@ export interface ServerSpec {
   /** Requests it is known not to offer: when no installed server can answer, the others are suggested. */
   lacks?: (keyof ServerCapabilities)[];
   /**
+   * Counts a position's character in code points, whatever encoding it
+   * announces (jedi-language-server hands LSP's character to jedi as its
+   * column, yet answers utf-8 when offered it). It is offered utf-32 alone,
+   * and lspq converts as utf-32 whatever comes back.
+   */
+  countsCodePoints?: true;
+  /**
    * For fmt: 'first' formats before the file's other servers (ruff is the
    * Python formatter); 'last' is asked only when no other can (pylsp
    * offers formatting but formats nothing without its formatter plugins).
