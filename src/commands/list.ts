@@ -1,33 +1,33 @@
 /**
  * Every command of lspq, in the order --help lists them: adding one is a
- * folder (src/commands/NAME/, its index.ts making it with defineCommand)
+ * folder (src/commands/NAME/, its command.ts making it with defineCommand)
  * and one line here. Everything else that needs the commands is derived
  * from this list: the command's process's table (declarations.ts, inlined
  * when the binary is built), the road's runs (road.ts), the engine's
- * handlers (engine/answer.ts), the JSON Schema (schema) and what
+ * handlers (handlers.ts), the JSON Schema (schema) and what
  * `servers --for` says a server can answer.
  */
-import { actions } from './actions';
-import { batch } from './batch';
-import { calls } from './calls';
-import { completion } from './completion';
-import { daemon } from './daemon';
-import { def } from './def';
-import { diag } from './diag';
-import { fmt } from './fmt';
-import { git } from './git';
-import { hover } from './hover';
-import { impls } from './impls';
-import { index } from './index/index';
-import { mcp } from './mcp';
-import { mv } from './mv';
-import { refs } from './refs';
-import { rename } from './rename';
-import { schema } from './schema';
-import { servers } from './servers';
-import { symbols } from './symbols';
-import { trust } from './trust';
-import { typedef } from './typedef';
+import { actions } from './actions/command';
+import { batch } from './batch/command';
+import { calls } from './calls/command';
+import { completion } from './completion/command';
+import { daemon } from './daemon/command';
+import { def } from './def/command';
+import { diag } from './diag/command';
+import { fmt } from './fmt/command';
+import { git } from './git/command';
+import { hover } from './hover/command';
+import { impls } from './impls/command';
+import { index } from './index/command';
+import { mcp } from './mcp/command';
+import { mv } from './mv/command';
+import { refs } from './refs/command';
+import { rename } from './rename/command';
+import { schema } from './schema/command';
+import { servers } from './servers/command';
+import { symbols } from './symbols/command';
+import { trust } from './trust/command';
+import { typedef } from './typedef/command';
 
 export const COMMANDS = {
   def,

@@ -8,7 +8,7 @@ import type { Request } from '../answers/caller';
 import { loadBundle } from '../bundles';
 import { type CommandOutput, errorOutput, usage } from '../common/errors';
 import type { CommandLine } from '../common/messages';
-import type { Defined, Listed, Road } from './command';
+import type { Defined, Listed, Road } from './define';
 import type { HelpBundle } from './help';
 import { COMMANDS, isCommand } from './list';
 import { callerContext } from './options';

@@ -7,7 +7,7 @@ import { ANSWERERS } from '../commands/handlers';
 import { COMMANDS, isCommand } from '../commands/list';
 import { type Host, runCommandLine, runStreamLine } from '../commands/road';
 import { strayRejection } from '../engine/fault';
-import { answer } from '../engine/answer';
+import { dispatch } from '../engine/dispatch';
 import type { EngineContext } from '../engine/context';
 import { recordOutput, takeOutcome, unsettled } from '../engine/journal';
 
@@ -106,7 +106,7 @@ export class Questions {
       if (!o.watchers.immediate) await new Promise((r) => setImmediate(r));
       strayRejection();
       const host: Host = {
-        answer: (query) => answer(query, { ...this.engineContext(socket, line, notes), serverTime }, ANSWERERS),
+        answer: (query) => dispatch(query, { ...this.engineContext(socket, line, notes), serverTime }, ANSWERERS),
         report: (err: unknown) => {
           if (!(err instanceof LspqError))
             o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);

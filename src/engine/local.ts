@@ -6,7 +6,7 @@
 import { ServerPool } from '../lsp/manager';
 import { socketPath, stateFile } from '../common/socket';
 import type { Request } from '../answers/caller';
-import { type Answerers, answer } from './answer';
+import { type Answerers, dispatch } from './dispatch';
 import { recover } from './journal';
 
 export interface LocalEngine {
@@ -34,7 +34,7 @@ export function localEngine(options: {
   recover(journalDir, log);
   const context = { pool, signal: abort.signal, log, progress: options.progress, journalDir, warn: options.warn };
   return {
-    answer: (request) => answer(request, context, options.answerers),
+    answer: (request) => dispatch(request, context, options.answerers),
     close: async () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -7,7 +7,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { scanWords } from '../../src/common/words';
 import { COMMANDS } from '../../src/commands/list';
-import { commandSchema } from '../../src/commands/schema/index';
+import { commandSchema } from '../../src/commands/schema/command';
 
 const ajv = new Ajv2020({ allErrors: false, strict: false });
 const compiled = new Map<string, ValidateFunction>();

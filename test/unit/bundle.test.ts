@@ -53,7 +53,7 @@ test('each bundle holds what src/bundles.ts says, and main.js nothing but the ro
     const engine = inputs('engine');
     for (const file of [
       'src/commands/road.ts',
-      'src/commands/refs/index.ts',
+      'src/commands/refs/command.ts',
       'src/commands/refs/handler.ts',
       'src/lsp/client.ts',
       'src/daemon/server.ts',
@@ -102,7 +102,7 @@ function loadedAtStart(entry: string): string[] {
 test('loading the engine evaluates the road, not the language-server half', () => {
   const loaded = loadedAtStart(BUNDLES.engine);
   expect(loaded).toContain('src/commands/road.ts');
-  expect(loaded).toContain('src/commands/refs/index.ts');
+  expect(loaded).toContain('src/commands/refs/command.ts');
   expect(loaded.filter(lspCode)).toEqual([]);
   expect(loaded.filter((f) => f.endsWith('/handler.ts'))).toEqual([]);
 });

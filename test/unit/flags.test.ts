@@ -1,7 +1,7 @@
 /** The command line by each command's own definition: values, switches, aliases, and one-line refusals. */
 import { describe, expect, test } from 'bun:test';
 import { parseFlags as parseWith } from '../../src/commands/flags';
-import type { Declaration } from '../../src/commands/command';
+import type { Declaration } from '../../src/commands/define';
 import { COMMANDS, type CommandName } from '../../src/commands/list';
 import { LspqError } from '../../src/common/errors';
 

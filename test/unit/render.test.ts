@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'bun:test';
 import type { HeldServer } from '../../src/common/messages';
-import type { CallsResult } from '../../src/commands/calls/answer';
-import type { LocationsResult } from '../../src/commands/locations/answer';
-import type { SymbolsResult } from '../../src/commands/symbols/answer';
+import type { CallsResult } from '../../src/commands/calls/question';
+import type { LocationsResult } from '../../src/commands/locations/question';
+import type { SymbolsResult } from '../../src/commands/symbols/question';
 import { distinctions, renderDaemonStatus } from '../../src/commands/daemon/render';
 import { renderCalls } from '../../src/commands/calls/render';
 import { locationsJson, renderLocations } from '../../src/commands/locations/render';

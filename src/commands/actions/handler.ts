@@ -22,7 +22,7 @@ import type { Session } from '../../lsp/manager';
 import { codePointLength, splitLines, toServerCharacter } from '../../lsp/position';
 import type { FileEdit } from '../../answers/edits';
 import type { Span } from '../../answers/places';
-import type { ActionsResult, CodeActionItem } from './answer';
+import type { ActionsResult, CodeActionItem } from './question';
 import type { LineSpec } from '../../common/target';
 import { uriToPath } from '../../lsp/uri';
 import { displayPath } from '../../common/paths';
@@ -34,7 +34,7 @@ import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor } from 
 import { verifyWritten } from '../../engine/verify';
 import { openTarget } from '../../engine/open-target';
 import { answeredBy } from '../../answers/caller';
-import type { ActionsQuery } from './answer';
+import type { ActionsQuery } from './question';
 
 interface Place {
   session: Session;

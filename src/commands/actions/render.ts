@@ -5,7 +5,7 @@ import { verificationJson, verified, writtenLines } from '../../render/written';
 import type { RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { ActionsResult } from './answer';
+import type { ActionsResult } from './question';
 import type { ActionsShape } from './shape';
 
 export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof ActionsShape> {

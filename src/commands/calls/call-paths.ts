@@ -9,7 +9,7 @@ import { LspqError } from '../../common/errors';
 import { toSpan } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';
-import type { CallHop, CallPathQuery, CallPathResult } from './answer';
+import type { CallHop, CallPathQuery, CallPathResult } from './question';
 import { itemKey, toItem } from './handler';
 import { type Deadline, deadlineFor, type HandlerContext } from '../../engine/context';
 import { textsOf, using } from '../../engine/sessions';

@@ -8,7 +8,7 @@ import { LspqError } from '../../common/errors';
 import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';
-import type { CallItem, CallNode, CallsQuery, CallsResult } from './answer';
+import type { CallItem, CallNode, CallsQuery, CallsResult } from './question';
 import { contextOf } from '../../engine/excerpts';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { using, textsOf } from '../../engine/sessions';

@@ -1,5 +1,5 @@
 /** calls: the target, then one line per caller (←) or callee (→), indented by depth. */
-import type { CallHop, CallItem, CallNode, CallPathResult, CallsResult } from './answer';
+import type { CallHop, CallItem, CallNode, CallPathResult, CallsResult } from './question';
 import { displayPath } from '../../common/paths';
 import { locationPrefix, truncationNote, type RenderOptions } from '../../render/style';
 import { type Placed, placedLines } from '../../render/placed-lines';

@@ -6,7 +6,7 @@
 import type { Log, Result, Run } from 'sarif';
 import { BUILD } from '../../common/build-info';
 import type { Diagnostic, Severity } from '../../answers/diagnostics';
-import type { DiagResult } from './answer';
+import type { DiagResult } from './question';
 import { displayPath } from '../../common/paths';
 
 const LEVEL: Record<Severity, Result.level> = { error: 'error', warning: 'warning', info: 'note', hint: 'note' };

@@ -9,7 +9,7 @@ import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile, unhandable } from '../../engine/files';
 import { holdAlone } from '../../engine/sessions';
 import type { Session } from '../../lsp/manager';
-import type { DiagResult } from './answer';
+import type { DiagResult } from './question';
 import { diagSince } from './since';
 import {
   atLeast,

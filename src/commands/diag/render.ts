@@ -5,7 +5,7 @@ import { diagnosticLines } from '../../render/diagnostic-lines';
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { DiagResult } from './answer';
+import type { DiagResult } from './question';
 import type { DiagShape } from './shape';
 
 export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> {

@@ -13,7 +13,7 @@ import { LspqError } from '../../common/errors';
 import type { GitRepo } from '../../git/repo';
 import { lineMap } from '../../lsp/line-map';
 import type { Diagnostic, Severity } from '../../answers/diagnostics';
-import type { DiagResult } from './answer';
+import type { DiagResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { isText, unhandable } from '../../engine/files';
 import { holdAlone } from '../../engine/sessions';

@@ -11,14 +11,14 @@ import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
 import type { FileChange } from '../../lsp/workspace-edit';
 import type { Session } from '../../lsp/manager';
 import { splitLines, toServerCharacter } from '../../lsp/position';
-import type { FmtFile, FmtResult } from './answer';
+import type { FmtFile, FmtResult } from './question';
 import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
 import { commit, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
 import { answeredBy } from '../../answers/caller';
-import type { FmtQuery } from './answer';
+import type { FmtQuery } from './question';
 
 /** One file's formatting edits applied: the text the server had and the text after. */
 async function formatOne(

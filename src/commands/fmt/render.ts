@@ -4,7 +4,7 @@ import { changedLines, unifiedDiff } from '../../render/diff';
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { FmtResult } from './answer';
+import type { FmtResult } from './question';
 import type { FmtShape } from './shape';
 
 export function fmtJson(r: FmtResult, cwd: string): z.infer<typeof FmtShape> {

@@ -5,7 +5,7 @@ import { textsOf, using } from '../../engine/sessions';
 import { atTarget, indexServer } from '../../engine/from-index';
 import { openTarget } from '../../engine/open-target';
 import { hoverText, toSpan } from '../../lsp/convert';
-import type { HoverQuery, HoverResult } from './answer';
+import type { HoverQuery, HoverResult } from './question';
 
 export async function hover(req: HoverQuery, ctx: HandlerContext): Promise<HoverResult> {
   const hit = await atTarget(req.target, req, ctx);

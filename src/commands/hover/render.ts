@@ -2,7 +2,7 @@
 import { sourcedJson, staleNote, targetJson } from '../../render/place-json';
 import type { RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
-import type { HoverResult } from './answer';
+import type { HoverResult } from './question';
 import type { HoverShape } from './shape';
 import type * as z from 'zod/mini';
 

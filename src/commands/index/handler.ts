@@ -18,9 +18,9 @@ import { fetchIndex } from '../../scip/fetch-index';
 import { commitsFor } from '../../engine/index-files';
 import { rootMetadata } from '../../scip/scip-types';
 import { findCommand } from '../../lsp/servers/locate';
-import type { IndexResult } from './answer';
+import type { IndexResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
-import type { IndexQuery } from './answer';
+import type { IndexQuery } from './question';
 import { checkoutTop } from '../../project/checkout';
 
 /**

@@ -1,6 +1,6 @@
 /** lspq index's answer: the index's path, and what built it. Pure. */
 import { displayPath } from '../../common/paths';
-import type { IndexResult } from './answer';
+import type { IndexResult } from './question';
 import type { IndexShape } from './shape';
 import type { RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';

@@ -25,7 +25,7 @@ import type { Session } from '../../lsp/manager';
 import { previewOf } from '../../lsp/preview';
 import { lastName, type ScipPlace } from '../../scip/scip-index';
 import { LspqError } from '../../common/errors';
-import type { LocationsHandler } from './answer';
+import type { LocationsHandler } from './question';
 import { withOtherBuilds } from './other-builds';
 
 type Raw = LspLocation | LspLocation[] | LocationLink[] | Location | null | undefined;

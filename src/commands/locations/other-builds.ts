@@ -12,7 +12,7 @@ import type { HandlerContext } from '../../engine/context';
 import { buildLabel, envFor, otherBuilds } from '../../engine/go-builds';
 import { projectFiles } from '../../lsp/project-files';
 import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
-import type { LocationsHandler, LocationsQuery, LocationsResult } from './answer';
+import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
 
 const MAX_WALK = 20_000;
 

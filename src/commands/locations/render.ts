@@ -5,7 +5,7 @@ import { locationJson, sourcedJson, staleNote, targetJson } from '../../render/p
 import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { LocationsResult } from './answer';
+import type { LocationsResult } from './question';
 import type { LocationsShape } from './shape';
 
 export function locationsJson(r: LocationsResult, cwd: string): z.infer<typeof LocationsShape> {

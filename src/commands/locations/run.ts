@@ -1,8 +1,8 @@
 /** def, typedef, impls and refs differ only in the question they ask: one run makes each. */
 import { usage } from '../../common/errors';
-import { present, type RunContext } from '../command';
+import { present, type RunContext } from '../define';
 import { positiveInt, type TargetFlags, targetFrom } from '../options';
-import type { LocationsHandler, LocationsResult } from './answer';
+import type { LocationsHandler, LocationsResult } from './question';
 import { locationsJson, renderLocations } from './render';
 import { displayPath } from '../../common/paths';
 

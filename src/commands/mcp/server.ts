@@ -14,7 +14,7 @@ import { forward } from '../../cli/forward';
 import { BUILD } from '../../common/build-info';
 import { type CommandOutput, errorOutput } from '../../common/errors';
 import type { CommandLine } from '../../common/messages';
-import type { Listed } from '../command';
+import type { Listed } from '../define';
 import { commandWords, inputSchema, type ToolModel, toolModels } from './tools';
 import * as z from 'zod/mini';
 

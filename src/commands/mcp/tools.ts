@@ -8,7 +8,7 @@
  */
 import type { ArgDef } from 'citty';
 import * as z from 'zod/mini';
-import type { Listed } from '../command';
+import type { Listed } from '../define';
 import type { McpTool } from '../declaration';
 
 /**

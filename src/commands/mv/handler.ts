@@ -14,7 +14,7 @@ import type { EditPlan } from '../../lsp/workspace-edit';
 import type { Session } from '../../lsp/manager';
 import { pathToUri } from '../../lsp/uri';
 import { displayPath } from '../../common/paths';
-import type { MvResult } from './answer';
+import type { MvResult } from './question';
 import { checkPlan, writePlan } from '../../engine/apply-edit';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { acquire, candidatesFor, configuredFor, holdAlone, prepare, using } from '../../engine/sessions';
@@ -24,7 +24,7 @@ import { fileEdits, journalFor, planFor, planSize } from '../../engine/edit-plan
 import { loadProjects } from '../../engine/projects';
 import { verifyWritten } from '../../engine/verify';
 import { answeredBy } from '../../answers/caller';
-import type { MvQuery } from './answer';
+import type { MvQuery } from './question';
 
 /** Where `path` is after `from` moved to `to`. */
 const moved = (path: string, from: string, to: string) => (under(path, from) ? join(to, relative(from, path)) : path);

@@ -5,7 +5,7 @@ import { editsJson, verificationJson, verified, writtenLines } from '../../rende
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { MvResult } from './answer';
+import type { MvResult } from './question';
 import type { MvShape } from './shape';
 
 export function mvJson(r: MvResult, cwd: string): z.infer<typeof MvShape> {

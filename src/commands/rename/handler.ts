@@ -9,7 +9,7 @@ import { Requests } from '../../lsp/requests';
 import { isIdentifierChar as isWord } from '../../common/identifiers';
 import type { PrepareRenameResult, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspqError } from '../../common/errors';
-import type { RenameResult } from './answer';
+import type { RenameResult } from './question';
 import { displayPath } from '../../common/paths';
 import { type Deadline, deadlineFor, type HandlerContext } from '../../engine/context';
 import { buildLabel, envFor, type OtherBuilds, otherBuilds } from '../../engine/go-builds';
@@ -22,7 +22,7 @@ import { verifyWritten } from '../../engine/verify';
 import { loadProjects } from '../../engine/projects';
 import { type OpenTarget, openTarget } from '../../engine/open-target';
 import { unrenamed } from '../../engine/unrenamed';
-import type { RenameQuery } from './answer';
+import type { RenameQuery } from './question';
 
 /** The name at a 1-based line and column of a text: what a rename target points at. */
 function wordAt(text: string, line: number, column: number): string | undefined {

@@ -7,7 +7,7 @@ import { locationJson, targetJson } from '../../render/place-json';
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { RenameResult } from './answer';
+import type { RenameResult } from './question';
 import type { RenameShape } from './shape';
 
 export function renameJson(r: RenameResult, cwd: string): z.infer<typeof RenameShape> {

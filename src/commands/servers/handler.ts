@@ -6,11 +6,11 @@ import { loadServers } from '../../lsp/servers/config';
 import { locateFor } from '../../lsp/servers/locate';
 import type { PoolCaches } from '../../lsp/manager';
 import type { CallerContext } from '../../answers/caller';
-import type { ServerForFile, ServerInfo, ServersForResult, ServersResult } from './answer';
+import type { ServerForFile, ServerInfo, ServersForResult, ServersResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile } from '../../engine/files';
 import { acquire, candidatesFor, configuredFor, prepare } from '../../engine/sessions';
-import type { ServersForQuery } from './answer';
+import type { ServersForQuery } from './question';
 
 const VERSION_TIMEOUT_MS = 5_000;
 

@@ -1,6 +1,6 @@
 /** servers: one block per server, found ones first. */
 import { displayPath } from '../../common/paths';
-import type { ServersForResult, ServersResult } from './answer';
+import type { ServersForResult, ServersResult } from './question';
 import type { RenderOptions } from '../../render/style';
 import type { ServersForShape, ServersShape } from './shape';
 import type { Rendered } from '../../render/rendered';

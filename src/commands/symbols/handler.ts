@@ -12,7 +12,7 @@ import type {
   SymbolsResult,
   WorkspaceSymbolsQuery,
   WorkspaceSymbolsResult,
-} from './answer';
+} from './question';
 import type { WorkspaceSymbol } from '../../answers/places';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile, followLink, nameInProject } from '../../engine/files';

@@ -4,7 +4,7 @@ import { sourcedJson, staleNote } from '../../render/place-json';
 import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from './answer';
+import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from './question';
 import type { SymbolsShape, WorkspaceSymbolsShape } from './shape';
 import type * as z from 'zod/mini';
 

@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import { usage } from '../../common/errors';
 import { parseTarget, type TargetSpec } from '../../common/target';
 import { contextArgs, targetArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { positiveInt, targetFrom } from '../options';
 import { callPathJson, callsJson, renderCallPath, renderCalls } from './render';
 import { CallPathShape, CallsShape } from './shape';
@@ -42,7 +42,7 @@ export const calls = defineCommand({
   ],
   process: 'daemon',
   mcp: { kind: 'question' },
-  answers: {
+  handlers: {
     calls: async () => (await import('./handler')).calls,
     callPath: async () => (await import('./call-paths')).callPath,
   },

@@ -1,6 +1,6 @@
 /** hover: the signature, type and documentation at a target. */
 import { indexArgs, targetArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { targetFrom } from '../options';
 import { hoverJson, renderHover } from './render';
 import { HoverShape } from './shape';
@@ -11,7 +11,7 @@ export const hover = defineCommand({
   examples: ['lspq hover geometry.go:9:sumAreas', 'lspq hover src/geometry.ts:13:totalArea --json'],
   process: 'daemon',
   mcp: { kind: 'question' },
-  answers: { hover: async () => (await import('./handler')).hover },
+  handlers: { hover: async () => (await import('./handler')).hover },
   run: async (args, { line, ask }) => {
     const result = await ask({ op: 'hover', target: targetFrom(args, line.cwd) }, args);
     return present(result, args.json, { human: renderHover, json: hoverJson, found: (r) => r.contents !== '' }, line);

@@ -4,7 +4,7 @@
  * stand, everything else is git's.
  */
 import { gitCall } from '../../git/call';
-import { defineCommand } from '../command';
+import { defineCommand } from '../define';
 import { jsonWanted } from '../options';
 import { gitHelp, renderGitCall } from './render';
 import { GitShape } from './shape';

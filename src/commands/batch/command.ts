@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import { type CommandOutput, errorOutput, type ExitCode, usage } from '../../common/errors';
 import type { CommandLine } from '../../common/messages';
 import { scanWords } from '../../common/words';
-import { defineCommand, type Road } from '../command';
+import { defineCommand, type Road } from '../define';
 import { serverArgs } from '../common-args';
 import { positiveInt } from '../options';
 import { BatchLineShape } from './shape';

@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { resolvePath } from '../../common/paths';
 import { usage } from '../../common/errors';
 import { contextArgs, indexArgs, serverArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { parseKinds } from '../options';
 import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from './render';
 import { SymbolsShape, WorkspaceSymbolsShape } from './shape';
@@ -27,7 +27,7 @@ export const symbols = defineCommand({
   examples: ['lspq symbols shape.h', 'lspq symbols -w total', 'lspq symbols src/geometry.ts --kind function'],
   process: 'daemon',
   mcp: { kind: 'question' },
-  answers: {
+  handlers: {
     symbols: async () => (await import('./handler')).documentSymbols,
     wsymbols: async () => (await import('./handler')).workspaceSymbols,
   },

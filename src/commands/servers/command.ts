@@ -2,7 +2,7 @@
 import * as z from 'zod/mini';
 import { resolvePath } from '../../common/paths';
 import { serverArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { renderServers, renderServersFor, serversForJson, serversJson } from './render';
 import { ServersForShape, ServersShape } from './shape';
 
@@ -18,7 +18,7 @@ export const servers = defineCommand({
   },
   examples: ['lspq servers', 'lspq servers --json', 'lspq servers --for main.go'],
   process: 'daemon',
-  answers: {
+  handlers: {
     servers: async () => (await import('./handler')).servers,
     serversFor: async () => (await import('./handler')).serversFor,
   },

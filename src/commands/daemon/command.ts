@@ -9,7 +9,7 @@ import type { ArgsDef } from 'citty';
 import { askStatus, startDaemon, stopDaemon } from '../../cli/daemon-client';
 import { type CommandOutput, usage } from '../../common/errors';
 import { socketPath, stateFile } from '../../common/socket';
-import { defineCommand, present, type RunContext } from '../command';
+import { defineCommand, present, type RunContext } from '../define';
 import { serverArgs } from '../common-args';
 import type { Parsed } from '../flags';
 import { jsonWanted } from '../options';

@@ -1,6 +1,6 @@
 /** typedef: the definition of the type of the symbol at a target. */
 import { declarationArgs } from '../common-args';
-import { defineCommand } from '../command';
+import { defineCommand } from '../define';
 import { locationsRun } from '../locations/run';
 import { LocationsShape } from '../locations/shape';
 
@@ -10,7 +10,7 @@ export const typedef = defineCommand({
   examples: ['lspq typedef main.go:6:shapes', 'lspq typedef src/main.ts:7:totalArea --json'],
   process: 'daemon',
   mcp: { kind: 'question' },
-  answers: { typedef: async () => (await import('./handler')).typedef },
+  handlers: { typedef: async () => (await import('./handler')).typedef },
   run: locationsRun('typedef'),
   shape: LocationsShape,
   capabilities: { typedef: (c) => !!c.typeDefinitionProvider },

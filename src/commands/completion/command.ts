@@ -1,6 +1,6 @@
 /** completion: the shell's completion script for lspq, made from the command table. */
 import { usage } from '../../common/errors';
-import { defineCommand } from '../command';
+import { defineCommand } from '../define';
 import { bashScript } from './bash';
 import { fishScript } from './fish';
 import { completionModel } from './model';

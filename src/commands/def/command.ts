@@ -1,6 +1,6 @@
 /** def: the definition(s) of the symbol at a target. */
 import { declarationArgs } from '../common-args';
-import { defineCommand } from '../command';
+import { defineCommand } from '../define';
 import { locationsRun } from '../locations/run';
 import { LocationsShape } from '../locations/shape';
 
@@ -14,7 +14,7 @@ export const def = defineCommand({
   ],
   process: 'daemon',
   mcp: { kind: 'question' },
-  answers: { def: async () => (await import('./handler')).def },
+  handlers: { def: async () => (await import('./handler')).def },
   run: locationsRun('def'),
   shape: LocationsShape,
   capabilities: { def: (c) => !!c.definitionProvider },

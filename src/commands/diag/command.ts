@@ -8,7 +8,7 @@ import { GitRepo } from '../../git/repo';
 import { usage } from '../../common/errors';
 import { resolvePath } from '../../common/paths';
 import { contextArgs, serverArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { severityFlag } from '../options';
 import { githubCommands, sarifLog } from './ci-formats';
 import { diagJson, renderDiag, skippedLines, summaryLine } from './render';
@@ -68,7 +68,7 @@ export const diag = defineCommand({
   process: 'daemon',
   mcp: { kind: 'question' },
   variadic: true,
-  answers: { diag: async () => (await import('./handler')).diag },
+  handlers: { diag: async () => (await import('./handler')).diag },
   run: async (args, { line, ask }) => {
     const named = args._.map((f) => resolvePath(line.cwd, f));
     const format = args.format;

@@ -2,7 +2,7 @@
 import { resolvePath } from '../../common/paths';
 import { usage } from '../../common/errors';
 import { serverArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { fmtJson, renderFmt } from './render';
 import { FmtShape } from './shape';
 
@@ -32,7 +32,7 @@ export const fmt = defineCommand({
   mcp: { kind: 'edit', write: '--write' },
   writes: true,
   variadic: true,
-  answers: { fmt: async () => (await import('./handler')).fmt },
+  handlers: { fmt: async () => (await import('./handler')).fmt },
   run: async (args, { line, ask }) => {
     if (args._.length === 0) throw usage('missing FILE: lspq fmt FILE... (--write rewrites them, --check only tells)');
     if (args.write && args.check) throw usage('give --write or --check, not both');

@@ -3,7 +3,7 @@ import { ACTION_KINDS } from '../../common/action-kinds';
 import { usage } from '../../common/errors';
 import { type LineSpec, parseLineTarget, parseTarget, type TargetSpec } from '../../common/target';
 import { editArgs, targetArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { verifyFlags } from '../edit-flags';
 import { positiveInt, type TargetFlags, targetFrom } from '../options';
 import { actionsJson, renderActions } from './render';
@@ -49,7 +49,7 @@ export const actions = defineCommand({
   process: 'daemon',
   mcp: { kind: 'edit', dryRun: '--dry-run', chosenBy: ['apply', 'apply-preferred'], required: ['target'] },
   writes: true,
-  answers: { actions: async () => (await import('./handler')).actions },
+  handlers: { actions: async () => (await import('./handler')).actions },
   run: async (args, { line, ask }) => {
     if (args.apply !== undefined && args['apply-preferred'])
       throw usage('give --apply N or --apply-preferred, not both');

@@ -7,7 +7,7 @@
 import * as z from 'zod/mini';
 import { ErrorShape } from '../../answers/shapes';
 import { usage } from '../../common/errors';
-import { defineCommand, type Listed } from '../command';
+import { defineCommand, type Listed } from '../define';
 import { serverArgs } from '../common-args';
 
 type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };

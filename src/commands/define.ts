@@ -3,7 +3,7 @@
  * process that runs it), its run (flags to questions, answers to output),
  * the engine's handlers for the questions it asks (loaded only when one is
  * asked), its JSON shape and what it needs of a server. Each command is one
- * folder (src/commands/NAME/) whose index.ts makes one with
+ * folder (src/commands/NAME/) whose command.ts makes one with
  * `defineCommand`; list.ts names them all, and every table is derived
  * from that list.
  */
@@ -63,7 +63,7 @@ export type Stream<A extends ArgsDef> = (
 export interface Command<A extends ArgsDef = ArgsDef, H extends Handlers = Handlers> extends Declaration {
   args: A;
   run: (args: Parsed<A>, ctx: RunContext<H>) => Promise<CommandOutput>;
-  answers?: H;
+  handlers?: H;
   streams?: Stream<A>;
   /** The JSON document its --json prints (none for schema, whose answer is a JSON Schema); an error answers with the error shape instead. */
   shape?: z.ZodMiniType;
@@ -83,8 +83,8 @@ export function defineCommand<const A extends ArgsDef, const H extends Handlers 
 ): Defined<A, H> {
   const typed = (road: Road): RunContext<H> => ({
     ...road,
-    // The engine answers each operation with its own handler's result (engine/answer.ts dispatches by op from
-    // the same `answers` this command declares), so the answer has the type the handler gives it.
+    // The engine answers each operation with its own handler's result (engine/dispatch.ts finds it by op among
+    // the `handlers` this command declares), so the answer has the type the handler gives it.
     ask: (query, flags) => road.ask(query, flags) as Promise<AnswerOf<H[typeof query.op]>>,
   });
   const parse = (road: Road) => parseFlags(road.line.command, command, road.line.args);

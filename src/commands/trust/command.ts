@@ -9,7 +9,7 @@ import { usage } from '../../common/errors';
 import { displayPath, resolvePath } from '../../common/paths';
 import { entryFor, readTrust, repositoryOf, type TrustEntry, trustFile, writeTrust } from '../../trust/store';
 import type { WouldRun } from './explain';
-import { defineCommand, type RunContext } from '../command';
+import { defineCommand, type RunContext } from '../define';
 import { serverArgs } from '../common-args';
 import type { Parsed } from '../flags';
 import { jsonWanted } from '../options';

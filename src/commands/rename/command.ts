@@ -1,7 +1,7 @@
 /** rename: the symbol at a target, across the workspace; --dry-run shows the diff. */
 import { usage } from '../../common/errors';
 import { editArgs, targetArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { verifyFlags } from '../edit-flags';
 import { targetFrom } from '../options';
 import { renameJson, renderRename } from './render';
@@ -27,7 +27,7 @@ export const rename = defineCommand({
   process: 'daemon',
   mcp: { kind: 'edit', dryRun: '--dry-run', required: ['new-name'] },
   writes: true,
-  answers: { rename: async () => (await import('./handler')).rename },
+  handlers: { rename: async () => (await import('./handler')).rename },
   run: async (args, { line, ask }) => {
     // With --symbol the one positional word is the new name.
     const newName = args.symbol ? (args['new-name'] ?? args.target) : args['new-name'];

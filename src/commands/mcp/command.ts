@@ -1,6 +1,6 @@
 /** mcp: lspq's questions and edits as tools of an MCP server over stdio, answered by the same daemon as the shell. */
 import { usage } from '../../common/errors';
-import { defineCommand } from '../command';
+import { defineCommand } from '../define';
 import { serverArgs } from '../common-args';
 
 /** Only --timeout: every other common flag (--root, --server, --limit, --json, --no-daemon) is a tool call's own or fixed, so an unknown flag, not ignored. */

@@ -2,7 +2,7 @@
 import { resolvePath } from '../../common/paths';
 import { usage } from '../../common/errors';
 import { editArgs, serverArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { verifyFlags } from '../edit-flags';
 import { mvJson, renderMv } from './render';
 import { MvShape } from './shape';
@@ -32,7 +32,7 @@ export const mv = defineCommand({
   process: 'daemon',
   mcp: { kind: 'edit', dryRun: '--dry-run', required: ['old', 'new'] },
   writes: true,
-  answers: { mv: async () => (await import('./handler')).mv },
+  handlers: { mv: async () => (await import('./handler')).mv },
   run: async (args, { line, ask }) => {
     if (!args.old || !args.new) throw usage('missing OLD or NEW: lspq mv OLD NEW (a file or a folder)');
     const query = {

@@ -1,6 +1,6 @@
 /** impls: the implementations of an interface, abstract method or type. */
 import { declarationArgs } from '../common-args';
-import { defineCommand } from '../command';
+import { defineCommand } from '../define';
 import { locationsRun } from '../locations/run';
 import { LocationsShape } from '../locations/shape';
 
@@ -10,7 +10,7 @@ export const impls = defineCommand({
   examples: ['lspq impls src/shape.ts:4:area', 'lspq impls shape.go:4:Shape --json'],
   process: 'daemon',
   mcp: { kind: 'question' },
-  answers: { impls: async () => (await import('./handler')).impls },
+  handlers: { impls: async () => (await import('./handler')).impls },
   run: locationsRun('impls'),
   shape: LocationsShape,
   capabilities: { impls: (c) => !!c.implementationProvider },

@@ -21,7 +21,7 @@ export interface Answerers {
  * Answers one question; the leases it took on servers are given back
  * however it ends, and what it left out as untrusted is said.
  */
-export async function answer(request: Request, ctx: EngineContext, answerers: Answerers): Promise<unknown> {
+export async function dispatch(request: Request, ctx: EngineContext, answerers: Answerers): Promise<unknown> {
   const load = answerers.handlers.get(request.op);
   if (!load) throw new Error(`no handler answers '${request.op}'`);
   const handler = await load();

@@ -1,6 +1,6 @@
 /** refs: the references to the symbol at a target. */
 import { contextArgs, indexArgs, targetArgs } from '../common-args';
-import { defineCommand } from '../command';
+import { defineCommand } from '../define';
 import { locationsRun } from '../locations/run';
 import { LocationsShape } from '../locations/shape';
 
@@ -19,7 +19,7 @@ export const refs = defineCommand({
   ],
   process: 'daemon',
   mcp: { kind: 'question' },
-  answers: { refs: async () => (await import('./handler')).refs },
+  handlers: { refs: async () => (await import('./handler')).refs },
   run: locationsRun('refs'),
   shape: LocationsShape,
   capabilities: { refs: (c) => !!c.referencesProvider },

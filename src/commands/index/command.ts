@@ -1,7 +1,7 @@
 /** index: build a SCIP index of the project with its indexers, for answers without a server. */
 import { resolvePath } from '../../common/paths';
 import { serverArgs } from '../common-args';
-import { defineCommand, present } from '../command';
+import { defineCommand, present } from '../define';
 import { indexJson, renderIndex } from './render';
 import { IndexShape } from './shape';
 
@@ -30,7 +30,7 @@ export const index = defineCommand({
   examples: ['lspq index', 'lspq index --root . --json'],
   process: 'daemon',
   timeoutSeconds: INDEX_TIMEOUT_SECONDS,
-  answers: { index: async () => (await import('./handler')).buildIndex },
+  handlers: { index: async () => (await import('./handler')).buildIndex },
   run: async (args, { line, ask }) => {
     const query = {
       op: 'index' as const,
