@@ -35,6 +35,9 @@ YAML_LS_VERSION=1.25.0           # yaml-language-server (2.x needs Node >= 22.13
 LANGSERVERS_EXTRACTED_VERSION=4.10.0  # vscode-{json,css,html,eslint}-language-server
 # ESLint itself, for the ESLint server's tests (a project's own eslint: the tests link .tools/node_modules in).
 ESLINT_VERSION=9.39.5
+INTELEPHENSE_VERSION=1.18.5      # intelephense (PHP), npm
+PHP_MONOLOG_DEB=2.9.1-1          # a real PHP library's sources (Debian's php-monolog), for the PHP tests
+PHP_PSR_LOG_DEB=1.1.4-2          # and the interfaces it implements (php-psr-log)
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
 BASEDPYRIGHT_VERSION=1.40.2      # a fourth Python server (PyPI)
 SCIP_GO_VERSION=v0.2.9            # scip-go, under its new home (the sourcegraph/scip-go path is refused)
@@ -290,14 +293,38 @@ if [ "$(npm_version bash-language-server)" = "$BASH_LS_VERSION" ] \
    && [ "$(npm_version yaml-language-server)" = "$YAML_LS_VERSION" ] \
    && [ "$(npm_version vscode-langservers-extracted)" = "$LANGSERVERS_EXTRACTED_VERSION" ] \
    && [ "$(npm_version dockerfile-language-server-nodejs)" = "$DOCKERFILE_LS_VERSION" ] \
-   && [ "$(npm_version eslint)" = "$ESLINT_VERSION" ]; then
+   && [ "$(npm_version eslint)" = "$ESLINT_VERSION" ] \
+   && [ "$(npm_version intelephense)" = "$INTELEPHENSE_VERSION" ]; then
   log "bash, YAML, JSON, CSS, HTML and Dockerfile servers already installed"
 else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
     "bash-language-server@${BASH_LS_VERSION}" "yaml-language-server@${YAML_LS_VERSION}" \
     "vscode-langservers-extracted@${LANGSERVERS_EXTRACTED_VERSION}" \
     "dockerfile-language-server-nodejs@${DOCKERFILE_LS_VERSION}" "eslint@${ESLINT_VERSION}" \
-    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile servers and eslint failed"
+    "intelephense@${INTELEPHENSE_VERSION}" \
+    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile servers, eslint and intelephense failed"
+fi
+
+# ---- PHP sources for the intelephense tests (Debian packages, unpacked: no PHP runs) ----
+CURRENT_STEP="php-monolog $PHP_MONOLOG_DEB and php-psr-log $PHP_PSR_LOG_DEB sources"
+PHP_SRC="$TOOLS/php-src"
+if [ -f "$PHP_SRC/.versions" ] && [ "$(cat "$PHP_SRC/.versions")" = "$PHP_MONOLOG_DEB $PHP_PSR_LOG_DEB" ]; then
+  log "php-monolog and php-psr-log sources already unpacked"
+else
+  need apt-get "php-monolog's sources come from Debian's packages"
+  need dpkg-deb "php-monolog's sources come from Debian's packages"
+  debs="$(mktemp -d)"
+  fetch_debs() { (cd "$debs" && apt-get download -qq "php-monolog=$PHP_MONOLOG_DEB" "php-psr-log=$PHP_PSR_LOG_DEB" 2>/dev/null); }
+  if ! fetch_debs; then
+    log "apt-get update, then php-monolog and php-psr-log again"
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
+    fetch_debs || die "apt-get download php-monolog=$PHP_MONOLOG_DEB php-psr-log=$PHP_PSR_LOG_DEB failed"
+  fi
+  rm -rf "$PHP_SRC" && mkdir -p "$PHP_SRC"
+  for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$debs/x" || die "dpkg-deb -x $deb failed"; done
+  cp -r "$debs/x/usr/share/php/." "$PHP_SRC/" || die "the PHP sources were not in the packages"
+  printf '%s %s\n' "$PHP_MONOLOG_DEB" "$PHP_PSR_LOG_DEB" > "$PHP_SRC/.versions"
+  rm -rf "$debs"
 fi
 CURRENT_STEP="basedpyright $BASEDPYRIGHT_VERSION"
 if [ -x "$BIN/basedpyright-langserver" ] && "$TOOLS/venv/bin/pip" show basedpyright 2>/dev/null | grep -qx "Version: $BASEDPYRIGHT_VERSION"; then
@@ -373,6 +400,7 @@ check clangd                     clangd --version
 check rust-analyzer              rust-analyzer --version
 check ruff                       ruff --version
 check pylsp                      pylsp --version
+check jedi-language-server       jedi-language-server --version
 check pre-commit                 pre-commit --version
 check lefthook                   lefthook version
 check bash-language-server       bash-language-server --version
@@ -380,6 +408,7 @@ check yaml-language-server       node -p "'yaml-language-server ' + require('$TO
 check vscode-json-language-server node -p "'vscode-langservers-extracted ' + require('$TOOLS/node_modules/vscode-langservers-extracted/package.json').version"
 check docker-langserver          node -p "'dockerfile-language-server-nodejs ' + require('$TOOLS/node_modules/dockerfile-language-server-nodejs/package.json').version"
 check basedpyright-langserver    "$TOOLS/venv/bin/basedpyright" --version
+check intelephense               node -p "'intelephense ' + require('$TOOLS/node_modules/intelephense/package.json').version"
 check scip-typescript            scip-typescript --version
 check scip-python                scip-python --version
 check scip-go                    scip-go --version

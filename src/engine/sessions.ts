@@ -151,9 +151,14 @@ function unsupported(
   const hint = could.length
     ? `not installed, and may: ${could.map((s) => `${s.id} (${s.install})`).join('; ')}`
     : `no other known server for ${extensionOf(path)} files offers it`;
+  // A server that offers it for a licence says so: it is no fault of the project's.
+  const paid = specs
+    .filter((s) => tried.includes(s.id) && s.paid?.capabilities.includes(capability))
+    .map((s) => `; ${s.id} answers ${what} only with ${s.paid!.how}`)
+    .join('');
   return new LspqError(
     'unsupported',
-    `${tried.join(', ')} cannot answer ${what} for ${path}; ${hint} ('lspq servers --for FILE' lists what each can answer)`,
+    `${tried.join(', ')} cannot answer ${what} for ${path}${paid}; ${hint} ('lspq servers --for FILE' lists what each can answer)`,
   );
 }
 

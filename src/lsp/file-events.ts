@@ -51,7 +51,15 @@ export interface DiskView {
 type Matcher = (path: string) => boolean;
 
 function globsOf(session: Session): Matcher[] {
-  const matchers: Matcher[] = [];
+  const root = session.client.root;
+  // What its editor extension would watch for it, under its root.
+  const matchers: Matcher[] = (session.client.spec.fileEvents ?? []).map((pattern) => {
+    const glob = new Bun.Glob(pattern);
+    return (path) => {
+      const rel = relative(root, path);
+      return !rel.startsWith('..') && glob.match(rel);
+    };
+  });
   for (const reg of session.client.state.registrations.values()) {
     if (reg.method !== DidChangeWatchedFilesNotification.method) continue;
     const options = reg.registerOptions as DidChangeWatchedFilesRegistrationOptions | undefined;
@@ -159,6 +167,9 @@ export async function tellChanges(session: Session, disk: DiskView): Promise<num
   // pyright takes a created or deleted file into its project only when it enumerates it again, on a timer.
   if (relevant.some((c) => c.kind !== 'changed' && languageIdFor(session.client.spec, c.path) !== undefined))
     session.client.state.expectEnumeration();
+  // intelephense indexes a changed source a moment after the event.
+  if (relevant.some((c) => languageIdFor(session.client.spec, c.path) !== undefined))
+    session.client.state.expectIndexing();
   // rust-analyzer loads its workspace again when a manifest changes (cargo writes Cargo.lock on its first
   // metadata): a request sent right after the event was answered from the half-reloaded workspace (184 of 450).
   if (events.some((e) => WORKSPACE_MANIFESTS.test(e.uri))) session.client.state.expectReload();

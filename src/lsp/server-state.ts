@@ -9,6 +9,8 @@ import type { Readiness } from './servers/spec';
 
 /** How long a server told of a manifest change may take to say it is loading its workspace again. */
 const RELOAD_WAIT_MS = 3_000;
+/** How long a server that indexes (intelephense), told of a changed source, may take to begin indexing it. */
+const INDEXING_WAIT_MS = 1_000;
 
 export interface PublishedDiagnostics {
   version: number | undefined;
@@ -37,6 +39,8 @@ export class ServerState {
   progressBegun = 0;
   /** How many it has ended. */
   private progressEnded = 0;
+  /** With readiness 'indexing': the count of progress begun when changed sources were told, until more begins. */
+  private indexingAwaited: number | undefined;
   private readonly activeProgress = new Map<ProgressToken, string>();
   private quiescent = false;
   /** How many serverStatus notifications have come: a reload expected is over once one has. */
@@ -83,6 +87,7 @@ export class ServerState {
     if (value.kind === 'begin') {
       this.activeProgress.set(token, value.title);
       this.progressBegun++;
+      this.indexingAwaited = undefined;
       this.running.set(String(token), { began: this.progressBegun, worked: false });
     } else if (value.kind === 'end') {
       const run = this.running.get(String(token));
@@ -161,6 +166,8 @@ export class ServerState {
         return true;
       case 'progress':
         return !this.busy;
+      case 'indexing':
+        return !this.busy && this.progressEnded > 0 && this.indexingAwaited === undefined;
       case 'indexed':
         return (
           !this.busy && openUris.every((uri) => this.diagnostics.has(uri)) && (!this.indexes || this.progressEnded > 0)
@@ -182,5 +189,23 @@ export class ServerState {
    */
   expectEnumeration(): void {
     if (this.readiness === 'enumerated') this.readyLogSeen = false;
+  }
+
+  /**
+   * A server that indexes was told of changed sources (intelephense indexes
+   * them a few milliseconds later, and a question sent at once was answered
+   * from the old index): not ready until indexing has begun again, and so
+   * until it ends; where none begins within INDEXING_WAIT_MS, it had nothing
+   * to index.
+   */
+  expectIndexing(): void {
+    if (this.readiness !== 'indexing') return;
+    const begun = this.progressBegun;
+    this.indexingAwaited = begun;
+    setTimeout(() => {
+      if (this.indexingAwaited !== begun) return;
+      this.indexingAwaited = undefined;
+      this.notify();
+    }, INDEXING_WAIT_MS).unref?.();
   }
 }

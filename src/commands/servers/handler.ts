@@ -1,9 +1,11 @@
 /** servers: every known server, whether it is found, its version, and the roots it runs for; --for FILE what each can answer. */
+import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { strategyFor } from '../../lsp/complete-diagnostics';
 import { loadServers } from '../../lsp/servers/config';
 import { locateFor } from '../../lsp/servers/locate';
+import type { ServerSpec } from '../../lsp/servers/registry';
 import type { PoolCaches } from '../../lsp/manager';
 import type { CallerContext } from '../../answers/caller';
 import type { ServerForFile, ServerInfo, ServersForResult, ServersResult } from './question';
@@ -76,6 +78,19 @@ function packageVersion(binary: string): string | undefined {
   return undefined;
 }
 
+/** The commands a server answers only with a paid licence: those its paid capabilities would let it answer. */
+function paidFor(
+  spec: ServerSpec,
+  capabilities: ServerCapabilities,
+  commands: readonly [string, (c: ServerCapabilities) => boolean][],
+): { paid?: { commands: string[]; how: string } } {
+  if (!spec.paid) return {};
+  const licensed: ServerCapabilities = { ...capabilities };
+  for (const key of spec.paid.capabilities) Object.assign(licensed, { [key]: true });
+  const names = commands.filter(([, can]) => !can(capabilities) && can(licensed)).map(([name]) => name);
+  return names.length ? { paid: { commands: names, how: spec.paid.how } } : {};
+}
+
 export async function servers(req: CallerContext, ctx: HandlerContext): Promise<ServersResult> {
   const specs = loadServers(req.root ?? req.cwd, req.env, ctx.trust);
   const configLeftOut = ctx.trust.leftOut.map((l) => l.what);
@@ -134,6 +149,7 @@ export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Pro
       ...(c.python ? { python: c.python } : {}),
       ...(version ? { version } : {}),
       answers: Object.fromEntries(ctx.capabilities.map(([name, can]) => [name, can(capabilities)])),
+      ...paidFor(c.spec, capabilities, ctx.capabilities),
       diagnostics: strategyFor(session),
     });
   }

@@ -37,6 +37,8 @@ export interface ServerForFile {
   version?: string;
   /** lspq's commands (and fmt-range, symbols-w) and whether this server can answer each. */
   answers: Record<string, boolean>;
+  /** What of those it answers only with a paid licence, and how one is given. */
+  paid?: { commands: string[]; how: string };
   /** How lspq knows its diagnostics are complete (docs/servers.md). */
   diagnostics: string;
 }

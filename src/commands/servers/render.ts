@@ -47,6 +47,7 @@ export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendere
       ...(s.python ? [`  python environment: ${s.python}`] : []),
       `  answers: ${can.join(' ')}`,
       ...(cannot.length ? [`  cannot: ${cannot.join(' ')}`] : []),
+      ...(s.paid ? [`  only with ${s.paid.how}: ${s.paid.commands.join(' ')}`] : []),
       `  diagnostics complete by: ${s.diagnostics}`,
     ].join('\n');
   });

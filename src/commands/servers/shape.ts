@@ -32,6 +32,7 @@ export const ServersForShape = z.object({
       python: z.optional(z.string()),
       version: z.optional(z.string()),
       answers: z.record(z.string(), z.boolean()),
+      paid: z.optional(z.object({ commands: z.array(z.string()), how: z.string() })),
       diagnostics: z.string(),
     }),
   ),

@@ -138,15 +138,29 @@ const LISTED: ServerSpec[] = [
     [],
     'npm install -g dockerfile-language-server-nodejs',
   ),
-  simple(
-    'intelephense',
-    'Intelephense (PHP)',
-    'intelephense',
-    ['--stdio'],
-    { '.php': 'php' },
-    [['composer.json']],
-    'npm install -g intelephense',
-  ),
+  {
+    ...simple(
+      'intelephense',
+      'Intelephense (PHP)',
+      'intelephense',
+      ['--stdio'],
+      { '.php': 'php' },
+      [['composer.json']],
+      'npm install -g intelephense',
+    ),
+    readiness: 'indexing',
+    fileEvents: ['**/*.php'],
+    paid: {
+      capabilities: [
+        'implementationProvider',
+        'typeDefinitionProvider',
+        'renameProvider',
+        'callHierarchyProvider',
+        'codeActionProvider',
+      ],
+      how: "a licence (intelephense's licenceKey, in .lsp.json's initializationOptions)",
+    },
+  },
   simple(
     'svelteserver',
     'Svelte language server',

@@ -28,6 +28,13 @@ export type Readiness =
    */
   | 'enumerated'
   /**
+   * intelephense: it indexes the workspace as it starts, and says so by
+   * work-done progress that begins a moment after initialize: ready once
+   * such progress has ended and nothing else is under way. Before, a
+   * definition outside the open file came back empty (exit 1, no word).
+   */
+  | 'indexing'
+  /**
    * rust-analyzer: wait for experimental/serverStatus quiescent, once it
    * has reported loading the workspace (a quiescent status can come first).
    */
@@ -141,6 +148,15 @@ export interface ServerSpec {
   versionArgs: string[];
   /** Requests it is known not to offer: when no installed server can answer, the others are suggested. */
   lacks?: (keyof ServerCapabilities)[];
+  /**
+   * Files whose changes on disk it expects to hear of without registering
+   * for them: its editor extension watches them for it (VS Code's
+   * `synchronize.fileEvents`; intelephense's `**\/*.php`), so lspq sends
+   * their events as if it had registered these globs.
+   */
+  fileEvents?: string[];
+  /** Requests it answers only with a paid licence (intelephense's premium features), and how one is given. */
+  paid?: { capabilities: (keyof ServerCapabilities)[]; how: string };
   /**
    * Counts a position's character in code points, whatever encoding it
    * announces (jedi-language-server hands LSP's character to jedi as its
