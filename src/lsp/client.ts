@@ -105,7 +105,7 @@ export class LspClient {
     this.state = new ServerState(this.spec.readiness, indexes);
     const python = options.env.VIRTUAL_ENV;
     // The project's interpreter, told where the server reads it, as an editor's Python extension does.
-    const settings = withRoot(this.spec.settings ?? {}, this.root);
+    const settings = withRoot(this.spec.settings ?? {}, this.root, existsSync);
     this.ownSettings =
       this.spec.interpreterSetting && python
         ? mergeSettings(settings, { python: { pythonPath: join(python, 'bin', 'python') } })

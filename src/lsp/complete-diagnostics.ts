@@ -57,11 +57,19 @@ export function strategyFor(session: Session): DiagnosticsStrategy {
 
 async function pull(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<Diagnostic[]> {
   const previous = session.docs.pulled(path);
+  const state = session.client.state;
+  const failures = state.failuresLogged;
   const report = await session.client.request(
     Requests.documentDiagnostic,
     { textDocument: { uri }, ...(previous ? { previousResultId: previous.resultId } : {}) },
     { timeoutMs: o.deadline(), budgetMs: o.budgetMs, signal: o.signal },
   );
+  // Its answer stands for a clean file though it failed on it (its own log says so, before the answer).
+  if (state.failuresLogged !== failures)
+    throw new LspqError(
+      'server_failed',
+      `${session.client.spec.id} failed on ${path}${state.lastFailure ? `: ${state.lastFailure}` : ''}; its diagnostics are not known (see 'lspq daemon logs')`,
+    );
   if (report.kind === DocumentDiagnosticReportKind.Unchanged) {
     if (previous) return previous.items;
     throw new LspqError(

@@ -138,6 +138,7 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
     heard('window/logMessage', shapes.logMessage, (params) => {
       if (params.type <= MessageType.Warning) a.log(`${a.spec.id}: ${params.message.trim()}`);
       if (a.spec.readyLog?.test(params.message)) state.readyLog();
+      if (params.type === MessageType.Error) state.loggedError(params.message, a.spec.failureLog);
       // A worker out of its heap says so before its exit: the exit is then said as what it is.
       if (a.spec.worker && OUT_OF_MEMORY.test(params.message)) workerOutOfMemory = true;
       const died = a.spec.worker?.exitLog.exec(params.message);

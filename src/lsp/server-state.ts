@@ -140,6 +140,23 @@ export class ServerState {
     }, RELOAD_WAIT_MS).unref?.();
   }
 
+  /** Failures the server logged (its `failureLog`), and the error line after the last: why. */
+  failuresLogged = 0;
+  lastFailure = '';
+  private failing = false;
+
+  /** A log line at error level: a failure the server names, or the error that follows one. */
+  loggedError(message: string, failure: RegExp | undefined): void {
+    if (failure?.test(message)) {
+      this.failuresLogged++;
+      this.lastFailure = '';
+      this.failing = true;
+    } else if (this.failing) {
+      this.lastFailure = message.split('\n')[0]!.trim();
+      this.failing = false;
+    }
+  }
+
   /** The log line that says the project is enumerated (pyright's "Found N source files"). */
   readyLog(): void {
     this.readyLogSeen = true;

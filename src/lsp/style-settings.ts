@@ -47,14 +47,26 @@ export const sameStyle = (a: FormattingOptions | undefined, b: FormattingOptions
 /** One section of a server's settings (`python.analysis`), as workspace/configuration asks for it; null where none is. */
 /**
  * Settings that name the workspace (ESLint's `workspaceFolder`): the
- * values `<root-uri>` and `<root-name>` given as this root's. Pure.
+ * values `<root-uri>` and `<root-name>` given as this root's, and
+ * `<root-has:A|B>` as whether the root holds one of those files (ESLint's
+ * `useFlatConfig`: a legacy .eslintrc is read only when it is false).
+ * Pure but for `exists`.
  */
-export function withRoot(settings: Record<string, unknown>, root: string): Record<string, unknown> {
+export function withRoot(
+  settings: Record<string, unknown>,
+  root: string,
+  exists: (path: string) => boolean,
+): Record<string, unknown> {
   const uri = `file://${root.split('/').map(encodeURIComponent).join('/')}`;
   const name = root.slice(root.lastIndexOf('/') + 1) || '/';
   const walk = (v: unknown): unknown => {
     if (v === '<root-uri>') return uri;
     if (v === '<root-name>') return name;
+    if (typeof v === 'string' && v.startsWith('<root-has:') && v.endsWith('>'))
+      return v
+        .slice('<root-has:'.length, -1)
+        .split('|')
+        .some((file) => exists(`${root}/${file}`));
     if (Array.isArray(v)) return v.map(walk);
     if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;

@@ -9,11 +9,15 @@ import { JS_TS } from './languages';
 import type { ServerSpec, WorkspaceCode } from './spec';
 
 /** ESLint's settings as VS Code's extension sends them; the workspace folder is the root's. */
+const FLAT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts'];
+
 const ESLINT_SETTINGS = {
   validate: 'on',
   packageManager: 'npm',
   useESLintClass: false,
-  experimental: { useFlatConfig: false },
+  // Flat config where the root has one; else ESLint 9 reads the legacy .eslintrc only when told to.
+  useFlatConfig: `<root-has:${FLAT_CONFIGS.join('|')}>`,
+  experimental: { useFlatConfig: `<root-has:${FLAT_CONFIGS.join('|')}>` },
   codeActionOnSave: { enable: false, mode: 'all' },
   format: false,
   quiet: false,
@@ -260,10 +264,7 @@ const LISTED: ServerSpec[] = [
       JS_TS,
       [
         [
-          'eslint.config.js',
-          'eslint.config.mjs',
-          'eslint.config.cjs',
-          'eslint.config.ts',
+          ...FLAT_CONFIGS,
           '.eslintrc.js',
           '.eslintrc.cjs',
           '.eslintrc.json',
@@ -279,6 +280,7 @@ const LISTED: ServerSpec[] = [
     // The settings VS Code's ESLint extension gives it: without a workspace folder it fails every file.
     settings: ESLINT_SETTINGS,
     needsPackage: 'eslint',
+    failureLog: /^An unexpected error occurred/,
   },
   {
     ...simple(

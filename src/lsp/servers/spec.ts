@@ -143,6 +143,13 @@ export interface ServerSpec {
   diagnostics?: DiagnosticsStrategy;
   /** With readiness 'enumerated': the server's log line that says it is ready. */
   readyLog?: RegExp;
+  /**
+   * The error it logs when it failed on the file it was asked about, and
+   * answers as if the file were clean all the same (ESLint's "An unexpected
+   * error occurred", its config failing to load): diagnostics asked while
+   * it logs one are not whole, and the error it logs next says why.
+   */
+  failureLog?: RegExp;
   /** With readiness 'indexed': the file at the root that makes the server index the project in the background. */
   indexedBy?: string;
   versionArgs: string[];
