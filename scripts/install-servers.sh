@@ -36,6 +36,7 @@ LANGSERVERS_EXTRACTED_VERSION=4.10.0  # vscode-{json,css,html,eslint}-language-s
 # ESLint itself, for the ESLint server's tests (a project's own eslint: the tests link .tools/node_modules in).
 ESLINT_VERSION=9.39.5
 INTELEPHENSE_VERSION=1.18.5      # intelephense (PHP), npm
+GRAPHQL_LSP_VERSION=3.5.0        # graphql-language-service-cli (graphql-lsp), npm
 PHP_MONOLOG_DEB=2.9.1-1          # a real PHP library's sources (Debian's php-monolog), for the PHP tests
 PHP_PSR_LOG_DEB=1.1.4-2          # and the interfaces it implements (php-psr-log)
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
@@ -294,15 +295,16 @@ if [ "$(npm_version bash-language-server)" = "$BASH_LS_VERSION" ] \
    && [ "$(npm_version vscode-langservers-extracted)" = "$LANGSERVERS_EXTRACTED_VERSION" ] \
    && [ "$(npm_version dockerfile-language-server-nodejs)" = "$DOCKERFILE_LS_VERSION" ] \
    && [ "$(npm_version eslint)" = "$ESLINT_VERSION" ] \
-   && [ "$(npm_version intelephense)" = "$INTELEPHENSE_VERSION" ]; then
+   && [ "$(npm_version intelephense)" = "$INTELEPHENSE_VERSION" ] \
+   && [ "$(npm_version graphql-language-service-cli)" = "$GRAPHQL_LSP_VERSION" ]; then
   log "bash, YAML, JSON, CSS, HTML and Dockerfile servers already installed"
 else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
     "bash-language-server@${BASH_LS_VERSION}" "yaml-language-server@${YAML_LS_VERSION}" \
     "vscode-langservers-extracted@${LANGSERVERS_EXTRACTED_VERSION}" \
     "dockerfile-language-server-nodejs@${DOCKERFILE_LS_VERSION}" "eslint@${ESLINT_VERSION}" \
-    "intelephense@${INTELEPHENSE_VERSION}" \
-    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile servers, eslint and intelephense failed"
+    "intelephense@${INTELEPHENSE_VERSION}" "graphql-language-service-cli@${GRAPHQL_LSP_VERSION}" \
+    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile servers, eslint, intelephense and graphql-lsp failed"
 fi
 
 # ---- PHP sources for the intelephense tests (Debian packages, unpacked: no PHP runs) ----
@@ -408,6 +410,7 @@ check yaml-language-server       node -p "'yaml-language-server ' + require('$TO
 check vscode-json-language-server node -p "'vscode-langservers-extracted ' + require('$TOOLS/node_modules/vscode-langservers-extracted/package.json').version"
 check docker-langserver          node -p "'dockerfile-language-server-nodejs ' + require('$TOOLS/node_modules/dockerfile-language-server-nodejs/package.json').version"
 check basedpyright-langserver    "$TOOLS/venv/bin/basedpyright" --version
+check graphql-lsp                node -p "'graphql-language-service-cli ' + require('$TOOLS/node_modules/graphql-language-service-cli/package.json').version"
 check intelephense               node -p "'intelephense ' + require('$TOOLS/node_modules/intelephense/package.json').version"
 check scip-typescript            scip-typescript --version
 check scip-python                scip-python --version

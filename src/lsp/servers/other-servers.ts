@@ -183,15 +183,20 @@ const LISTED: ServerSpec[] = [
     [['package.json']],
     'npm install -g @vue/language-server',
   ),
-  simple(
-    'graphql-lsp',
-    'GraphQL language service',
-    'graphql-lsp',
-    ['server', '-m', 'stream'],
-    { '.graphql': 'graphql', '.gql': 'graphql' },
-    [['.graphqlrc', '.graphqlrc.yml', '.graphqlrc.yaml', '.graphqlrc.json', 'graphql.config.js', 'graphql.config.ts']],
-    'npm install -g graphql-language-service-cli',
-  ),
+  {
+    ...simple(
+      'graphql-lsp',
+      'GraphQL language service',
+      'graphql-lsp',
+      ['server', '-m', 'stream'],
+      { '.graphql': 'graphql', '.gql': 'graphql' },
+      [['.graphqlrc', '.graphqlrc.yml', '.graphqlrc.yaml', '.graphqlrc.json', 'graphql.config.js', 'graphql.config.ts']],
+      'npm install -g graphql-language-service-cli',
+    ),
+    // It loads the project's config and schema after initialize, and answers a definition with nothing until then.
+    readiness: 'enumerated',
+    readyLog: /^GraphQL Language Server caches initialized/,
+  },
   simple(
     'terraform-ls',
     'Terraform (terraform-ls)',
