@@ -190,7 +190,16 @@ const LISTED: ServerSpec[] = [
       'graphql-lsp',
       ['server', '-m', 'stream'],
       { '.graphql': 'graphql', '.gql': 'graphql' },
-      [['.graphqlrc', '.graphqlrc.yml', '.graphqlrc.yaml', '.graphqlrc.json', 'graphql.config.js', 'graphql.config.ts']],
+      [
+        [
+          '.graphqlrc',
+          '.graphqlrc.yml',
+          '.graphqlrc.yaml',
+          '.graphqlrc.json',
+          'graphql.config.js',
+          'graphql.config.ts',
+        ],
+      ],
       'npm install -g graphql-language-service-cli',
     ),
     // It loads the project's config and schema after initialize, and answers a definition with nothing until then.
