@@ -37,6 +37,9 @@ LANGSERVERS_EXTRACTED_VERSION=4.10.0  # vscode-{json,css,html,eslint}-language-s
 ESLINT_VERSION=9.39.5
 INTELEPHENSE_VERSION=1.18.5      # intelephense (PHP), npm
 GRAPHQL_LSP_VERSION=3.5.0        # graphql-language-service-cli (graphql-lsp), npm
+SVELTE_LS_VERSION=0.18.4         # svelte-language-server (svelteserver), npm
+TS_SVELTE_PLUGIN_VERSION=0.3.52  # typescript-svelte-plugin, loaded into tsserver for .ts files of a Svelte project
+SVELTE_VERSION=5.57.3            # svelte itself, for the Svelte tests' project
 PHP_MONOLOG_DEB=2.9.1-1          # a real PHP library's sources (Debian's php-monolog), for the PHP tests
 PHP_PSR_LOG_DEB=1.1.4-2          # and the interfaces it implements (php-psr-log)
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
@@ -296,7 +299,10 @@ if [ "$(npm_version bash-language-server)" = "$BASH_LS_VERSION" ] \
    && [ "$(npm_version dockerfile-language-server-nodejs)" = "$DOCKERFILE_LS_VERSION" ] \
    && [ "$(npm_version eslint)" = "$ESLINT_VERSION" ] \
    && [ "$(npm_version intelephense)" = "$INTELEPHENSE_VERSION" ] \
-   && [ "$(npm_version graphql-language-service-cli)" = "$GRAPHQL_LSP_VERSION" ]; then
+   && [ "$(npm_version graphql-language-service-cli)" = "$GRAPHQL_LSP_VERSION" ] \
+   && [ "$(npm_version svelte-language-server)" = "$SVELTE_LS_VERSION" ] \
+   && [ "$(npm_version typescript-svelte-plugin)" = "$TS_SVELTE_PLUGIN_VERSION" ] \
+   && [ "$(npm_version svelte)" = "$SVELTE_VERSION" ]; then
   log "bash, YAML, JSON, CSS, HTML and Dockerfile servers already installed"
 else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
@@ -304,7 +310,9 @@ else
     "vscode-langservers-extracted@${LANGSERVERS_EXTRACTED_VERSION}" \
     "dockerfile-language-server-nodejs@${DOCKERFILE_LS_VERSION}" "eslint@${ESLINT_VERSION}" \
     "intelephense@${INTELEPHENSE_VERSION}" "graphql-language-service-cli@${GRAPHQL_LSP_VERSION}" \
-    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile servers, eslint, intelephense and graphql-lsp failed"
+    "svelte-language-server@${SVELTE_LS_VERSION}" "typescript-svelte-plugin@${TS_SVELTE_PLUGIN_VERSION}" \
+    "svelte@${SVELTE_VERSION}" \
+    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile, PHP, GraphQL and Svelte servers and eslint failed"
 fi
 
 # ---- PHP sources for the intelephense tests (Debian packages, unpacked: no PHP runs) ----
@@ -411,6 +419,7 @@ check vscode-json-language-server node -p "'vscode-langservers-extracted ' + req
 check docker-langserver          node -p "'dockerfile-language-server-nodejs ' + require('$TOOLS/node_modules/dockerfile-language-server-nodejs/package.json').version"
 check basedpyright-langserver    "$TOOLS/venv/bin/basedpyright" --version
 check graphql-lsp                node -p "'graphql-language-service-cli ' + require('$TOOLS/node_modules/graphql-language-service-cli/package.json').version"
+check svelteserver               node -p "'svelte-language-server ' + require('$TOOLS/node_modules/svelte-language-server/package.json').version"
 check intelephense               node -p "'intelephense ' + require('$TOOLS/node_modules/intelephense/package.json').version"
 check scip-typescript            scip-typescript --version
 check scip-python                scip-python --version

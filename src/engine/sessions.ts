@@ -21,6 +21,7 @@ import { Trust } from '../lsp/servers/trust';
 import { underTrust } from '../lsp/servers/untrusted';
 import { realOf } from '../trust/store';
 import type { CallerContext } from '../answers/caller';
+import { withTsPlugins } from '../lsp/servers/ts-plugins';
 
 export interface Candidate {
   spec: ServerSpec;
@@ -93,7 +94,14 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
     );
     return undefined;
   }
-  return { spec: allowed, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
+  // A framework it cannot see (TypeScript 7 and Svelte): another server answers, or none does (exit 3), not half.
+  const framework = spec.blindTo?.find((pkg) => packageAbove(pkg, root));
+  if (framework) {
+    ctx.warn?.(`left out ${spec.id}: it loads no tsserver plugins, and ${framework} files import this project's code`);
+    return undefined;
+  }
+  const planned = withTsPlugins(allowed, root, ctx.trust, env, realOf);
+  return { spec: planned, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
 }
 
 function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust): Resolved | undefined {

@@ -172,7 +172,7 @@ const LISTED: ServerSpec[] = [
     ['--stdio'],
     { '.svelte': 'svelte' },
     [['svelte.config.js', 'svelte.config.mjs', 'package.json']],
-    'npm install -g svelte-language-server',
+    'npm install -g svelte-language-server typescript-svelte-plugin',
   ),
   simple(
     'vue-language-server',

@@ -59,6 +59,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     args: ['--lsp', '--stdio'],
     languages: JS_TS,
     rootMarkers: JS_ROOTS,
+    // It loads no tsserver plugins: a .ts file's uses in Svelte components are unknown to it.
+    blindTo: ['svelte'],
     install: 'npm install -D typescript@7 (in the project) or npm install -g typescript@7',
     locate: 'typescript-native',
     workspaces: 'js',
@@ -106,6 +108,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     worker: { exitLog: /\[tsserver\] Exited\. Code: \S+\. Signal: \S+/, command: /(^|\/)tsserver\.js$/ },
     notSources: ['.d.ts', '.d.cts', '.d.mts'],
     style: 'tsserver',
+    tsPlugins: [{ name: 'typescript-svelte-plugin', forPackage: 'svelte', beside: 'svelteserver' }],
     // tsserver resolves the plugins a tsconfig names beside the TypeScript it runs: the user's loads none of the repository's.
     workspaceCode: {
       runs: "the workspace's TypeScript (node_modules/typescript) and the tsserver plugins its tsconfig names",

@@ -162,6 +162,14 @@ export interface ServerSpec {
    * their events as if it had registered these globs.
    */
   fileEvents?: string[];
+  /** TypeScript server plugins it loads where a project's framework needs them (ts-plugins.ts). */
+  tsPlugins?: TsPlugin[];
+  /**
+   * Frameworks whose files it cannot see, having no plugins (TypeScript
+   * 7): in a project with one of these packages it is left out, said on
+   * stderr, and a server that loads the framework's plugin answers.
+   */
+  blindTo?: string[];
   /** Requests it answers only with a paid licence (intelephense's premium features), and how one is given. */
   paid?: { capabilities: (keyof ServerCapabilities)[]; how: string };
   /**
@@ -221,6 +229,16 @@ export interface ServerSpec {
    * would cost a push server's settle window on the next diag).
    */
   outputDirs?: string[];
+}
+
+/** A TypeScript server plugin a framework's files need (ts-plugins.ts). */
+export interface TsPlugin {
+  /** The plugin's npm package. */
+  name: string;
+  /** The package whose presence above the root says the project needs it (svelte). */
+  forPackage: string;
+  /** The framework's language server, beside whose own install the user's plugin is looked for. */
+  beside: string;
 }
 
 /**

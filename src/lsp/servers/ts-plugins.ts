@@ -1,0 +1,60 @@
+/**
+ * TypeScript server plugins a project's framework needs: with
+ * typescript-svelte-plugin, tsserver knows what a .ts file's exports are
+ * to the .svelte components that import them (references and renames from
+ * a .ts file reach the components). typescript-language-server takes them
+ * as global plugins (`initializationOptions.plugins`, each a name and the
+ * folder its node_modules is in), so the project's tsconfig need not name
+ * them. Where the project has the framework's package: the plugin from the
+ * project's node_modules when the repository is trusted (it is the
+ * repository's code), else the user's, installed beside the framework's
+ * own language server.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { ancestors } from './install-places';
+import { onPath } from './locate';
+import type { ServerSpec, TsPlugin } from './spec';
+import type { Trust } from './trust';
+
+/** The folder holding the `node_modules` that has `name`, nearest at or above `dir`. */
+function holderAbove(name: string, dir: string): string | undefined {
+  return ancestors(dir).find((d) => existsSync(join(d, 'node_modules', name, 'package.json')));
+}
+
+/** The plugin where the user installed the framework's language server (a global npm install puts them side by side). */
+function besideServer(
+  plugin: TsPlugin,
+  env: Record<string, string>,
+  realOf: (p: string) => string,
+): string | undefined {
+  const server = onPath(plugin.beside, env);
+  if (!server) return undefined;
+  for (let d = dirname(realOf(server)); d !== dirname(d); d = dirname(d))
+    if (d.endsWith('/node_modules') && existsSync(join(d, plugin.name, 'package.json'))) return dirname(d);
+  return undefined;
+}
+
+/** `spec` with the plugins its `tsPlugins` name that the project at `root` needs and that are found. */
+export function withTsPlugins(
+  spec: ServerSpec,
+  root: string,
+  trust: Trust,
+  env: Record<string, string>,
+  realOf: (p: string) => string,
+): ServerSpec {
+  const plugins: { name: string; location: string }[] = [];
+  for (const plugin of spec.tsPlugins ?? []) {
+    if (!holderAbove(plugin.forPackage, root)) continue;
+    const project = holderAbove(plugin.name, root);
+    const trusted =
+      project !== undefined &&
+      trust.mayRun(join(project, 'node_modules', plugin.name), root, `its tsserver plugin ${plugin.name}`);
+    const location = trusted ? project : besideServer(plugin, env, realOf);
+    if (location) plugins.push({ name: plugin.name, location });
+  }
+  if (plugins.length === 0) return spec;
+  const options = spec.initializationOptions;
+  const own = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
+  return { ...spec, initializationOptions: { ...own, plugins } };
+}
