@@ -12,13 +12,15 @@
  * (exit 3, the file named).
  */
 import { isWithin as under } from '../common/paths';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LspqError } from '../common/errors';
 import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/workspace-edit';
 import { crashPoint } from './fault';
 import { type Beside, GuardedFile, LeftAsIs, realOf, writeBytes } from './guarded-file';
-import { besideNames, Journal, type JournalPlace } from './journal';
+import { besideNames, Journal, type JournalPlace, readBytesNow, removeMade } from './journal';
+
+export { readBytesNow };
 
 export interface ApplyOptions {
   /** The workspace root: nothing outside it is written unless `allowOutside`. */
@@ -45,15 +47,6 @@ export const RACE_SETTLE_MS = 25;
 export function readNow(path: string): string | undefined {
   try {
     return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-/** A file's bytes now, or undefined when it cannot be read. */
-export function readBytesNow(path: string): Uint8Array | undefined {
-  try {
-    return readFileSync(path);
   } catch {
     return undefined;
   }
@@ -208,14 +201,6 @@ function move(m: Move, undo: Undo[], making: (top: string | undefined) => void):
       if (made) removeMade(dirname(m.to), made);
     },
   });
-}
-
-/** Removes the empty folders from `deepest` up to `top`, which a move made. */
-function removeMade(deepest: string, top: string): void {
-  for (let d = deepest; ; d = dirname(d)) {
-    rmdirSync(d);
-    if (d === top) return;
-  }
 }
 
 /** Writes one file's change; a write is checked against its original right after the rename. */

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { findWord } from '../common/target';
-import { probeEnv } from '../git/run';
+import { probeEnv, spawnGit } from '../git/run';
 import type { DiskView } from '../lsp/file-events';
 import { kindAt, syntaxOf } from '../lsp/lexical';
 
@@ -189,14 +189,17 @@ export const buildLabel = (b: Build) =>
 /** The Go files under `root` that write `name` as a word (git's index where it is one, else none known). */
 async function filesNaming(root: string, name: string, env: Record<string, string>): Promise<string[] | undefined> {
   // --untracked: a file not yet added is part of the build as much as a committed one.
-  const proc = Bun.spawn(['git', 'grep', '--untracked', '-l', '-w', '-F', '-e', name, '--', '*.go'], {
-    cwd: root,
-    env: probeEnv(env),
-    stdin: 'ignore',
-    stdout: 'pipe',
-    stderr: 'ignore',
-  });
-  const [out, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  let out = '';
+  let exit: number;
+  try {
+    ({ stdout: out, exit } = await spawnGit(['grep', '--untracked', '-l', '-w', '-F', '-e', name, '--', '*.go'], {
+      cwd: root,
+      env: probeEnv(env),
+      stderr: 'pipe',
+    }));
+  } catch {
+    return undefined; // git cannot start
+  }
   // 1: nothing matched; anything else: not a repository (or git failed), so no list.
   if (exit === 1) return [];
   if (exit !== 0) return undefined;

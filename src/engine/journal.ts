@@ -245,7 +245,8 @@ export function takeOutcome(dir: string, id: string): Outcome | undefined {
   return found;
 }
 
-function readBytes(path: string): Uint8Array | undefined {
+/** A file's bytes now, or undefined when it cannot be read. */
+export function readBytesNow(path: string): Uint8Array | undefined {
   try {
     return readFileSync(path);
   } catch {
@@ -288,7 +289,7 @@ function takeBackFile(f: FileEntry, bytes: Uint8Array): boolean {
   const before = slice(f.before);
   const after = slice(f.after);
   if (f.renamedTo !== undefined && existsSync(f.renamedTo) && !existsSync(f.path)) renameSync(f.renamedTo, f.path);
-  const now = readBytes(f.path);
+  const now = readBytesNow(f.path);
   if (before === null) {
     // Created by the edit: removed if it is still what the edit wrote.
     if (now === undefined) return true;
@@ -307,7 +308,7 @@ function takeBackFile(f: FileEntry, bytes: Uint8Array): boolean {
   if (!same(now, after)) return false;
   // The original, linked beside it, goes back in place: its inode, with any write that reached it.
   if (existsSync(f.backup)) {
-    const kept = same(readBytes(f.backup), before);
+    const kept = same(readBytesNow(f.backup), before);
     renameSync(f.backup, f.path);
     return kept;
   }
@@ -315,8 +316,11 @@ function takeBackFile(f: FileEntry, bytes: Uint8Array): boolean {
   return true;
 }
 
-/** Removes the empty folders from `deepest` up to `top`, which a move made. */
-function removeMade(deepest: string, top: string): void {
+/**
+ * Removes the empty folders from `deepest` up to `top`, which a move made;
+ * one that is not empty (another program wrote into it) stops it, kept.
+ */
+export function removeMade(deepest: string, top: string): void {
   for (let d = deepest; d.length >= top.length; d = dirname(d)) {
     try {
       rmdirSync(d);
@@ -379,7 +383,7 @@ export function recover(dir: string, log: (line: string) => void): Outcome[] {
       continue;
     }
     const blob = join(dir, `${record.id}.bytes`);
-    const outcome = settle(record, readBytes(blob) ?? new Uint8Array());
+    const outcome = settle(record, readBytesNow(blob) ?? new Uint8Array());
     keepOutcome(dir, outcome);
     rmSync(blob, { force: true });
     rmSync(file, { force: true });

@@ -39,6 +39,31 @@ export async function spawnGit(args: readonly string[], options: SpawnOptions): 
   return { stdout, stderr: errText, exit };
 }
 
+/**
+ * git run to its end before the caller goes on, for a decision taken where
+ * nothing may wait (trust's, as a server is chosen): its output and exit,
+ * or undefined where git cannot start or runs past `timeoutMs`.
+ */
+export function runGitSync(
+  args: readonly string[],
+  options: { cwd: string; env: Record<string, string>; timeoutMs: number },
+): GitResult | undefined {
+  try {
+    const r = Bun.spawnSync(['git', ...args], {
+      cwd: options.cwd,
+      env: options.env,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+      timeout: options.timeoutMs,
+    });
+    if (r.exitCode === null) return undefined;
+    return { stdout: r.stdout.toString(), stderr: r.stderr.toString(), exit: r.exitCode };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The environment for lspq's own look-ups before the real call: nothing the repository configures may run. */
 export function probeEnv(env: Record<string, string>): Record<string, string> {
   const safe: Array<[string, string]> = [

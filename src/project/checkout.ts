@@ -11,7 +11,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { realOf } from '../common/real-path';
 import { dirname, join } from 'node:path';
-import { probeEnv } from '../git/run';
+import { probeEnv, runGitSync } from '../git/run';
 
 export interface Checkout {
   /** The folder holding the `.git` entry. */
@@ -55,20 +55,13 @@ function gitVouches(top: string, env: Record<string, string | undefined>): boole
   const stamp = stampOf(join(top, '.git'));
   const known = vouchedCache.get(top);
   if (known && known.stamp === stamp) return known.vouched;
-  let vouched = false;
-  try {
-    const r = Bun.spawnSync(['git', 'rev-parse', '--show-toplevel'], {
-      cwd: top,
-      env: gitProbeEnv(env),
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'ignore',
-      timeout: GIT_TIMEOUT_MS,
-    });
-    vouched = r.exitCode === 0 && realOf(r.stdout.toString().trim()) === realOf(top);
-  } catch {
-    vouched = false; // git missing: nothing is vouched for
-  }
+  // git missing, or past its time: nothing is vouched for.
+  const r = runGitSync(['rev-parse', '--show-toplevel'], {
+    cwd: top,
+    env: gitProbeEnv(env),
+    timeoutMs: GIT_TIMEOUT_MS,
+  });
+  const vouched = r?.exit === 0 && realOf(r.stdout.trim()) === realOf(top);
   if (vouchedCache.size >= CACHE_MAX) vouchedCache.delete(vouchedCache.keys().next().value!);
   vouchedCache.set(top, { stamp, vouched });
   return vouched;
@@ -98,17 +91,10 @@ export function checkoutOf(path: string, env: Record<string, string | undefined>
  * tracked, the repository's.
  */
 export function gitTracks(top: string, relativePath: string, env: Record<string, string | undefined>): boolean {
-  try {
-    const r = Bun.spawnSync(['git', 'ls-files', '--error-unmatch', '--', relativePath], {
-      cwd: top,
-      env: gitProbeEnv(env),
-      stdin: 'ignore',
-      stdout: 'ignore',
-      stderr: 'ignore',
-      timeout: GIT_TIMEOUT_MS,
-    });
-    return r.exitCode !== 1;
-  } catch {
-    return true;
-  }
+  const r = runGitSync(['ls-files', '--error-unmatch', '--', relativePath], {
+    cwd: top,
+    env: gitProbeEnv(env),
+    timeoutMs: GIT_TIMEOUT_MS,
+  });
+  return r?.exit !== 1;
 }

@@ -153,10 +153,13 @@ test("a config ESLint cannot load: exit 3 naming its error (it answered as if th
     symlinkSync(join(REPO, '.tools', 'node_modules'), join(broken, 'node_modules'));
     for (let i = 0; i < 2; i++) {
       const r = await lspq.run(['diag', 'a.js'], { cwd: broken });
-      expect([r.stdout, r.exit, r.stderr]).toEqual([
+      // (TypeScript 7 on PATH may add a line of its own: the svelte and vue in the tools' node_modules.)
+      expect([r.stdout, r.exit, r.stderr.split('\n').filter((l) => l.includes('eslint'))]).toEqual([
         '',
         3,
-        `lspq: vscode-eslint-language-server failed on ${broken}/a.js: SyntaxError: Unexpected token ']'; its diagnostics are not known (see 'lspq daemon logs')\n`,
+        [
+          `lspq: vscode-eslint-language-server failed on ${broken}/a.js: SyntaxError: Unexpected token ']'; its diagnostics are not known (see 'lspq daemon logs')`,
+        ],
       ]);
     }
     writeFileSync(join(broken, 'eslint.config.js'), 'export default [{ rules: { "no-undef": "error" } }];\n');

@@ -22,6 +22,7 @@ import type { IndexResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import type { IndexQuery } from './question';
 import { checkoutTop } from '../../project/checkout';
+import { runGitSync } from '../../git/run';
 
 /**
  * The Node indexers run out of Node's default heap on a large project
@@ -95,8 +96,8 @@ function projectTop(cwd: string): string {
 }
 
 function gitHead(root: string, env: Record<string, string>): string | undefined {
-  const r = Bun.spawnSync(['git', 'rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: root, env, stderr: 'ignore' });
-  return r.exitCode === 0 ? r.stdout.toString().trim() : undefined;
+  const r = runGitSync(['rev-parse', '--verify', '--quiet', 'HEAD'], { cwd: root, env, timeoutMs: 10_000 });
+  return r?.exit === 0 ? r.stdout.trim() : undefined;
 }
 
 export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<IndexResult> {

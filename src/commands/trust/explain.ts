@@ -8,6 +8,7 @@ import { join, relative } from 'node:path';
 import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
 import type { ServerSpec } from '../../lsp/servers/spec';
 import { checkoutOf, gitProbeEnv } from '../../project/checkout';
+import { runGitSync } from '../../git/run';
 
 export interface WouldRun {
   /** What runs: a server, a program, a configuration, an index. */
@@ -23,14 +24,8 @@ const SKIPPED = new Set(['.git', 'target']);
 export function shippedFiles(top: string, env: Record<string, string | undefined>): string[] {
   const checkout = checkoutOf(top, env);
   if (checkout?.vouched) {
-    const r = Bun.spawnSync(['git', 'ls-files', '-z'], {
-      cwd: top,
-      env: gitProbeEnv(env),
-      stdin: 'ignore',
-      stdout: 'pipe',
-      stderr: 'ignore',
-    });
-    if (r.exitCode === 0) return r.stdout.toString().split('\0').filter(Boolean);
+    const r = runGitSync(['ls-files', '-z'], { cwd: top, env: gitProbeEnv(env), timeoutMs: 30_000 });
+    if (r?.exit === 0) return r.stdout.split('\0').filter(Boolean);
   }
   const out: string[] = [];
   const walk = (dir: string, depth: number) => {
