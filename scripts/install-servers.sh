@@ -40,6 +40,8 @@ GRAPHQL_LSP_VERSION=3.5.0        # graphql-language-service-cli (graphql-lsp), n
 SVELTE_LS_VERSION=0.18.4         # svelte-language-server (svelteserver), npm
 TS_SVELTE_PLUGIN_VERSION=0.3.52  # typescript-svelte-plugin, loaded into tsserver for .ts files of a Svelte project
 SVELTE_VERSION=5.57.3            # svelte itself, for the Svelte tests' project
+VUE_TOOLS_VERSION=3.3.11         # @vue/language-server and @vue/typescript-plugin (loaded into tsserver for .vue files)
+VUE_VERSION=3.5.45               # vue itself, for the Vue tests' project
 PHP_MONOLOG_DEB=2.9.1-1          # a real PHP library's sources (Debian's php-monolog), for the PHP tests
 PHP_PSR_LOG_DEB=1.1.4-2          # and the interfaces it implements (php-psr-log)
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
@@ -302,7 +304,10 @@ if [ "$(npm_version bash-language-server)" = "$BASH_LS_VERSION" ] \
    && [ "$(npm_version graphql-language-service-cli)" = "$GRAPHQL_LSP_VERSION" ] \
    && [ "$(npm_version svelte-language-server)" = "$SVELTE_LS_VERSION" ] \
    && [ "$(npm_version typescript-svelte-plugin)" = "$TS_SVELTE_PLUGIN_VERSION" ] \
-   && [ "$(npm_version svelte)" = "$SVELTE_VERSION" ]; then
+   && [ "$(npm_version svelte)" = "$SVELTE_VERSION" ] \
+   && [ "$(npm_version @vue/typescript-plugin)" = "$VUE_TOOLS_VERSION" ] \
+   && [ "$(npm_version @vue/language-server)" = "$VUE_TOOLS_VERSION" ] \
+   && [ "$(npm_version vue)" = "$VUE_VERSION" ]; then
   log "bash, YAML, JSON, CSS, HTML and Dockerfile servers already installed"
 else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
@@ -311,8 +316,9 @@ else
     "dockerfile-language-server-nodejs@${DOCKERFILE_LS_VERSION}" "eslint@${ESLINT_VERSION}" \
     "intelephense@${INTELEPHENSE_VERSION}" "graphql-language-service-cli@${GRAPHQL_LSP_VERSION}" \
     "svelte-language-server@${SVELTE_LS_VERSION}" "typescript-svelte-plugin@${TS_SVELTE_PLUGIN_VERSION}" \
-    "svelte@${SVELTE_VERSION}" \
-    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile, PHP, GraphQL and Svelte servers and eslint failed"
+    "svelte@${SVELTE_VERSION}" "@vue/language-server@${VUE_TOOLS_VERSION}" \
+    "@vue/typescript-plugin@${VUE_TOOLS_VERSION}" "vue@${VUE_VERSION}" \
+    || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile, PHP, GraphQL, Svelte and Vue servers and eslint failed"
 fi
 
 # ---- PHP sources for the intelephense tests (Debian packages, unpacked: no PHP runs) ----

@@ -21,6 +21,7 @@ import { acquire, type Candidate, candidatesFor, onePerFamily, prepare, using, t
 import { withContext } from './excerpts';
 import { workspaceSessions } from './symbol-search';
 import type { DiagQuery } from '../answers/diagnostics';
+import { readsWithPlugins } from '../lsp/servers/ts-plugins';
 
 export type DiagRequest = DiagQuery;
 
@@ -115,7 +116,8 @@ export async function workspaceFilesFor(session: Session, env: Record<string, st
   const spec = session.client.spec;
   const root = session.client.root;
   // The project's sources: not what a build made of them (declaration files, JavaScript beside its declarations).
-  const wanted = (p: string) => isSource(spec, p, existsSync) && !p.includes('/node_modules/') && existsSync(p);
+  const wanted = (p: string) =>
+    isSource(spec, p, existsSync) && readsWithPlugins(spec, p) && !p.includes('/node_modules/') && existsSync(p);
   const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
   const repo = await GitRepo.open(root, env);
   const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && wanted(p)) : [];

@@ -21,7 +21,7 @@ import { Trust } from '../lsp/servers/trust';
 import { underTrust } from '../lsp/servers/untrusted';
 import { realOf } from '../trust/store';
 import type { CallerContext } from '../answers/caller';
-import { withTsPlugins } from '../lsp/servers/ts-plugins';
+import { readsWithPlugins, withTsPlugins } from '../lsp/servers/ts-plugins';
 
 export interface Candidate {
   spec: ServerSpec;
@@ -67,6 +67,10 @@ const packageAbove = (name: string, dir: string) =>
   ancestors(dir).some((d) => existsSync(join(d, 'node_modules', name, 'package.json')));
 
 function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: HandlerContext): Candidate | undefined {
+  if (spec.notStarted) {
+    if (req.server !== spec.id) return undefined;
+    throw new LspqError('unsupported', `lspq does not start ${spec.id}: ${spec.notStarted}`);
+  }
   // Everything the lookup reads from the caller: PATH, the Python environment, the tool folders, the trust.
   const e = req.env;
   const lookup = [e.PATH, e.VIRTUAL_ENV, e.HOME, e.LSPQ_TOOL_DIRS, e.GOBIN, e.GOPATH, e.CARGO_HOME, e.XDG_DATA_HOME];
@@ -101,6 +105,8 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
     return undefined;
   }
   const planned = withTsPlugins(allowed, root, ctx.trust, env, realOf);
+  // A .vue file is the TypeScript server's only with Vue's plugin loaded.
+  if (!readsWithPlugins(planned, path)) return undefined;
   return { spec: planned, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
 }
 

@@ -21,6 +21,7 @@ import type { Deadline, HandlerContext } from './context';
 import { acquire, prepare, using, type Candidate } from './sessions';
 import { underTrust } from '../lsp/servers/untrusted';
 import { realOf } from '../trust/store';
+import { ownExtensions } from '../lsp/servers/ts-plugins';
 
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
 export async function workspaceSessions(req: CallerContext, ctx: HandlerContext): Promise<Session[]> {
@@ -66,7 +67,7 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
   const covered = new Set<string>();
   const missing: string[] = [];
   for (const c of languages) {
-    const exts = Object.keys(c.spec.languages);
+    const exts = ownExtensions(c.spec);
     if (exts.every((e) => covered.has(e))) continue;
     const located = locateFor(c.spec, c.root, req.env, ctx.trust);
     if (!located) {

@@ -174,15 +174,20 @@ const LISTED: ServerSpec[] = [
     [['svelte.config.js', 'svelte.config.mjs', 'package.json']],
     'npm install -g svelte-language-server typescript-svelte-plugin',
   ),
-  simple(
-    'vue-language-server',
-    'Vue (Volar)',
-    'vue-language-server',
-    ['--stdio'],
-    { '.vue': 'vue' },
-    [['package.json']],
-    'npm install -g @vue/language-server',
-  ),
+  {
+    ...simple(
+      'vue-language-server',
+      'Vue (Volar)',
+      'vue-language-server',
+      ['--stdio'],
+      { '.vue': 'vue' },
+      [['package.json']],
+      'npm install -g @vue/language-server @vue/typescript-plugin',
+    ),
+    // .vue files are typescript-language-server's, with @vue/typescript-plugin (its entry's tsPlugins).
+    notStarted:
+      'it answers nothing until its tsserver/request notifications are relayed to a TypeScript server, which lspq does not do yet',
+  },
   {
     ...simple(
       'graphql-lsp',

@@ -60,7 +60,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     languages: JS_TS,
     rootMarkers: JS_ROOTS,
     // It loads no tsserver plugins: a .ts file's uses in Svelte components are unknown to it.
-    blindTo: ['svelte'],
+    blindTo: ['svelte', 'vue'],
     install: 'npm install -D typescript@7 (in the project) or npm install -g typescript@7',
     locate: 'typescript-native',
     workspaces: 'js',
@@ -84,7 +84,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     family: 'typescript',
     command: 'typescript-language-server',
     args: ['--stdio'],
-    languages: JS_TS,
+    // .vue only with Vue's plugin loaded (tsPlugins below; a project without it is not asked of .vue files).
+    languages: { ...JS_TS, '.vue': 'vue' },
     rootMarkers: JS_ROOTS,
     install: 'npm install -g typescript-language-server typescript@5',
     // The syntax-only server answers while the project loads, with wrong
@@ -108,7 +109,16 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     worker: { exitLog: /\[tsserver\] Exited\. Code: \S+\. Signal: \S+/, command: /(^|\/)tsserver\.js$/ },
     notSources: ['.d.ts', '.d.cts', '.d.mts'],
     style: 'tsserver',
-    tsPlugins: [{ name: 'typescript-svelte-plugin', forPackage: 'svelte', beside: 'svelteserver' }],
+    tsPlugins: [
+      { name: 'typescript-svelte-plugin', forPackage: 'svelte', beside: 'svelteserver' },
+      // Vue's hybrid mode: the script and template of a .vue file are this server's to answer, through the plugin.
+      {
+        name: '@vue/typescript-plugin',
+        forPackage: 'vue',
+        beside: 'vue-language-server',
+        languages: { '.vue': 'vue' },
+      },
+    ],
     // tsserver resolves the plugins a tsconfig names beside the TypeScript it runs: the user's loads none of the repository's.
     workspaceCode: {
       runs: "the workspace's TypeScript (node_modules/typescript) and the tsserver plugins its tsconfig names",

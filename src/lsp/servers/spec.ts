@@ -162,6 +162,13 @@ export interface ServerSpec {
    * their events as if it had registered these globs.
    */
   fileEvents?: string[];
+  /**
+   * Why lspq does not start it: what it needs of a client that lspq does
+   * not do (vue-language-server 3 answers nothing until the client relays
+   * its tsserver/request notifications to a TypeScript server). Another
+   * server answers its files, or none does (exit 3 with the install hints).
+   */
+  notStarted?: string;
   /** TypeScript server plugins it loads where a project's framework needs them (ts-plugins.ts). */
   tsPlugins?: TsPlugin[];
   /**
@@ -239,6 +246,8 @@ export interface TsPlugin {
   forPackage: string;
   /** The framework's language server, beside whose own install the user's plugin is looked for. */
   beside: string;
+  /** Files the TypeScript server reads only with the plugin (.vue), by extension, with their language ids. */
+  languages?: Record<string, string>;
 }
 
 /**

@@ -43,7 +43,7 @@ export function withTsPlugins(
   env: Record<string, string>,
   realOf: (p: string) => string,
 ): ServerSpec {
-  const plugins: { name: string; location: string }[] = [];
+  const plugins: { name: string; location: string; languages: string[] }[] = [];
   for (const plugin of spec.tsPlugins ?? []) {
     if (!holderAbove(plugin.forPackage, root)) continue;
     const project = holderAbove(plugin.name, root);
@@ -51,10 +51,26 @@ export function withTsPlugins(
       project !== undefined &&
       trust.mayRun(join(project, 'node_modules', plugin.name), root, `its tsserver plugin ${plugin.name}`);
     const location = trusted ? project : besideServer(plugin, env, realOf);
-    if (location) plugins.push({ name: plugin.name, location });
+    if (location) plugins.push({ name: plugin.name, location, languages: Object.values(plugin.languages ?? {}) });
   }
   if (plugins.length === 0) return spec;
   const options = spec.initializationOptions;
   const own = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
   return { ...spec, initializationOptions: { ...own, plugins } };
+}
+
+/** Whether `spec`, as planned for a root, can read `path`: a file only a plugin makes readable (.vue) needs it loaded. */
+export function readsWithPlugins(spec: ServerSpec, path: string): boolean {
+  const needing = (spec.tsPlugins ?? []).filter((p) =>
+    Object.keys(p.languages ?? {}).some((ext) => path.endsWith(ext)),
+  );
+  if (needing.length === 0) return true;
+  const options = spec.initializationOptions as { plugins?: { name: string }[] } | undefined;
+  return needing.some((p) => options?.plugins?.some((loaded) => loaded.name === p.name));
+}
+
+/** The extensions a server reads of itself, without a plugin (.vue is typescript-language-server's only with Vue's). */
+export function ownExtensions(spec: ServerSpec): string[] {
+  const byPlugins = new Set((spec.tsPlugins ?? []).flatMap((p) => Object.keys(p.languages ?? {})));
+  return Object.keys(spec.languages).filter((ext) => !byPlugins.has(ext));
 }
