@@ -133,11 +133,22 @@ export class ServerState {
     if (this.readiness !== 'quiescent') return;
     const before = this.statuses;
     this.quiescent = false;
+    this.unlessWithin(
+      RELOAD_WAIT_MS,
+      () => this.statuses !== before,
+      () => {
+        this.quiescent = true;
+      },
+    );
+  }
+
+  /** After `ms`, unless `happened` by then: `otherwise`, and the waiters told. */
+  private unlessWithin(ms: number, happened: () => boolean, otherwise: () => void): void {
     setTimeout(() => {
-      if (this.statuses !== before) return;
-      this.quiescent = true;
+      if (happened()) return;
+      otherwise();
       this.notify();
-    }, RELOAD_WAIT_MS).unref?.();
+    }, ms).unref?.();
   }
 
   /** Failures the server logged (its `failureLog`), and the error line after the last: why. */
@@ -219,10 +230,12 @@ export class ServerState {
     if (this.readiness !== 'indexing') return;
     const begun = this.progressBegun;
     this.indexingAwaited = begun;
-    setTimeout(() => {
-      if (this.indexingAwaited !== begun) return;
-      this.indexingAwaited = undefined;
-      this.notify();
-    }, INDEXING_WAIT_MS).unref?.();
+    this.unlessWithin(
+      INDEXING_WAIT_MS,
+      () => this.indexingAwaited !== begun,
+      () => {
+        this.indexingAwaited = undefined;
+      },
+    );
   }
 }
