@@ -101,7 +101,10 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
   // A framework it cannot see (TypeScript 7 and Svelte): another server answers, or none does (exit 3), not half.
   const framework = spec.blindTo?.find((pkg) => packageAbove(pkg, root));
   if (framework) {
-    ctx.warn?.(`left out ${spec.id}: it loads no tsserver plugins, and ${framework} files import this project's code`);
+    const why = `it loads no tsserver plugins, and ${framework} files import this project's code`;
+    if (req.server === spec.id)
+      throw new LspqError('unsupported', `${spec.id} cannot answer for ${root} whole: ${why}; drop --server`);
+    ctx.warn?.(`left out ${spec.id}: ${why}`);
     return undefined;
   }
   const planned = withTsPlugins(allowed, root, ctx.trust, env, realOf);

@@ -77,6 +77,16 @@ describe('svelte', () => {
     ]);
   });
 
+  test('TypeScript 7 asked for by name: exit 3 saying why, not that it is missing', async () => {
+    const PATH = `${join(REPO, 'node_modules', '.bin')}:${toolsPath()}`;
+    const r = await lspq.run(['refs', 'src/lib.ts:1:double', '--server', 'typescript'], { cwd: root, env: { PATH } });
+    expect([r.stdout, r.exit, r.stderr]).toEqual([
+      '',
+      3,
+      `lspq: typescript cannot answer for ${root} whole: it loads no tsserver plugins, and svelte files import this project's code; drop --server\n`,
+    ]);
+  });
+
   test("refs in a component: the template's uses of its state", async () => {
     const r = await lspq.run(['refs', 'src/Counter.svelte:3:count'], { cwd: root });
     expect([r.stdout, r.exit]).toEqual([
