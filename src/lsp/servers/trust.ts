@@ -6,7 +6,7 @@
  * worktree's main checkout's). A clone delivers only what git tracks, so
  * in a git checkout only what git tracks needs trust; what it does not
  * (made by the user's `npm install`, `uv venv`, their own editing) is the
- * user's and runs. A checkout is one git vouches for (trust/checkout.ts):
+ * user's and runs. A checkout is one git vouches for (project/checkout.ts):
  * in a folder whose `.git` git does not confirm, and outside a checkout,
  * everything of the project needs trust. Servers that would run the
  * repository's code as they work (build scripts, JavaScript
