@@ -22,6 +22,7 @@ import { underTrust } from '../lsp/servers/untrusted';
 import { realOf } from '../trust/store';
 import type { CallerContext } from '../answers/caller';
 import { readsWithPlugins, withTsPlugins } from '../lsp/servers/ts-plugins';
+import { tsserverRelay } from './tsserver-relay';
 
 export interface Candidate {
   spec: ServerSpec;
@@ -67,10 +68,6 @@ const packageAbove = (name: string, dir: string) =>
   ancestors(dir).some((d) => existsSync(join(d, 'node_modules', name, 'package.json')));
 
 function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: HandlerContext): Candidate | undefined {
-  if (spec.notStarted) {
-    if (req.server !== spec.id) return undefined;
-    throw new LspqError('unsupported', `lspq does not start ${spec.id}: ${spec.notStarted}`);
-  }
   // Everything the lookup reads from the caller: PATH, the Python environment, the tool folders, the trust.
   const e = req.env;
   const lookup = [e.PATH, e.VIRTUAL_ENV, e.HOME, e.LSPQ_TOOL_DIRS, e.GOBIN, e.GOPATH, e.CARGO_HOME, e.XDG_DATA_HOME];
@@ -228,6 +225,8 @@ export async function acquire(ctx: HandlerContext, candidate: Candidate, req: Ca
     clearTimeout(timer);
   }
   await ctx.leases.share(session, leaseWait(session, req, ctx));
+  const plugin = candidate.spec.relaysTsserverTo;
+  if (plugin) session.client.tsserverRelay ??= tsserverRelay(ctx.pool, candidate.root, plugin);
   return session;
 }
 

@@ -68,6 +68,8 @@ export class LspClient {
   private onApplyEdit: ((edit: WorkspaceEdit) => Promise<ApplyWorkspaceEditResult>) | undefined;
   /** Set with it: where a window/showDocument from the command goes. */
   private onShowDocument: ((uri: string) => void) | undefined;
+  /** Where this server's tsserver requests go (vue-language-server's, to the TypeScript server of its root). */
+  tsserverRelay: ((command: string, args: unknown) => Promise<unknown>) | undefined;
   encoding: PositionEncoding = 'utf-16';
   /** The settings it is answered with: its spec's, and the project's interpreter. */
   private readonly ownSettings: Record<string, unknown>;
@@ -146,6 +148,7 @@ export class LspClient {
       },
       unreadable: (why) => void this.unreadable(why),
       workerDied: (why) => void this.workerDied(why),
+      relayTsserver: (command, args) => this.tsserverRelay?.(command, args) ?? Promise.resolve(null),
     });
     // LSPQ_TRACE_LSP=1 logs every message, for diagnosing a server's behaviour.
     if (options.env.LSPQ_TRACE_LSP) {

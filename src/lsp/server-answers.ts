@@ -52,6 +52,15 @@ export interface Answering {
   unreadable(why: string): void;
   /** A process that answers for it (tsserver under typescript-language-server) died: the server is stopped. */
   workerDied(why: string): void;
+  /** A tsserver request it asks the client to make for it (vue-language-server): tsserver's answer body, or null. */
+  relayTsserver(command: string, args: unknown): Promise<unknown>;
+}
+
+/** vue-language-server's `tsserver/request`: [id, command, args], as the one parameter or as the whole list. Pure. */
+export function tsserverRequestOf(params: unknown): { id: number; command: string; args: unknown } | undefined {
+  const tuple = Array.isArray(params) && Array.isArray(params[0]) ? params[0] : params;
+  if (!Array.isArray(tuple) || typeof tuple[0] !== 'number' || typeof tuple[1] !== 'string') return undefined;
+  return { id: tuple[0], command: tuple[1], args: tuple[2] };
 }
 
 /** What V8 writes as a process runs out of its heap. */
@@ -145,6 +154,17 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
       if (died) a.workerDied(workerOutOfMemory ? `out of its memory: ${died[0]}` : died[0]);
     }),
   );
+  // Vue's hybrid mode: its TypeScript questions go through the client to a TypeScript server, and it waits for
+  // each answer (every feature hangs without one): always answered, null when no TypeScript server can.
+  c.onNotification('tsserver/request', (...params: unknown[]) => {
+    const request = tsserverRequestOf(params);
+    if (!request) return a.log(`${a.spec.id} sent a malformed tsserver/request; ignored`);
+    void a
+      .relayTsserver(request.command, request.args)
+      .catch(() => null)
+      .then((body) => c.sendNotification('tsserver/response', [request.id, body ?? null]))
+      .catch(() => {});
+  });
   c.onError(([err]) => {
     a.log(`${a.spec.id} connection error: ${err.message}`);
     // A frame whose header cannot be read leaves the stream out of step: later answers may be lost

@@ -184,9 +184,9 @@ const LISTED: ServerSpec[] = [
       [['package.json']],
       'npm install -g @vue/language-server @vue/typescript-plugin',
     ),
-    // .vue files are typescript-language-server's, with @vue/typescript-plugin (its entry's tsPlugins).
-    notStarted:
-      'it answers nothing until its tsserver/request notifications are relayed to a TypeScript server, which lspq does not do yet',
+    // Hybrid mode: script and template expressions are typescript-language-server's (with @vue/typescript-plugin);
+    // this server's own questions to TypeScript are relayed there.
+    relaysTsserverTo: '@vue/typescript-plugin',
   },
   {
     ...simple(

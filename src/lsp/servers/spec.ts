@@ -162,13 +162,8 @@ export interface ServerSpec {
    * their events as if it had registered these globs.
    */
   fileEvents?: string[];
-  /**
-   * Why lspq does not start it: what it needs of a client that lspq does
-   * not do (vue-language-server 3 answers nothing until the client relays
-   * its tsserver/request notifications to a TypeScript server). Another
-   * server answers its files, or none does (exit 3 with the install hints).
-   */
-  notStarted?: string;
+  /** Its TypeScript questions are relayed to the TypeScript server with this plugin (vue-language-server's, Vue's). */
+  relaysTsserverTo?: string;
   /** TypeScript server plugins it loads where a project's framework needs them (ts-plugins.ts). */
   tsPlugins?: TsPlugin[];
   /**
