@@ -271,7 +271,10 @@ export async function sessionFor(
   // Formatting asks the file's formatter first (registry data: ruff before pylsp).
   const rank = (s: ServerSpec) => (s.formatter === 'first' ? 0 : s.formatter === 'last' ? 2 : 1);
   const formats = capability === 'documentFormattingProvider' || capability === 'documentRangeFormattingProvider';
-  const specs = formats && !req.server ? [...configured].sort((a, b) => rank(a) - rank(b)) : configured;
+  const ordered = formats && !req.server ? [...configured].sort((a, b) => rank(a) - rank(b)) : configured;
+  // A file's own server first for what it knows better than the TypeScript server beside it (a .vue file's outline).
+  const own = (s: ServerSpec) => (s.answersFirst?.includes(capability) ? 0 : 1);
+  const specs = [...ordered].sort((a, b) => own(a) - own(b));
   // Looked up one at a time: the first installed server usually answers, and
   // finding roots and binaries for all of them is most of a warm answer's cost.
   for (const spec of specs) {

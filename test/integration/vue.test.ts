@@ -76,6 +76,21 @@ describe('vue', () => {
     expect([template.stdout, template.exit]).toEqual(['```typescript\n(property) count: number\n```\n', 0]);
   });
 
+  test("symbols of a component: vue-language-server's outline (its blocks, the script's names, the template's elements)", async () => {
+    const r = await lspq.run(['symbols', 'src/App.vue'], { cwd: root });
+    expect([r.stdout, r.exit]).toEqual([
+      [
+        'src/App.vue:1:1: module script setup',
+        'src/App.vue:5:7:   variable count',
+        'src/App.vue:6:7:   variable twice',
+        'src/App.vue:9:1: module template',
+        'src/App.vue:10:3:   field button',
+        '',
+      ].join('\n'),
+      0,
+    ]);
+  });
+
   test("refs from math.ts: the component's import, script and template uses", async () => {
     for (let i = 0; i < 2; i++) {
       const r = await ask(['refs', 'src/math.ts:1:double']);

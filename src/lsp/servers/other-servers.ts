@@ -187,6 +187,8 @@ const LISTED: ServerSpec[] = [
     // Hybrid mode: script and template expressions are typescript-language-server's (with @vue/typescript-plugin);
     // this server's own questions to TypeScript are relayed there.
     relaysTsserverTo: '@vue/typescript-plugin',
+    // Its outline has the blocks and the template's elements; the TypeScript server's has nothing of a .vue file.
+    answersFirst: ['documentSymbolProvider'],
   },
   {
     ...simple(

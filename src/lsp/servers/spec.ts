@@ -162,6 +162,8 @@ export interface ServerSpec {
    * their events as if it had registered these globs.
    */
   fileEvents?: string[];
+  /** Asked before the other servers of its files for these (vue-language-server: a .vue file's outline). */
+  answersFirst?: (keyof ServerCapabilities)[];
   /** Its TypeScript questions are relayed to the TypeScript server with this plugin (vue-language-server's, Vue's). */
   relaysTsserverTo?: string;
   /** TypeScript server plugins it loads where a project's framework needs them (ts-plugins.ts). */
