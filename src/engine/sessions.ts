@@ -21,7 +21,7 @@ import { Trust } from '../lsp/servers/trust';
 import { underTrust } from '../lsp/servers/untrusted';
 import { realOf } from '../trust/store';
 import type { CallerContext } from '../answers/caller';
-import { readsWithPlugins, withTsPlugins } from '../lsp/servers/ts-plugins';
+import { holderAbove, readsWithPlugins, withTsPlugins } from '../lsp/servers/ts-plugins';
 import { tsserverRelay } from './tsserver-relay';
 
 export interface Candidate {
@@ -96,7 +96,7 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
     return undefined;
   }
   // A framework it cannot see (TypeScript 7 and Svelte): another server answers, or none does (exit 3), not half.
-  const framework = spec.blindTo?.find((pkg) => packageAbove(pkg, root));
+  const framework = spec.blindTo?.find((pkg) => holderAbove(pkg, root) !== undefined);
   if (framework) {
     const why = `it loads no tsserver plugins, and ${framework} files import this project's code`;
     if (req.server === spec.id)

@@ -12,14 +12,25 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { BoundedCache } from '../../common/bounded-cache';
 import { ancestors } from './install-places';
 import { onPath } from './locate';
 import type { ServerSpec, TsPlugin } from './spec';
 import type { Trust } from './trust';
 
-/** The folder holding the `node_modules` that has `name`, nearest at or above `dir`. */
-function holderAbove(name: string, dir: string): string | undefined {
-  return ancestors(dir).find((d) => existsSync(join(d, 'node_modules', name, 'package.json')));
+/**
+ * The folder holding the `node_modules` that has `name`, nearest at or
+ * above `dir`. Asked on every question's way to its server: remembered by
+ * package and folder for a few seconds (an npm install is seen within them).
+ */
+const holders = new BoundedCache<string, { dir: string | undefined }>(256, 3_000);
+export function holderAbove(name: string, dir: string): string | undefined {
+  const key = `${name}\0${dir}`;
+  const known = holders.get(key);
+  if (known) return known.dir;
+  return holders.set(key, {
+    dir: ancestors(dir).find((d) => existsSync(join(d, 'node_modules', name, 'package.json'))),
+  }).dir;
 }
 
 /** The plugin where the user installed the framework's language server (a global npm install puts them side by side). */
