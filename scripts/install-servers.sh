@@ -42,6 +42,9 @@ TS_SVELTE_PLUGIN_VERSION=0.3.52  # typescript-svelte-plugin, loaded into tsserve
 SVELTE_VERSION=5.57.3            # svelte itself, for the Svelte tests' project
 VUE_TOOLS_VERSION=3.3.11         # @vue/language-server and @vue/typescript-plugin (loaded into tsserver for .vue files)
 VUE_VERSION=3.5.45               # vue itself, for the Vue tests' project
+TAILWIND_LS_VERSION=0.16.0       # @tailwindcss/language-server (no dependencies: tailwindcss is the project's)
+TAILWIND4_VERSION=4.3.5          # tailwindcss 4 and 3, each in a folder of its own (a project's node_modules):
+TAILWIND3_VERSION=3.4.19         # in .tools/node_modules it would mark every test project as using Tailwind
 PHP_MONOLOG_DEB=2.9.1-1          # a real PHP library's sources (Debian's php-monolog), for the PHP tests
 PHP_PSR_LOG_DEB=1.1.4-2          # and the interfaces it implements (php-psr-log)
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
@@ -321,6 +324,28 @@ else
     || die "npm install of the bash/YAML/JSON/CSS/HTML/Dockerfile, PHP, GraphQL, Svelte and Vue servers and eslint failed"
 fi
 
+# ---- Tailwind CSS: its server, and tailwindcss 4 and 3 as two projects install them ----
+CURRENT_STEP="@tailwindcss/language-server $TAILWIND_LS_VERSION, tailwindcss $TAILWIND4_VERSION and $TAILWIND3_VERSION"
+tailwind_at() { # prints the tailwindcss version installed under .tools/$1, or nothing
+  local pj="$TOOLS/$1/node_modules/tailwindcss/package.json"
+  if [ -f "$pj" ]; then node -p "require(process.argv[1]).version" "$pj" 2>/dev/null || true; fi
+}
+if [ "$(npm_version @tailwindcss/language-server)" = "$TAILWIND_LS_VERSION" ] \
+   && [ "$(tailwind_at tailwind4)" = "$TAILWIND4_VERSION" ] && [ "$(tailwind_at tailwind3)" = "$TAILWIND3_VERSION" ]; then
+  log "Tailwind CSS's server and tailwindcss already installed"
+else
+  npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
+    "@tailwindcss/language-server@${TAILWIND_LS_VERSION}" \
+    || die "npm install @tailwindcss/language-server@${TAILWIND_LS_VERSION} failed"
+  for major in 4 3; do
+    version="TAILWIND${major}_VERSION"
+    mkdir -p "$TOOLS/tailwind$major"
+    [ -f "$TOOLS/tailwind$major/package.json" ] || echo '{ "private": true }' > "$TOOLS/tailwind$major/package.json"
+    npm install --prefix "$TOOLS/tailwind$major" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
+      "tailwindcss@${!version}" || die "npm install tailwindcss@${!version} failed"
+  done
+fi
+
 # ---- PHP sources for the intelephense tests (Debian packages, unpacked: no PHP runs) ----
 CURRENT_STEP="php-monolog $PHP_MONOLOG_DEB and php-psr-log $PHP_PSR_LOG_DEB sources"
 PHP_SRC="$TOOLS/php-src"
@@ -427,6 +452,7 @@ check basedpyright-langserver    "$TOOLS/venv/bin/basedpyright" --version
 check graphql-lsp                node -p "'graphql-language-service-cli ' + require('$TOOLS/node_modules/graphql-language-service-cli/package.json').version"
 check svelteserver               node -p "'svelte-language-server ' + require('$TOOLS/node_modules/svelte-language-server/package.json').version"
 check intelephense               node -p "'intelephense ' + require('$TOOLS/node_modules/intelephense/package.json').version"
+check tailwindcss-language-server node -p "'@tailwindcss/language-server ' + require('$TOOLS/node_modules/@tailwindcss/language-server/package.json').version"
 check scip-typescript            scip-typescript --version
 check scip-python                scip-python --version
 check scip-go                    scip-go --version

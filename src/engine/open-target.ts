@@ -37,6 +37,7 @@ export async function openTarget(
   deadline: Deadline,
   capability: keyof ServerCapabilities,
   what: string,
+  skip: string[] = [],
 ): Promise<OpenTarget> {
   let path: string;
   let line: number;
@@ -56,7 +57,7 @@ export async function openTarget(
   assertFile(path);
   const where = displayPath(path, req.cwd);
   const { real, shown } = followLink(path, req.cwd);
-  const session = await sessionFor(ctx, req, real, capability, what);
+  const session = await sessionFor(ctx, req, real, capability, what, skip);
   const asked = nameInProject(path, real, session.client.root);
   const text = await session.docs.sync(asked);
   const lines = ctx.pool.caches.lines.ofText(path, text);

@@ -256,8 +256,9 @@ export async function holdAlone(
 }
 
 /**
- * The first installed server for `path` that offers `capability`. Servers
- * that lack it are a different answer from a failure: if none has it, say so.
+ * The first installed server for `path` that offers `capability`, past the
+ * ones in `skip` (asked already). Servers that lack it are a different
+ * answer from a failure: if none has it, say so.
  */
 export async function sessionFor(
   ctx: HandlerContext,
@@ -265,6 +266,7 @@ export async function sessionFor(
   path: string,
   capability: keyof ServerCapabilities,
   what: string,
+  skip: string[] = [],
 ): Promise<Session> {
   const tried: string[] = [];
   const configured = configuredFor(path, req, ctx.trust);
@@ -278,6 +280,7 @@ export async function sessionFor(
   // Looked up one at a time: the first installed server usually answers, and
   // finding roots and binaries for all of them is most of a warm answer's cost.
   for (const spec of specs) {
+    if (skip.includes(spec.id)) continue;
     const candidate = resolve(spec, path, req, ctx);
     if (!candidate) continue;
     const session = await acquire(ctx, candidate, req);

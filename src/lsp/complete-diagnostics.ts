@@ -50,7 +50,7 @@ export function strategyFor(session: Session): DiagnosticsStrategy {
   const declared = session.client.spec.diagnostics;
   if (declared === 'gopls-barrier' && offersCommand(session, GOPLS_DIAGNOSE)) return declared;
   if (declared === 'tsserver' && offersCommand(session, TSSERVER_REQUEST)) return declared;
-  if (declared === 'versioned') return declared;
+  if (declared === 'versioned' || declared === 'push-each') return declared;
   if (declared === 'pull-and-check' && offersPull(session)) return declared;
   return offersPull(session) ? 'pull' : 'push';
 }
@@ -221,6 +221,38 @@ async function push(session: Session, path: string, uri: string, mark: number, o
   );
 }
 
+/**
+ * Tailwind CSS: one publish after every change of a file, an empty list
+ * included, half a second after it (its debounce), over two seconds on a
+ * cold project. The first publish after the text was sent, then a quiet
+ * spell. A document sent before something else changed is sent again
+ * under a new version (closed, it would be cleared by an empty publish).
+ * A file the server said no project covers has nothing to wait for.
+ */
+async function pushEach(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<void> {
+  const { client, docs } = session;
+  if (docs.diagnosedUnchanged(path)) return;
+  if (docs.outdated(path)) await docs.resend(path);
+  const sentAt = docs.sentAt(path) ?? 0;
+  let lastAt: number | undefined;
+  let lastSeen = sentAt;
+  await client.waitFor(
+    () => {
+      if (client.state.unserved.has(path)) return true;
+      const published = client.state.diagnostics.get(uri);
+      if (published && published.sequence > lastSeen) {
+        lastSeen = published.sequence;
+        lastAt = Date.now();
+      }
+      return lastAt !== undefined && Date.now() - lastAt >= PUSH_QUIET_MS;
+    },
+    o.deadline(),
+    `diagnosing ${path}`,
+    o.signal,
+    PUSH_QUIET_MS,
+  );
+}
+
 /** rust-analyzer reports its cargo check as work under this token. */
 const isCheck = (token: string | number) => String(token).includes('flycheck');
 
@@ -301,9 +333,11 @@ export async function completeDiagnostics(
   if (strategy === 'gopls-barrier') await goplsBarrier(session, uris, o);
   else if (strategy === 'versioned')
     for (const [i, path] of paths.entries()) await versioned(session, path, uris[i]!, o);
+  else if (strategy === 'push-each') await Promise.all(paths.map((path, i) => pushEach(session, path, uris[i]!, o)));
   else await Promise.all(paths.map((path, i) => push(session, path, uris[i]!, marks.get(path) ?? 0, o)));
   for (const [i, path] of paths.entries()) {
-    out.set(path, session.client.state.diagnostics.get(uris[i]!)?.diagnostics ?? []);
+    const unserved = session.client.state.unserved.has(path);
+    out.set(path, unserved ? [] : (session.client.state.diagnostics.get(uris[i]!)?.diagnostics ?? []));
     session.docs.markDiagnosed(path);
   }
   return out;

@@ -35,6 +35,8 @@ interface OpenDocument {
   pulled?: PulledReport;
   /** The world when the server was last given its text: changed since, what it made of the text may be stale. */
   syncedWorld: number;
+  /** The server's publish count when it was last given the text: a publish after it is about this text. */
+  sentAt: number;
 }
 
 export interface PulledReport {
@@ -101,10 +103,11 @@ export class Documents {
     const languageId = languageIdFor(this.client.spec, path) ?? 'plaintext';
     const uri = pathToUri(path);
     const version = this.nextVersion(path);
+    const sentAt = this.sending(path);
     await this.client.sendNotification(DidOpenTextDocumentNotification.type, {
       textDocument: { uri, languageId, version, text: disk.text },
     });
-    this.open.set(path, { path, uri, version, ...disk, syncedWorld: this.world });
+    this.open.set(path, { path, uri, version, ...disk, syncedWorld: this.world, sentAt });
     await this.evict();
     return disk.text;
   }
@@ -172,11 +175,33 @@ export class Documents {
     await this.sync(path);
   }
 
+  /** The server is about to be given `path`'s text: what it said of the old text no longer holds. */
+  private sending(path: string): number {
+    this.client.state.unserved.delete(path);
+    return this.client.state.publishes;
+  }
+
+  /** The server's publish count when it was last given `path`'s text. */
+  sentAt(path: string): number | undefined {
+    return this.open.get(path)?.sentAt;
+  }
+
+  /**
+   * Sends the document's text again under a new version, so a server that
+   * publishes after every change (Tailwind CSS) looks at it afresh, without
+   * the empty publish a close would bring.
+   */
+  async resend(path: string): Promise<void> {
+    const doc = this.open.get(path);
+    if (doc) await this.change(doc, doc.text);
+  }
+
   private async change(doc: OpenDocument, text: string): Promise<void> {
     doc.text = text;
     doc.version = this.nextVersion(doc.path);
     this.world++;
     doc.syncedWorld = this.world;
+    doc.sentAt = this.sending(doc.path);
     await this.client.sendNotification(DidChangeTextDocumentNotification.type, {
       textDocument: { uri: doc.uri, version: doc.version },
       contentChanges: [{ text }],
@@ -193,11 +218,12 @@ export class Documents {
       const uri = pathToUri(path);
       const languageId = languageIdFor(this.client.spec, path) ?? 'plaintext';
       const version = this.nextVersion(path);
+      const sentAt = this.sending(path);
       await this.client.sendNotification(DidOpenTextDocumentNotification.type, {
         textDocument: { uri, languageId, version, text },
       });
       this.world++;
-      doc = { path, uri, version, text, mtimeMs: Number.NaN, size: -1, syncedWorld: this.world };
+      doc = { path, uri, version, text, mtimeMs: Number.NaN, size: -1, syncedWorld: this.world, sentAt };
       this.open.set(path, doc);
       await this.evict();
     } else if (doc.text !== text) {

@@ -147,6 +147,8 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
     heard('window/logMessage', shapes.logMessage, (params) => {
       if (params.type <= MessageType.Warning) a.log(`${a.spec.id}: ${params.message.trim()}`);
       if (a.spec.readyLog?.test(params.message)) state.readyLog();
+      const unserved = a.spec.unservedLog?.exec(params.message)?.[1];
+      if (unserved) state.unservedFile(unserved);
       if (params.type === MessageType.Error) state.loggedError(params.message, a.spec.failureLog);
       // A worker out of its heap says so before its exit: the exit is then said as what it is.
       if (a.spec.worker && OUT_OF_MEMORY.test(params.message)) workerOutOfMemory = true;
@@ -154,6 +156,7 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
       if (died) a.workerDied(workerOutOfMemory ? `out of its memory: ${died[0]}` : died[0]);
     }),
   );
+  if (a.spec.readyNotification) c.onNotification(a.spec.readyNotification, () => state.readyLog());
   // Vue's hybrid mode: its TypeScript questions go through the client to a TypeScript server, and it waits for
   // each answer (every feature hangs without one): always answered, null when no TypeScript server can.
   c.onNotification('tsserver/request', (...params: unknown[]) => {

@@ -174,6 +174,23 @@ export class ServerState {
     this.notify();
   }
 
+  /**
+   * Files the server said no project of its covers since their text was
+   * last sent (its `unservedLog`): nothing will be published for them.
+   */
+  readonly unserved = new Set<string>();
+
+  /** The server said no project of its covers `path`: it is ready for it, with nothing to say. */
+  unservedFile(path: string): void {
+    this.unserved.add(path);
+    this.readyLog();
+  }
+
+  /** How many publishes have come so far: one that comes later is news. */
+  get publishes(): number {
+    return this.publishSequence;
+  }
+
   /** The tokens of the work the server is reporting now. */
   get progressTokens(): ProgressToken[] {
     return [...this.activeProgress.keys()];

@@ -1,6 +1,7 @@
 /** hover: signature, type and documentation at a position. */
 import { Requests } from '../../lsp/requests';
-import { deadlineFor, type HandlerContext } from '../../engine/context';
+import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
+import { LspqError } from '../../common/errors';
 import { textsOf, using } from '../../engine/sessions';
 import { atTarget, indexServer } from '../../engine/from-index';
 import { openTarget } from '../../engine/open-target';
@@ -24,8 +25,31 @@ export async function hover(req: HoverQuery, ctx: HandlerContext): Promise<Hover
     };
   }
   const deadline = deadlineFor(req);
-  const { session, target, uri, position } = await openTarget(req.target, req, ctx, deadline, 'hoverProvider', 'hover');
-  return using(session, async () => {
+  // A file served by several (an .html file's own server and Tailwind's): where one has nothing to say at the
+  // place, the next that offers hover is asked, unless the user named one.
+  const asked: string[] = [];
+  let first: HoverResult | undefined;
+  for (;;) {
+    let answer: HoverResult;
+    try {
+      answer = await hoverFrom(req, ctx, deadline, asked);
+    } catch (err) {
+      if (first && err instanceof LspqError && NO_OTHER.has(err.code)) return first;
+      throw err;
+    }
+    if (answer.contents || req.server) return answer;
+    first ??= answer;
+    asked.push(answer.server);
+  }
+}
+
+/** What ends the search for another server: there is none to ask. */
+const NO_OTHER = new Set(['server_not_installed', 'unsupported', 'untrusted']);
+
+async function hoverFrom(req: HoverQuery, ctx: HandlerContext, deadline: Deadline, skip: string[]) {
+  const opened = await openTarget(req.target, req, ctx, deadline, 'hoverProvider', 'hover', skip);
+  const { session, target, uri, position } = opened;
+  return using(session, async (): Promise<HoverResult> => {
     const client = session.client;
     const raw = await client.request(Requests.hover, { textDocument: { uri }, position }, deadline.options(ctx));
     const texts = textsOf(session, ctx);

@@ -317,11 +317,27 @@ const LISTED: ServerSpec[] = [
         '.vue': 'vue',
         '.svelte': 'svelte',
       },
-      [['tailwind.config.js', 'tailwind.config.cjs', 'tailwind.config.mjs', 'tailwind.config.ts']],
+      [
+        [
+          'tailwind.config.js',
+          'tailwind.config.cjs',
+          'tailwind.config.mjs',
+          'tailwind.config.ts',
+          // Tailwind 4 has no configuration file: its CSS imports the installed package.
+          'node_modules/tailwindcss/package.json',
+        ],
+      ],
       'npm install -g @tailwindcss/language-server',
     ),
     needsMarker: true,
     lacks: NO_NAVIGATION,
+    // It builds a project (a stylesheet importing tailwindcss, or a configuration) when a file of it is first
+    // opened; until then a hover is empty. A file no project takes in is said in its log, and gets nothing.
+    readiness: 'enumerated',
+    readyNotification: '@/tailwindCSS/projectInitialized',
+    // Node's inspect of the path: on one line, or over several where it is long.
+    unservedLog: /^\[GLOBAL\] No matching project for document \{\s*fsPath: '([^']+)'/,
+    diagnostics: 'push-each',
   },
 ];
 

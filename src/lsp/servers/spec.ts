@@ -22,9 +22,10 @@ export type Readiness =
    */
   | 'indexed'
   /**
-   * pyright: wait for its log line saying the workspace's files are
-   * enumerated. Until then a references search covers only open files and
-   * comes back empty, though its own progress has already ended.
+   * Wait for the server's own word that it is ready: its `readyLog` line
+   * (pyright: the workspace's files are enumerated; until then a references
+   * search covers only open files and comes back empty, though its own
+   * progress has already ended) or its `readyNotification`.
    */
   | 'enumerated'
   /**
@@ -49,10 +50,19 @@ export type Readiness =
  *   changed, so tsserver is asked its three passes directly;
  * - pull-and-check: its own diagnostics pulled, and those of the check it
  *   runs on save (rust-analyzer's cargo check), pushed once that ends;
+ * - push-each: it publishes once after every change of a file, an empty
+ *   list included (Tailwind CSS): the first publish after the text was sent;
  * - push: any other server's publishes, with a quiet window (the fallback).
  * Without a declared strategy: pull where offered, else push.
  */
-export type DiagnosticsStrategy = 'pull' | 'gopls-barrier' | 'versioned' | 'tsserver' | 'pull-and-check' | 'push';
+export type DiagnosticsStrategy =
+  | 'pull'
+  | 'gopls-barrier'
+  | 'versioned'
+  | 'tsserver'
+  | 'pull-and-check'
+  | 'push-each'
+  | 'push';
 
 /**
  * What a server runs of a repository's own code as it works, and how it
@@ -143,6 +153,14 @@ export interface ServerSpec {
   diagnostics?: DiagnosticsStrategy;
   /** With readiness 'enumerated': the server's log line that says it is ready. */
   readyLog?: RegExp;
+  /** With readiness 'enumerated': a notification of its own that says so (Tailwind's, once a project is built). */
+  readyNotification?: string;
+  /**
+   * Its log line saying no project of its covers a file, the file's path in
+   * the first group (Tailwind CSS, where no stylesheet or configuration
+   * takes it in): ready for it, and it has nothing to say of it.
+   */
+  unservedLog?: RegExp;
   /**
    * The error it logs when it failed on the file it was asked about, and
    * answers as if the file were clean all the same (ESLint's "An unexpected
