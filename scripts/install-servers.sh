@@ -54,6 +54,11 @@ MCP_INSPECTOR_VERSION=2.12.0      # the MCP Inspector's CLI, a second client for
 SCIP_TYPESCRIPT_VERSION=0.4.0    # SCIP indexers for lspq index (rust-analyzer's own scip command is the third)
 SCIP_PYTHON_VERSION=0.6.6
 TANSTACK_QUERY_VERSION=5.104.5   # two packages of a real monorepo, sources included, for the monorepo tests
+VUE_SONNER_VERSION=2.0.9         # real component libraries, their sources as published (npm pack, unpacked to
+SVELTE_SONNER_VERSION=1.2.1      # .tools/projects: no install, so no peers): Vue's ships .vue and .ts, Svelte's .svelte
+RUNED_VERSION=0.28.0             # svelte-sonner's one dependency, beside svelte in .tools/node_modules
+GITHUB_SCHEMA_VERSION=15.25.0    # GitHub's GraphQL schema (@octokit/graphql-schema), for the GraphQL tests, and
+GITHUB_SCHEMA_BROKEN=15.26.1     # the release whose schema defines two fields twice (it does not build)
 
 ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
@@ -420,6 +425,35 @@ else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
     "@tanstack/query-persist-client-core@${TANSTACK_QUERY_VERSION}" \
     || die "npm install of @tanstack/query-persist-client-core failed"
+fi
+
+# ---- real component libraries' sources (npm pack, unpacked) -------------------
+CURRENT_STEP="vue-sonner $VUE_SONNER_VERSION, svelte-sonner $SVELTE_SONNER_VERSION, runed $RUNED_VERSION, GitHub's schema"
+PROJECTS="$TOOLS/projects"
+# Each as folder name, then package@version.
+UNPACKED=(
+  "vue-sonner-$VUE_SONNER_VERSION" "vue-sonner@$VUE_SONNER_VERSION"
+  "svelte-sonner-$SVELTE_SONNER_VERSION" "svelte-sonner@$SVELTE_SONNER_VERSION"
+  "github-schema-$GITHUB_SCHEMA_VERSION" "@octokit/graphql-schema@$GITHUB_SCHEMA_VERSION"
+  "github-schema-$GITHUB_SCHEMA_BROKEN" "@octokit/graphql-schema@$GITHUB_SCHEMA_BROKEN"
+)
+all_unpacked() {
+  local i
+  for ((i = 0; i < ${#UNPACKED[@]}; i += 2)); do [ -f "$PROJECTS/${UNPACKED[i]}/package.json" ] || return 1; done
+}
+if all_unpacked && [ "$(npm_version runed)" = "$RUNED_VERSION" ]; then
+  log "vue-sonner, svelte-sonner and GitHub's schema already unpacked"
+else
+  npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
+    "runed@${RUNED_VERSION}" || die "npm install runed@${RUNED_VERSION} failed"
+  packs="$(mktemp -d)"
+  for ((i = 0; i < ${#UNPACKED[@]}; i += 2)); do
+    dir="$PROJECTS/${UNPACKED[i]}" pkg="${UNPACKED[i + 1]}"
+    tarball="$(cd "$packs" && npm pack --silent "$pkg")" || die "npm pack $pkg failed"
+    rm -rf "$dir" && mkdir -p "$dir"
+    tar xzf "$packs/$tarball" -C "$dir" --strip-components=1 || die "unpacking $tarball failed"
+  done
+  rm -rf "$packs"
 fi
 
 # ---- final check ------------------------------------------------------------

@@ -10,7 +10,6 @@ import {
   type NotificationType,
   StreamMessageReader,
   StreamMessageWriter,
-  Trace,
   type ApplyWorkspaceEditResult,
   type FormattingOptions,
   type WorkspaceEdit,
@@ -34,13 +33,13 @@ import { mergeSettings, sameStyle, settingAt, styleSections, withRoot } from './
 import { workerGone } from './workers';
 import { checkAnswer, crashError } from './crash';
 import { slowNotices } from './slow-notices';
+import { traceMessages } from './trace';
 import type { RequestOptions } from './request-options';
 
 export const INITIALIZE_TIMEOUT_MS = 60_000;
 export const SHUTDOWN_TIMEOUT_MS = 2_000;
 const STDERR_TAIL_BYTES = 4_096;
 const STDERR_DRAIN_MS = 200;
-const TRACE_DATA_CHARS = 300;
 
 type RequestParamOf<P> = P extends null ? P | undefined : P;
 /** First and longest pause before asking again a request the server cancelled because it was busy. */
@@ -77,6 +76,8 @@ export class LspClient {
   private brokenFrame: string | undefined;
   /** What its worker process said as it died (tsserver's exit), once it did: the server is stopped for it. */
   private deadWorker: string | undefined;
+  /** It said it could not load the project, and was stopped for it: why. */
+  private failedProject: string | undefined;
   /** Its size against the daemon's limit, once it was stopped for growing past it alone. */
   private overMemory: string | undefined;
   /** The indentation last told to a server whose spec has `style`. */
@@ -148,14 +149,11 @@ export class LspClient {
       },
       unreadable: (why) => void this.unreadable(why),
       workerDied: (why) => void this.workerDied(why),
+      projectFailed: (why) => void this.projectFailed(why),
       relayTsserver: (command, args) => this.tsserverRelay?.(command, args) ?? Promise.resolve(null),
     });
     // LSPQ_TRACE_LSP=1 logs every message, for diagnosing a server's behaviour.
-    if (options.env.LSPQ_TRACE_LSP) {
-      const trace = (message: string, data?: string) =>
-        log(`${this.spec.id} trace: ${message} ${(data ?? '').replace(/\s+/g, ' ').slice(0, TRACE_DATA_CHARS)}`);
-      void this.connection.trace(Trace.Verbose, { log: trace });
-    }
+    if (options.env.LSPQ_TRACE_LSP) traceMessages(this.connection, this.spec.id, log);
     this.connection.listen();
   }
 
@@ -178,7 +176,7 @@ export class LspClient {
    */
   get running(): boolean {
     // A server whose worker died is being stopped: the next question starts a fresh one rather than wait for it.
-    if (this.deadWorker || this.overMemory) return false;
+    if (this.deadWorker || this.overMemory || this.failedProject) return false;
     return this.alive && (this.proc.pid === undefined || processRuns(this.proc.pid));
   }
 
@@ -271,7 +269,7 @@ export class LspClient {
     }
   }
 
-  /** Resolves once `condition()` holds, re-checked on every server event; rejects at the deadline or on exit. */
+  /** Resolves once `condition()` holds, re-checked on every server event; rejects at the deadline, on exit, or once it is stopped for what it said. */
   waitFor(
     condition: () => boolean,
     timeoutMs: number,
@@ -292,7 +290,7 @@ export class LspClient {
         else resolve();
       };
       const check = () => {
-        if (!this.alive) done(this.crashError());
+        if (!this.alive || this.failedProject || this.deadWorker) done(this.crashError());
         else if (condition()) done();
       };
       const onAbort = () => done(new LspqError('timeout', 'cancelled'));
@@ -363,7 +361,7 @@ export class LspClient {
       // Answered after its worker died: an empty answer from a server with nothing behind it, not the truth.
       if (!this.deadWorker && (await workerGone(this.spec, this.proc.pid, result)))
         await this.workerDied('its worker process is gone');
-      if (this.deadWorker || this.overMemory) throw this.crashError();
+      if (this.deadWorker || this.overMemory || this.failedProject) throw this.crashError();
       this.requestsAnswered++;
       checkAnswer(this.spec.id, type.method, req.shape, result, this.log);
       return result;
@@ -403,6 +401,15 @@ export class LspClient {
     await this.killGroup();
   }
 
+  /** Stops a server that says it could not load the project: its answers from now on would be empty, not true. */
+  private async projectFailed(why: string): Promise<void> {
+    if (this.failedProject || !this.alive) return;
+    this.failedProject = why;
+    this.state.notify();
+    this.log(`${this.spec.id}: could not load the project (${why}): stopping it; the next question starts it again`);
+    await this.killGroup();
+  }
+
   /** Stops a server that alone grew past the daemon's memory limit: the questions under way fail naming both sizes. */
   async stopOverMemory(sizes: string): Promise<void> {
     if (this.overMemory || !this.alive) return;
@@ -418,6 +425,7 @@ export class LspClient {
       stderrTail: this.stderrTail,
       brokenFrame: this.brokenFrame,
       deadWorker: this.deadWorker,
+      failedProject: this.failedProject,
       overMemory: this.overMemory,
     });
   }

@@ -31,6 +31,8 @@ export interface CrashFacts {
   brokenFrame: string | undefined;
   /** A process it answers through died (tsserver), and it was stopped for it. */
   deadWorker: string | undefined;
+  /** It said it could not load the project, and was stopped for it: why. */
+  failedProject?: string;
   /** It grew past the daemon's memory limit on its own, and was stopped for it: how big, against what. */
   overMemory: string | undefined;
 }
@@ -46,6 +48,11 @@ export function crashError(c: CrashFacts): LspqError {
     return new LspqError(
       'server_crashed',
       `${c.id} lost a process it answers through (${c.deadWorker}), so it was stopped (root ${c.root}); ${again}`,
+    );
+  if (c.failedProject)
+    return new LspqError(
+      'server_failed',
+      `${c.id} could not load the project at ${c.root}: ${c.failedProject}; its answers would be empty, so it was stopped (fix the project; the next command starts it again)`,
     );
   if (c.brokenFrame)
     return new LspqError(

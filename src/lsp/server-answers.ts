@@ -52,8 +52,16 @@ export interface Answering {
   unreadable(why: string): void;
   /** A process that answers for it (tsserver under typescript-language-server) died: the server is stopped. */
   workerDied(why: string): void;
+  /** It said it could not load the project (its `failedProjectLog`): the server is stopped. */
+  projectFailed(why: string): void;
   /** A tsserver request it asks the client to make for it (vue-language-server): tsserver's answer body, or null. */
   relayTsserver(command: string, args: unknown): Promise<unknown>;
+}
+
+/** A failure's reason: the line after the one that says it failed, else that line. Pure. */
+export function reasonOf(message: string): string {
+  const lines = message.split('\n').map((l) => l.trim());
+  return lines.find((l, i) => i > 0 && l) ?? lines[0]!;
 }
 
 /** vue-language-server's `tsserver/request`: [id, command, args], as the one parameter or as the whole list. Pure. */
@@ -150,6 +158,7 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
       const unserved = a.spec.unservedLog?.exec(params.message)?.[1];
       if (unserved) state.unservedFile(unserved);
       if (params.type === MessageType.Error) state.loggedError(params.message, a.spec.failureLog);
+      if (a.spec.failedProjectLog?.test(params.message)) a.projectFailed(reasonOf(params.message));
       // A worker out of its heap says so before its exit: the exit is then said as what it is.
       if (a.spec.worker && OUT_OF_MEMORY.test(params.message)) workerOutOfMemory = true;
       const died = a.spec.worker?.exitLog.exec(params.message);

@@ -212,6 +212,7 @@ const LISTED: ServerSpec[] = [
     // It loads the project's config and schema after initialize, and answers a definition with nothing until then.
     readiness: 'enumerated',
     readyLog: /^GraphQL Language Server caches initialized/,
+    failedProjectLog: /^WARNING: graphql-config error, only highlighting is enabled/,
   },
   simple(
     'terraform-ls',

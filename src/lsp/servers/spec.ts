@@ -168,6 +168,14 @@ export interface ServerSpec {
    * it logs one are not whole, and the error it logs next says why.
    */
   failureLog?: RegExp;
+  /**
+   * Its log line saying it could not load the project and answers from
+   * nothing from now on (graphql-lsp, a schema that does not build: every
+   * file "clean", every definition empty), the reason on the next line: it
+   * is stopped, the question under way exits 3 with the reason, and the
+   * next one starts it afresh (it says so again while the project is broken).
+   */
+  failedProjectLog?: RegExp;
   /** With readiness 'indexed': the file at the root that makes the server index the project in the background. */
   indexedBy?: string;
   versionArgs: string[];
