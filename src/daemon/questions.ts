@@ -20,6 +20,7 @@ import { type CommandLine, type EditOutcome, PROTOCOL_VERSION } from '../common/
 import { BatchInputShape, EnvelopeHeadShape, EnvelopeShape, readLine } from '../common/socket-shapes';
 import { type DaemonSocket, send, write } from './connection';
 import { type ListenOptions, status } from './status';
+import { nextTurn } from '../common/turns';
 
 /**
  * Where a question's time went, for the log and the warm-floor benchmark:
@@ -103,7 +104,7 @@ export class Questions {
     const serverTime = new ServerTime();
     try {
       // Where the kernel's queue is not read directly, let the events it already holds arrive first.
-      if (!o.watchers.immediate) await new Promise((r) => setImmediate(r));
+      if (!o.watchers.immediate) await nextTurn();
       strayRejection();
       const host: Host = {
         answer: (query) => dispatch(query, { ...this.engineContext(socket, line, notes), serverTime }, ANSWERERS),

@@ -14,6 +14,7 @@ import { releaseLock, takeLock } from './lock';
 import { reapOrphans, recordServers } from './orphans';
 import { listen } from './server';
 import { Watchers } from './watch';
+import { watchHolds } from './hold-watch';
 
 export const DAEMON_IDLE_MS = 30 * 60_000;
 /** How long a stopping daemon lets the questions under way finish before it cancels them. */
@@ -104,6 +105,7 @@ export async function runDaemon(): Promise<ExitCode> {
   });
   writeFileSync(stateFile(socket, 'daemon.pid'), String(process.pid), { mode: 0o600 });
   log(`listening on ${socket} (pid ${process.pid})`);
+  watchHolds(process.env, log);
   // The command that started this daemon waits on a pipe for this word, not on a poll of the socket.
   try {
     writeSync(1, 'ready\n');

@@ -23,6 +23,7 @@ import { basename, dirname, join } from 'node:path';
 import type { DiskChange, DiskView } from '../lsp/file-events';
 import { entryPath, type FolderWatch, folderWatch } from './folder-watch';
 import { neverSources } from '../project/folders';
+import { nextTurn } from '../common/turns';
 
 interface Change {
   /** The sequence number of its latest event. */
@@ -325,7 +326,7 @@ export class Watchers implements DiskView {
         const stamp = polled && !e.isDirectory() ? stampOf(join(dir, e.name)) : undefined;
         if (polled && stamp !== undefined) polled.set(e.name, stamp);
       }
-      if (yields && ++count % WALK_CHUNK === 0) await new Promise((resolve) => setImmediate(resolve));
+      if (yields && ++count % WALK_CHUNK === 0) await nextTurn();
     }
   }
 

@@ -19,6 +19,7 @@ import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/works
 import { crashPoint } from './fault';
 import { type Beside, GuardedFile, LeftAsIs, realOf, writeBytes } from './guarded-file';
 import { besideNames, Journal, type JournalPlace, readBytesNow, removeMade } from './journal';
+import { nextTurn } from '../common/turns';
 
 export { readBytesNow };
 
@@ -106,8 +107,7 @@ export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
  * that writes one of its files meanwhile is caught by that file's guard.
  */
 const FILES_PER_TURN = 100;
-const breather = (i: number) =>
-  i > 0 && i % FILES_PER_TURN === 0 ? new Promise<void>((resolve) => setImmediate(resolve)) : undefined;
+const breather = (i: number) => (i > 0 && i % FILES_PER_TURN === 0 ? nextTurn() : undefined);
 
 /** One step taken, and how to take it back without overwriting anyone. */
 interface Undo {

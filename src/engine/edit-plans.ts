@@ -5,7 +5,8 @@
  */
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { formattingOptions } from '../lsp/editorconfig';
-import { planWorkspaceEdit, type EditPlan } from '../lsp/workspace-edit';
+import { readFile } from 'node:fs/promises';
+import { pathsOf, planWorkspaceEdit, type EditPlan } from '../lsp/workspace-edit';
 import type { Session } from '../lsp/manager';
 import type { CallerContext } from '../answers/caller';
 import type { FileEdit } from '../answers/edits';
@@ -13,14 +14,39 @@ import { readBytesNow, readNow, writePlan } from './apply-edit';
 import type { JournalPlace } from './journal';
 import type { EngineContext } from './context';
 
-/** The edit against what the server saw: an open document's text, else the disk's. */
-export function planFor(edit: WorkspaceEdit, session: Session): EditPlan {
+/**
+ * The edit against what the server saw: an open document's text, else the
+ * disk's. The files it names are read first, asynchronously, so an edit of
+ * thousands of files keeps no other question waiting while they are read.
+ */
+export async function planFor(edit: WorkspaceEdit, session: Session): Promise<EditPlan> {
+  const read = await readAhead(pathsOf(edit));
+  const bytesOf = (path: string) => (read.has(path) ? read.get(path) : readBytesNow(path));
   return planWorkspaceEdit(
     edit,
-    (path) => session.docs.text(path) ?? readNow(path),
+    (path) => {
+      const open = session.docs.text(path);
+      if (open !== undefined || !read.has(path)) return open ?? readNow(path);
+      const bytes = read.get(path);
+      return bytes && Buffer.from(bytes).toString('utf8');
+    },
     session.client.encoding,
-    readBytesNow,
+    bytesOf,
   );
+}
+
+/** How many files are read at once. */
+const READ_AHEAD = 64;
+
+/** Each file's bytes, undefined where it cannot be read, read a slice at a time. */
+async function readAhead(paths: string[]): Promise<Map<string, Uint8Array | undefined>> {
+  const read = new Map<string, Uint8Array | undefined>();
+  for (let i = 0; i < paths.length; i += READ_AHEAD) {
+    const slice = paths.slice(i, i + READ_AHEAD);
+    const bytes = await Promise.all(slice.map((p) => readFile(p).catch(() => undefined)));
+    for (const [j, p] of slice.entries()) read.set(p, bytes[j]);
+  }
+  return read;
 }
 
 /**

@@ -233,7 +233,7 @@ export async function otherBuilds(
   root: string,
   name: string,
   env: Record<string, string>,
-  walk: () => string[],
+  walk: () => Promise<string[]>,
   disk?: DiskView,
 ): Promise<OtherBuilds> {
   // Asked again only when something under the root changed since (the daemon's watch says): a warm
@@ -261,10 +261,10 @@ async function search(
   root: string,
   name: string,
   env: Record<string, string>,
-  walk: () => string[],
+  walk: () => Promise<string[]>,
 ): Promise<OtherBuilds> {
   const here = currentBuild(env);
-  const candidates = (await filesNaming(root, name, env)) ?? walk().filter((p) => p.endsWith('.go'));
+  const candidates = (await filesNaming(root, name, env)) ?? (await walk()).filter((p) => p.endsWith('.go'));
   const builds: { build: Build; files: string[] }[] = [];
   const unsearched: string[] = [];
   for (const path of candidates) {

@@ -19,6 +19,7 @@ import type { Deadline, HandlerContext } from './context';
 import { prepare } from './sessions';
 import { notSources } from '../project/folders';
 import { ignoredFolders } from '../project/ignored';
+import { nextTurn } from '../common/turns';
 
 /** Projects lspq opens a file of; a workspace of more cannot be answered whole (exit 3 says so). */
 export const MAX_PROJECTS = 256;
@@ -30,7 +31,7 @@ const CONFIGS = ['tsconfig.json', 'jsconfig.json'];
 /** Folders read between yields: a walk of a large workspace never holds the daemon's thread for long. */
 const WALK_SLICE = 100;
 
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+const yieldNow = nextTurn;
 
 /**
  * Each project folder under `root` with a file of it the server would open

@@ -11,6 +11,7 @@ import { symbolKindName, toSpan, type TextSource } from '../lsp/convert';
 import type { Session } from '../lsp/manager';
 import { projectFiles, serversWithFiles } from '../lsp/project-files';
 import { loadServers } from '../lsp/servers/config';
+import type { ServerSpec } from '../lsp/servers/registry';
 import { findMarkedRoot, locateFor, nearestMarkedRoot } from '../lsp/servers/locate';
 import { uriToPath } from '../lsp/uri';
 import type { CallerContext } from '../answers/caller';
@@ -48,14 +49,11 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
   const nearest = Math.max(...marked.map((c) => c.near.length));
   const atNearest = marked.filter((m) => m.near.length === nearest);
   // Only the servers whose languages the root holds: a marker says where a project is, not what it is written in.
-  const withFiles = new Set(
-    [...new Set(atNearest.map((c) => c.root))].flatMap((root) =>
-      serversWithFiles(
-        atNearest.filter((c) => c.root === root).map((c) => c.spec),
-        root,
-      ),
-    ),
-  );
+  const withFiles = new Set<ServerSpec>();
+  for (const root of new Set(atNearest.map((c) => c.root))) {
+    const specs = atNearest.filter((c) => c.root === root).map((c) => c.spec);
+    for (const spec of await serversWithFiles(specs, root)) withFiles.add(spec);
+  }
   const languages = atNearest.filter((c) => withFiles.has(c.spec));
   if (languages.length === 0) {
     throw new LspqError(
@@ -112,7 +110,7 @@ export async function symbolSessions(req: CallerContext, ctx: HandlerContext, wh
 async function ensureProjectOpen(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
   if (session.client.spec.projects) return loadProjects(session, ctx, deadline);
   if (session.docs.paths.length > 0) return;
-  const [first] = projectFiles(session.client.spec, session.client.root, 1);
+  const [first] = await projectFiles(session.client.spec, session.client.root, 1);
   if (first) await session.docs.sync(first);
 }
 

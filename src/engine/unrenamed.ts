@@ -14,6 +14,7 @@ import { splitLines } from '../lsp/position';
 import { findWord } from '../common/target';
 import type { Location } from '../answers/places';
 import { kindAt, syntaxOf } from '../lsp/lexical';
+import { nextTurn } from '../common/turns';
 
 /** Why a place still writes the old name, in the words the warning uses. */
 export type Leftover = 'comment or string' | 'built output' | 'another build configuration' | 'outside what it knows';
@@ -56,10 +57,10 @@ export async function unrenamed(
 ): Promise<(Location & { leftover: Leftover })[]> {
   const places: (Location & { leftover: Leftover })[] = [];
   let read = 0;
-  for (const path of projectFiles(spec, root, MAX_FILES)) {
+  for (const path of await projectFiles(spec, root, MAX_FILES)) {
     if (touched.has(path)) continue;
     // Files read in slices: the daemon answers other questions between them.
-    if (++read % READ_SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (++read % READ_SLICE === 0) await nextTurn();
     let text: string;
     try {
       if (statSync(path).size > maxFileBytes()) continue;

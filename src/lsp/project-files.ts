@@ -2,6 +2,7 @@
 import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { notSources } from '../project/folders';
+import { turnEvery } from '../common/turns';
 import { languageIdFor, type ServerSpec } from './servers/registry';
 
 /**
@@ -21,10 +22,10 @@ export function isSource(spec: ServerSpec, path: string, exists: (p: string) => 
 }
 
 /** Files under `root` the server handles, breadth first, skipping what is not sources (project/folders.ts). */
-export function projectFiles(spec: ServerSpec, root: string, max: number): string[] {
+export async function projectFiles(spec: ServerSpec, root: string, max: number): Promise<string[]> {
   const found: string[] = [];
   const notSources = spec.notSources ?? [];
-  walk(
+  await walk(
     root,
     (full, name) => {
       if (!languageIdFor(spec, full) || notSources.some((end) => name.endsWith(end))) return true;
@@ -44,20 +45,29 @@ const LANGUAGE_SCAN_ENTRIES = 20_000;
  * workspace question asks only those (a folder of Python files starts no
  * TypeScript or Go server). Stops as soon as every server has a file.
  */
-export function serversWithFiles(specs: ServerSpec[], root: string): ServerSpec[] {
+export async function serversWithFiles(specs: ServerSpec[], root: string): Promise<ServerSpec[]> {
   const seen = new Set<ServerSpec>();
   let budget = LANGUAGE_SCAN_ENTRIES;
-  walk(root, (full) => {
+  await walk(root, (full) => {
     for (const spec of specs) if (!seen.has(spec) && languageIdFor(spec, full)) seen.add(spec);
     return seen.size < specs.length && --budget > 0;
   });
   return specs.filter((s) => seen.has(s));
 }
 
+/** Folders read between turns of the event loop: a walk of 20,000 files never holds the daemon's thread for long. */
+const FOLDERS_PER_TURN = 64;
+
 /** Breadth first over the files under `root`, in name order, skipping dependency and build folders, until `visit` returns false. */
-function walk(root: string, visit: (full: string, name: string) => boolean, outputDirs: readonly string[] = []): void {
+async function walk(
+  root: string,
+  visit: (full: string, name: string) => boolean,
+  outputDirs: readonly string[] = [],
+): Promise<void> {
   const queue = [root];
+  const turn = turnEvery(FOLDERS_PER_TURN);
   while (queue.length > 0) {
+    await turn();
     const dir = queue.shift()!;
     let entries: Dirent[];
     try {

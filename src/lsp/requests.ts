@@ -48,17 +48,25 @@ import {
   TextEditShape,
   WorkspaceEditShape,
 } from './message-shapes';
+import { fitsLocationsOrNull, fitsWorkspaceEditOrNull } from './quick-shapes';
 
 /** A request with the shape of its answer. */
 export interface Checked<P, R> {
   type: RequestType<P, R, unknown> | RequestType0<R, unknown>;
   shape: z.ZodMiniType;
+  /** A hand-written check as strict as `shape`, for answers that can be long (quick-shapes.ts). */
+  quick?: (answer: unknown) => boolean;
 }
 
-function checked<P, R, E>(type: RequestType<P, R, E>, shape: z.ZodMiniType): Checked<P, R>;
-function checked<R, E>(type: RequestType0<R, E>, shape: z.ZodMiniType): Checked<undefined, R>;
-function checked(type: RequestType<unknown, unknown, unknown> | RequestType0<unknown, unknown>, shape: z.ZodMiniType) {
-  return { type, shape };
+type Quick = (answer: unknown) => boolean;
+function checked<P, R, E>(type: RequestType<P, R, E>, shape: z.ZodMiniType, quick?: Quick): Checked<P, R>;
+function checked<R, E>(type: RequestType0<R, E>, shape: z.ZodMiniType, quick?: Quick): Checked<undefined, R>;
+function checked(
+  type: RequestType<unknown, unknown, unknown> | RequestType0<unknown, unknown>,
+  shape: z.ZodMiniType,
+  quick?: Quick,
+) {
+  return { type, shape, ...(quick ? { quick } : {}) };
 }
 
 const orNull = <T>(shape: z.ZodMiniType<T>) => z.nullish(shape);
@@ -78,7 +86,7 @@ export const Requests = {
   typeDefinition: checked(TypeDefinitionRequest.type, locations),
   implementation: checked(ImplementationRequest.type, locations),
   declaration: checked(DeclarationRequest.type, locations),
-  references: checked(ReferencesRequest.type, orNull(z.array(LocationShape))),
+  references: checked(ReferencesRequest.type, orNull(z.array(LocationShape)), fitsLocationsOrNull),
   hover: checked(
     HoverRequest.type,
     orNull(
@@ -118,8 +126,8 @@ export const Requests = {
       ]),
     ),
   ),
-  rename: checked(RenameRequest.type, orNull(WorkspaceEditShape)),
-  willRenameFiles: checked(WillRenameFilesRequest.type, orNull(WorkspaceEditShape)),
+  rename: checked(RenameRequest.type, orNull(WorkspaceEditShape), fitsWorkspaceEditOrNull),
+  willRenameFiles: checked(WillRenameFilesRequest.type, orNull(WorkspaceEditShape), fitsWorkspaceEditOrNull),
   documentDiagnostic: checked(DocumentDiagnosticRequest.type, DocumentReportShape),
   workspaceDiagnostic: checked(
     WorkspaceDiagnosticRequest.type,

@@ -146,6 +146,16 @@ function pathOf(uri: string): string {
 /** Only CRLF line ends in `text` (a file whose new lines must be written so too). */
 const crlfOnly = (text: string) => text.includes('\r\n') && !/(^|[^\r])\n/.test(text);
 
+/** The files a WorkspaceEdit reads: each it edits, renames (from) or deletes. Pure. */
+export function pathsOf(edit: WorkspaceEdit): string[] {
+  const uris = edit.documentChanges
+    ? edit.documentChanges.flatMap((op) =>
+        'textDocument' in op ? [op.textDocument.uri] : op.kind === 'rename' ? [op.oldUri] : [op.uri],
+      )
+    : Object.keys(edit.changes ?? {});
+  return [...new Set(uris.map(uriToPath).filter((p): p is string => p !== undefined))];
+}
+
 /** A WorkspaceEdit (`changes` or `documentChanges`, resource operations included) as a plan. */
 export function planWorkspaceEdit(
   edit: WorkspaceEdit,

@@ -6,6 +6,10 @@
 import { diffLines, structuredPatch } from 'diff';
 import type { FileEdit } from '../answers/edits';
 import { displayPath } from '../common/paths';
+import { inPlaceHunks } from './line-hunks';
+
+/** Lines of context around each change, as git diff gives them. */
+const CONTEXT = 3;
 
 export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
   let out = '';
@@ -19,9 +23,12 @@ export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
     const before = f.before ?? '';
     const after = f.after ?? '';
     if (before === after) continue;
-    const patch = structuredPatch(from, to, before, after, undefined, undefined, { context: 3 });
+    // Lines replaced in place (a rename) are compared line by line; anything else is diffed.
+    const hunks =
+      inPlaceHunks(before, after, CONTEXT) ??
+      structuredPatch(from, to, before, after, undefined, undefined, { context: CONTEXT }).hunks;
     out += `--- ${f.before === null ? '/dev/null' : `a/${from}`}\n+++ ${f.after === null ? '/dev/null' : `b/${to}`}\n`;
-    for (const h of patch.hunks) {
+    for (const h of hunks) {
       // A side with no lines is numbered at the line before it, as diff(1) does.
       const old =
         h.oldLines === 0 ? `${h.oldStart - 1},0` : h.oldLines === 1 ? `${h.oldStart}` : `${h.oldStart},${h.oldLines}`;

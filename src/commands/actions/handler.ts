@@ -145,7 +145,7 @@ async function run(
     action = await client.request(Requests.resolveCodeAction, action, deadline.options(ctx));
   }
   const plans: EditPlan[] = [];
-  if (!isCommand(action) && action.edit) plans.push(planFor(action.edit, session));
+  if (!isCommand(action) && action.edit) plans.push(await planFor(action.edit, session));
   const command = isCommand(action) ? action : action.command;
   const urls: string[] = [];
   if (command) {

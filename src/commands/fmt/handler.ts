@@ -52,7 +52,7 @@ async function formatOne(
     edits = await session.client.request(Requests.formatting, { textDocument, options }, deadline.options(ctx));
   }
   // The one planner every edit goes through (encodings, CRLF and BOM kept, overlaps refused).
-  const planned = planFor({ changes: { [textDocument.uri]: edits ?? [] } }, session).files[0];
+  const planned = (await planFor({ changes: { [textDocument.uri]: edits ?? [] } }, session)).files[0];
   return planned ?? { path, before, after: before, edits: 0 };
 }
 

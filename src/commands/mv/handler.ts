@@ -198,7 +198,7 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
       session.client.request(Requests.willRenameFiles, { files: pairs }, deadline.options(ctx)),
     );
     if (!edit) continue;
-    for (const f of planFor(edit, session).files) {
+    for (const f of (await planFor(edit, session)).files) {
       if (plan.files.some((p) => p.path === moved(f.path, from, to)))
         throw new LspqError('server_failed', `two servers edit ${f.path} for this move; nothing was moved`);
       plan.files.push({ ...f, path: moved(f.path, from, to) });

@@ -23,6 +23,7 @@ import { loadProjects } from '../../engine/projects';
 import { type OpenTarget, openTarget } from '../../engine/open-target';
 import { unrenamed } from '../../engine/unrenamed';
 import type { RenameQuery } from './question';
+import { nextTurn } from '../../common/turns';
 
 /** The name at a 1-based line and column of a text: what a rename target points at. */
 function wordAt(text: string, line: number, column: number): string | undefined {
@@ -172,7 +173,10 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
     const verification =
       req.write && req.verify ? await verifyWritten(plan, [session], where, req, ctx, deadline) : undefined;
     const touched = new Set(plan.files.flatMap((f) => [f.path, ...(f.renamedTo ? [f.renamedTo] : [])]));
+    // Planned, then searched for leftovers, then shown: other questions run between (a 2,000-file edit).
+    await nextTurn();
     const left = oldName ? await unrenamed(client.spec, client.root, oldName, touched) : [];
+    await nextTurn();
     return {
       target,
       server: client.spec.id,

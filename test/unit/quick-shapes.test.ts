@@ -1,0 +1,84 @@
+/**
+ * The hand-written checks of long answers are as strict as their zod
+ * shapes: on thousands of answers, valid ones and ones broken at a random
+ * place in a random way, whatever the quick check passes zod passes too,
+ * and every valid answer passes the quick check.
+ */
+import { describe, expect, test } from 'bun:test';
+import * as z from 'zod/mini';
+import { LocationShape, WorkspaceEditShape } from '../../src/lsp/message-shapes';
+import { fitsLocationsOrNull, fitsWorkspaceEditOrNull } from '../../src/lsp/quick-shapes';
+
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
+const range = (n: number) => ({ start: { line: n, character: 1 }, end: { line: n, character: 4 } });
+const textEdit = (n: number) => ({ range: range(n), newText: 'renamed' });
+
+function workspaceEdit(next: () => number): unknown {
+  if (next() < 0.5) return { changes: { 'file:///a.ts': [textEdit(1), textEdit(2)], 'file:///b.ts': [textEdit(3)] } };
+  return {
+    documentChanges: [
+      { textDocument: { uri: 'file:///a.ts', version: next() < 0.5 ? 3 : null }, edits: [textEdit(1)] },
+      { kind: 'create', uri: 'file:///c.ts' },
+      { kind: 'rename', oldUri: 'file:///c.ts', newUri: 'file:///d.ts', options: { overwrite: true } },
+      { kind: 'delete', uri: 'file:///e.ts' },
+    ],
+  };
+}
+
+const BROKEN: unknown[] = [null, undefined, 1, Number.NaN, 'x', [], {}, true, { line: 1 }];
+
+/** `value` with one place, chosen at random, replaced by something of another kind. */
+function broken(value: unknown, next: () => number): unknown {
+  const copy = structuredClone(value);
+  const places: { holder: Record<string, unknown> | unknown[]; key: string | number }[] = [];
+  const walk = (v: unknown) => {
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) {
+        places.push({ holder: v, key: i });
+        walk(x);
+      }
+    } else if (typeof v === 'object' && v !== null) {
+      for (const [k, x] of Object.entries(v)) {
+        places.push({ holder: v as Record<string, unknown>, key: k });
+        walk(x);
+      }
+    }
+  };
+  walk(copy);
+  const place = places[Math.floor(next() * places.length)];
+  if (!place) return BROKEN[Math.floor(next() * BROKEN.length)];
+  const other = BROKEN[Math.floor(next() * BROKEN.length)];
+  if (next() < 0.2 && !Array.isArray(place.holder)) delete (place.holder as Record<string, unknown>)[place.key];
+  else (place.holder as Record<string | number, unknown>)[place.key] = other;
+  return copy;
+}
+
+function agree(quick: (v: unknown) => boolean, shape: z.ZodMiniType, make: (next: () => number) => unknown) {
+  const next = random(11);
+  for (let round = 0; round < 4000; round++) {
+    const valid = make(next);
+    expect({ round, valid: quick(valid) }).toEqual({ round, valid: true });
+    const value = broken(valid, next);
+    if (quick(value))
+      expect({ round, value, zod: z.safeParse(shape, value).success }).toEqual({ round, value, zod: true });
+  }
+}
+
+describe('quick checks of long answers', () => {
+  test('a WorkspaceEdit, null or undefined', () => {
+    agree(fitsWorkspaceEditOrNull, z.nullish(WorkspaceEditShape), workspaceEdit);
+  });
+
+  test('a list of Locations, null or undefined', () => {
+    agree(fitsLocationsOrNull, z.nullish(z.array(LocationShape)), (next) =>
+      Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) => ({ uri: `file:///f${i}.ts`, range: range(i) })),
+    );
+  });
+});
