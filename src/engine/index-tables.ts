@@ -11,6 +11,7 @@ import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runsCompiled } from '../bundles';
 import { TABLE_VERSION } from '../scip/index-table';
+import { setPriority } from 'node:os';
 
 /** The cache folder tables are kept in. */
 export function tableCache(env: Record<string, string | undefined>): string {
@@ -29,6 +30,9 @@ export function tablePath(
   const key = JSON.stringify([realpathSync(file), st.size, st.mtimeMs, root, rebase, TABLE_VERSION]);
   return join(tableCache(env), `${createHash('sha256').update(key).digest('hex').slice(0, 32)}.sqlite`);
 }
+
+/** The niceness a table is made at (0 is the default; 19 the least). */
+const BACKGROUND_NICE = 10;
 
 /** Tables being made, by path: a second question for one waits for the same making. */
 const making = new Map<string, Promise<boolean>>();
@@ -53,6 +57,11 @@ export async function ensureTable(
       stdout: 'ignore',
       stderr: 'pipe',
     });
+    // Work of seconds on a core of its own: at a lower priority, so the questions answered meanwhile (their
+    // commands, their servers) get the cores first. A priority cannot be refused lowering; if it is, so be it.
+    try {
+      setPriority(proc.pid, BACKGROUND_NICE);
+    } catch {}
     const [stderr, exit] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
     if (exit !== 0 || !existsSync(table)) {
       log(`could not make the table of ${file} (${stderr.trim().split('\n')[0] ?? `exit ${exit}`}); reading it whole`);

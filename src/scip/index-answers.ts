@@ -37,7 +37,7 @@ export abstract class IndexAnswers {
   protected abstract relationships(symbol: string): ScipSymbol['relationships'];
   protected abstract related(symbol: string): Related[];
   /** Declared symbols (not locals, parameters, type parameters or files) whose name holds `lowered`. */
-  protected abstract named(lowered: string): { name: string; symbol: string }[];
+  protected abstract named(lowered: string): Promise<{ name: string; symbol: string }[]>;
 
   /** Where the symbol is defined in the index; empty for one defined outside the project (the library's). */
   definitions(symbol: string, inDoc?: string): ScipPlace[] {
@@ -80,8 +80,8 @@ export abstract class IndexAnswers {
   }
 
   /** Declarations whose name contains `query`, case-insensitive, each with its definitions. */
-  search(query: string): { name: string; symbol: string; place: ScipPlace }[] {
-    return this.named(query.toLowerCase()).flatMap(({ name, symbol }) =>
+  async search(query: string): Promise<{ name: string; symbol: string; place: ScipPlace }[]> {
+    return (await this.named(query.toLowerCase())).flatMap(({ name, symbol }) =>
       this.definitions(symbol).map((place) => ({ name, symbol, place })),
     );
   }

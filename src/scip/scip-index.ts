@@ -322,7 +322,7 @@ export class ScipIndex extends IndexAnswers {
     return this.infos.get(symbol)?.relationships ?? [];
   }
 
-  protected named(lowered: string): { name: string; symbol: string }[] {
+  protected async named(lowered: string): Promise<{ name: string; symbol: string }[]> {
     const out: { name: string; symbol: string }[] = [];
     for (const [symbol, info] of this.infos) {
       if (!searchable(symbol)) continue;

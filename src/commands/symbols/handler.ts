@@ -147,7 +147,7 @@ export async function workspaceSymbols(
   if (indexed && (named.length === 0 || req.index?.mode === 'only')) {
     const stale = new Set(indexed.stale);
     // What the index says of those files is left out: a definition there may have moved or gone.
-    const found = indexed.index.search(req.query).filter((s) => !stale.has(s.place.path));
+    const found = (await indexed.index.search(req.query)).filter((s) => !stale.has(s.place.path));
     const all = locationsOf(
       found.map((s) => s.place),
       ctx,
