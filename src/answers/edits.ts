@@ -20,4 +20,9 @@ export interface Verify {
 export interface Verification {
   introduced: Diagnostic[];
   reverted: boolean;
+  /**
+   * Files whose diagnostics did not all come in time, after the edit or as
+   * they were: where no error was found, the edit is kept but not verified.
+   */
+  incomplete?: string[];
 }

@@ -52,7 +52,11 @@ export const DiagnosticShape = z.object({
 });
 
 /** --verify: the errors the edit introduced, and whether every file was put back for them. */
-export const VerificationShape = z.object({ introduced: z.array(DiagnosticShape), reverted: z.boolean() });
+export const VerificationShape = z.object({
+  introduced: z.array(DiagnosticShape),
+  reverted: z.boolean(),
+  incomplete: z.optional(z.array(z.string())),
+});
 
 /** A file an edit changes: how many text edits, and its new path when it moved. */
 export const FileChangesShape = z.object({ path: z.string(), changes: int, newPath: z.optional(z.string()) });

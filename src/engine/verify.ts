@@ -64,12 +64,16 @@ export async function verifyWritten(
   const work = await workFor(asDiag, files, ctx, deadline, listed);
   // Already held alone for the edit: this adds the other servers of the touched files, if any.
   await holdAlone([...held, ...work.keys()], req, ctx, deadline);
-  const after = mergeDiagnostics((await pass(work, new Map(), asDiag, ctx, deadline)).diagnostics);
+  const afterPass = await pass(work, new Map(), asDiag, ctx, deadline);
   const then = new Map(changed.map((c) => [c.path, c.then ?? '']));
-  const before = mergeDiagnostics((await pass(work, then, asDiag, ctx, deadline)).diagnostics);
+  const beforePass = await pass(work, then, asDiag, ctx, deadline);
+  const after = mergeDiagnostics(afterPass.diagnostics);
+  const before = mergeDiagnostics(beforePass.diagnostics);
   const byPath = new Map(changed.map((c) => [c.path, c]));
   const introduced = splitNew(before, after, byPath).fresh.filter((d) => d.severity === 'error');
-  if (introduced.length === 0) return { introduced, reverted: false };
+  // Diagnostics that did not come in time verify nothing: no error found is not "no error" then.
+  const incomplete = [...new Set([...afterPass.incomplete, ...beforePass.incomplete])].sort();
+  if (introduced.length === 0) return { introduced, reverted: false, ...(incomplete.length ? { incomplete } : {}) };
   // Put back as one plan, journaled as every edit is.
   const journal = journalFor(
     ctx,

@@ -253,6 +253,9 @@ async function pushEach(session: Session, path: string, uri: string, o: Diagnost
   );
 }
 
+/** Checks in a row that end having checked nothing: the crates are fresh, not the check cancelled. */
+const UNWORKED_CHECKS = 2;
+
 /** rust-analyzer reports its cargo check as work under this token. */
 const isCheck = (token: string | number) => String(token).includes('flycheck');
 
@@ -280,7 +283,10 @@ async function pullAndCheck(session: Session, paths: string[], uris: string[], o
     const checking = () => client.state.progressTokens.some(isCheck);
     if (checksOnSave(client.spec)) {
       // A check that began after the save and checked something: one cancelled as files changed under it
-      // ends with no report and no diagnostics, and no other starts until the next save: saved again.
+      // ends with no report and no diagnostics, and no other starts until the next save: saved again. A
+      // check of crates cargo finds fresh (checked since they last changed: the user ran cargo check) ends
+      // so too, every time: a second such end in a row is that, and the check is over (it waited out the
+      // --timeout, exit 3, on every project built before).
       let seen = 0;
       for (;;) {
         await client.waitFor(
@@ -290,7 +296,7 @@ async function pullAndCheck(session: Session, paths: string[], uris: string[], o
           o.signal,
         );
         const ended = client.state.endedSince(isCheck, since);
-        if (ended.some((e) => e.worked)) break;
+        if (ended.some((e) => e.worked) || ended.length >= UNWORKED_CHECKS) break;
         seen = ended.length;
         for (const p of stale) await session.docs.saved(p);
       }

@@ -20,7 +20,21 @@ export function writtenLines(files: readonly FileEdit[], cwd: string): string {
 }
 
 export const verificationJson = (v: Verification | undefined, cwd: string) =>
-  v ? { verification: { ...v, introduced: v.introduced.map((d) => ({ ...d, path: displayPath(d.path, cwd) })) } } : {};
+  v
+    ? {
+        verification: {
+          ...v,
+          introduced: v.introduced.map((d) => ({ ...d, path: displayPath(d.path, cwd) })),
+          ...(v.incomplete ? { incomplete: v.incomplete.map((p) => displayPath(p, cwd)) } : {}),
+        },
+      }
+    : {};
+
+/** The exit code of an edit --verify judged: 1 put back, 3 not verified (its diagnostics incomplete). */
+export function verifiedExit(v: Verification | undefined): 1 | 3 | undefined {
+  if (v?.reverted) return 1;
+  return v?.incomplete?.length ? 3 : undefined;
+}
 
 /**
  * --verify's word on an edit: put back, with the errors it introduced as
@@ -28,6 +42,13 @@ export const verificationJson = (v: Verification | undefined, cwd: string) =>
  */
 export function verified(out: Rendered, v: Verification | undefined, what: string, o: RenderOptions): Rendered {
   if (!v) return out;
+  if (!v.reverted && v.incomplete?.length) {
+    const files = v.incomplete.map((p) => displayPath(p, o.cwd)).join(', ');
+    return {
+      ...out,
+      stderr: `${out.stderr ?? what}; not verified: the diagnostics of ${files} did not all come in time (kept as written; 'lspq diag' them with a larger --timeout)`,
+    };
+  }
   if (!v.reverted) return { ...out, stderr: `${out.stderr ?? what}; verified: it introduced no error` };
   return {
     stdout: diagnosticLines(v.introduced, o),

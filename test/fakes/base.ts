@@ -45,6 +45,8 @@ export interface Misbehaviour {
   beforeRename?: (path: string) => void;
   /** The code action's command instead of the well-behaved one. */
   command?: (uri: string, connection: MessageConnection) => Promise<void>;
+  /** Pulled diagnostics never answered (a check that does not end in time). */
+  diagnosticsHang?: boolean;
 }
 
 const path = (uri: string) => decodeURIComponent(new URL(uri).pathname);
@@ -109,7 +111,9 @@ export function serve(m: Misbehaviour = {}): void {
     await (m.command ? m.command(uri, connection) : fixByCommand(uri, connection));
     return null;
   });
-  connection.onRequest(DocumentDiagnosticRequest.type, () => ({ kind: 'full' as const, items: [] }));
+  connection.onRequest(DocumentDiagnosticRequest.type, () =>
+    m.diagnosticsHang ? new Promise<never>(() => {}) : { kind: 'full' as const, items: [] },
+  );
   connection.onRequest(ShutdownRequest.type, () => undefined);
   connection.onNotification(ExitNotification.type, () => process.exit(0));
   connection.onClose(() => process.exit(0));

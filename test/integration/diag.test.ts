@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, exactPath, FIXTURES, git, Lspq } from '../helpers/lspq';
+import { copyFixture, exactPath, FIXTURES, git, Lspq, scratchDir } from '../helpers/lspq';
 
 const lspq = new Lspq();
 // No language server at all, whatever the machine has in /usr/bin.
@@ -366,3 +366,30 @@ describe('--all', () => {
     expect(r.summary).toEqual({ error: 1, warning: 1, info: 0, hint: 0 });
   });
 });
+
+test('rust-analyzer on a crate cargo has already checked (nothing for its check to do): answered, then an error and its revert', async () => {
+  const dir = scratchDir('rust-fresh');
+  try {
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "fresh"\nversion = "0.1.0"\nedition = "2021"\n');
+    const MAIN = 'fn twice(n: i32) -> i32 {\n    n * 2\n}\n\nfn main() {\n    println!("{}", twice(2));\n}\n';
+    writeFileSync(join(dir, 'src', 'main.rs'), MAIN);
+    // As a user who has just built the project: every crate fresh, so the check lspq waits for checks nothing.
+    const built = Bun.spawnSync(['cargo', 'check', '--offline', '--quiet'], { cwd: dir, env: lspq.env() });
+    expect(built.exitCode).toBe(0);
+    // It waited out the --timeout (exit 3) for a check that had checked something.
+    const clean = await lspq.run(['diag', 'src/main.rs', '--timeout', '40'], { cwd: dir });
+    expect([clean.stdout, clean.exit]).toEqual(['', 0]);
+    writeFileSync(join(dir, 'src', 'main.rs'), MAIN.replace('twice(2)', 'twice("2")'));
+    const broken = await lspq.run(['diag', 'src/main.rs', '--timeout', '40'], { cwd: dir });
+    expect([broken.stdout.split('\n').filter((l) => l.includes(': error: ')), broken.exit]).toEqual([
+      ['src/main.rs:6:26: error: mismatched types expected `i32`, found `&str` [rustc E0308]'],
+      1,
+    ]);
+    writeFileSync(join(dir, 'src', 'main.rs'), MAIN);
+    const mended = await lspq.run(['diag', 'src/main.rs', '--timeout', '40'], { cwd: dir });
+    expect([mended.stdout, mended.exit]).toEqual(['', 0]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 150_000);

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Lspq, REPO } from '../helpers/lspq';
+import { fakeProject, Lspq, REPO } from '../helpers/lspq';
 
 const lspq = new Lspq();
 mkdirSync(join(REPO, 'test', '.scratch'), { recursive: true });
@@ -111,4 +111,23 @@ describe('actions --apply --verify', () => {
     );
     expect(read(dir, 'main.ts')).toBe(TS);
   });
+});
+
+test('--verify whose diagnostics do not come in time: the edit is kept, said not verified, exit 3 (it said "verified")', async () => {
+  const dir = fakeProject('verify-hangs', 'hangs-on-diagnostics');
+  try {
+    const r = await lspq.run(['rename', 'a.fake:1:hello', 'howdy', '--verify', '--timeout', '3'], { cwd: dir });
+    expect([r.exit, r.stdout]).toEqual([3, 'a.fake: 1 edit\nb.fake: 1 edit\n']);
+    expect(r.stderr).toBe(
+      "lspq: renamed to 'howdy': 2 edits in 2 files; not verified: the diagnostics of a.fake, b.fake did not all come in time (kept as written; 'lspq diag' them with a larger --timeout)\n",
+    );
+    expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['howdy a\n', 'howdy b\n']);
+    const json = await lspq.json<{ verification: unknown }>(
+      ['rename', 'a.fake:1:howdy', 'hello', '--verify', '--timeout', '3'],
+      { cwd: dir },
+    );
+    expect(json.verification).toEqual({ introduced: [], reverted: false, incomplete: ['a.fake', 'b.fake'] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -8,6 +8,7 @@ import { verifyFlags } from '../edit-flags';
 import { positiveInt, type TargetFlags, targetFrom } from '../options';
 import { actionsJson, renderActions } from './render';
 import { ActionsShape } from './shape';
+import { verifiedExit } from '../../render/written';
 
 /** A position (FILE:LINE:COL, FILE:LINE:NAME, --symbol) or lines (FILE:LINE, FILE:START-END). */
 function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
@@ -77,7 +78,8 @@ export const actions = defineCommand({
       { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0 },
       line,
     );
-    return result.applied?.verification?.reverted ? { ...out, exit: 1 } : out;
+    const exit = verifiedExit(result.applied?.verification);
+    return exit ? { ...out, exit } : out;
   },
   shape: ActionsShape,
   capabilities: { actions: (c) => !!c.codeActionProvider },

@@ -6,6 +6,7 @@ import { defineCommand, present } from '../define';
 import { verifyFlags } from '../edit-flags';
 import { mvJson, renderMv } from './render';
 import { MvShape } from './shape';
+import { verifiedExit } from '../../render/written';
 
 export const mv = defineCommand({
   summary: 'move a file or folder and update what imports it, all or nothing; --dry-run shows the diff',
@@ -46,7 +47,8 @@ export const mv = defineCommand({
     };
     const result = await ask(query, args);
     const out = present(result, args.json, { human: renderMv, json: mvJson, found: () => true }, line);
-    return result.verification?.reverted ? { ...out, exit: 1 } : out;
+    const exit = verifiedExit(result.verification);
+    return exit ? { ...out, exit } : out;
   },
   shape: MvShape,
   capabilities: { mv: (c) => !!c.workspace?.fileOperations?.willRename },

@@ -6,6 +6,7 @@ import { verifyFlags } from '../edit-flags';
 import { targetFrom } from '../options';
 import { renameJson, renderRename } from './render';
 import { RenameShape } from './shape';
+import { verifiedExit } from '../../render/written';
 
 export const rename = defineCommand({
   summary: 'rename the symbol at TARGET across the workspace; --dry-run shows the diff',
@@ -50,7 +51,8 @@ export const rename = defineCommand({
       { human: renderRename, json: renameJson, found: (r) => r.files.length > 0 },
       line,
     );
-    return result.verification?.reverted ? { ...out, exit: 1 } : out;
+    const exit = verifiedExit(result.verification);
+    return exit ? { ...out, exit } : out;
   },
   shape: RenameShape,
   capabilities: { rename: (c) => !!c.renameProvider },
