@@ -204,6 +204,19 @@ describe('Svelte: svelte-sonner 1.2.1', () => {
     expect(read(svelte, 'src/Toaster.svelte')).toBe(before);
   });
 
+  test('def and diag at once', async () => {
+    const [d, g] = await Promise.all([
+      lspq.run(['def', 'src/Toaster.svelte:398:getOffsetObject'], { cwd: svelte }),
+      lspq.run(['diag', 'src/Toaster.svelte', 'src/Toast.svelte'], { cwd: svelte }),
+    ]);
+    expect([d.stdout, d.exit, g.stdout, g.exit]).toEqual([
+      'src/Toaster.svelte:34:11: function getOffsetObject(\n',
+      0,
+      DIAG,
+      0,
+    ]);
+  });
+
   test("a rename from the declarations names the module's JavaScript it leaves as it was", async () => {
     const r = await lspq.run(['rename', 'src/internal/helpers.d.ts:1:cn', 'joinClasses', '--dry-run'], {
       cwd: svelte,
