@@ -49,6 +49,7 @@ PHP_MONOLOG_DEB=2.9.1-1          # a real PHP library's sources (Debian's php-mo
 PHP_PSR_LOG_DEB=1.1.4-2          # and the interfaces it implements (php-psr-log)
 DOCKERFILE_LS_VERSION=0.15.0     # docker-langserver
 BASEDPYRIGHT_VERSION=1.40.2      # a fourth Python server (PyPI)
+TAPLO_VERSION=0.10.0             # taplo-cli with its language server (crates.io: built, ~5 min once; PyPI's has no LSP)
 SCIP_GO_VERSION=v0.2.9            # scip-go, under its new home (the sourcegraph/scip-go path is refused)
 MCP_INSPECTOR_VERSION=2.12.0      # the MCP Inspector's CLI, a second client for the lspq mcp tests
 SCIP_TYPESCRIPT_VERSION=0.4.0    # SCIP indexers for lspq index (rust-analyzer's own scip command is the third)
@@ -372,6 +373,17 @@ else
   printf '%s %s\n' "$PHP_MONOLOG_DEB" "$PHP_PSR_LOG_DEB" > "$PHP_SRC/.versions"
   rm -rf "$debs"
 fi
+CURRENT_STEP="taplo $TAPLO_VERSION (cargo install, with its lsp feature)"
+if [ -x "$BIN/taplo" ] && [ "$("$BIN/taplo" --version 2>/dev/null)" = "taplo $TAPLO_VERSION" ]; then
+  log "taplo $TAPLO_VERSION already installed"
+else
+  need cargo "taplo's language server is built from crates.io"
+  log "building taplo $TAPLO_VERSION with cargo (a few minutes the first time)"
+  # The build folder outlives the clone, so a fresh clone on this machine only links it again.
+  CARGO_TARGET_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/lspq-cargo-target" cargo install --quiet --locked \
+    --root "$TOOLS/taplo" --features lsp "taplo-cli@$TAPLO_VERSION" || die "cargo install taplo-cli@$TAPLO_VERSION failed"
+  ln -sfn "$TOOLS/taplo/bin/taplo" "$BIN/taplo"
+fi
 CURRENT_STEP="basedpyright $BASEDPYRIGHT_VERSION"
 if [ -x "$BIN/basedpyright-langserver" ] && "$TOOLS/venv/bin/pip" show basedpyright 2>/dev/null | grep -qx "Version: $BASEDPYRIGHT_VERSION"; then
   log "basedpyright $BASEDPYRIGHT_VERSION already installed"
@@ -486,6 +498,7 @@ check basedpyright-langserver    "$TOOLS/venv/bin/basedpyright" --version
 check graphql-lsp                node -p "'graphql-language-service-cli ' + require('$TOOLS/node_modules/graphql-language-service-cli/package.json').version"
 check svelteserver               node -p "'svelte-language-server ' + require('$TOOLS/node_modules/svelte-language-server/package.json').version"
 check intelephense               node -p "'intelephense ' + require('$TOOLS/node_modules/intelephense/package.json').version"
+check taplo                      taplo --version
 check tailwindcss-language-server node -p "'@tailwindcss/language-server ' + require('$TOOLS/node_modules/@tailwindcss/language-server/package.json').version"
 check scip-typescript            scip-typescript --version
 check scip-python                scip-python --version

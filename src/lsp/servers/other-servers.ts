@@ -230,7 +230,7 @@ const LISTED: ServerSpec[] = [
     ['lsp', 'stdio'],
     { '.toml': 'toml' },
     [['.taplo.toml', 'taplo.toml']],
-    'cargo install taplo-cli --locked --features lsp (or npm install -g @taplo/cli)',
+    "cargo install taplo-cli --locked --features lsp (npm's and PyPI's taplo have no language server)",
   ),
   simple(
     'marksman',
