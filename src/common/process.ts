@@ -5,12 +5,15 @@
  * loaded only when asked: the command path imports this file).
  */
 
+let table: typeof import('./process-table') | undefined;
+
 export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
-  const { isZombie } = require('./process-table') as typeof import('./process-table');
-  return !isZombie(pid);
+  // Loaded once, when first asked (a warm question asks for each server it uses).
+  table ??= require('./process-table') as typeof import('./process-table');
+  return !table.isZombie(pid);
 }

@@ -90,12 +90,24 @@ export function readLine<T>(
   shape: z.ZodMiniType<T>,
   text: string,
 ): { ok: true; value: T } | { ok: false; why: string } {
-  let value: unknown;
+  const parsed = parseLine(text);
+  return parsed.ok ? checkMessage(shape, parsed.value) : parsed;
+}
+
+/** A line of text parsed as JSON, not yet checked. */
+export function parseLine(text: string): { ok: true; value: unknown } | { ok: false; why: string } {
   try {
-    value = JSON.parse(text);
+    return { ok: true, value: JSON.parse(text) };
   } catch {
     return { ok: false, why: 'not JSON' };
   }
+}
+
+/** A message already parsed from its line, checked (the envelope's head, then the whole of it). */
+export function checkMessage<T>(
+  shape: z.ZodMiniType<T>,
+  value: unknown,
+): { ok: true; value: T } | { ok: false; why: string } {
   const checked = z.safeParse(shape, value);
   return checked.success
     ? { ok: true, value: checked.data }

@@ -17,7 +17,14 @@ import { BUILD } from '../common/build-info';
 import { type CommandOutput, LspqError, toErrorPayload, withNotes } from '../common/errors';
 import { LineQueue } from '../common/line-queue';
 import { type CommandLine, type EditOutcome, PROTOCOL_VERSION } from '../common/messages';
-import { BatchInputShape, EnvelopeHeadShape, EnvelopeShape, readLine } from '../common/socket-shapes';
+import {
+  BatchInputShape,
+  checkMessage,
+  EnvelopeHeadShape,
+  EnvelopeShape,
+  parseLine,
+  readLine,
+} from '../common/socket-shapes';
 import { type DaemonSocket, send, write } from './connection';
 import { type ListenOptions, status } from './status';
 import { nextTurn } from '../common/turns';
@@ -69,7 +76,10 @@ export class Questions {
   /** The first line of a connection: its envelope checked, then the request answered. */
   async handle(socket: DaemonSocket, text: string): Promise<void> {
     const o = this.o;
-    const head = readLine(EnvelopeHeadShape, text);
+    // Parsed once; its head tells which checks the rest gets.
+    const parsed = parseLine(text);
+    if (!parsed.ok) return this.refuse(socket, parsed.why);
+    const head = checkMessage(EnvelopeHeadShape, parsed.value);
     if (!head.ok) return this.refuse(socket, head.why);
     const op = head.value.request.op;
     // Control requests work across builds, so a command can stop a daemon it cannot talk to.
@@ -81,7 +91,7 @@ export class Questions {
     if (head.value.protocol !== PROTOCOL_VERSION || head.value.build !== BUILD.id) {
       return send(socket, { ok: false, mismatch: { build: BUILD.id, protocol: PROTOCOL_VERSION } });
     }
-    const envelope = readLine(EnvelopeShape, text);
+    const envelope = checkMessage(EnvelopeShape, parsed.value);
     if (!envelope.ok) return this.refuse(socket, envelope.why);
     const request = envelope.value.request;
     o.onActivity();
