@@ -21,8 +21,10 @@ export interface Verification {
   introduced: Diagnostic[];
   reverted: boolean;
   /**
-   * Files whose diagnostics did not all come in time, after the edit or as
-   * they were: where no error was found, the edit is kept but not verified.
+   * Files whose diagnostics cannot be compared: they did not all come in
+   * time, or a check that reads the disk (cargo check) has errors in them
+   * after the edit. Where no error was found new, the edit is kept but not
+   * verified.
    */
   incomplete?: string[];
 }

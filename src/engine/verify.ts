@@ -17,6 +17,7 @@ import { holdAlone } from './sessions';
 import { journalFor } from './edit-plans';
 import { type Collected, mergeDiagnostics, type DiagRequest } from './diagnose';
 import { pass, splitNew, workFor, type Changed } from './diagnose-since';
+import { strategyFor } from '../lsp/complete-diagnostics';
 
 /** Each file the plan leaves behind, with its text now and before it (undefined: created). */
 function touched(plan: EditPlan): Changed[] {
@@ -71,8 +72,14 @@ export async function verifyWritten(
   const before = mergeDiagnostics(beforePass.diagnostics);
   const byPath = new Map(changed.map((c) => [c.path, c]));
   const introduced = splitNew(before, after, byPath).fresh.filter((d) => d.severity === 'error');
-  // Diagnostics that did not come in time verify nothing: no error found is not "no error" then.
-  const incomplete = [...new Set([...afterPass.incomplete, ...beforePass.incomplete])].sort();
+  // Diagnostics that did not come in time verify nothing: no error found is not "no error" then. Nor do those
+  // of a check that reads the disk (rust-analyzer's cargo check): it saw the edit in both passes, so its errors
+  // after the edit cannot be told new from old.
+  const readsDisk = new Set(
+    [...work].filter(([session]) => strategyFor(session) === 'pull-and-check').flatMap(([, paths]) => paths),
+  );
+  const unjudged = after.filter((d) => d.severity === 'error' && readsDisk.has(d.path)).map((d) => d.path);
+  const incomplete = [...new Set([...afterPass.incomplete, ...beforePass.incomplete, ...unjudged])].sort();
   if (introduced.length === 0) return { introduced, reverted: false, ...(incomplete.length ? { incomplete } : {}) };
   // Put back as one plan, journaled as every edit is.
   const journal = journalFor(

@@ -46,7 +46,7 @@ export function verified(out: Rendered, v: Verification | undefined, what: strin
     const files = v.incomplete.map((p) => displayPath(p, o.cwd)).join(', ');
     return {
       ...out,
-      stderr: `${out.stderr ?? what}; not verified: the diagnostics of ${files} did not all come in time (kept as written; 'lspq diag' them with a larger --timeout)`,
+      stderr: `${out.stderr ?? what}; not verified: the diagnostics of ${files} cannot be compared (a server did not finish in time, or its check reads the disk and has errors there: rust-analyzer's cargo check); kept as written, 'lspq diag' them`,
     };
   }
   if (!v.reverted) return { ...out, stderr: `${out.stderr ?? what}; verified: it introduced no error` };

@@ -6,9 +6,9 @@
  * file, checked by TypeScript 7).
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fakeProject, Lspq, REPO } from '../helpers/lspq';
+import { fakeProject, FIXTURES, Lspq, REPO } from '../helpers/lspq';
 
 const lspq = new Lspq();
 mkdirSync(join(REPO, 'test', '.scratch'), { recursive: true });
@@ -119,7 +119,7 @@ test('--verify whose diagnostics do not come in time: the edit is kept, said not
     const r = await lspq.run(['rename', 'a.fake:1:hello', 'howdy', '--verify', '--timeout', '3'], { cwd: dir });
     expect([r.exit, r.stdout]).toEqual([3, 'a.fake: 1 edit\nb.fake: 1 edit\n']);
     expect(r.stderr).toBe(
-      "lspq: renamed to 'howdy': 2 edits in 2 files; not verified: the diagnostics of a.fake, b.fake did not all come in time (kept as written; 'lspq diag' them with a larger --timeout)\n",
+      "lspq: renamed to 'howdy': 2 edits in 2 files; not verified: the diagnostics of a.fake, b.fake cannot be compared (a server did not finish in time, or its check reads the disk and has errors there: rust-analyzer's cargo check); kept as written, 'lspq diag' them\n",
     );
     expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['howdy a\n', 'howdy b\n']);
     const json = await lspq.json<{ verification: unknown }>(
@@ -127,6 +127,19 @@ test('--verify whose diagnostics do not come in time: the edit is kept, said not
       { cwd: dir },
     );
     expect(json.verification).toEqual({ introduced: [], reverted: false, incomplete: ['a.fake', 'b.fake'] });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("--verify on Rust where cargo check finds errors in the edited files: not verified, exit 3 (it said 'verified')", async () => {
+  const dir = project('rust-broken', {});
+  try {
+    cpSync(join(FIXTURES, 'rust-diag'), dir, { recursive: true });
+    const r = await lspq.run(['rename', 'src/broken.rs:3:size', 'length', '--verify'], { cwd: dir });
+    expect([r.exit, r.stdout]).toEqual([3, 'src/broken.rs: 1 edit\nsrc/main.rs: 1 edit\n']);
+    expect(r.stderr).toContain('not verified: the diagnostics of src/broken.rs cannot be compared');
+    expect(read(dir, 'src/main.rs')).toContain('broken::length("x")');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
