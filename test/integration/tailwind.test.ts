@@ -7,7 +7,7 @@
  * over two seconds later on a cold project: before, diag answered "no
  * problems" before it had said anything (exit 0), and a hover in an .html
  * file was the HTML server's empty one (exit 1). Cold and warm, after an
- * edit and after taking it back, --staged, its fix applied, two questions
+ * edit and after taking it back, --staged, --since, its fix applied, two questions
  * at once, and its configuration (code) run only when trusted.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
@@ -133,6 +133,19 @@ describe('Tailwind 4: a stylesheet that imports tailwindcss', () => {
     git(v4, 'reset', '-q', 'index.html');
     const after = await lspq.run(['diag', 'index.html'], { cwd: v4 });
     expect([after.stdout, after.exit]).toEqual([PAGE_WARNINGS, 0]);
+  });
+
+  test('diag --since HEAD: only the conflict the change brought', async () => {
+    writeFileSync(
+      join(v4, 'index.html'),
+      PAGE.replace('conflict</div>', 'conflict</div>\n    <p class="m-1 m-2">x</p>'),
+    );
+    const r = await lspq.run(['diag', 'index.html', '--since', 'HEAD'], { cwd: v4 });
+    expect([r.stdout, r.exit]).toEqual([
+      "index.html:5:15: warning: 'm-1' applies the same CSS properties as 'm-2'. [tailwindcss cssConflict]\nindex.html:5:19: warning: 'm-2' applies the same CSS properties as 'm-1'. [tailwindcss cssConflict]\n",
+      0,
+    ]);
+    writeFileSync(join(v4, 'index.html'), PAGE);
   });
 
   test('its fix applied with actions, diag after it clean; the edit taken back, the conflicts again', async () => {
