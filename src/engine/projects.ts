@@ -31,8 +31,6 @@ const CONFIGS = ['tsconfig.json', 'jsconfig.json'];
 /** Folders read between yields: a walk of a large workspace never holds the daemon's thread for long. */
 const WALK_SLICE = 100;
 
-const yieldNow = nextTurn;
-
 /**
  * Each project folder under `root` with a file of it the server would open
  * (a source file, not a declaration file), found in slices between which
@@ -48,7 +46,7 @@ export async function projectsUnder(
   const skip = (dir: string, name: string) => notSources(join(dir, name), ignored, name);
   let read = 0;
   const entriesOf = async (dir: string): Promise<Dirent[]> => {
-    if (++read % WALK_SLICE === 0) await yieldNow();
+    if (++read % WALK_SLICE === 0) await nextTurn();
     try {
       return readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
     } catch {

@@ -30,12 +30,6 @@ export const verificationJson = (v: Verification | undefined, cwd: string) =>
       }
     : {};
 
-/** The exit code of an edit --verify judged: 1 put back, 3 not verified (its diagnostics incomplete). */
-export function verifiedExit(v: Verification | undefined): 1 | 3 | undefined {
-  if (v?.reverted) return 1;
-  return v?.incomplete?.length ? 3 : undefined;
-}
-
 /**
  * --verify's word on an edit: put back, with the errors it introduced as
  * diag prints them (the answer's stdout); or kept, and said so.

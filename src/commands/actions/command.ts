@@ -4,11 +4,10 @@ import { usage } from '../../common/errors';
 import { type LineSpec, parseLineTarget, parseTarget, type TargetSpec } from '../../common/target';
 import { editArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
-import { verifyFlags } from '../edit-flags';
+import { verifyFlags, withVerdict } from '../edit-flags';
 import { positiveInt, type TargetFlags, targetFrom } from '../options';
 import { actionsJson, renderActions } from './render';
 import { ActionsShape } from './shape';
-import { verifiedExit } from '../../render/written';
 
 /** A position (FILE:LINE:COL, FILE:LINE:NAME, --symbol) or lines (FILE:LINE, FILE:START-END). */
 function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
@@ -78,8 +77,7 @@ export const actions = defineCommand({
       { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0 },
       line,
     );
-    const exit = verifiedExit(result.applied?.verification);
-    return exit ? { ...out, exit } : out;
+    return withVerdict(out, result.applied?.verification);
   },
   shape: ActionsShape,
   capabilities: { actions: (c) => !!c.codeActionProvider },

@@ -3,10 +3,9 @@ import { resolvePath } from '../../common/paths';
 import { usage } from '../../common/errors';
 import { editArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
-import { verifyFlags } from '../edit-flags';
+import { verifyFlags, withVerdict } from '../edit-flags';
 import { mvJson, renderMv } from './render';
 import { MvShape } from './shape';
-import { verifiedExit } from '../../render/written';
 
 export const mv = defineCommand({
   summary: 'move a file or folder and update what imports it, all or nothing; --dry-run shows the diff',
@@ -47,8 +46,7 @@ export const mv = defineCommand({
     };
     const result = await ask(query, args);
     const out = present(result, args.json, { human: renderMv, json: mvJson, found: () => true }, line);
-    const exit = verifiedExit(result.verification);
-    return exit ? { ...out, exit } : out;
+    return withVerdict(out, result.verification);
   },
   shape: MvShape,
   capabilities: { mv: (c) => !!c.workspace?.fileOperations?.willRename },

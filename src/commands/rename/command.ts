@@ -2,11 +2,10 @@
 import { usage } from '../../common/errors';
 import { editArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
-import { verifyFlags } from '../edit-flags';
+import { verifyFlags, withVerdict } from '../edit-flags';
 import { targetFrom } from '../options';
 import { renameJson, renderRename } from './render';
 import { RenameShape } from './shape';
-import { verifiedExit } from '../../render/written';
 
 export const rename = defineCommand({
   summary: 'rename the symbol at TARGET across the workspace; --dry-run shows the diff',
@@ -51,8 +50,7 @@ export const rename = defineCommand({
       { human: renderRename, json: renameJson, found: (r) => r.files.length > 0 },
       line,
     );
-    const exit = verifiedExit(result.verification);
-    return exit ? { ...out, exit } : out;
+    return withVerdict(out, result.verification);
   },
   shape: RenameShape,
   capabilities: { rename: (c) => !!c.renameProvider },
