@@ -24,11 +24,14 @@ interface Flag {
   type: 'boolean' | 'string';
 }
 
-function flagTable(defs: ArgsDef): {
+/** A command's flags by every name they answer to: made once per command (define.ts), as its flags never change. */
+export interface FlagTable {
   flags: Map<string, Flag>;
   positionals: string[];
   defaults: Record<string, unknown>;
-} {
+}
+
+export function flagTable(defs: ArgsDef): FlagTable {
   const flags = new Map<string, Flag>();
   const positionals: string[] = [];
   const defaults: Record<string, unknown> = {};
@@ -56,10 +59,11 @@ export function parseFlags<A extends ArgsDef>(
   name: string,
   spec: Declaration & { args: A },
   rawArgs: readonly string[],
+  table: FlagTable = flagTable(spec.args),
 ): Parsed<A> {
   // Another program's words (git's): taken as they are, every one of them.
   if (spec.passthrough) return { _: [...rawArgs] } as Parsed<A>;
-  const { flags, positionals, defaults } = flagTable(spec.args);
+  const { flags, positionals, defaults } = table;
   const args: Loose = { ...defaults, _: [] };
   const unknown = (raw: string) => usage(`unknown flag '${raw}' for 'lspq ${name}'; see 'lspq ${name} --help'`);
   const valueAfter = (raw: string, i: number): string => {

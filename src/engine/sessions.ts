@@ -12,7 +12,7 @@ import { DEFAULT_TIMEOUT_MS } from '../common/messages';
 import { LspqError } from '../common/errors';
 import { TextSource } from '../lsp/convert';
 import type { LeaseWait } from '../lsp/leases';
-import type { Resolved, Session } from '../lsp/manager';
+import type { AcquireOptions, Resolved, Session } from '../lsp/manager';
 import { activate, ancestors } from '../lsp/servers/install-places';
 import { loadServers } from '../lsp/servers/config';
 import { findMarkedRoot, findRoot, locateFor } from '../lsp/servers/locate';
@@ -196,12 +196,22 @@ export function candidatesFor(path: string, req: CallerContext, ctx: HandlerCont
  * edit), this one waits, so it never sees that question's state.
  */
 export async function acquire(ctx: HandlerContext, candidate: Candidate, req: CallerContext): Promise<Session> {
-  const starting = ctx.pool.acquire({
-    spec: candidate.spec,
-    binary: candidate.binary,
-    root: candidate.root,
-    env: candidate.env,
-  });
+  const options = { spec: candidate.spec, binary: candidate.binary, root: candidate.root, env: candidate.env };
+  const session = ctx.pool.warm(options) ?? (await started(ctx, candidate, options, req));
+  await ctx.leases.share(session, leaseWait(session, req, ctx));
+  const plugin = candidate.spec.relaysTsserverTo;
+  if (plugin) session.client.tsserverRelay ??= tsserverRelay(ctx.pool, candidate.root, plugin);
+  return session;
+}
+
+/** The server started (or its start joined), within the question's time. */
+async function started(
+  ctx: HandlerContext,
+  candidate: Candidate,
+  options: AcquireOptions,
+  req: CallerContext,
+): Promise<Session> {
+  const starting = ctx.pool.acquire(options);
   // A server that does not start within the question's time fails the question, naming it (the start goes on).
   const budget = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -218,16 +228,11 @@ export async function acquire(ctx: HandlerContext, candidate: Candidate, req: Ca
     );
   });
   starting.catch(() => {});
-  let session: Session;
   try {
-    session = await Promise.race([starting, late]);
+    return await Promise.race([starting, late]);
   } finally {
     clearTimeout(timer);
   }
-  await ctx.leases.share(session, leaseWait(session, req, ctx));
-  const plugin = candidate.spec.relaysTsserverTo;
-  if (plugin) session.client.tsserverRelay ??= tsserverRelay(ctx.pool, candidate.root, plugin);
-  return session;
 }
 
 /** How long a question waits for a lease: within its own --timeout, and no longer than it is wanted. */

@@ -193,6 +193,17 @@ export class ServerPool {
     });
   }
 
+  /**
+   * The running server for `options`, when one is and need not start again:
+   * a warm question takes it without waiting a turn.
+   */
+  warm(options: AcquireOptions): Session | undefined {
+    const existing = this.sessions.get(poolKey(options.spec, options.root, options.binary, options.env));
+    if (!existing?.client.running || this.renewIf?.(existing)) return undefined;
+    existing.lastUsed = Date.now();
+    return existing;
+  }
+
   async acquire(options: AcquireOptions): Promise<Session> {
     const { spec, root } = options;
     const brokenKey = `${spec.id}\0${root}`;
@@ -204,12 +215,14 @@ export class ServerPool {
     }
     const key = poolKey(spec, root, options.binary, options.env);
     const existing = this.sessions.get(key);
-    if (existing?.client.running && this.renewIf?.(existing)) {
+    // Asked once: whether it runs reads /proc.
+    const running = existing?.client.running ? existing : undefined;
+    if (running && this.renewIf?.(running)) {
       this.log(`${spec.id} (${root}): too many files changed on disk to bring up to date; starting it again`);
-      this.retire(existing);
-    } else if (existing?.client.running) {
-      existing.lastUsed = Date.now();
-      return existing;
+      this.retire(running);
+    } else if (running) {
+      running.lastUsed = Date.now();
+      return running;
     } else if (existing) {
       // Died between questions, its exit not yet reported: a crash all the same.
       this.sessions.delete(key);

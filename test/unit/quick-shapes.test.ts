@@ -1,13 +1,16 @@
 /**
- * The hand-written checks of long answers are as strict as their zod
- * shapes: on thousands of answers, valid ones and ones broken at a random
- * place in a random way, whatever the quick check passes zod passes too,
- * and every valid answer passes the quick check.
+ * The hand-written checks of long answers, and of the envelope every
+ * command sends the daemon, are as strict as their zod shapes: on
+ * thousands of values, valid ones and ones broken at a random place in a
+ * random way, whatever the quick check passes zod passes too, and every
+ * valid value passes the quick check.
  */
 import { describe, expect, test } from 'bun:test';
 import * as z from 'zod/mini';
 import { LocationShape, WorkspaceEditShape } from '../../src/lsp/message-shapes';
 import { fitsLocationsOrNull, fitsWorkspaceEditOrNull } from '../../src/lsp/quick-shapes';
+import { fitsEnvelope } from '../../src/common/quick-envelope';
+import { EnvelopeShape } from '../../src/common/socket-shapes';
 
 function random(seed: number): () => number {
   let s = seed;
@@ -32,7 +35,7 @@ function workspaceEdit(next: () => number): unknown {
   };
 }
 
-const BROKEN: unknown[] = [null, undefined, 1, Number.NaN, 'x', [], {}, true, { line: 1 }];
+const BROKEN: unknown[] = [null, undefined, 1, Number.NaN, 'x', [], {}, true, { line: 1 }, '', 'bad id!'];
 
 /** `value` with one place, chosen at random, replaced by something of another kind. */
 function broken(value: unknown, next: () => number): unknown {
@@ -80,5 +83,42 @@ describe('quick checks of long answers', () => {
     agree(fitsLocationsOrNull, z.nullish(z.array(LocationShape)), (next) =>
       Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) => ({ uri: `file:///f${i}.ts`, range: range(i) })),
     );
+  });
+
+  test('an envelope, and what zod makes of one it passes is the envelope itself', () => {
+    const next = random(23);
+    const envelope = (n: () => number): unknown => {
+      const r = n();
+      const request =
+        r < 0.6
+          ? {
+              op: 'run',
+              line: {
+                command: 'def',
+                args: ['a.ts:1:2', '--json'],
+                cwd: '/w',
+                env: { PATH: '/bin', HOME: '/h' },
+                color: n() < 0.5,
+                progress: false,
+                json: true,
+                help: false,
+                ...(n() < 0.5 ? { alsoText: true, timeoutMs: 5000 } : {}),
+                ...(n() < 0.5 ? { editId: 'e-1_2' } : {}),
+              },
+            }
+          : r < 0.8
+            ? { op: 'outcome', id: 'x' }
+            : { op: n() < 0.5 ? 'ping' : 'status' };
+      return { protocol: 3, build: 'b1', request };
+    };
+    agree(fitsEnvelope, EnvelopeShape, envelope);
+    for (let round = 0; round < 2000; round++) {
+      const value = next() < 0.5 ? envelope(next) : broken(envelope(next), next);
+      if (!fitsEnvelope(value)) continue;
+      expect(z.parse(EnvelopeShape, value)).toEqual(value as never);
+    }
+    // A key the shape does not name: zod drops it, so the quick check leaves it to zod.
+    expect(fitsEnvelope({ protocol: 3, build: 'b', request: { op: 'ping', extra: 1 } })).toBe(false);
+    expect(fitsEnvelope({ protocol: 3, build: 'b', request: { op: 'run', line: { command: 'x' } } })).toBe(false);
   });
 });
