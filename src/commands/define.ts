@@ -89,8 +89,10 @@ export function defineCommand<const A extends ArgsDef, const H extends Handlers 
   });
   // Made when the command is first run, then kept: the table cost every warm question 0.03 ms.
   let table: FlagTable | undefined;
-  const parse = (road: Road) =>
-    parseFlags(road.line.command, command, road.line.args, (table ??= flagTable(command.args)));
+  const parse = (road: Road) => {
+    table ??= flagTable(command.args);
+    return parseFlags(road.line.command, command, road.line.args, table);
+  };
   const { streams } = command;
   return {
     ...command,

@@ -94,12 +94,11 @@ export async function atTarget(
       throw new LspqError('usage', '--index-only answers FILE:LINE:COL or FILE:LINE:NAME; drop --symbol');
     return undefined;
   }
-  assertFile(spec.path);
   const found = await findIndex(req, dirname(spec.path), ctx);
-  if (!found) {
-    if (mode === 'only') throw noIndex(spec.path, req.cwd);
-    return undefined;
-  }
+  // No index: the live server's road checks the file (checked twice, it cost every warm question four system calls).
+  if (!found && mode !== 'only') return undefined;
+  assertFile(spec.path);
+  if (!found) throw noIndex(spec.path, req.cwd);
   const loaded = await loadIndex(found, req, ctx);
   const { index, manifest } = loaded;
   const stale = await staleFiles(loaded, found, req, ctx);

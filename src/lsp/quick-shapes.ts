@@ -1,6 +1,7 @@
 /**
  * Hand-written checks of the answers that can be thousands of entries long
- * (a rename's WorkspaceEdit, a references list), as strict as their zod
+ * (a rename's WorkspaceEdit, a references list), and of the answers every
+ * warm question gets (a definition, a hover), as strict as their zod
  * shapes in message-shapes.ts: zod builds a copy of every object it
  * checks, which cost a 2,000-file rename 10-30 ms on the daemon's one
  * thread. Where a check here passes, the answer fits its shape; where it
@@ -45,4 +46,24 @@ export function fitsWorkspaceEditOrNull(v: unknown): boolean {
 /** A list of Locations, null or undefined (a references answer). */
 export function fitsLocationsOrNull(v: unknown): boolean {
   return nullish(v) || (Array.isArray(v) && v.every(isLocation));
+}
+
+const isLocationLink = (v: unknown) =>
+  isObject(v) && isString(v.targetUri) && isRange(v.targetRange) && isRange(v.targetSelectionRange);
+
+/** A Location, a list of Locations and LocationLinks, null or undefined (def, typedef, impls). */
+export function fitsLocationOrLinks(v: unknown): boolean {
+  if (nullish(v) || isLocation(v)) return true;
+  return Array.isArray(v) && v.every((x) => isLocation(x) || isLocationLink(x));
+}
+
+const isMarkup = (v: unknown) => isObject(v) && isString(v.kind) && isString(v.value);
+const isMarkedString = (v: unknown) => isString(v) || (isObject(v) && isString(v.language) && isString(v.value));
+
+/** A Hover, null or undefined. */
+export function fitsHoverOrNull(v: unknown): boolean {
+  if (nullish(v)) return true;
+  if (!isObject(v) || (v.range !== undefined && !isRange(v.range))) return false;
+  const c = v.contents;
+  return isMarkup(c) || isMarkedString(c) || (Array.isArray(c) && c.every(isMarkedString));
 }

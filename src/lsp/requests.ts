@@ -48,7 +48,7 @@ import {
   TextEditShape,
   WorkspaceEditShape,
 } from './message-shapes';
-import { fitsLocationsOrNull, fitsWorkspaceEditOrNull } from './quick-shapes';
+import { fitsHoverOrNull, fitsLocationOrLinks, fitsLocationsOrNull, fitsWorkspaceEditOrNull } from './quick-shapes';
 
 /** A request with the shape of its answer. */
 export interface Checked<P, R> {
@@ -70,7 +70,15 @@ function checked(
 }
 
 const orNull = <T>(shape: z.ZodMiniType<T>) => z.nullish(shape);
-const locations = orNull(z.union([LocationShape, z.array(z.union([LocationShape, LocationLinkShape]))]));
+export const LocationsOrLinksShape = orNull(
+  z.union([LocationShape, z.array(z.union([LocationShape, LocationLinkShape]))]),
+);
+export const HoverShape = orNull(
+  z.looseObject({
+    contents: z.union([MarkupShape, MarkedStringShape, z.array(MarkedStringShape)]),
+    range: z.optional(RangeShape),
+  }),
+);
 
 export const Requests = {
   initialize: checked(
@@ -82,20 +90,12 @@ export const Requests = {
   ),
   // Its answer is null; nothing of it is read.
   shutdown: checked(ShutdownRequest.type, z.unknown()),
-  definition: checked(DefinitionRequest.type, locations),
-  typeDefinition: checked(TypeDefinitionRequest.type, locations),
-  implementation: checked(ImplementationRequest.type, locations),
-  declaration: checked(DeclarationRequest.type, locations),
+  definition: checked(DefinitionRequest.type, LocationsOrLinksShape, fitsLocationOrLinks),
+  typeDefinition: checked(TypeDefinitionRequest.type, LocationsOrLinksShape, fitsLocationOrLinks),
+  implementation: checked(ImplementationRequest.type, LocationsOrLinksShape, fitsLocationOrLinks),
+  declaration: checked(DeclarationRequest.type, LocationsOrLinksShape, fitsLocationOrLinks),
   references: checked(ReferencesRequest.type, orNull(z.array(LocationShape)), fitsLocationsOrNull),
-  hover: checked(
-    HoverRequest.type,
-    orNull(
-      z.looseObject({
-        contents: z.union([MarkupShape, MarkedStringShape, z.array(MarkedStringShape)]),
-        range: z.optional(RangeShape),
-      }),
-    ),
-  ),
+  hover: checked(HoverRequest.type, HoverShape, fitsHoverOrNull),
   documentSymbol: checked(
     DocumentSymbolRequest.type,
     orNull(z.union([z.array(DocumentSymbolShape), z.array(SymbolInformationShape)])),

@@ -8,7 +8,13 @@
 import { describe, expect, test } from 'bun:test';
 import * as z from 'zod/mini';
 import { LocationShape, WorkspaceEditShape } from '../../src/lsp/message-shapes';
-import { fitsLocationsOrNull, fitsWorkspaceEditOrNull } from '../../src/lsp/quick-shapes';
+import {
+  fitsHoverOrNull,
+  fitsLocationOrLinks,
+  fitsLocationsOrNull,
+  fitsWorkspaceEditOrNull,
+} from '../../src/lsp/quick-shapes';
+import { HoverShape, LocationsOrLinksShape } from '../../src/lsp/requests';
 import { fitsEnvelope } from '../../src/common/quick-envelope';
 import { EnvelopeShape } from '../../src/common/socket-shapes';
 
@@ -83,6 +89,38 @@ describe('quick checks of long answers', () => {
     agree(fitsLocationsOrNull, z.nullish(z.array(LocationShape)), (next) =>
       Array.from({ length: 1 + Math.floor(next() * 4) }, (_, i) => ({ uri: `file:///f${i}.ts`, range: range(i) })),
     );
+  });
+
+  test('a definition: a Location, Locations and LocationLinks, null or undefined', () => {
+    agree(fitsLocationOrLinks, LocationsOrLinksShape, (next) =>
+      next() < 0.3
+        ? { uri: 'file:///a.go', range: range(2) }
+        : Array.from({ length: 1 + Math.floor(next() * 3) }, (_, i) =>
+            next() < 0.5
+              ? { uri: `file:///f${i}.ts`, range: range(i) }
+              : {
+                  targetUri: `file:///f${i}.ts`,
+                  targetRange: range(i),
+                  targetSelectionRange: range(i),
+                  originSelectionRange: range(0),
+                },
+          ),
+    );
+  });
+
+  test('a hover, null or undefined', () => {
+    agree(fitsHoverOrNull, HoverShape, (next) => {
+      const r = next();
+      const contents =
+        r < 0.4
+          ? { kind: 'markdown', value: '```go\nfunc f()\n```' }
+          : r < 0.6
+            ? 'plain'
+            : r < 0.8
+              ? { language: 'go', value: 'func f()' }
+              : ['a', { language: 'go', value: 'b' }];
+      return next() < 0.5 ? { contents, range: range(3) } : { contents };
+    });
   });
 
   test('an envelope, and what zod makes of one it passes is the envelope itself', () => {
