@@ -180,7 +180,10 @@ function readWhole(file: string, root: string, rebase: boolean, stamp: string, m
   return { stamp, index, manifest, memory };
 }
 
-const checkAll = (manifest: Manifest, root: string) => [...changedSince(manifest, root), ...addedSince(manifest, root)];
+const checkAll = async (manifest: Manifest, root: string) => [
+  ...(await changedSince(manifest, root)),
+  ...(await addedSince(manifest, root)),
+];
 
 /** Per index held: its root's watch being set up, then the files stale once it was, and its mark then. */
 const watched = new WeakMap<object, { watching: Promise<number>; mark?: number; stale?: Set<string> }>();
@@ -212,7 +215,7 @@ async function watchedStale(
   const changes = known.stale ? disk.changesSince(root, known.mark) : undefined;
   if (!known.stale || !changes) {
     known.mark = disk.markNow();
-    known.stale = new Set(checkAll(manifest, root));
+    known.stale = new Set(await checkAll(manifest, root));
     return [...known.stale];
   }
   // Only the files stale at the baseline and those the watch saw change are looked at again: one changed back

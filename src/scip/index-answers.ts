@@ -9,6 +9,10 @@ import type { PositionEncoding } from '../lsp/position';
 import { ROLE_DEFINITION } from './scip-schema';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isLocal, type RawSymbol, type ScipOccurrence, type ScipPlace, type ScipSymbol, types } from './scip-types';
+import { turnEvery } from '../common/turns';
+
+/** Symbols whose definitions a name search reads between turns of the event loop. */
+const DEFINITIONS_PER_TURN = 256;
 
 /** An occurrence where it is: its place, and its roles. */
 export interface Found {
@@ -81,9 +85,14 @@ export abstract class IndexAnswers {
 
   /** Declarations whose name contains `query`, case-insensitive, each with its definitions. */
   async search(query: string): Promise<{ name: string; symbol: string; place: ScipPlace }[]> {
-    return (await this.named(query.toLowerCase())).flatMap(({ name, symbol }) =>
-      this.definitions(symbol).map((place) => ({ name, symbol, place })),
-    );
+    const found: { name: string; symbol: string; place: ScipPlace }[] = [];
+    // Each symbol's definitions are a query of their own: a turn of the event loop every few hundred.
+    const turn = turnEvery(DEFINITIONS_PER_TURN);
+    for (const { name, symbol } of await this.named(query.toLowerCase())) {
+      for (const place of this.definitions(symbol)) found.push({ name, symbol, place });
+      await turn();
+    }
+    return found;
   }
 }
 

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
 import { neverSources } from '../project/folders';
+import { turnEvery } from '../common/turns';
 
 const ManifestShape = z.object({
   version: z.literal(1),
@@ -128,11 +129,21 @@ export function unchanged(manifest: Manifest, root: string, path: string): boole
   }
 }
 
-/** The indexed files that changed or went away since the manifest. */
-export function changedSince(manifest: Manifest, root: string): string[] {
-  return Object.keys(manifest.files)
-    .map((rel) => join(root, rel))
-    .filter((path) => !unchanged(manifest, root, path));
+/** Files looked at between turns of the event loop: a few milliseconds of the daemon's thread. */
+const FILES_PER_TURN = 256;
+/** Folders looked at between turns. */
+const FOLDERS_PER_TURN = 64;
+
+/** The indexed files that changed or went away since the manifest (the Go standard library's: 4,017 looked at). */
+export async function changedSince(manifest: Manifest, root: string): Promise<string[]> {
+  const turn = turnEvery(FILES_PER_TURN);
+  const changed: string[] = [];
+  for (const rel of Object.keys(manifest.files)) {
+    const path = join(root, rel);
+    if (!unchanged(manifest, root, path)) changed.push(path);
+    await turn();
+  }
+  return changed;
 }
 
 /**
@@ -141,8 +152,9 @@ export function changedSince(manifest: Manifest, root: string): string[] {
  * and a new folder whole. A file there already when the index was built
  * (one the indexer left out) is none: it was created before the build.
  */
-export function addedSince(manifest: Manifest, root: string): string[] {
+export async function addedSince(manifest: Manifest, root: string): Promise<string[]> {
   if (!manifest.dirs) return [];
+  const turn = turnEvery(FOLDERS_PER_TURN);
   const known = manifest.dirs;
   const extensions = new Set(Object.keys(manifest.files).map((f) => extname(f)));
   const built = Date.parse(manifest.built);
@@ -169,6 +181,7 @@ export function addedSince(manifest: Manifest, root: string): string[] {
     try {
       if (statSync(dir).mtimeMs !== mtimeMs) read(dir, false);
     } catch {}
+    await turn();
   }
   return added.sort();
 }
