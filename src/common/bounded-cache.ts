@@ -32,6 +32,11 @@ export class BoundedCache<K, V> {
     return value;
   }
 
+  /** Forgets everything (what it remembered was just changed by lspq itself). */
+  clear(): void {
+    this.entries.clear();
+  }
+
   get size(): number {
     return this.entries.size;
   }

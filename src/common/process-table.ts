@@ -74,6 +74,49 @@ export function processTable(
   return text === undefined ? undefined : parsePs(text);
 }
 
+/**
+ * Whether one process (a server) still runs, asked before each question:
+ * on Linux its /proc stat file is held open and read again, one system
+ * call where opening, reading and closing it took five (0.08 ms of every
+ * warm question). The open file stays that process's: once it is reaped
+ * the read fails, whatever process takes its PID next. Closed with close().
+ */
+export class ProcessProbe {
+  private fd: number | undefined;
+  private readonly buffer = Buffer.alloc(1024);
+
+  constructor(
+    private readonly pid: number,
+    private readonly fallback: (pid: number) => boolean,
+  ) {
+    if (process.platform !== 'linux') return;
+    const { openSync } = require('node:fs') as typeof import('node:fs');
+    try {
+      this.fd = openSync(`/proc/${pid}/stat`, 'r');
+    } catch {}
+  }
+
+  runs(): boolean {
+    if (this.fd === undefined) return this.fallback(this.pid);
+    const { readSync } = require('node:fs') as typeof import('node:fs');
+    try {
+      const n = readSync(this.fd, this.buffer, 0, this.buffer.length, 0);
+      return !parseStat(this.buffer.toString('latin1', 0, n)).state.startsWith('Z');
+    } catch {
+      return false; // gone (ESRCH)
+    }
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    const { closeSync } = require('node:fs') as typeof import('node:fs');
+    try {
+      closeSync(this.fd);
+    } catch {}
+    this.fd = undefined;
+  }
+}
+
 /** Whether `pid` is a zombie (exited, not yet reaped); false where that cannot be told. */
 export function isZombie(pid: number, platform: NodeJS.Platform = process.platform, ps: PsRunner = runPs): boolean {
   if (platform === 'linux') {

@@ -5,30 +5,35 @@
  */
 
 import { isInside } from '../common/paths';
-import { closeSync, existsSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import type { BoundedCache } from '../common/bounded-cache';
 import { LspqError } from '../common/errors';
 import { maxFileBytes, sizeOf, tooLarge } from '../lsp/file-size';
 
 const BINARY_SNIFF_BYTES = 8_000;
 
-/** A regular file of text: anything else is bad input, refused before a server starts. */
-export function assertFile(path: string): void {
-  let ok = false;
-  let size = 0;
+/**
+ * A regular file of text: anything else is bad input, refused before a
+ * server starts. `texts` remembers the versions found to be text (by inode,
+ * size and times), so a warm question does not read its file's head again.
+ */
+export function assertFile(path: string, texts?: BoundedCache<string, string>): void {
+  let st: Stats | undefined;
   try {
-    const st = statSync(path);
-    ok = st.isFile();
-    size = st.size;
+    st = statSync(path);
   } catch {}
-  if (!ok) {
+  if (!st?.isFile()) {
     const why = existsSync(path) ? 'is not a regular file' : 'does not exist';
     throw new LspqError(
       'file_not_found',
       `${path} ${why}; check the path (relative paths are from the current directory)`,
     );
   }
-  if (size > maxFileBytes()) throw tooLarge(path, size);
+  if (st.size > maxFileBytes()) throw tooLarge(path, st.size);
+  const stamp = `${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
+  if (texts?.get(path) === stamp) return;
   if (holdsNul(path)) throw notText(path);
+  texts?.set(path, stamp);
 }
 
 /**

@@ -97,7 +97,7 @@ export async function atTarget(
   const found = await findIndex(req, dirname(spec.path), ctx);
   // No index: the live server's road checks the file (checked twice, it cost every warm question four system calls).
   if (!found && mode !== 'only') return undefined;
-  assertFile(spec.path);
+  assertFile(spec.path, ctx.pool.caches.texts);
   if (!found) throw noIndex(spec.path, req.cwd);
   const loaded = await loadIndex(found, req, ctx);
   const { index, manifest } = loaded;

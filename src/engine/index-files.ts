@@ -19,6 +19,7 @@ import { LspqError } from '../common/errors';
 import { displayPath } from '../common/paths';
 import type { HandlerContext } from './context';
 import { checkoutTop } from '../project/checkout';
+import { Trust } from '../lsp/servers/trust';
 
 /** An index found for a question; `fetched`: built in CI at `commit` for the checkout at `top`. */
 export interface FoundIndex {
@@ -67,14 +68,30 @@ export async function findIndex(
   // An index or fetched-index record the repository ships is its word about its code: taken once it is trusted.
   // What lspq wrote here (`lspq index`, `--fetch`) is ignored by git, so the user's own.
   const ours = (file: string, d: string) => ctx.trust.mayRun(file, d, `its own index ${file}`);
+  // Nothing here a moment ago: looked for again only after a while, unless only an index may answer.
+  const remember = req.index?.mode !== 'only' && !req.env.LSPQ_INDEX_URL;
+  const key = `${near}\0${Trust.stamp(req.env)}`;
+  if (remember && ctx.pool.caches.indexless.get(key)) return undefined;
+  let seen = false;
   const top = checkoutTop(near);
   for (const d of ancestors(near)) {
     const file = join(d, '.lspq', 'index.scip');
-    if (existsSync(file) && ours(file, d)) return { file };
-    const fetched = existsSync(fetchedPath(d)) && ours(fetchedPath(d), d) ? readFetched(d) : undefined;
-    if (fetched) return { file: fetched.file, fetched: { commit: fetched.commit, top: d } };
-    if (d === top) return req.env.LSPQ_INDEX_URL ? fetchNow(req.env.LSPQ_INDEX_URL, d, req, ctx) : undefined;
+    if (existsSync(file)) {
+      seen = true;
+      if (ours(file, d)) return { file };
+    }
+    if (existsSync(fetchedPath(d))) {
+      seen = true;
+      const fetched = ours(fetchedPath(d), d) ? readFetched(d) : undefined;
+      if (fetched) return { file: fetched.file, fetched: { commit: fetched.commit, top: d } };
+    }
+    if (d === top) {
+      if (req.env.LSPQ_INDEX_URL) return fetchNow(req.env.LSPQ_INDEX_URL, d, req, ctx);
+      break;
+    }
   }
+  // One left out is said again by the next question: only a folder with no index file at all is remembered.
+  if (remember && !seen) ctx.pool.caches.indexless.set(key, true);
   return undefined;
 }
 

@@ -54,7 +54,7 @@ export async function openTarget(
     if (spec.kind === 'position') column = spec.column;
     else name = { text: spec.name, nth: spec.nth };
   }
-  assertFile(path);
+  assertFile(path, ctx.pool.caches.texts);
   const where = displayPath(path, req.cwd);
   const { real, shown } = followLink(path, req.cwd);
   const session = await sessionFor(ctx, req, real, capability, what, skip);

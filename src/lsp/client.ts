@@ -27,6 +27,7 @@ import { ServerState } from './server-state';
 import { negotiatedEncoding, type PositionEncoding } from './position';
 import type { ServerSpec } from './servers/registry';
 import { processRuns } from '../common/process';
+import { ProcessProbe } from '../common/process-table';
 import { pathToUri } from './uri';
 import { RetryableError, requestFailure, seconds } from './request-failures';
 import { mergeSettings, sameStyle, settingAt, styleSections, withRoot } from './style-settings';
@@ -95,6 +96,8 @@ export class LspClient {
    * as long as the server lived; 1.8 million objects after 9,000 questions.)
    */
   private readonly onExit = new Set<(err: LspqError) => void>();
+  /** Whether its process still runs, asked before each question. */
+  private readonly probe: ProcessProbe | undefined;
   private readonly connection: MessageConnection;
   private readonly log: (line: string) => void;
 
@@ -115,9 +118,11 @@ export class LspClient {
         : settings;
     const log = options.log ?? (() => {});
     this.log = log;
+    this.probe = proc.pid === undefined ? undefined : new ProcessProbe(proc.pid, processRuns);
     const stderrDone = new Promise<void>((resolve) => proc.stderr?.once('end', resolve) ?? resolve());
     proc.once('exit', (code, signal) => {
       this.exit = { code, signal };
+      this.probe?.close();
       log(`${this.spec.id} (${this.root}) exited code=${code} signal=${signal}`);
       // Its last words on stderr are the useful part of the error; give them a moment to arrive.
       void Promise.race([stderrDone, Bun.sleep(STDERR_DRAIN_MS)]).then(() => {
@@ -161,23 +166,18 @@ export class LspClient {
     return this.proc.pid;
   }
 
-  get stderr(): string {
-    return this.stderrTail;
-  }
-
   get alive(): boolean {
     return this.exit === undefined;
   }
 
   /**
-   * Alive and its process really runs: a server killed from outside is dead
-   * (or a zombie) a moment before Bun reports its exit, and a question sent
-   * to it then would fail instead of starting a fresh one.
+   * Alive and its process really runs: a server killed from outside is dead (or a zombie) a moment
+   * before Bun reports its exit, and a question sent to it then would fail instead of starting anew.
    */
   get running(): boolean {
     // A server whose worker died is being stopped: the next question starts a fresh one rather than wait for it.
     if (this.deadWorker || this.overMemory || this.failedProject) return false;
-    return this.alive && (this.proc.pid === undefined || processRuns(this.proc.pid));
+    return this.alive && (this.probe?.runs() ?? true);
   }
 
   static async start(options: StartOptions): Promise<LspClient> {

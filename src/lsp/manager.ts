@@ -141,6 +141,14 @@ export interface PoolCaches {
    * costs a comparison and no copy.
    */
   symbols: BoundedCache<string, { text: string; symbols: (DocumentSymbol | SymbolInformation)[] }>;
+  /**
+   * Folders with no index at or above them (and no index file lspq left
+   * out), by folder and trust: not looked for again for a few seconds (12
+   * system calls of every warm question), and at once after `lspq index`.
+   */
+  indexless: BoundedCache<string, true>;
+  /** Files found to be text (no NUL in their head), by path, with the stamp of the version sniffed. */
+  texts: BoundedCache<string, string>;
 }
 
 /** Where a server for a folder runs and its binary, as found for one caller. */
@@ -161,6 +169,8 @@ export class ServerPool {
     resolved: new BoundedCache(1_000, RESOLVE_CACHE_MS),
     versions: new BoundedCache(64),
     symbols: new BoundedCache(64),
+    indexless: new BoundedCache(1_000, RESOLVE_CACHE_MS),
+    texts: new BoundedCache(1_000),
   };
   private readonly sessions = new Map<string, Session>();
   /** Each server spec's configuration hashed once: hashed anew, it cost every warm question 0.02 ms. */

@@ -61,6 +61,10 @@ afterAll(async () => {
 
 describe('lspq index --fetch', () => {
   test('takes the index for HEAD into the cache; questions answer from it, paths in this clone', async () => {
+    // Asked first with no index here (the server warm, then the daemon remembers the folder has none): the
+    // fetch makes it forget that at once.
+    await lspq.run(['def', 'src/main.ts:7:totalArea', '--no-index'], { cwd: here });
+    expect((await lspq.json<Answer>(['def', 'src/main.ts:7:totalArea'], { cwd: here })).source).toBe('server');
     const r = await lspq.json<{ file: string; commit: string; url: string }>(['index', '--fetch', url], { cwd: here });
     expect(r.commit).toBe(commit);
     expect(r.file).toBe(join(lspq.dir, 'cache', 'lspq', 'indexes', `${commit}.scip`));

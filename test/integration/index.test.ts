@@ -9,7 +9,7 @@
  * is exit 3 with the `lspq index` hint.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { appendFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, Lspq, REPO } from '../helpers/lspq';
 
@@ -180,6 +180,23 @@ describe('broken and missing indexes', () => {
     const r = await lspq.run(['def', 'main.go:7:TotalArea', '--index-only'], { cwd: bare });
     expect(r.exit).toBe(3);
     expect(r.stderr).toContain("build one with 'lspq index'");
+  });
+
+  test('asked with no index, then indexed: the next question answers from it at once; one put back by another program, at once with --index-only', async () => {
+    const fresh = join(base, 'go-fresh');
+    cpSync(join(FIXTURES, 'go-shapes'), fresh, { recursive: true });
+    const ask = (flags: string[]) => lspq.json<Answer>(['def', 'main.go:7:TotalArea', ...flags], { cwd: fresh });
+    expect((await ask([])).source).toBe('server');
+    // Written through the daemon: what it remembered of the folder (no index there) is forgotten at once.
+    expect((await lspq.run(['index', '--root', '.'], { cwd: fresh })).exit).toBe(0);
+    const fromIndex = await ask([]);
+    expect([fromIndex.source, ...places(fromIndex)]).toEqual(['index', 'geometry.go:17:6']);
+    // Taken away and put back by another program: --index-only looks again, whatever the daemon remembers.
+    renameSync(join(fresh, '.lspq'), join(fresh, '.lspq-away'));
+    expect((await ask([])).source).toBe('server');
+    renameSync(join(fresh, '.lspq-away'), join(fresh, '.lspq'));
+    const only = await ask(['--index-only']);
+    expect([only.source, ...places(only)]).toEqual(['index', 'geometry.go:17:6']);
   });
 
   test('--index FILE that does not exist: exit 2', async () => {

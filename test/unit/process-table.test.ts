@@ -5,7 +5,17 @@
  */
 import { expect, test } from 'bun:test';
 import { treeMemory } from '../../src/lsp/memory';
-import { commandLine, isZombie, parsePs, parseStat, processTable, runPs } from '../../src/common/process-table';
+import { spawn } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
+import {
+  commandLine,
+  isZombie,
+  ProcessProbe,
+  parsePs,
+  parseStat,
+  processTable,
+  runPs,
+} from '../../src/common/process-table';
 
 const MACOS_PS = `    1     0  13712 Ss
   412     1   9824 S
@@ -42,3 +52,33 @@ test('no ps and no /proc: nothing is known, nothing is made up', () => {
   expect(processTable('darwin', () => undefined)).toBeUndefined();
   expect(commandLine(1, 'darwin', () => undefined)).toBeUndefined();
 });
+
+test.skipIf(process.platform !== 'linux')(
+  'a probe of a server process: running, then gone once killed; its /proc file closed',
+  async () => {
+    const openStats = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`).endsWith('/stat');
+        } catch {
+          return false;
+        }
+      }).length;
+    const before = openStats();
+    const child = spawn('sleep', ['30']);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    const fallback = () => {
+      throw new Error('the fallback is for systems without /proc');
+    };
+    const probe = new ProcessProbe(child.pid!, fallback);
+    expect([probe.runs(), probe.runs()]).toEqual([true, true]);
+    child.kill('SIGKILL');
+    await exited;
+    expect([probe.runs(), probe.runs()]).toEqual([false, false]);
+    probe.close();
+    probe.close();
+    expect(openStats()).toBe(before);
+    // Where the file cannot be opened (no /proc, or the process is gone already), the fallback answers.
+    expect(new ProcessProbe(2 ** 22 + 7, () => true).runs()).toBe(true);
+  },
+);

@@ -176,6 +176,7 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
     // the old manifest (which names the old index) is no longer read, and git decides what changed.
     renameSync(whole, out);
     renameSync(join(work, 'index.json'), manifestPath(out));
+    ctx.pool.caches.indexless.clear();
     if (out === join(root, '.lspq', 'index.scip')) {
       writeFileSync(join(root, '.lspq', '.gitignore'), '*\n');
       // Its table made now, off the daemon's thread, so the first question reads rows rather than the index.
@@ -208,6 +209,7 @@ async function takeFetched(template: string, req: IndexQuery, ctx: HandlerContex
   ctx.progress?.(`fetching the index for ${commits[0]!.slice(0, 12)}`);
   mkdirSync(join(repo.top, '.lspq'), { recursive: true });
   const fetched = await fetchIndex(template, commits, repo.top, req.env, ctx.signal);
+  ctx.pool.caches.indexless.clear();
   if (!fetched)
     throw new LspqError(
       'unsupported',
