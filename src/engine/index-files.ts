@@ -70,7 +70,7 @@ export async function findIndex(
   const ours = (file: string, d: string) => ctx.trust.mayRun(file, d, `its own index ${file}`);
   // Nothing here a moment ago: looked for again only after a while, unless only an index may answer.
   const remember = req.index?.mode !== 'only' && !req.env.LSPQ_INDEX_URL;
-  const key = `${near}\0${Trust.stamp(req.env)}`;
+  const key = remember ? `${near}\0${Trust.stamp(req.env)}` : '';
   if (remember && ctx.pool.caches.indexless.get(key)) return undefined;
   let seen = false;
   const top = checkoutTop(near);
