@@ -14,7 +14,7 @@ import { Documents } from '../src/lsp/documents';
 import { toServerCharacter } from '../src/lsp/position';
 import { locateBinary } from '../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
-import { Trust } from '../src/lsp/servers/trust';
+import { Trust } from '../src/trust/decision';
 import { benchEnv, fmt, LSPQ, median, quantile, RUNS, table, timeCommand, toolsEnv } from './harness';
 import { position, projects, type Project, type Query } from './projects';
 

@@ -17,7 +17,7 @@ import { Documents } from '../src/lsp/documents';
 import { treeMemory } from '../src/lsp/memory';
 import { locateBinary } from '../src/lsp/servers/locate';
 import { BUILTIN_SERVERS, languageIdFor } from '../src/lsp/servers/registry';
-import { Trust } from '../src/lsp/servers/trust';
+import { Trust } from '../src/trust/decision';
 import { tanstackWorkspace, typescriptOnPath } from '../test/helpers/workspaces';
 import { fmt, LSPQ, median, table, timeCommand, toolsEnv } from './harness';
 

@@ -13,6 +13,8 @@ export interface CallerContext {
   index?: { file?: string; mode: 'auto' | 'only' | 'off' };
   /** The id the command gave its edit: the journal's, asked after if the daemon dies under it. */
   editId?: string;
+  /** The folder an edit must stay in whatever else allows (an MCP server's pinned workspace). */
+  confine?: string;
 }
 
 /** A question for the engine: an operation of a command, with the caller's facts. */

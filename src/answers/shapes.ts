@@ -61,6 +61,20 @@ export const VerificationShape = z.object({
 /** A file an edit changes: how many text edits, and its new path when it moved. */
 export const FileChangesShape = z.object({ path: z.string(), changes: int, newPath: z.optional(z.string()) });
 
+/**
+ * Any answer as written with --json: its shape, with the engine's notes
+ * beside it (what was left out as untrusted, a server passed over), the
+ * lines a person sees on stderr.
+ */
+export function withNotesField(shape: z.ZodMiniType): z.ZodMiniType {
+  if (shape instanceof z.ZodMiniObject) return z.extend(shape, { notes: z.optional(z.array(z.string())) });
+  if (shape instanceof z.ZodMiniUnion) {
+    const options = (shape.def.options as z.ZodMiniType[]).map(withNotesField);
+    return z.union(options as [z.ZodMiniType, ...z.ZodMiniType[]]);
+  }
+  return shape;
+}
+
 /** Any command's answer, when it fails. */
 export const ErrorShape = z.object({
   error: z.object({

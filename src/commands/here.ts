@@ -47,7 +47,7 @@ function localHost(line: CommandLine): Host & { close: () => Promise<void>; note
 export async function runHere(line: CommandLine): Promise<CommandOutput> {
   const host = localHost(line);
   try {
-    return withNotes(await runCommandLine(line, host), host.notes);
+    return withNotes(await runCommandLine(line, host), host.notes, line.json);
   } finally {
     await host.close();
   }

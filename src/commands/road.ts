@@ -31,6 +31,7 @@ function roadFor(line: CommandLine, host: Host): Road {
         ...query,
         ...callerContext(flags, line.cwd, line.env),
         ...(line.editId ? { editId: line.editId } : {}),
+        ...(line.confine ? { confine: line.confine } : {}),
       }),
     runLine: (next) => runCommandLine(next, host),
     commands: LISTED,

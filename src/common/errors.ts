@@ -127,9 +127,22 @@ export interface CommandOutput {
   error?: ErrorPayload;
 }
 
-/** The engine's notes on a command (what it left out as untrusted) added to its output, each once. */
-export function withNotes(out: CommandOutput, notes: ReadonlySet<string>): CommandOutput {
-  return notes.size ? { ...out, warnings: [...notes, ...(out.warnings ?? [])] } : out;
+/**
+ * The engine's notes on a command (what it left out as untrusted, a server
+ * passed over) added to its output, each once: warnings for a person, and
+ * with --json the document's `notes`, so a script sees what a person would.
+ */
+export function withNotes(out: CommandOutput, notes: ReadonlySet<string>, json: boolean): CommandOutput {
+  if (notes.size === 0) return out;
+  const warned = { ...out, warnings: [...notes, ...(out.warnings ?? [])] };
+  if (!json || !out.stdout.startsWith('{')) return warned;
+  try {
+    const doc: unknown = JSON.parse(out.stdout);
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return warned;
+    return { ...warned, stdout: `${JSON.stringify({ ...doc, notes: [...notes] })}\n` };
+  } catch {
+    return warned; // not one document (a stream): the warnings say it
+  }
 }
 
 /** An error as the command shows it: a JSON document on stdout with --json, always one line on stderr. */

@@ -34,6 +34,7 @@ const LINE_KEYS = new Set([
   'alsoText',
   'timeoutMs',
   'editId',
+  'confine',
 ]);
 const EDIT_ID = /^[\w-]{1,64}$/;
 
@@ -59,7 +60,8 @@ function fitsCommandLine(v: unknown): boolean {
     isBoolean(v.help) &&
     (v.alsoText === undefined || isBoolean(v.alsoText)) &&
     (v.timeoutMs === undefined || isNumber(v.timeoutMs)) &&
-    (v.editId === undefined || (isString(v.editId) && EDIT_ID.test(v.editId)))
+    (v.editId === undefined || (isString(v.editId) && EDIT_ID.test(v.editId))) &&
+    (v.confine === undefined || (isString(v.confine) && v.confine.length > 0))
   );
 }
 

@@ -45,6 +45,8 @@ export const CommandLineShape = z.object({
   timeoutMs: z.optional(z.number()),
   /** A command that may write names its edit, to ask after it if the daemon dies under it (never to send it twice). */
   editId: z.optional(z.string().check(z.regex(/^[\w-]{1,64}$/))),
+  /** The folder every path of the line must stay in (an MCP server's pinned workspace): read or written. */
+  confine: z.optional(z.string().check(z.minLength(1))),
 });
 export type CommandLine = z.infer<typeof CommandLineShape>;
 

@@ -153,7 +153,7 @@ export class Questions {
     notes: Set<string>,
   ): Promise<CommandOutput> {
     const input = socket.data.input;
-    if (!input) return withNotes(await runCommandLine(line, host), notes);
+    if (!input) return withNotes(await runCommandLine(line, host), notes, line.json);
     const emit = (answerLine: string) => write(socket, `${JSON.stringify({ answer: answerLine.trimEnd() })}\n`);
     return runStreamLine(line, input, emit, host);
   }

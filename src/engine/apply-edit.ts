@@ -11,12 +11,12 @@
  * write, every other file is put back, and the edit is refused as stale
  * (exit 3, the file named).
  */
-import { isWithin as under } from '../common/paths';
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { LspqError } from '../common/errors';
 import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/workspace-edit';
 import { crashPoint } from './fault';
+import { guardWrite, makeFolders } from '../common/workspace-guard';
 import { type Beside, GuardedFile, LeftAsIs, realOf, writeBytes } from './guarded-file';
 import { besideNames, Journal, type JournalPlace, readBytesNow, removeMade } from './journal';
 import { nextTurn } from '../common/turns';
@@ -24,9 +24,11 @@ import { nextTurn } from '../common/turns';
 export { readBytesNow };
 
 export interface ApplyOptions {
-  /** The workspace root: nothing outside it is written unless `allowOutside`. */
-  root: string;
+  /** The workspace root (or each file's, for files named by the user): nothing outside it is written unless `allowOutside`. */
+  root: string | ((path: string) => string);
   allowOutside: boolean;
+  /** A folder nothing may be written outside of, whatever `allowOutside` says (an MCP server's pinned workspace). */
+  confine?: string;
   /** The version of a file the server has open, to check a versioned edit against. */
   versionOf?: (path: string) => number | undefined;
   /** How long after the last rename to look at the originals once more (default RACE_SETTLE_MS). */
@@ -70,29 +72,21 @@ const raced = (path: string) =>
     `${path} was written by another program while lspq wrote the edit; its write is kept and nothing was changed (run the command again)`,
   );
 
+const rootOf = (o: ApplyOptions, path: string) => (typeof o.root === 'string' ? o.root : o.root(path));
+
 /** Refuses the plan before anything is written: a file outside the root, or one changed since the server saw it. */
 export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
-  const root = realOf(o.root);
   for (const m of plan.moves ?? []) {
     if (!existsSync(m.from)) throw stale(m.from, 'is gone');
     if (existsSync(m.to)) throw new LspqError('stale_edit', `${m.to} exists now; nothing was moved or written`);
   }
-  if (!o.allowOutside) {
-    const moved = (plan.moves ?? []).flatMap((m) => [m.from, m.to]);
-    const touched = [...plan.files.flatMap((f) => [f.path, f.renamedTo]), ...moved];
-    for (const path of touched.filter((p): p is string => p !== undefined)) {
-      // Judged by where the file really is: a path inside the root that is a link to a file outside it (or runs
-      // through a linked folder) would have the write land outside. A path not there yet (a move's destination)
-      // is judged by its folder's real place.
-      const real = existsSync(path) ? realOf(path) : join(realOf(dirname(path)), basename(path));
-      if (!under(real, root)) {
-        const through = real !== path && under(path, o.root) ? ` (it is ${real}, through a symbolic link)` : '';
-        throw new LspqError(
-          'outside_workspace',
-          `the edit would change ${path}${through}, outside the workspace root ${o.root}; nothing was written (add --allow-outside to allow it)`,
-        );
-      }
-    }
+  const moved = (plan.moves ?? []).flatMap((m) => [m.from, m.to]);
+  const touched = [...plan.files.flatMap((f) => [f.path, f.renamedTo]), ...moved];
+  // Every write judged where it lands (workspace-guard.ts): the whole edit is refused if one lands outside.
+  for (const path of touched) {
+    if (path === undefined) continue;
+    guardWrite(path, rootOf(o, path), o.allowOutside);
+    if (o.confine) guardWrite(path, o.confine, false);
   }
   for (const f of plan.files) {
     const version = o.versionOf?.(f.path);
@@ -186,7 +180,7 @@ function move(m: Move, undo: Undo[], making: (top: string | undefined) => void):
   let made: string | undefined;
   for (let d = dirname(m.to); !existsSync(d); d = dirname(d)) made = d;
   making(made);
-  if (made) mkdirSync(dirname(m.to), { recursive: true });
+  if (made) makeFolders(dirname(m.to));
   try {
     renameSync(m.from, m.to);
     crashPoint('moved');
@@ -224,7 +218,7 @@ function step(f: FileChange, g: Guarded | undefined, undo: Undo[], names: Beside
     });
   }
   if (f.renamedTo !== undefined) {
-    mkdirSync(dirname(f.renamedTo), { recursive: true });
+    makeFolders(dirname(f.renamedTo));
     renameSync(f.path, f.renamedTo);
     crashPoint('renamed');
     undo.push({ path: f.path, back: () => renameSync(f.renamedTo!, f.path) });

@@ -9,7 +9,7 @@ import { DEFAULT_TIMEOUT_MS } from '../common/messages';
 import type { RequestOptions, ServerTime } from '../lsp/request-options';
 import type { Leases } from '../lsp/leases';
 import type { ServerPool, Session } from '../lsp/manager';
-import type { Trust } from '../lsp/servers/trust';
+import type { Trust } from '../trust/decision';
 import type { CallerContext } from '../answers/caller';
 import type { DiskView } from '../lsp/file-events';
 

@@ -7,7 +7,7 @@ import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type { Request } from '../answers/caller';
 import { Leases } from '../lsp/leases';
 import type { Session } from '../lsp/manager';
-import { leftOutLine, Trust } from '../lsp/servers/trust';
+import { leftOutLine, Trust } from '../trust/decision';
 import type { EngineContext, Handler } from './context';
 
 /** What answers questions: each operation's handler, and what each command needs of a server. */

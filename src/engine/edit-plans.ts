@@ -10,7 +10,7 @@ import { pathsOf, planWorkspaceEdit, type EditPlan } from '../lsp/workspace-edit
 import type { Session } from '../lsp/manager';
 import type { CallerContext } from '../answers/caller';
 import type { FileEdit } from '../answers/edits';
-import { readBytesNow, readNow, writePlan } from './apply-edit';
+import { type ApplyOptions, readBytesNow, readNow, writePlan } from './apply-edit';
 import type { JournalPlace } from './journal';
 import type { EngineContext } from './context';
 
@@ -92,7 +92,7 @@ export function journalFor(ctx: EngineContext, req: CallerContext, summary: stri
 export async function commit(
   plan: EditPlan,
   sessions: Session[],
-  where: { root: string; allowOutside: boolean; journal?: JournalPlace },
+  where: Pick<ApplyOptions, 'root' | 'allowOutside' | 'journal' | 'confine'>,
 ): Promise<void> {
   const versionOf = (path: string) => sessions.find((s) => s.docs.isOpen(path))?.docs.version(path);
   await writePlan(plan, { ...where, versionOf });

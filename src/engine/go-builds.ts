@@ -196,6 +196,7 @@ async function filesNaming(root: string, name: string, env: Record<string, strin
       cwd: root,
       env: probeEnv(env),
       stderr: 'pipe',
+      pathspecs: 'git', // the one pathspec is lspq's own glob
     }));
   } catch {
     return undefined; // git cannot start

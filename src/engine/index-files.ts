@@ -19,12 +19,15 @@ import { LspqError } from '../common/errors';
 import { displayPath } from '../common/paths';
 import type { HandlerContext } from './context';
 import { checkoutTop } from '../project/checkout';
-import { Trust } from '../lsp/servers/trust';
+import { Trust } from '../trust/decision';
+import { isOwn } from '../trust/own-files';
 
 /** An index found for a question; `fetched`: built in CI at `commit` for the checkout at `top`. */
 export interface FoundIndex {
   file: string;
   fetched?: { commit: string; top: string };
+  /** Found in this folder's `.lspq/`: it describes this folder, wherever it was built (a clone's, a copy's). */
+  beside?: string;
 }
 
 /** An index this large is followed by a full collection (it costs a few hundred milliseconds on GOROOT's). */
@@ -65,9 +68,7 @@ export async function findIndex(
 ): Promise<FoundIndex | undefined> {
   if (req.index?.file) return { file: req.index.file };
   if (req.env.LSPQ_INDEX) return { file: resolve(req.cwd, req.env.LSPQ_INDEX) };
-  // An index or fetched-index record the repository ships is its word about its code: taken once it is trusted.
-  // What lspq wrote here (`lspq index`, `--fetch`) is ignored by git, so the user's own.
-  const ours = (file: string, d: string) => ctx.trust.mayRun(file, d, `its own index ${file}`);
+  const ours = (file: string, d: string) => mayReadIndex(file, d, req.env, ctx.trust);
   // Nothing here a moment ago: looked for again only after a while, unless only an index may answer.
   const remember = req.index?.mode !== 'only' && !req.env.LSPQ_INDEX_URL;
   const key = remember ? `${near}\0${Trust.stamp(req.env)}` : '';
@@ -78,7 +79,7 @@ export async function findIndex(
     const file = join(d, '.lspq', 'index.scip');
     if (existsSync(file)) {
       seen = true;
-      if (ours(file, d)) return { file };
+      if (ours(file, d)) return { file, beside: d };
     }
     if (existsSync(fetchedPath(d))) {
       seen = true;
@@ -93,6 +94,16 @@ export async function findIndex(
   // One left out is said again by the next question: only a folder with no index file at all is remembered.
   if (remember && !seen) ctx.pool.caches.indexless.set(key, true);
   return undefined;
+}
+
+/**
+ * Whether an index (or a fetched index's record) found in a workspace may
+ * answer: one lspq made for the user (`lspq index`, `--fetch`), or one in
+ * a trusted folder. An index a repository ships is its word about its
+ * code: taken once trusted, never on git's say.
+ */
+export function mayReadIndex(file: string, found: string, env: Record<string, string>, trust: Trust): boolean {
+  return isOwn(file, env) || trust.mayRun(file, found, 'an index that came with the workspace');
 }
 
 /** URL and HEAD pairs the URL had no index for: asked once per daemon, not once per question. */
@@ -161,8 +172,8 @@ export async function loadIndex(found: FoundIndex, req: CallerContext, ctx: Hand
   }
   if (known) letGo(key);
   // A fetched index was built in another checkout: its paths start at this one's top, wherever CI had them.
-  const root = found.fetched ? found.fetched.top : (req.root ?? dirname(dirname(file)));
-  const rebase = found.fetched !== undefined;
+  const root = found.fetched ? found.fetched.top : (found.beside ?? req.root ?? dirname(dirname(file)));
+  const rebase = found.fetched !== undefined || found.beside !== undefined;
   const manifest = found.fetched ? undefined : readManifest(file);
   const table = tablePath(file, root, rebase, req.env);
   let loaded: Held | undefined;

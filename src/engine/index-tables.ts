@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { runsCompiled } from '../bundles';
 import { TABLE_VERSION } from '../scip/index-table';
 import { setPriority } from 'node:os';
+import { cacheFolder } from '../common/user-folders';
 
 /** The cache folder tables are kept in. */
 export function tableCache(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CACHE_HOME || join(env.HOME ?? '/tmp', '.cache');
-  return join(base, 'lspq', 'tables');
+  return join(cacheFolder(env), 'tables');
 }
 
 /** The table's path for an index read with paths from `root` (`rebase`: whatever root the index names). */

@@ -15,11 +15,12 @@ import type { LeaseWait } from '../lsp/leases';
 import type { AcquireOptions, Resolved, Session } from '../lsp/manager';
 import { activate, ancestors } from '../lsp/servers/install-places';
 import { loadServers } from '../lsp/servers/config';
-import { findMarkedRoot, findRoot, locateFor } from '../lsp/servers/locate';
+import { findMarkedRoot, findRoot, locateFor, withUserPath } from '../lsp/servers/locate';
 import { knownExtensions, serversForFile, type ServerSpec } from '../lsp/servers/registry';
-import { Trust } from '../lsp/servers/trust';
-import { underTrust } from '../lsp/servers/untrusted';
-import { realOf } from '../trust/store';
+import { Trust } from '../trust/decision';
+import { overlaid, underTrust } from '../lsp/servers/untrusted';
+import { realOf } from '../common/real-path';
+import { repositoryOf } from '../trust/store';
 import type { CallerContext } from '../answers/caller';
 import { holderAbove, readsWithPlugins, withTsPlugins } from '../lsp/servers/ts-plugins';
 import { tsserverRelay } from './tsserver-relay';
@@ -78,15 +79,9 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
   const found = remembered ?? locate(spec, path, req, ctx.trust);
   if (!found) return undefined; // not remembered: an install is seen at once
   ctx.pool.caches.resolved.set(key, found);
-  // The environment is this caller's (GOFLAGS, NODE_OPTIONS... key the pool), with the Python one activated.
-  const env = found.python ? activate(req.env, found.python) : req.env;
-  const { root, binary, rule, python } = found;
-  // In a repository not trusted, the server's untrusted mode (a different spec, so a different pool entry).
-  const allowed = underTrust(spec, root, binary, ctx.trust, realOf);
-  if (!allowed) {
-    ctx.trust.refused.add(spec.id);
-    return undefined;
-  }
+  const decided = decide(spec, found, req, ctx.trust);
+  if (!decided) return undefined;
+  const { root } = decided;
   // A server that runs the project's own tool (ESLint) where the project has its configuration but not the
   // tool: left out, said once, as the tool itself could not run either.
   if (spec.needsPackage && !packageAbove(spec.needsPackage, dirname(path))) {
@@ -104,13 +99,38 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
     ctx.warn?.(`left out ${spec.id}: ${why}`);
     return undefined;
   }
-  const planned = withTsPlugins(allowed, root, ctx.trust, env, realOf);
   // A .vue file is the TypeScript server's only with Vue's plugin loaded.
-  if (!readsWithPlugins(planned, path)) return undefined;
+  if (!readsWithPlugins(decided.spec, path)) return undefined;
+  return decided;
+}
+
+/**
+ * The one decision of what runs for a server found for a file (`locate`):
+ * the spec it runs as where trust does not cover the workspace (its
+ * untrusted mode, a Python environment's packages read as files, the
+ * user's plugins), in the caller's environment; undefined where it may not
+ * run. `trust` records what was left out: the runtime says it, and `lspq
+ * trust --explain` lists it from this same call.
+ */
+export function decide(spec: ServerSpec, found: Resolved, req: CallerContext, trust: Trust): Candidate | undefined {
+  // The environment is this caller's (GOFLAGS, NODE_OPTIONS... key the pool), with the Python one activated, and
+  // only PATH's absolute entries (a relative one would find the workspace's programs from the server's cwd).
+  const env = withUserPath(found.python ? activate(req.env, found.python) : req.env);
+  const { root, binary, rule, python, packages } = found;
+  // In a workspace not trusted, the server's untrusted mode (a different spec, so a different pool entry).
+  const untrusted = underTrust(spec, root, binary, trust, req.env, realOf);
+  if (!untrusted) {
+    trust.refused.add(spec.id);
+    return undefined;
+  }
+  // A Python environment not trusted: its packages read as files, its interpreter never run.
+  const allowed = packages && spec.packagePaths ? overlaid(untrusted, spec.packagePaths(packages)) : untrusted;
+  const planned = withTsPlugins(allowed, root, trust, env, realOf);
   return { spec: planned, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
 }
 
-function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust): Resolved | undefined {
+/** Where a server for `path` runs and its binary, found as trust allows (trust records what it passed over). */
+export function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust): Resolved | undefined {
   // A server for projects that use it (ESLint) is no candidate where nothing above the file says so.
   if (spec.needsMarker && !findMarkedRoot(spec, dirname(path))) return undefined;
   const root = req.root ?? findRoot(spec, path);
@@ -123,6 +143,7 @@ function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust
     binary: located.binary,
     rule: located.rule,
     ...(located.python ? { python: located.python } : {}),
+    ...(located.packages ? { packages: located.packages } : {}),
     ...(leftOut.length ? { leftOut } : {}),
   };
 }
@@ -132,7 +153,7 @@ function notInstalled(path: string, specs: ServerSpec[], trust: Trust): LspqErro
   if (refused.length > 0) {
     return new LspqError(
       'untrusted',
-      `${refused.map((s) => s.id).join(', ')} would run the repository's own code for ${path}, and the repository is not trusted; 'lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it`,
+      `${refused.map((s) => s.id).join(', ')} would run the workspace's own code for ${path}, and the workspace is not trusted; 'lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it`,
     );
   }
   const [first, ...others] = specs;
@@ -142,6 +163,15 @@ function notInstalled(path: string, specs: ServerSpec[], trust: Trust): LspqErro
     return new LspqError(
       'server_not_installed',
       `'${first!.command}' (server '${first!.id}' in ${first!.configuredIn}) is not installed or not on PATH (needed for ${path}); install it or fix "command" there${alternatives}`,
+    );
+  }
+  // Installed only in the workspace: the user's own install, or trusting the workspace, would run it.
+  const passed = specs.find((s) => trust.passedOver.has(s.command));
+  if (passed) {
+    const program = trust.passedOver.get(passed.command)!;
+    return new LspqError(
+      'server_not_installed',
+      `${passed.id} is installed only in the workspace (${program}), which is not trusted (needed for ${path}); install it for yourself: ${passed.install}, or let the workspace's run: lspq trust ${repositoryOf(dirname(program))}`,
     );
   }
   return new LspqError(

@@ -20,8 +20,8 @@ import { findWord } from '../common/target';
 import { loadProjects } from './projects';
 import type { Deadline, HandlerContext } from './context';
 import { acquire, prepare, using, type Candidate } from './sessions';
-import { underTrust } from '../lsp/servers/untrusted';
-import { realOf } from '../trust/store';
+import { overlaid, underTrust } from '../lsp/servers/untrusted';
+import { realOf } from '../common/real-path';
 import { ownExtensions } from '../lsp/servers/ts-plugins';
 
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
@@ -72,7 +72,12 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
       missing.push(`${c.spec.id} (${c.spec.install})`);
       continue;
     }
-    const spec = underTrust(c.spec, c.root, located.binary, ctx.trust, realOf);
+    const untrusted = underTrust(c.spec, c.root, located.binary, ctx.trust, req.env, realOf);
+    // A Python environment not trusted: its packages read as files, its interpreter never run.
+    const spec =
+      untrusted && located.packages && c.spec.packagePaths
+        ? overlaid(untrusted, c.spec.packagePaths(located.packages))
+        : untrusted;
     if (!spec) {
       missing.push(`${c.spec.id} (once trusted: lspq trust)`);
       continue;

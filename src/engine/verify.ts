@@ -38,7 +38,7 @@ function touched(plan: EditPlan): Changed[] {
 export async function verifyWritten(
   plan: EditPlan,
   held: Session[],
-  where: { root: string; allowOutside: boolean },
+  where: { root: string; allowOutside: boolean; confine?: string },
   req: CallerContext & { verifyAll?: boolean },
   ctx: HandlerContext,
   deadline: Deadline,

@@ -53,10 +53,10 @@ export async function gitCall(words: string[], o: GitCallOptions): Promise<GitCa
   const env = gitEnv(o.env, neutralized, colorConfig(!o.json && o.color));
   if (!o.json) {
     // git's own messages and progress reach the terminal as git wrote them.
-    const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'inherit' });
+    const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'inherit', pathspecs: 'git' });
     return { kind: 'passthrough', stdout: r.stdout, exit: r.exit };
   }
-  const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'pipe' });
+  const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'pipe', pathspecs: 'git' });
   // A failure with a message is an error; a quiet non-zero exit (grep found nothing) is an answer.
   if (r.exit !== 0 && r.stderr.trim()) throw gitFailed(p, r);
   return { kind: 'raw', subcommand: p.command.join(' '), class: p.verdict.cls, result: r };
@@ -73,7 +73,7 @@ async function parsedCall(p: Plan, neutralized: Neutralized, o: GitCallOptions):
   const outputs: string[] = [];
   const warnings: string[] = [];
   for (const argv of jsonCalls(p)) {
-    const r = await spawnGit(argv, { cwd: o.cwd, env, stderr: 'pipe' });
+    const r = await spawnGit(argv, { cwd: o.cwd, env, stderr: 'pipe', pathspecs: 'git' });
     // diff --exit-code answers 1 for "there are differences": not a failure.
     const answered = r.exit === 0 || (p.json === 'diff' && r.exit === 1 && !r.stderr.trim());
     if (!answered) throw gitFailed(p, r);

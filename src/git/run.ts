@@ -18,6 +18,19 @@ export interface SpawnOptions {
   env: Record<string, string>;
   /** 'inherit' lets git's own messages and progress reach the user as git wrote them. */
   stderr: 'pipe' | 'inherit';
+  /** 'git': pathspecs as git reads them (`lspq git`'s words, a glob lspq wrote); else every path means itself. */
+  pathspecs?: 'git';
+}
+
+/**
+ * The environment git runs in: paths lspq gives git are literal, so a
+ * folder named `:x`, `*` or `[a]` means itself, never pathspec magic.
+ */
+function withPathspecs(env: Record<string, string>, pathspecs: 'git' | undefined): Record<string, string> {
+  if (pathspecs === 'git') return env;
+  // git refuses literal beside any other global pathspec setting the caller's environment may hold.
+  const { GIT_GLOB_PATHSPECS: _g, GIT_NOGLOB_PATHSPECS: _n, GIT_ICASE_PATHSPECS: _i, ...rest } = env;
+  return { ...rest, GIT_LITERAL_PATHSPECS: '1' };
 }
 
 export async function spawnGit(args: readonly string[], options: SpawnOptions): Promise<GitResult> {
@@ -25,7 +38,7 @@ export async function spawnGit(args: readonly string[], options: SpawnOptions): 
   try {
     proc = Bun.spawn(['git', ...args], {
       cwd: options.cwd,
-      env: options.env,
+      env: withPathspecs(options.env, options.pathspecs),
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: options.stderr,
@@ -51,7 +64,7 @@ export function runGitSync(
   try {
     const r = Bun.spawnSync(['git', ...args], {
       cwd: options.cwd,
-      env: options.env,
+      env: withPathspecs(options.env, undefined),
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: 'pipe',

@@ -14,7 +14,7 @@ import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
 import { onPath } from './servers/locate';
 import type { PythonEnv } from './servers/install-places';
-import type { LeftOut } from './servers/trust';
+import type { LeftOut } from '../trust/decision';
 
 export const SERVER_IDLE_MS = 10 * 60_000;
 export const MAX_SERVERS = 8;
@@ -159,6 +159,8 @@ export interface Resolved {
   rule: string;
   /** The project's Python environment, for a Python server. */
   python?: PythonEnv;
+  /** The site-packages of a Python environment not trusted, read as files. */
+  packages?: string[];
   /** What the look-up left out as the repository's own code, not trusted. */
   leftOut?: LeftOut[];
 }

@@ -13,11 +13,13 @@ import * as z from 'zod/mini';
 import { LspqError } from '../common/errors';
 import { manifestPath } from './manifest';
 import { ScipIndex } from './scip-index';
+import { cacheFolder } from '../common/user-folders';
+import { recordOwn } from '../trust/own-files';
+import { writeOwnFile } from '../common/workspace-guard';
 
 /** Where fetched indexes are kept, by commit. */
 export function indexCache(env: Record<string, string>): string {
-  const base = env.XDG_CACHE_HOME || join(env.HOME ?? '/tmp', '.cache');
-  return join(base, 'lspq', 'indexes');
+  return join(cacheFolder(env), 'indexes');
 }
 
 /** The URL for one commit: `{commit}` replaced (a URL without it names one index for every commit). */
@@ -100,8 +102,9 @@ export async function fetchIndex(
       writeWhole(file, bytes);
     }
     const fetched = { url, commit, file };
-    writeWhole(fetchedPath(top), Buffer.from(`${JSON.stringify(fetched)}\n`));
-    writeFileSync(join(top, '.lspq', '.gitignore'), '*\n');
+    writeOwnFile(fetchedPath(top), `${JSON.stringify(fetched)}\n`, top);
+    recordOwn(fetchedPath(top), env);
+    writeOwnFile(join(top, '.lspq', '.gitignore'), '*\n', top);
     return fetched;
   }
   return undefined;

@@ -2,17 +2,16 @@
  * The trust store: the repositories whose own code the user lets run
  * (`lspq trust`), in the user's configuration folder (`trust.json`), each
  * with its real path and a hash of each of its `.lsp.json`. Read by the
- * engine (lsp/servers/trust.ts decides what may run) and written by the
+ * engine (decision.ts decides what may run) and written by the
  * trust command.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
-import { checkoutOf, realOf } from '../project/checkout';
-import { neverSources } from '../project/folders';
-
-export { realOf };
+import { realOf } from '../common/real-path';
+import { checkoutTop } from '../project/checkout';
+import { configFolder } from '../common/user-folders';
 
 const EntryShape = z.object({
   /** The repository's top (real path). */
@@ -25,8 +24,7 @@ export type TrustEntry = z.infer<typeof EntryShape>;
 const StoreShape = z.object({ version: z.literal(1), repositories: z.array(EntryShape) });
 
 export function trustFile(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || '/', '.config');
-  return join(base, 'lspq', 'trust.json');
+  return join(configFolder(env), 'trust.json');
 }
 
 export const hashOf = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -50,32 +48,41 @@ export function writeTrust(env: Record<string, string | undefined>, entries: Tru
 }
 
 /**
- * The repository a folder belongs to, as trust judges it: the top of its
- * checkout (vouched for by git or not: a claimed one is still one
- * repository), else the folder itself.
+ * The folder trust is recorded for, for anything in `dir`: the top of its
+ * checkout (the nearest `.git` entry, whatever git says of it), else `dir`.
  */
-export function repositoryOf(dir: string, env: Record<string, string | undefined>): string {
+export function repositoryOf(dir: string): string {
   const real = realOf(dir);
-  return realOf(checkoutOf(real, env)?.top ?? real);
+  return realOf(checkoutTop(real) ?? real);
 }
 
-/** What `lspq trust DIR` records: the repository's top and every `.lsp.json` in it as it is now. */
-export function entryFor(dir: string, env: Record<string, string | undefined>): TrustEntry {
-  const top = repositoryOf(dir, env);
+/** Folders never holding a `.lsp.json` the runtime would read for the repository's files. */
+const NOT_WALKED = new Set(['.git', 'node_modules']);
+
+/**
+ * What `lspq trust DIR` records: the repository's top and every `.lsp.json`
+ * in it as it is now, by path from the top. One found later, or changed,
+ * is not read until trusted again (the decision compares the hash).
+ */
+export function entryFor(dir: string): TrustEntry {
+  const top = repositoryOf(dir);
   const configs: Record<string, string> = {};
   const walk = (d: string, depth: number) => {
-    if (depth > 8) return;
+    if (depth > 12) return;
     const config = join(d, '.lsp.json');
-    if (existsSync(config)) configs[relative(top, config)] = hashOf(readFileSync(config));
+    try {
+      if (lstatSync(config).isFile()) configs[relative(top, config)] = hashOf(readFileSync(config));
+    } catch {}
     let names: string[] = [];
     try {
       names = readdirSync(d);
     } catch {}
     for (const name of names) {
+      if (NOT_WALKED.has(name)) continue;
       const p = join(d, name);
-      if (name.startsWith('.') || neverSources(p, name)) continue;
       try {
-        if (statSync(p).isDirectory()) walk(p, depth + 1);
+        // A linked folder is not walked: its configuration is read where it really is, which this entry does not cover.
+        if (lstatSync(p).isDirectory()) walk(p, depth + 1);
       } catch {}
     }
   };

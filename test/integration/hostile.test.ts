@@ -29,7 +29,7 @@ afterAll(async () => {
 
 const TS = 'export const x = 1;\nexport const y = x + 1;\n';
 const tsls = Bun.which('typescript-language-server', { PATH: toolsPath() })!;
-const LEFT_OUT = /^lspq: warning: left out .*\(the repository's own code, not trusted yet\); to run it: lspq trust /m;
+const LEFT_OUT = /^lspq: warning: left out .*: the workspace is not trusted \(lspq trust .* lets it run\)$/m;
 
 let n = 0;
 /** A new folder holding `files`; `git: true` makes it a repository with everything committed. */
@@ -101,11 +101,13 @@ test('a committed node_modules/typescript: typescript-language-server runs the u
       exit: 0,
       marked: false,
     });
-    expect(r.stderr).toContain("left out the repository's TypeScript (typescript-language-server runs ");
+    expect(r.stderr).toContain(
+      'left out its own TypeScript, which typescript-language-server would run with the plugins its tsconfig names (node_modules/typescript/lib/tsserver.js)',
+    );
   }
   const explained = await lspq.run(['trust', '--explain'], { cwd: dir });
   expect(explained.stdout).toContain(
-    'its own TypeScript (node_modules/typescript), run by typescript-language-server with the plugins its tsconfig names\n    node_modules/typescript/lib/tsserver.js\n',
+    'its own TypeScript, which typescript-language-server would run with the plugins its tsconfig names\n    node_modules/typescript/lib/tsserver.js\n',
   );
   await lspq.run(['trust'], { cwd: dir });
   await lspq.run(asked, { cwd: dir });
@@ -170,7 +172,7 @@ describe('a Rust build script', () => {
     const r = await lspq.run(['def', 'src/main.rs:13:total_area'], { cwd: dir });
     expect(r.exit).toBe(3);
     expect(r.stderr).toContain(
-      `rust-analyzer would run the repository's own code for ${join(dir, 'src/main.rs')}, and the repository is not trusted; 'lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it`,
+      `rust-analyzer would run the workspace's own code for ${join(dir, 'src/main.rs')}, and the workspace is not trusted; 'lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it`,
     );
     expect(r.stderr).toContain('left out rust-analyzer (its .cargo/config.toml can run programs)');
   });
@@ -210,24 +212,41 @@ test('an ESLint flat config is JavaScript: untrusted, ESLint is left out and Typ
   expect([r.exit, existsSync(mark)]).toEqual([1, false]);
 });
 
-test('a committed SCIP index is the repository’s word: not read until trusted; one built here is', async () => {
+test('an index that came with a clone is the repository’s word: not read until trusted; one built here is', async () => {
   const { dir } = project({ 'a.ts': TS, 'tsconfig.json': '{}\n', 'package.json': '{"name":"p"}\n' }, { git: true });
-  expect((await lspq.run(['index', '--timeout', '120'], { cwd: dir, env: { LSPQ_TRUST: 'all' } })).exit).toBe(0);
-  // Built here: lspq ignores it in git, so it is the user's own.
+  expect((await lspq.run(['index', '--timeout', '120'], { cwd: dir })).exit).toBe(0);
+  // Built here by lspq, untrusted: the user's own, recorded by its content.
   const built = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: dir });
-  expect([built.stdout, built.exit]).toEqual(['a.ts:2:18: export const y = x + 1;\n', 0]);
-  // Committed by the repository: left out, with the line that says so.
+  expect([built.stdout, built.stderr, built.exit]).toEqual(['a.ts:2:18: export const y = x + 1;\n', '', 0]);
+  // Committed, then cloned: the clone's index is the repository's, whatever lspq once built.
   rmSync(join(dir, '.lspq', '.gitignore'));
   git(dir, 'add', '-A');
   git(dir, 'commit', '-qm', 'ship an index');
-  const shipped = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: dir });
+  const clone = `${dir}-clone`;
+  git(base, 'clone', '-q', dir, clone);
+  const shipped = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: clone });
   expect(shipped.exit).toBe(3);
-  expect(shipped.stderr).toMatch(LEFT_OUT);
-  expect(shipped.stderr).toContain('its own index');
-  await lspq.run(['trust'], { cwd: dir });
-  const trusted = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: dir });
+  expect(shipped.stderr).toContain(
+    `lspq: warning: left out an index that came with the workspace (.lspq/index.scip): the workspace is not trusted (lspq trust ${clone} lets it run)\n`,
+  );
+  const explained = await lspq.json<{ wouldRun: { what: string; files: string[] }[] }>(['trust', '--explain'], {
+    cwd: clone,
+  });
+  expect(explained.wouldRun).toContainEqual({
+    what: 'an index that came with the workspace',
+    files: ['.lspq/index.scip'],
+  });
+  await lspq.run(['trust'], { cwd: clone });
+  const trusted = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: clone });
   expect([trusted.stdout, trusted.exit]).toEqual(['a.ts:2:18: export const y = x + 1;\n', 0]);
-  await lspq.run(['trust', '--revoke'], { cwd: dir });
+  await lspq.run(['trust', '--revoke'], { cwd: clone });
+});
+
+test('an index built outside any git checkout is the user’s own: answered, not refused', async () => {
+  const { dir } = project({ 'a.ts': TS, 'tsconfig.json': '{}\n', 'package.json': '{"name":"p"}\n' });
+  expect((await lspq.run(['index', '--timeout', '120'], { cwd: dir })).exit).toBe(0);
+  const r = await lspq.run(['refs', 'a.ts:1:x', '--index-only'], { cwd: dir });
+  expect([r.stdout, r.stderr, r.exit]).toEqual(['a.ts:2:18: export const y = x + 1;\n', '', 0]);
 });
 
 test('clangd loads no compiler plugin that compile_commands.json names, trusted or not', async () => {

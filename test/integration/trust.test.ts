@@ -7,7 +7,8 @@
  * repository into an untrusted one. Each program, run, would leave a mark;
  * before `lspq trust` none is left, the answer comes from the user's own
  * server, and one line says what was left out; after it, everything works.
- * What git does not track (the user's own npm install) runs as before.
+ * Whatever git says of it: what git does not track (an npm install) waits
+ * for trust as well.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -47,7 +48,7 @@ function repo(files: Record<string, string>, untracked: string[] = []): string {
 /** A server script that leaves `mark` and then runs the real server `real` (so after trust it answers). */
 const marking = (mark: string, real: string) => `#!/bin/sh\ntouch '${mark}'\nexec '${real}' --stdio\n`;
 
-const LEFT_OUT = /^lspq: warning: left out .* \(the repository's own code, not trusted yet\); to run it: lspq trust /m;
+const LEFT_OUT = /^lspq: warning: left out .*: the workspace is not trusted \(lspq trust .* lets it run\)$/m;
 
 describe.each([
   [
@@ -147,15 +148,26 @@ test('a link from a trusted repository into an untrusted one: what it points to 
   expect(existsSync(mark)).toBe(false);
 });
 
-test('what git does not track is the user’s own: an ignored node_modules runs without trust', async () => {
+test('what git does not track waits for trust too: an ignored node_modules runs only once trusted', async () => {
   const mark = join(base, `mark-${++n}`);
   const dir = repo({ 'a.ts': TS }, ['node_modules']);
   mkdirSync(join(dir, 'node_modules', '.bin'), { recursive: true });
   writeFileSync(join(dir, 'node_modules', '.bin', 'typescript-language-server'), marking(mark, tsls));
   chmodSync(join(dir, 'node_modules', '.bin', 'typescript-language-server'), 0o755);
-  const r = await lspq.run(['def', 'a.ts:2:x', '--server', 'typescript-language-server'], { cwd: dir });
-  expect([r.exit, r.stdout, r.stderr]).toEqual([0, 'a.ts:1:14: export const x = 1;\n', '']);
-  expect(existsSync(mark)).toBe(true);
+  const asked = ['def', 'a.ts:2:x', '--server', 'typescript-language-server'];
+  const r = await lspq.run(asked, { cwd: dir });
+  expect([r.exit, r.stdout, existsSync(mark)]).toEqual([0, 'a.ts:1:14: export const x = 1;\n', false]);
+  expect(r.stderr).toBe(
+    `lspq: warning: left out typescript-language-server from node_modules/.bin (node_modules/.bin/typescript-language-server): the workspace is not trusted (lspq trust ${dir} lets it run)\n`,
+  );
+  expect((await lspq.run(['trust'], { cwd: dir })).exit).toBe(0);
+  const trusted = await lspq.run(asked, { cwd: dir });
+  expect([trusted.exit, trusted.stdout, trusted.stderr, existsSync(mark)]).toEqual([
+    0,
+    'a.ts:1:14: export const x = 1;\n',
+    '',
+    true,
+  ]);
 });
 
 describe('lspq trust: a changed .lsp.json needs trusting again; --list, --revoke; LSPQ_TRUST=all; servers shows it', () => {
@@ -165,7 +177,7 @@ describe('lspq trust: a changed .lsp.json needs trusting again; --list, --revoke
       JSON.stringify({ evil: { command: 'sh', args, extensionToLanguage: { '.ts': 'typescript' } } });
     const dir = repo({ 'a.ts': TS, '.lsp.json': config(['-c', `exec '${tsls}' --stdio`]) });
     const servers = await lspq.json<{ untrusted: string[] }>(['servers'], { cwd: dir });
-    expect(servers.untrusted).toEqual([`the servers and settings of ${join(dir, '.lsp.json')}`]);
+    expect(servers.untrusted).toEqual(['the servers and settings of its .lsp.json']);
     expect((await lspq.run(['trust'], { cwd: dir })).exit).toBe(0);
     const listed = await lspq.json<{ trusted: { path: string; configs: Record<string, string> }[] }>([
       'trust',

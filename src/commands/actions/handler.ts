@@ -177,7 +177,7 @@ async function run(
   }
   const plan = composePlans(plans.length ? plans : [{ files: [] }]);
   if (req.write) {
-    const where = { root: client.root, allowOutside: req.allowOutside };
+    const where = { root: client.root, allowOutside: req.allowOutside, confine: req.confine };
     await commit(plan, [session], { ...where, journal: journalFor(ctx, req, summary) });
   }
   return { plan, urls };
@@ -314,7 +314,7 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
       const { session: by, action } = offered[chosen.index - 1]!;
       const { plan, urls } = await run(by, action, `applied ${chosen.index}: ${chosen.title}`, req, ctx, deadline);
       const files: FileEdit[] = fileEdits(plan, shown);
-      const where = { root: by.client.root, allowOutside: req.allowOutside };
+      const where = { root: by.client.root, allowOutside: req.allowOutside, confine: req.confine };
       const verification =
         req.write && req.verify ? await verifyWritten(plan, sessions, where, req, ctx, deadline) : undefined;
       applied = {

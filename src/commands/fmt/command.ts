@@ -1,7 +1,7 @@
 /** fmt: format files; a diff by default, --write rewrites them, --check only tells. */
 import { resolvePath } from '../../common/paths';
 import { usage } from '../../common/errors';
-import { serverArgs } from '../common-args';
+import { editArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { fmtJson, renderFmt } from './render';
 import { FmtShape } from './shape';
@@ -26,6 +26,7 @@ export const fmt = defineCommand({
     range: { type: 'string', description: 'Only these lines (one file)', valueHint: 'START-END' },
     write: { type: 'boolean', description: 'Rewrite the files (each whole, or none if any cannot be written)' },
     check: { type: 'boolean', description: 'Change nothing; list the files that would change and exit 1 if any' },
+    'allow-outside': editArgs['allow-outside'],
   },
   examples: ['lspq fmt main.go', 'lspq fmt --check *.go', 'lspq fmt src/geometry.ts --range 3-5 --write'],
   process: 'daemon',
@@ -44,6 +45,7 @@ export const fmt = defineCommand({
         op: 'fmt',
         files,
         write: mode === 'write',
+        allowOutside: args['allow-outside'] === true,
         ...(args.range !== undefined ? { lines: lineRange(args.range) } : {}),
       },
       args,

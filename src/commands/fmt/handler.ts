@@ -18,6 +18,8 @@ import { assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
 import { commit, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
 import { answeredBy } from '../../answers/caller';
+import { repositoryOf } from '../../trust/store';
+import { dirname } from 'node:path';
 import type { FmtQuery } from './question';
 
 /** One file's formatting edits applied: the text the server had and the text after. */
@@ -117,10 +119,18 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
   // In the order the files were named.
   files.sort((a, b) => a.index - b.index);
   if (req.write) {
-    // The user named these files: a file outside the server's root is theirs to format.
+    // The user named these files: each is written where it lands only if that is inside the workspace its name
+    // lies in (a link does not lead a write out of it), unless --allow-outside.
     const plan = { files: files.filter((f) => f.changed).map((f) => f.change) };
+    const named = new Map(files.map((f) => [f.change.path, req.files[f.index]!] as const));
+    const root = (path: string) => repositoryOf(dirname(named.get(path) ?? path));
     const summary = `formatted ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`;
-    await commit(plan, [...sessions], { root: '/', allowOutside: true, journal: journalFor(ctx, req, summary) });
+    await commit(plan, [...sessions], {
+      root,
+      allowOutside: req.allowOutside,
+      confine: req.confine,
+      journal: journalFor(ctx, req, summary),
+    });
   }
   const list = [...sessions];
   return {

@@ -6,6 +6,8 @@ export interface FmtQuery extends CallerContext {
   files: string[];
   lines?: { start: number; end: number };
   write: boolean;
+  /** Let --write change a file whose name lies in one workspace and whose content, through a link, in another place. */
+  allowOutside: boolean;
 }
 
 export interface FmtFile {

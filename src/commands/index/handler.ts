@@ -6,10 +6,12 @@
  * questions know which files changed since.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LspqError } from '../../common/errors';
 import { describeFiles, foldersOf, manifestPath } from '../../scip/manifest';
+import { recordOwn } from '../../trust/own-files';
+import { guardWrite, makeFolders, writeOwnFile } from '../../common/workspace-guard';
 import { ScipIndex } from '../../scip/scip-index';
 import { ensureTable, tablePath } from '../../engine/index-tables';
 import { INDEXERS } from '../../lsp/servers/indexers';
@@ -17,7 +19,11 @@ import { indexPlan } from './plan';
 import { fetchIndex } from '../../scip/fetch-index';
 import { commitsFor } from '../../engine/index-files';
 import { rootMetadata } from '../../scip/scip-types';
-import { findCommand } from '../../lsp/servers/locate';
+import { findCommand, withUserPath } from '../../lsp/servers/locate';
+import type { Indexer } from '../../lsp/servers/indexers';
+import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
+import { underTrust } from '../../lsp/servers/untrusted';
+import { realOf } from '../../common/real-path';
 import type { IndexResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import type { IndexQuery } from './question';
@@ -34,6 +40,30 @@ function indexerEnv(env: Record<string, string>): Record<string, string> {
   const { totalmem } = require('node:os') as typeof import('node:os');
   const mb = Math.min(8192, Math.floor(totalmem() / 2 / 1_048_576));
   return { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --max-old-space-size=${mb}`.trim() };
+}
+
+/**
+ * How an indexer runs for `dir`: as configured where trust covers it; else
+ * as its server's untrusted mode (its environment, its settings as a file
+ * it reads), or not at all, said as the server's would be.
+ */
+function underTrustOf(
+  indexer: Indexer,
+  dir: string,
+  binary: string,
+  req: IndexQuery,
+  ctx: HandlerContext,
+  settingsFile: string,
+): { env: Record<string, string>; args: string[] } | undefined {
+  const as = indexer.untrusted?.as;
+  const spec = as ? BUILTIN_SERVERS.find((s) => s.id === as) : undefined;
+  if (!spec || ctx.trust.trustsRoot(dir)) return { env: {}, args: [] };
+  const restricted = underTrust(spec, dir, binary, ctx.trust, req.env, realOf);
+  if (!restricted) return undefined;
+  const settings = indexer.untrusted?.settings;
+  if (!settings) return { env: restricted.env ?? {}, args: [] };
+  writeFileSync(settingsFile, JSON.stringify(restricted.settings?.[settings.section] ?? {}), { flag: 'wx' });
+  return { env: restricted.env ?? {}, args: settings.args(settingsFile) };
 }
 
 /** How long an indexer is given to stop after SIGTERM before its whole group is killed. */
@@ -122,7 +152,9 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
     ctx.warn?.(
       `${missing.map((i) => i.name).join(', ')} not installed: those files stay with the live servers (${missing.map((i) => i.install).join('; ')})`,
     );
-  mkdirSync(dirname(out), { recursive: true });
+  // lspq's own folder stays in the workspace: a `.lspq` that is a link out of it is refused (--out is the user's).
+  if (req.out === undefined) guardWrite(out, root, false);
+  makeFolders(dirname(out));
   const work = mkdtempSync(join(dirname(out), '.lspq-index-'));
   const done: { name: string; ms: number }[] = [];
   const deadline = deadlineFor(req);
@@ -136,10 +168,12 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       const part = join(work, `${n}-${indexer.name}.scip`);
       const started = performance.now();
       ctx.progress?.(`indexing ${dir} with ${indexer.name}`);
+      const restricted = underTrustOf(indexer, dir, run.binary!, req, ctx, join(work, `${n}-settings.json`));
+      if (!restricted) continue;
       const r = await runIndexer(
-        [run.binary!, ...indexer.args(dir, part)],
+        [run.binary!, ...indexer.args(dir, part), ...restricted.args],
         dir,
-        indexerEnv(req.env),
+        indexerEnv(withUserPath({ ...req.env, ...restricted.env })),
         deadline.remaining,
         ctx.signal,
       );
@@ -176,11 +210,13 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
     // the old manifest (which names the old index) is no longer read, and git decides what changed.
     renameSync(whole, out);
     renameSync(join(work, 'index.json'), manifestPath(out));
+    // The user's own, by its content: read without trust wherever it lies.
+    recordOwn(out, req.env);
     ctx.pool.caches.indexless.clear();
     if (out === join(root, '.lspq', 'index.scip')) {
-      writeFileSync(join(root, '.lspq', '.gitignore'), '*\n');
+      writeOwnFile(join(root, '.lspq', '.gitignore'), '*\n', root);
       // Its table made now, off the daemon's thread, so the first question reads rows rather than the index.
-      await ensureTable(out, root, false, tablePath(out, root, false, req.env), ctx.log);
+      await ensureTable(out, root, true, tablePath(out, root, true, req.env), ctx.log);
     }
     return {
       file: out,
@@ -207,7 +243,8 @@ async function takeFetched(template: string, req: IndexQuery, ctx: HandlerContex
   if (commits.length === 0)
     throw new LspqError('usage', `${repo.top} has no commit yet; nothing to fetch an index for`);
   ctx.progress?.(`fetching the index for ${commits[0]!.slice(0, 12)}`);
-  mkdirSync(join(repo.top, '.lspq'), { recursive: true });
+  guardWrite(join(repo.top, '.lspq', 'fetched.json'), repo.top, false);
+  makeFolders(join(repo.top, '.lspq'));
   const fetched = await fetchIndex(template, commits, repo.top, req.env, ctx.signal);
   ctx.pool.caches.indexless.clear();
   if (!fetched)

@@ -17,6 +17,10 @@ import type { CommandLine } from '../../common/messages';
 import type { Listed } from '../define';
 import { commandWords, inputSchema, type ToolModel, toolModels } from './tools';
 import * as z from 'zod/mini';
+import { withNotesField } from '../../answers/shapes';
+import { isWithin } from '../../common/paths';
+import { realOf } from '../../common/real-path';
+import { whereItLands } from '../../common/workspace-guard';
 
 /**
  * A command's --json shape as an MCP output schema (an error is a tool
@@ -24,17 +28,22 @@ import * as z from 'zod/mini';
  * one of several objects (symbols, calls) says so beside its anyOf.
  */
 function outputSchema(shape: z.ZodMiniType): Record<string, unknown> {
-  const schema = z.toJSONSchema(shape, { target: 'draft-2020-12', io: 'output' }) as Record<string, unknown>;
+  const schema = z.toJSONSchema(withNotesField(shape), { target: 'draft-2020-12', io: 'output' }) as Record<
+    string,
+    unknown
+  >;
   return schema.type === 'object' ? schema : { type: 'object', ...schema };
 }
 
-function lineFor(words: string[], cwd: string, writes: boolean, timeoutMs?: number): CommandLine {
+function lineFor(words: string[], root: string, writes: boolean, timeoutMs?: number): CommandLine {
   const [command, ...args] = words;
   return {
     command: command!,
     // --json before the words: after their `--` it would be a word.
     args: ['--json', ...args],
-    cwd,
+    cwd: root,
+    // No edit of a call lands outside the pinned workspace, whatever its server's root.
+    confine: root,
     env: process.env as Record<string, string>,
     color: false,
     progress: false,
@@ -65,11 +74,16 @@ const failed = (out: CommandOutput) => out.exit >= 2;
  * against the tool's output schema, the command's shape) and its lines for
  * a person as text, both from the same run, so an edit is never made twice.
  */
-async function call(tool: Tool, args: unknown, base: string, timeoutMs?: number): Promise<CallToolResult> {
+async function call(tool: Tool, args: unknown, root: string, timeoutMs?: number): Promise<CallToolResult> {
   const asked = commandWords(tool.model, args);
   if (!asked.ok) return failure(`lspq ${tool.model.name}: ${asked.why}`);
-  const cwd = resolve(base, asked.cwd ?? '.');
-  const out = await ask(lineFor(asked.words, cwd, asked.applying, timeoutMs));
+  // A path outside the pinned workspace (by `..`, an absolute path or a link) is refused, read or written.
+  const outside = asked.paths.find((p) => !isWithin(whereItLands(resolve(root, p)), realOf(root)));
+  if (outside !== undefined)
+    return failure(
+      `lspq ${tool.model.name}: ${outside} is outside the workspace this MCP server was started for (${root}); start another in that folder (lspq mcp --root DIR)`,
+    );
+  const out = await ask(lineFor(asked.words, root, asked.applying, timeoutMs));
   if (failed(out)) return failure(out.stderr ?? `lspq ${tool.model.name} failed (exit ${out.exit})`);
   let structured: unknown;
   try {
@@ -97,7 +111,7 @@ interface Tool {
 
 export async function serveMcp(
   commands: Readonly<Record<string, Listed>>,
-  cwd: string,
+  root: string,
   timeoutMs?: number,
 ): Promise<void> {
   const tools: Tool[] = toolModels(commands, outputSchema).map((model) => {
@@ -118,7 +132,7 @@ export async function serveMcp(
     const tool = tools.find((t) => t.model.name === request.params.name);
     if (!tool)
       return failure(`no tool '${request.params.name}'; lspq's tools: ${tools.map((t) => t.model.name).join(', ')}`);
-    return call(tool, request.params.arguments, cwd, timeoutMs);
+    return call(tool, request.params.arguments, root, timeoutMs);
   });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {

@@ -15,8 +15,40 @@ import type { McpTool } from '../declaration';
  * Flags a tool does not take: the output is always both renderings, every
  * call goes through the daemon, and an edit's own dry-run or write flag is
  * its `apply` (each edit's declaration names it); fmt's --check is a dry run.
+ * The workspace is the MCP server's, pinned when it started: no call names
+ * another root or lets an edit out of it.
  */
-const LEFT_OUT = new Set(['json', 'daemon', 'check']);
+const LEFT_OUT = new Set(['json', 'daemon', 'check', 'root', 'allow-outside']);
+
+/** The inputs that name files (a target's file, a file, a folder to move), and how to read the path out of each. */
+const PATH_INPUTS: Record<string, 'target' | 'path' | 'target-or-name'> = {
+  target: 'target',
+  file: 'path',
+  files: 'path',
+  old: 'path',
+  new: 'path',
+  index: 'path',
+  to: 'target-or-name',
+};
+
+/** The file a target names (FILE:LINE..., or FILE alone). */
+const targetFile = (raw: string) => /^(.+?):\d+(?:[:-].*)?$/.exec(raw)?.[1] ?? raw;
+
+/** The paths a call names, as given (relative ones from the pinned workspace). */
+export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const i of tool.inputs) {
+    const how = PATH_INPUTS[i.key] ?? (i.key === 'input' && args.workspace !== true ? 'path' : undefined);
+    const value = args[i.name];
+    if (!how || value === undefined) continue;
+    for (const raw of Array.isArray(value) ? value : [value]) {
+      if (typeof raw !== 'string') continue;
+      if (how === 'path') out.push(raw);
+      else if (how === 'target' || /:\d+/.test(raw)) out.push(targetFile(raw));
+    }
+  }
+  return out;
+}
 
 type JsonSchema = Record<string, unknown>;
 
@@ -91,7 +123,7 @@ export function toolModels(
       .map(([key, def]) => inputOf(key, def as ArgDef, c.variadic === true, c.values?.[key]));
     return {
       name,
-      description: `${c.summary}.${writes ? EDIT_NOTE : ''} Targets: FILE:LINE:COL or FILE:LINE:NAME, paths from cwd.`,
+      description: `${c.summary}.${writes ? EDIT_NOTE : ''} Targets: FILE:LINE:COL or FILE:LINE:NAME, paths from the workspace the server was started in.`,
       inputs,
       writes,
       required: (tool.required ?? []).map((key) => inputs.find((i) => i.key === key)?.name ?? key),
@@ -113,11 +145,9 @@ function requiredOf(tool: ToolModel): JsonSchema {
   return { ...required, ...place };
 }
 
-/** The tool's input schema: its inputs by name, `cwd` (where paths start), and `apply` for edits. */
+/** The tool's input schema: its inputs by name, and `apply` for edits. */
 export function inputSchema(tool: ToolModel): JsonSchema {
-  const properties: Record<string, JsonSchema> = {
-    cwd: { type: 'string', description: 'The folder paths start from (default: where the MCP server started)' },
-  };
+  const properties: Record<string, JsonSchema> = {};
   for (const i of tool.inputs) properties[i.name] = i.schema;
   if (tool.writes) properties.apply = { type: 'boolean', description: 'Write the edit (default: a dry run)' };
   return { type: 'object', properties, ...requiredOf(tool), additionalProperties: false };
@@ -138,7 +168,7 @@ function camelArguments(tool: ToolModel, args: unknown): { ok: true; value: unkn
 
 /** A call's arguments checked against the tool's input: a value of the wrong type is a one-line error. */
 function checker(tool: ToolModel) {
-  const shape: Record<string, z.ZodMiniType> = { cwd: z.optional(z.string()) };
+  const shape: Record<string, z.ZodMiniType> = {};
   for (const i of tool.inputs)
     shape[i.name] = z.optional(
       i.kind === 'words'
@@ -158,7 +188,7 @@ function checker(tool: ToolModel) {
 export function commandWords(
   tool: ToolModel,
   args: unknown,
-): { ok: true; words: string[]; applying: boolean; cwd?: string } | { ok: false; why: string } {
+): { ok: true; words: string[]; applying: boolean; paths: string[] } | { ok: false; why: string } {
   const named = camelArguments(tool, args ?? {});
   if (!named.ok) return named;
   const parsed = checker(tool).safeParse(named.value);
@@ -192,5 +222,5 @@ export function commandWords(
   if (!applying && edit && 'dryRun' in edit && chosen) flags.push(edit.dryRun);
   // Positional words come after `--`: a word such as '--write' is a file's name, never a flag.
   const words = [tool.name, ...flags, '--', ...positionals];
-  return { ok: true, words, applying, ...(given.cwd ? { cwd: given.cwd as string } : {}) };
+  return { ok: true, words, applying, paths: pathsOfCall(tool, given) };
 }

@@ -207,7 +207,12 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   let verification: MvResult['verification'];
   if (req.write) {
     const summary = `moved ${displayPath(from, req.cwd)} -> ${displayPath(to, req.cwd)}; ${planSize(plan)}`;
-    await writePlan(plan, { root, allowOutside: req.allowOutside, journal: journalFor(ctx, req, summary) });
+    await writePlan(plan, {
+      root,
+      allowOutside: req.allowOutside,
+      confine: req.confine,
+      journal: journalFor(ctx, req, summary),
+    });
     for (const session of found.map((f) => f.session)) {
       // Closed at the old path (gone from disk), and told, so its project follows the move.
       await session.docs.refreshAll();
@@ -216,11 +221,18 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
     }
     if (req.verify) {
       const held = found.map((f) => f.session);
-      verification = await verifyWritten(plan, held, { root, allowOutside: req.allowOutside }, req, ctx, deadline);
+      verification = await verifyWritten(
+        plan,
+        held,
+        { root, allowOutside: req.allowOutside, confine: req.confine },
+        req,
+        ctx,
+        deadline,
+      );
     }
   } else {
     // The outside check, and a destination that appeared, answered by a dry run as by the move.
-    checkPlan(plan, { root, allowOutside: req.allowOutside });
+    checkPlan(plan, { root, allowOutside: req.allowOutside, confine: req.confine });
   }
   return {
     moves: [{ from, to }],

@@ -164,7 +164,7 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
       ctx,
       deadline,
     );
-    const where = { root: client.root, allowOutside: req.allowOutside };
+    const where = { root: client.root, allowOutside: req.allowOutside, confine: req.confine };
     if (req.write)
       await commit(plan, [session, ...sessions], {
         ...where,

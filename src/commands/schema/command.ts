@@ -5,7 +5,7 @@
  * the error object.
  */
 import * as z from 'zod/mini';
-import { ErrorShape } from '../../answers/shapes';
+import { ErrorShape, withNotesField } from '../../answers/shapes';
 import { usage } from '../../common/errors';
 import { defineCommand, type Listed } from '../define';
 import { serverArgs } from '../common-args';
@@ -16,7 +16,10 @@ const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** A command's answer or the error object, self-contained (its own $defs for recursive parts). */
 export function commandSchema(shape: z.ZodMiniType): Record<string, JsonValue> {
-  return z.toJSONSchema(z.union([shape, ErrorShape]), { target: 'draft-2020-12' }) as Record<string, JsonValue>;
+  return z.toJSONSchema(withNotesField(z.union([shape, ErrorShape])), { target: 'draft-2020-12' }) as Record<
+    string,
+    JsonValue
+  >;
 }
 
 /** Moves a schema's own $defs under `prefix.` names, its references with them, so several fit in one document. */

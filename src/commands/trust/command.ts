@@ -53,7 +53,7 @@ async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>
     if (args.revoke) throw usage('--explain trusts nothing and revokes nothing: give it alone');
     return explain(dir, entries, json, line, await import('./explain'));
   }
-  const entry = entryFor(dir, line.env);
+  const entry = entryFor(dir);
   const others = entries.filter((e) => e.path !== entry.path);
   if (args.revoke) {
     if (others.length === entries.length)
@@ -79,23 +79,23 @@ async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>
 
 const SHOWN_FILES = 3;
 const listed = (w: WouldRun) =>
-  `  ${w.what}\n    ${w.files.slice(0, SHOWN_FILES).join(', ')}${w.files.length > SHOWN_FILES ? ` and ${w.files.length - SHOWN_FILES} more` : ''}\n`;
+  `  ${w.what}${w.trust ? ` (lspq trust ${w.trust} lets it run)` : ''}\n    ${w.files.slice(0, SHOWN_FILES).join(', ')}${w.files.length > SHOWN_FILES ? ` and ${w.files.length - SHOWN_FILES} more` : ''}\n`;
 
 function explain(
   dir: string,
   entries: TrustEntry[],
   json: boolean,
   line: RunContext['line'],
-  // Loaded only here: it reads the server registry, which no other trust command needs.
-  { shippedFiles, wouldRun }: typeof import('./explain'),
+  // Loaded only here: it asks the engine's decision, which no other trust command needs.
+  { wouldRun }: typeof import('./explain'),
 ): CommandOutput {
-  const repository = repositoryOf(dir, line.env);
+  const repository = repositoryOf(dir);
   const trusted = entries.some((e) => e.path === repository || repository.startsWith(`${e.path}/`));
-  const runs = wouldRun(shippedFiles(repository, line.env));
+  const runs = wouldRun(repository, line);
   if (json) return { stdout: `${JSON.stringify({ repository, trusted, wouldRun: runs })}\n`, exit: 0 };
   const head = runs.length
     ? `${trusted ? 'trusted, so these run' : 'trusting it would let these run'} (${repository}):\n`
-    : `${repository} ships nothing that trust would let run: its servers run the same either way\n`;
+    : `${repository} holds nothing that trust would let run: its servers run the same either way\n`;
   return { stdout: head + runs.map(listed).join(''), exit: 0 };
 }
 

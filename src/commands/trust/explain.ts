@@ -1,96 +1,117 @@
 /**
- * `lspq trust --explain`: what trusting a repository would let run, read
- * from what the repository ships (git's tracked files; outside a checkout,
- * its files), so a user can look before trusting. Runs nothing of it.
+ * `lspq trust --explain`: what trusting a folder would let run, found by
+ * asking the runtime's own decision (the servers in force, where each is
+ * found, its untrusted mode, the indexes a question would read) for the
+ * workspace's files with nothing trusted, and listing what it passed over.
+ * So the explanation is what runs, never a second opinion. Runs nothing.
  */
-import { readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
-import type { ServerSpec } from '../../lsp/servers/spec';
-import { checkoutOf, gitProbeEnv } from '../../project/checkout';
-import { runGitSync } from '../../git/run';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { dirname, extname, join, relative } from 'node:path';
+import type { CallerContext } from '../../answers/caller';
+import { decide, locate } from '../../engine/sessions';
+import { mayReadIndex } from '../../engine/index-files';
+import { loadServers } from '../../lsp/servers/config';
+import { findMarkedRoot, findRoot } from '../../lsp/servers/locate';
+import { serversForFile } from '../../lsp/servers/registry';
+import { neverSources } from '../../project/folders';
+import { fetchedPath } from '../../scip/fetch-index';
+import { type LeftOut, Trust } from '../../trust/decision';
 
 export interface WouldRun {
   /** What runs: a server, a program, a configuration, an index. */
   what: string;
-  /** The files of the repository that make it run, from its top. */
+  /** The files of the workspace that make it run, from its top. */
   files: string[];
+  /** The folder whose trust lets it run, where that is not the one explained (a program above it). */
+  trust?: string;
 }
 
-const MAX_FILES = 200_000;
-const SKIPPED = new Set(['.git', 'target']);
+const MAX_FOLDERS = 20_000;
 
-/** The repository's own files, by path from its top: what git tracks in a checkout git vouches for, else every file. */
-export function shippedFiles(top: string, env: Record<string, string | undefined>): string[] {
-  const checkout = checkoutOf(top, env);
-  if (checkout?.vouched) {
-    const r = runGitSync(['ls-files', '-z'], { cwd: top, env: gitProbeEnv(env), timeoutMs: 30_000 });
-    if (r?.exit === 0) return r.stdout.split('\0').filter(Boolean);
-  }
-  const out: string[] = [];
+/**
+ * One file per folder and kind of file (extension, or whole name where a
+ * server takes a name: go.mod), what each question about that folder's
+ * files would decide from; and the folders walked, for their indexes.
+ */
+function representatives(top: string): { files: string[]; folders: string[] } {
+  const files: string[] = [];
+  const folders: string[] = [];
   const walk = (dir: string, depth: number) => {
-    if (depth > 12 || out.length >= MAX_FILES) return;
+    if (depth > 16 || folders.length >= MAX_FOLDERS) return;
+    folders.push(dir);
     let names: string[] = [];
     try {
       names = readdirSync(dir);
     } catch {
       return;
     }
+    const kinds = new Set<string>();
     for (const name of names) {
-      if (SKIPPED.has(name)) continue;
       const path = join(dir, name);
+      let stat: ReturnType<typeof lstatSync>;
       try {
-        if (statSync(path).isDirectory()) walk(path, depth + 1);
-        else out.push(relative(top, path));
-      } catch {}
+        stat = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if (!neverSources(path, name)) walk(path, depth + 1);
+        continue;
+      }
+      const kind = extname(name) || name;
+      if (!kinds.has(kind)) {
+        kinds.add(kind);
+        files.push(path);
+      }
     }
   };
   walk(top, 0);
-  return out;
+  return { files, folders };
 }
 
-const base = (p: string) => p.slice(p.lastIndexOf('/') + 1);
-const servesAny = (spec: ServerSpec, files: string[]) =>
-  files.filter((f) => {
-    const name = base(f);
-    const dot = name.lastIndexOf('.');
-    return spec.languages[name] !== undefined || (dot > 0 && spec.languages[name.slice(dot)] !== undefined);
-  });
-
-/** Each thing trust would let run, with the repository files behind it (a few named, the rest counted). */
-export function wouldRun(files: string[], servers: ServerSpec[] = BUILTIN_SERVERS): WouldRun[] {
-  const out: WouldRun[] = [];
-  const add = (what: string, found: string[]) => {
-    if (found.length > 0) out.push({ what, files: found });
-  };
-  add(
-    'the servers and settings of its .lsp.json',
-    files.filter((f) => base(f) === '.lsp.json'),
-  );
-  add(
-    'programs it carries that lspq would start (node_modules/.bin, a Python environment)',
-    files.filter((f) => /(^|\/)node_modules\/\.bin\/[^/]+$|(^|\/)\.?venv\/bin\/[^/]+$/.test(f)),
-  );
-  add(
-    'its own TypeScript (node_modules/typescript), run by typescript-language-server with the plugins its tsconfig names',
-    files.filter((f) => /(^|\/)node_modules\/typescript\/lib\/tsserver\.js$/.test(f)),
-  );
-  add(
-    "its own index (answers taken as the repository's word)",
-    files.filter((f) => /(^|\/)\.lspq\/(index\.scip|fetched\.json)$/.test(f)),
-  );
-  for (const spec of servers) {
-    const code = spec.workspaceCode;
-    // typescript-language-server's only difference is the TypeScript it runs: said above, where the repository ships one.
-    if (!code || 'why' in code || (code.untrusted !== 'refuse' && code.untrusted.userTypeScript)) continue;
-    // A server counts where the repository has files of its languages, and (ESLint, Tailwind) its configuration.
-    const served = servesAny(spec, files);
-    const markers = spec.needsMarker ? files.filter((f) => spec.rootMarkers.flat().includes(base(f))) : [];
-    if (served.length === 0 || (spec.needsMarker && markers.length === 0)) continue;
-    const theirs = [...markers, ...served];
-    const refusedWith = code.untrusted !== 'refuse' ? (code.untrusted.refuseWith ?? []) : [];
-    const risky = files.filter((f) => refusedWith.some((r) => f === r || f.endsWith(`/${r}`)));
-    add(`${spec.id}: ${code.runs}`, [...risky, ...theirs]);
+/**
+ * Each thing trusting `top` would let run, with the workspace's files
+ * behind it, as the runtime decides it for the caller's environment.
+ */
+export function wouldRun(top: string, caller: Pick<CallerContext, 'env' | 'cwd'>): WouldRun[] {
+  const trust = Trust.nothing();
+  const req = { ...caller, root: undefined } as CallerContext;
+  const { files, folders } = representatives(top);
+  const decided = new Set<string>();
+  for (const file of files) {
+    const specs = loadServers(dirname(file), caller.env, trust);
+    for (const spec of serversForFile(specs, file)) {
+      if (spec.needsMarker && !findMarkedRoot(spec, dirname(file))) continue;
+      const key = `${spec.id}\0${findRoot(spec, file)}\0${dirname(file)}`;
+      if (decided.has(key)) continue;
+      decided.add(key);
+      const found = locate(spec, file, req, trust);
+      if (found) decide(spec, found, req, trust);
+    }
   }
-  return out;
+  // The indexes a question in each folder would read (the same decision findIndex takes).
+  for (const d of folders) {
+    for (const file of [join(d, '.lspq', 'index.scip'), fetchedPath(d)])
+      if (existsSync(file)) mayReadIndex(file, d, caller.env, trust);
+  }
+  return grouped(trust.leftOut, top);
+}
+
+/** What was left out, by what it is, each with its files (from the top where under it), in the order first met. */
+function grouped(leftOut: LeftOut[], top: string): WouldRun[] {
+  const byWhat = new Map<string, { files: Set<string>; trust: string }>();
+  for (const l of leftOut) {
+    const key = `${l.what}\0${l.repository}`;
+    const entry = byWhat.get(key) ?? { files: new Set<string>(), trust: l.repository };
+    if (l.file) {
+      const rel = relative(top, l.file);
+      entry.files.add(rel === '' ? '.' : rel.startsWith('..') ? l.file : rel);
+    }
+    byWhat.set(key, entry);
+  }
+  return [...byWhat].map(([key, { files, trust }]) => ({
+    what: key.slice(0, key.indexOf('\0')),
+    files: [...files],
+    ...(trust !== top ? { trust } : {}),
+  }));
 }

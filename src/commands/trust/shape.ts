@@ -12,7 +12,7 @@ export const TrustShape = z.union([
   z.object({
     repository: z.string(),
     trusted: z.boolean(),
-    /** What trusting lets run, each with the repository's files behind it. */
-    wouldRun: z.array(z.object({ what: z.string(), files: z.array(z.string()) })),
+    /** What trusting lets run, each with the workspace's files behind it, and the folder to trust where it lies above. */
+    wouldRun: z.array(z.object({ what: z.string(), files: z.array(z.string()), trust: z.optional(z.string()) })),
   }),
 ]);

@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { LspqError } from '../../common/errors';
 import { BUILTIN_SERVERS, type ServerSpec } from './registry';
-import type { Trust } from './trust';
+import type { Trust } from '../../trust/decision';
+import { configFolder } from '../../common/user-folders';
 
 /**
  * One server's entry, checked as it is read: the type and the check are
@@ -109,8 +110,7 @@ function merge(specs: ServerSpec[], file: string): ServerSpec[] {
 }
 
 export function userConfigPath(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || '/', '.config');
-  return join(base, 'lspq', 'lsp.json');
+  return join(configFolder(env), 'lsp.json');
 }
 
 /** The nearest `.lsp.json` at or above `dir`. */
@@ -132,6 +132,6 @@ export function loadServers(dir: string, env: Record<string, string | undefined>
   const user = userConfigPath(env);
   if (existsSync(user)) specs = merge(specs, user);
   const project = findProjectConfig(dir);
-  if (project && trust.mayRead(project, `the servers and settings of ${project}`)) specs = merge(specs, project);
+  if (project && trust.mayRead(project, 'the servers and settings of its .lsp.json')) specs = merge(specs, project);
   return specs;
 }

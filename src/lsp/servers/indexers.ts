@@ -17,6 +17,12 @@ export interface Indexer {
   marks: (dir: string) => boolean;
   /** Projects of its language inside another are indexed too, each on its own (Go's nested modules: GOROOT's cmd in std). */
   nested?: boolean;
+  /**
+   * In a workspace not trusted, it runs as the server of this id does
+   * (untrusted.ts): its environment, and its settings given as a JSON file
+   * by these arguments (rust-analyzer scip's --config-path), or not at all.
+   */
+  untrusted?: { as: string; settings?: { section: string; args: (file: string) => string[] } };
 }
 
 const has = (root: string, ...names: string[]) => names.some((n) => existsSync(join(root, n)));
@@ -64,6 +70,7 @@ export const INDEXERS: Indexer[] = [
     wants: (root) => has(root, 'go.mod'),
     marks: (dir) => has(dir, 'go.mod'),
     nested: true,
+    untrusted: { as: 'gopls' },
   },
   {
     name: 'rust-analyzer',
@@ -72,5 +79,7 @@ export const INDEXERS: Indexer[] = [
     install: 'rustup component add rust-analyzer',
     wants: (root) => has(root, 'Cargo.toml'),
     marks: (dir) => has(dir, 'Cargo.toml'),
+    // It loads the workspace as the server does: build scripts and proc macros run unless its config says not.
+    untrusted: { as: 'rust-analyzer', settings: { section: 'rust-analyzer', args: (file) => ['--config-path', file] } },
   },
 ];

@@ -1,11 +1,11 @@
 /**
  * Where a server runs: the workspace root for a file and the binary to start.
  */
-import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { activate, ancestors, findPythonEnv, inMainCheckout, toolFolders, type PythonEnv } from './install-places';
 import type { ServerSpec } from './registry';
-import type { Trust } from './trust';
+import type { Trust } from '../../trust/decision';
 import { workspaceRoot } from './workspaces';
 import { checkoutTop } from '../../project/checkout';
 
@@ -77,10 +77,23 @@ export interface Found {
 
 const inFolder = (dir: string, command: string) => (isExecutable(join(dir, command)) ? join(dir, command) : undefined);
 
+/** PATH's folders a program may be taken from: its absolute entries (a relative or empty one means the working folder). */
+export function userPathDirs(env: Record<string, string | undefined>): string[] {
+  return (env.PATH ?? '').split(delimiter).filter((dir) => dir.startsWith('/'));
+}
+
+/** The caller's environment with only PATH's absolute entries: a server's cwd is the workspace, so a relative one would find its programs. */
+export function withUserPath(env: Record<string, string>): Record<string, string> {
+  if (env.PATH === undefined) return env;
+  const path = userPathDirs(env).join(delimiter);
+  return path === env.PATH ? env : { ...env, PATH: path };
+}
+
 /**
  * Looks a command up project first: the project's node_modules/.bin
  * (nearest first), its Python environment's bin, the same in the main
- * checkout of a worktree, then the user's tool folders, then PATH.
+ * checkout of a worktree, each only where trust covers it; then the
+ * user's tool folders, then PATH's absolute entries.
  */
 export function findCommand(
   command: string,
@@ -90,37 +103,51 @@ export function findCommand(
   python?: PythonEnv,
 ): Found | undefined {
   if (command.includes('/')) return isExecutable(command) ? { path: command, rule: 'its configured path' } : undefined;
-  // What the project keeps runs only where the trust allows it (the repository's own: once trusted).
-  const allowed = (path: string) => trust.mayRun(path, root, path);
+  // What the workspace holds runs only once trusted; a program passed over is said, and named if nothing else is found.
+  const passed: string[] = [];
+  const allowed = (path: string, found: string, where: string) => {
+    if (trust.mayRun(path, found, `${command} from ${where}`)) return true;
+    passed.push(path);
+    return false;
+  };
   const nodeModules = (from: string, whose: string): Found | undefined => {
     for (const d of ancestors(from)) {
       const path = inFolder(join(d, 'node_modules', '.bin'), command);
-      if (path && allowed(path)) return { path, rule: `${whose} node_modules/.bin` };
+      const where = `${whose}node_modules/.bin`;
+      if (path && allowed(path, d, where)) return { path, rule: where };
     }
     return undefined;
   };
-  const own = nodeModules(root, "the project's");
-  if (own) return own;
-  const inPython = python ? inFolder(join(python.prefix, 'bin'), command) : undefined;
-  if (inPython && allowed(inPython)) return { path: inPython, rule: `the Python environment (${python!.rule})` };
-  const main = inMainCheckout(root);
-  const fromMain = main ? nodeModules(main, "the main checkout's") : undefined;
-  if (fromMain) return fromMain;
-  for (const dir of toolFolders(env)) {
-    const path = inFolder(dir, command);
-    if (path) return { path, rule: `the tool folder ${dir}` };
-  }
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    const path = dir ? inFolder(dir, command) : undefined;
-    if (path) return { path, rule: 'PATH' };
-  }
-  return undefined;
+  const found = (): Found | undefined => {
+    const own = nodeModules(root, '');
+    if (own) return own;
+    const inPython = python ? inFolder(join(python.prefix, 'bin'), command) : undefined;
+    // An environment the caller activated is the user's own choice, wherever it lies.
+    const activated = python !== undefined && env.VIRTUAL_ENV === python.prefix;
+    if (python && inPython && (activated || allowed(inPython, dirname(python.prefix), 'its Python environment')))
+      return { path: inPython, rule: `the Python environment (${python.rule})` };
+    const main = inMainCheckout(root);
+    const fromMain = main ? nodeModules(main, "the main checkout's ") : undefined;
+    if (fromMain) return fromMain;
+    for (const dir of toolFolders(env)) {
+      const path = inFolder(dir, command);
+      if (path) return { path, rule: `the tool folder ${dir}` };
+    }
+    for (const dir of userPathDirs(env)) {
+      const path = inFolder(dir, command);
+      if (path) return { path, rule: 'PATH' };
+    }
+    return undefined;
+  };
+  const result = found();
+  if (!result && passed[0] !== undefined) trust.passedOver.set(command, passed[0]);
+  return result;
 }
 
 /** The first of PATH's folders holding `command` (what a server that runs it by name gets). */
 export function onPath(command: string, env: Record<string, string | undefined>): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    const path = dir ? inFolder(dir, command) : undefined;
+  for (const dir of userPathDirs(env)) {
+    const path = inFolder(dir, command);
     if (path) return path;
   }
   return undefined;
@@ -147,23 +174,29 @@ function locateTypeScriptNative(
   trust: Trust,
 ): string | undefined {
   const platformPkg = join('@typescript', `typescript-${process.platform}-${process.arch}`, 'lib', 'tsc');
-  const nodeModules = ancestors(root).map((d) => join(d, 'node_modules'));
-  const main = inMainCheckout(root);
-  if (main) nodeModules.push(...ancestors(main).map((d) => join(d, 'node_modules')));
-  const tsc = onPath('tsc', env);
-  if (tsc) {
-    try {
-      // .../node_modules/typescript/bin/tsc → .../node_modules
-      nodeModules.push(dirname(dirname(dirname(realpathSync(tsc)))));
-    } catch {}
-  }
-  for (const dir of nodeModules) {
+  const native = (dir: string) => {
     const binary = join(dir, platformPkg);
-    if (!isExecutable(binary) || !trust.mayRun(binary, root, binary)) continue;
-    if (majorVersion(join(dir, 'typescript', 'package.json')) >= 7 || !existsSync(join(dir, 'typescript')))
-      return binary;
+    if (!isExecutable(binary)) return false;
+    return majorVersion(join(dir, 'typescript', 'package.json')) >= 7 || !existsSync(join(dir, 'typescript'));
+  };
+  // The workspace's (and a worktree's main checkout's) node_modules: only once trusted.
+  const workspace = ancestors(root);
+  const main = inMainCheckout(root);
+  if (main) workspace.push(...ancestors(main));
+  for (const d of workspace) {
+    const dir = join(d, 'node_modules');
+    if (native(dir) && trust.mayRun(join(dir, platformPkg), d, 'TypeScript 7 from its node_modules'))
+      return join(dir, platformPkg);
   }
-  return undefined;
+  // The user's: beside the tsc on PATH (.../node_modules/typescript/bin/tsc → .../node_modules).
+  const tsc = onPath('tsc', env);
+  if (!tsc) return undefined;
+  try {
+    const dir = dirname(dirname(dirname(realpathSync(tsc))));
+    return native(dir) ? join(dir, platformPkg) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The server's binary for a root, and how it was found; `python` is the project's environment for a Python server. */
@@ -179,7 +212,9 @@ export function locateServer(
     return path ? { path, rule: "TypeScript's native package" } : undefined;
   }
   const found = findCommand(spec.command, root, env, trust, python);
-  return found && !rustupLacks(found.path, spec.command, root, env) ? found : undefined;
+  // Asked where the repository's rust-toolchain file is read only once it is trusted.
+  const asked = trust.trustsRoot(root) ? root : '/';
+  return found && !rustupLacks(found.path, spec.command, asked, env) ? found : undefined;
 }
 
 /** What rustup said of a proxy's component, by toolchain folder and command: asked once per daemon. */
@@ -217,6 +252,7 @@ function rustupLacks(path: string, command: string, root: string, env: Record<st
   return !has;
 }
 
+/** The binary a server would run for a root (lspq's own benchmarks, which choose their servers). */
 export function locateBinary(
   spec: ServerSpec,
   root: string,
@@ -233,15 +269,32 @@ export interface Located {
   env: Record<string, string>;
   /** The Python environment it was given, for a Python server that found one. */
   python?: PythonEnv;
+  /** The site-packages of a Python environment not trusted: read as files, its interpreter never run. */
+  packages?: string[];
 }
 
 const servesPython = (spec: ServerSpec) => Object.values(spec.languages).includes('python');
 
+/** The folders of installed packages in a Python environment (`lib/pythonX.Y/site-packages`), read, never run. */
+export function sitePackages(prefix: string): string[] {
+  const lib = join(prefix, 'lib');
+  try {
+    return readdirSync(lib)
+      .filter((name) => /^python\d/.test(name))
+      .map((name) => join(lib, name, 'site-packages'))
+      .filter((dir) => existsSync(dir));
+  } catch {
+    return [];
+  }
+}
+
 /**
- * The server for files in `dir` under `root`: a Python server runs as if
+ * The server for files in `dir` under `root`. A Python server runs as if
  * the project's environment were activated (VIRTUAL_ENV and its bin first
- * on PATH), so its imports resolve to the packages installed there; the
- * environment is then part of the server's pool key like an activated one.
+ * on PATH) where the caller activated it or trust covers it, so its
+ * imports resolve to the packages installed there; the environment is then
+ * part of the server's pool key like an activated one. Not trusted, its
+ * interpreter and programs never run: its packages are read as files.
  */
 export function locateFor(
   spec: ServerSpec,
@@ -250,20 +303,27 @@ export function locateFor(
   trust: Trust,
   dir: string = root,
 ): Located | undefined {
-  // A project's environment the repository itself carries runs nothing until trusted: not its
-  // binaries, nor its interpreter (a server asks it for its search paths), nor its PATH.
   const found0 = servesPython(spec) ? findPythonEnv(dir, root, env) : undefined;
   const python =
     found0 &&
-    (env.VIRTUAL_ENV === found0.prefix || trust.mayRun(join(found0.prefix, 'bin', 'python'), root, found0.prefix))
+    (env.VIRTUAL_ENV === found0.prefix ||
+      trust.mayRun(
+        join(found0.prefix, 'bin', 'python'),
+        dirname(found0.prefix),
+        'the interpreter of its Python environment (its packages are read as files meanwhile)',
+        true,
+      ))
       ? found0
       : undefined;
-  const found = locateServer(spec, root, env, trust, python);
+  // Its programs are looked for in it whether or not it is trusted: one passed over is said.
+  const found = locateServer(spec, root, env, trust, found0);
   if (!found) return undefined;
+  const packages = found0 && !python ? sitePackages(found0.prefix) : [];
   return {
     binary: found.path,
     rule: found.rule,
-    env: python ? activate(env, python) : env,
+    env: withUserPath(python ? activate(env, python) : env),
     ...(python ? { python } : {}),
+    ...(packages.length ? { packages } : {}),
   };
 }

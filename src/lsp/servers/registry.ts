@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { JS_TS } from './languages';
 import { OTHER_SERVERS } from './other-servers';
@@ -140,6 +141,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     envKeys: PY_ENV,
     pathTools: ['node', 'python3', 'python'],
     interpreterSetting: 'python.pythonPath',
+    packagePaths: (dirs) => ({ settings: { 'python.analysis': { extraPaths: dirs } } }),
     readiness: 'enumerated',
     // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
     diagnostics: 'pull',
@@ -166,6 +168,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     envKeys: PY_ENV,
     pathTools: ['node', 'python3', 'python'],
     interpreterSetting: 'python.pythonPath',
+    packagePaths: (dirs) => ({ settings: { 'basedpyright.analysis': { extraPaths: dirs } } }),
     readiness: 'enumerated',
     // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
     diagnostics: 'pull',
@@ -192,6 +195,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     lacks: ['implementationProvider', 'typeDefinitionProvider', 'workspaceSymbolProvider', 'callHierarchyProvider'],
     formatter: 'last',
+    packagePaths: (dirs) => ({ settings: { pylsp: { plugins: { jedi: { extra_paths: dirs } } } } }),
     // Its linters and rope read configuration that names code to load (pylint's load-plugins, mypy's plugins, rope's config.py).
     workspaceCode: {
       runs: "plugins its linters load from the repository's configuration (pylint, flake8, mypy, rope)",
@@ -215,6 +219,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     lacks: ['implementationProvider', 'callHierarchyProvider'],
     countsCodePoints: true,
+    packagePaths: (dirs) => ({ initializationOptions: { workspace: { extraPaths: dirs } } }),
     workspaceCode: {
       runs: 'nothing',
       why: "jedi reads the code as text; the repository's environment runs only once trusted",
@@ -295,13 +300,32 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
         settings: { 'rust-analyzer': RUST_UNTRUSTED },
         initializationOptions: RUST_UNTRUSTED,
         env: { RUSTC_WRAPPER: '', RUSTC_WORKSPACE_WRAPPER: '' },
-        refuseWith: [
-          '.cargo/config.toml',
-          '.cargo/config',
-          'rust-analyzer.toml',
-          'rust-toolchain.toml',
-          'rust-toolchain',
-        ],
+        // What it loads is named, so no rust-project.json it finds can name a sysroot of programs.
+        linkedProjects: {
+          files: ['Cargo.toml'],
+          overlay: (paths) => ({
+            settings: { 'rust-analyzer': { linkedProjects: paths } },
+            initializationOptions: { linkedProjects: paths },
+          }),
+        },
+        // Its cargo and rustc are the user's toolchain's, run by path: no rust-toolchain file picks another.
+        userSysroot: {
+          overlay: (sysroot) => ({
+            settings: { 'rust-analyzer': { cargo: { sysroot } } },
+            initializationOptions: { cargo: { sysroot } },
+            env: {
+              RUSTUP_TOOLCHAIN: sysroot,
+              RUSTC: join(sysroot, 'bin', 'rustc'),
+              CARGO: join(sysroot, 'bin', 'cargo'),
+            },
+          }),
+        },
+        // Cargo reads its configuration from every folder above the crate, and rust-analyzer its own TOML: both
+        // can name programs (build.rustc, runners, override commands), whatever lspq sets.
+        refuseWith: {
+          files: ['.cargo/config.toml', '.cargo/config', 'rust-analyzer.toml'],
+          home: { env: 'CARGO_HOME', fallback: '.cargo' },
+        },
         loses: { diagnostics: "cargo check's (it builds the crate and runs its build scripts)" },
       },
     },

@@ -78,14 +78,36 @@ export type WorkspaceCode =
   | { runs: string; untrusted: 'refuse' }
   | { runs: string; untrusted: Restriction };
 
-export interface Restriction {
+/** Settings, options and environment a restriction lays over a server's own. */
+export interface Overlay {
   settings?: Record<string, unknown>;
   initializationOptions?: Record<string, unknown>;
   env?: Record<string, string>;
+}
+
+/**
+ * A server's untrusted mode: what it reads is named by lspq, so nothing
+ * that names a program, a module to load or a folder of executables comes
+ * from the repository.
+ */
+export interface Restriction extends Overlay {
   /** typescript-language-server: the user's TypeScript (`tsserver.path`), never the one the repository ships. */
   userTypeScript?: boolean;
-  /** Files whose presence in the repository still lets it run code (cargo's `.cargo/config.toml`): left out where one is. */
-  refuseWith?: string[];
+  /**
+   * The projects it loads, named by lspq (rust-analyzer's `linkedProjects`):
+   * the files of these names at its root; where there is none, it does not
+   * run (a project file it would find itself can name programs).
+   */
+  linkedProjects?: { files: string[]; overlay: (paths: string[]) => Overlay };
+  /** The sysroot the user's toolchain reports, asked outside the workspace (rust-analyzer's `cargo.sysroot`). */
+  userSysroot?: { overlay: (sysroot: string) => Overlay };
+  /**
+   * Files that still let it run code whatever lspq sets (cargo's
+   * `.cargo/config.toml`, read from every folder above the crate): left out
+   * where one is at or above the root, but for the user's own `home`
+   * folder of it (`$CARGO_HOME`).
+   */
+  refuseWith?: { files: string[]; home?: { env: string; fallback: string } };
   /** What it cannot answer in this mode, and why (rust-analyzer's diag: cargo check). */
   loses?: { diagnostics: string };
 }
@@ -245,6 +267,12 @@ export interface ServerSpec {
   symbolCap?: number;
   /** What it runs of the repository's code and how it runs untrusted; a built-in without it starts only when trusted. */
   workspaceCode?: WorkspaceCode;
+  /**
+   * How it is told the packages of a Python environment it may read but
+   * not run (one not trusted): as files, by these settings (pyright's
+   * extraPaths), so imports still resolve.
+   */
+  packagePaths?: (dirs: string[]) => Overlay;
   /** Set where it runs in its untrusted mode: the restriction in force (diag says what it cannot answer so). */
   restricted?: Restriction;
   /** The configuration file that set its command, named when that command is missing. */

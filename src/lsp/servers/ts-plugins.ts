@@ -16,7 +16,7 @@ import { BoundedCache } from '../../common/bounded-cache';
 import { ancestors } from './install-places';
 import { onPath } from './locate';
 import type { ServerSpec, TsPlugin } from './spec';
-import type { Trust } from './trust';
+import type { Trust } from '../../trust/decision';
 
 /**
  * The folder holding the `node_modules` that has `name`, nearest at or
@@ -60,7 +60,7 @@ export function withTsPlugins(
     const project = holderAbove(plugin.name, root);
     const trusted =
       project !== undefined &&
-      trust.mayRun(join(project, 'node_modules', plugin.name), root, `its tsserver plugin ${plugin.name}`);
+      trust.mayRun(join(project, 'node_modules', plugin.name), project, `its tsserver plugin ${plugin.name}`);
     const location = trusted ? project : besideServer(plugin, env, realOf);
     if (location) plugins.push({ name: plugin.name, location, languages: Object.values(plugin.languages ?? {}) });
   }

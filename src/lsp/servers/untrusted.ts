@@ -1,17 +1,20 @@
 /**
- * A server as it may run for a root: as configured where the repository is
- * trusted; else in its untrusted mode (its registry entry's
- * `workspaceCode`), as VS Code's Restricted Mode runs no workspace
- * TypeScript, no build script and no configuration that is code. What it
- * cannot run is left out, said on stderr, and `lspq trust --explain`
- * lists it.
+ * A server as it may run for a root: as configured where trust covers the
+ * root; else in its untrusted mode (its registry entry's `workspaceCode`),
+ * as VS Code's Restricted Mode runs no workspace TypeScript, no build
+ * script and no configuration that is code. What it reads that could name
+ * a program is set by lspq (the projects it loads, its sysroot, its
+ * TypeScript). What it cannot run is left out, said on stderr, and `lspq
+ * trust --explain` lists it, from this same decision.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { isWithin } from '../../common/paths';
+import type { Trust } from '../../trust/decision';
 import { mergeSettings } from '../style-settings';
-import { ancestors } from './install-places';
-import type { Restriction, ServerSpec } from './spec';
-import type { Trust } from './trust';
+import { ancestors, toolFolders } from './install-places';
+import { userPathDirs, withUserPath } from './locate';
+import type { Overlay, ServerSpec } from './spec';
 
 /** The nearest `node_modules/typescript/lib/tsserver.js` at or above `dir`. */
 function tsserverAbove(dir: string): string | undefined {
@@ -30,32 +33,65 @@ export const userTsserver = (binary: string, realOf: (p: string) => string) => t
 
 const isFile = (path: string) => {
   try {
-    return statSync(path).isFile();
+    return lstatSync(path).isFile() || lstatSync(path).isSymbolicLink();
   } catch {
     return false;
   }
 };
 
-/** The files among `names` at or above `dir` up to `top` (the first found of each name, nearest first). */
-function presentAbove(dir: string, top: string, names: string[]): string[] {
-  const found: string[] = [];
-  for (const d of ancestors(dir)) {
-    for (const name of names) if (isFile(join(d, name))) found.push(join(d, name));
-    if (d === top || !d.startsWith(top)) break;
-  }
-  return found;
-}
-
-/** A spec with a restriction's settings, options and environment laid over its own. */
-function restricted(spec: ServerSpec, r: Restriction): ServerSpec {
-  const options = (spec.initializationOptions ?? {}) as Record<string, unknown>;
+/** A spec with an overlay's settings, options and environment laid over its own. */
+export function overlaid(spec: ServerSpec, o: Overlay): ServerSpec {
+  const options = spec.initializationOptions;
+  const own = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
   return {
     ...spec,
-    restricted: r,
-    ...(r.settings ? { settings: mergeSettings(spec.settings ?? {}, r.settings) } : {}),
-    ...(r.initializationOptions ? { initializationOptions: mergeSettings(options, r.initializationOptions) } : {}),
-    ...(r.env ? { env: { ...spec.env, ...r.env } } : {}),
+    ...(o.settings ? { settings: mergeSettings(spec.settings ?? {}, o.settings) } : {}),
+    ...(o.initializationOptions ? { initializationOptions: mergeSettings(own, o.initializationOptions) } : {}),
+    ...(o.env ? { env: { ...spec.env, ...o.env } } : {}),
   };
+}
+
+/** What the user's toolchain says its sysroot is, by the environment it was asked in. */
+const sysroots = new Map<string, string | undefined>();
+
+/**
+ * The sysroot of the user's Rust toolchain: `rustc --print sysroot` from
+ * the user's tool folders or PATH, run in `/`, where no repository's
+ * rust-toolchain file names another.
+ */
+export function userSysroot(env: Record<string, string | undefined>): string | undefined {
+  const key = JSON.stringify([env.PATH, env.RUSTUP_HOME, env.RUSTUP_TOOLCHAIN, env.CARGO_HOME, env.LSPQ_TOOL_DIRS]);
+  if (sysroots.has(key)) return sysroots.get(key);
+  let sysroot: string | undefined;
+  const rustc = [...toolFolders(env), ...userPathDirs(env)].map((d) => join(d, 'rustc')).find(isFile);
+  if (rustc) {
+    try {
+      const r = Bun.spawnSync([rustc, '--print', 'sysroot'], {
+        cwd: '/',
+        env: withUserPath(Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => !!e[1]))),
+        stdin: 'ignore',
+        stdout: 'pipe',
+        stderr: 'ignore',
+        timeout: 10_000,
+      });
+      const out = r.exitCode === 0 ? r.stdout.toString().trim() : '';
+      if (out.startsWith('/') && existsSync(join(out, 'bin', 'rustc'))) sysroot = out;
+    } catch {}
+  }
+  sysroots.set(key, sysroot);
+  return sysroot;
+}
+
+/** The files among `names` at or above `dir` (nearest first), but for those in the user's own `home` folder. */
+function presentAbove(dir: string, names: string[], home: string | undefined): string[] {
+  const found: string[] = [];
+  for (const d of ancestors(dir)) {
+    for (const name of names) {
+      const path = join(d, name);
+      if (isFile(path) && !(home && isWithin(path, home))) found.push(path);
+    }
+  }
+  return found;
 }
 
 /**
@@ -67,6 +103,7 @@ export function underTrust(
   root: string,
   binary: string,
   trust: Trust,
+  env: Record<string, string | undefined>,
   realOf: (p: string) => string,
 ): ServerSpec | undefined {
   if (trust.trustsRoot(root)) return spec;
@@ -74,38 +111,63 @@ export function underTrust(
   if (!code) {
     // A server the user configured is the user's own choice; a built-in nobody has audited runs only when trusted.
     if (spec.configuredIn) return spec;
-    trust.leaveOut(`${spec.id} (not audited for untrusted repositories)`, root);
+    trust.leaveOut(`${spec.id} (not audited for untrusted workspaces)`, root, { file: root });
     return undefined;
   }
   if ('why' in code) return spec;
   if (code.untrusted === 'refuse') {
-    trust.leaveOut(`${spec.id} (${code.runs})`, root);
+    trust.leaveOut(`${spec.id} (${code.runs})`, root, { file: root });
     return undefined;
   }
   const r = code.untrusted;
-  // Cargo reads its configuration from every folder above the crate: up to the repository's top.
-  const risky = r.refuseWith ? presentAbove(root, trust.repositoryOf(root), r.refuseWith) : [];
+  const home = r.refuseWith?.home;
+  const risky = r.refuseWith
+    ? presentAbove(root, r.refuseWith.files, home ? (env[home.env] ?? join(env.HOME ?? '/', home.fallback)) : undefined)
+    : [];
   if (risky.length > 0) {
     const named = risky.map((p) => relative(root, p)).join(', ');
-    trust.leaveOut(`${spec.id} (its ${named} can run programs)`, root);
+    trust.leaveOut(`${spec.id} (its ${named} can run programs)`, root, { file: risky[0]! });
     return undefined;
   }
-  let spec2: ServerSpec = restricted(spec, r);
+  let restricted: ServerSpec = { ...overlaid(spec, r), restricted: r };
+  if (r.linkedProjects) {
+    const projects = r.linkedProjects.files.map((f) => join(root, f)).filter(isFile);
+    if (projects.length === 0) {
+      trust.leaveOut(`${spec.id} (no ${r.linkedProjects.files.join(' or ')} at ${root} for lspq to name)`, root, {
+        file: root,
+      });
+      return undefined;
+    }
+    restricted = overlaid(restricted, r.linkedProjects.overlay(projects));
+  }
+  if (r.userSysroot) {
+    const sysroot = userSysroot(env);
+    if (!sysroot) {
+      trust.leaveOut(`${spec.id} (no toolchain of the user's reports a sysroot: rustc --print sysroot)`, root, {
+        file: root,
+      });
+      return undefined;
+    }
+    restricted = overlaid(restricted, r.userSysroot.overlay(sysroot));
+  }
   if (r.userTypeScript) {
     const theirs = workspaceTsserver(root);
-    if (theirs && trust.untrustedOwner(theirs, root)) {
+    if (theirs && !trust.covers(theirs)) {
       const ours = userTsserver(binary, realOf);
       if (!ours) {
-        trust.leaveOut(`${spec.id} (it would run the repository's TypeScript, and no other is installed)`, root);
+        trust.leaveOut(`${spec.id} (it would run the workspace's TypeScript, and no other is installed)`, root, {
+          file: theirs,
+        });
         return undefined;
       }
-      const options = (spec2.initializationOptions ?? {}) as Record<string, unknown>;
-      spec2 = {
-        ...spec2,
-        initializationOptions: mergeSettings(options, { tsserver: { path: ours } }),
-      };
-      trust.leaveOut(`the repository's TypeScript (${spec.id} runs ${ours})`, root);
+      restricted = overlaid(restricted, { initializationOptions: { tsserver: { path: ours } } });
+      trust.leaveOut(`its own TypeScript, which ${spec.id} would run with the plugins its tsconfig names`, root, {
+        file: theirs,
+      });
     }
+  } else {
+    // Said only by `trust --explain`: the restriction itself costs a question nothing it would notice.
+    trust.leaveOut(`${spec.id}: ${code.runs}`, root, { file: root, quiet: true });
   }
-  return spec2;
+  return restricted;
 }
