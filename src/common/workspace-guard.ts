@@ -42,16 +42,20 @@ export function whereItLands(path: string): string {
   return rest.length ? join(landed, ...rest) : landed;
 }
 
-/** Refuses a write to `path` that lands outside `root` (exit 2), naming where it leads; nothing is written. */
-export function guardWrite(path: string, root: string, allowOutside: boolean): void {
+/**
+ * Refuses a write to `path` that lands outside `root` (exit 2), naming
+ * where it leads; nothing is written. `pinned`: the root is an MCP
+ * server's workspace, which no flag widens.
+ */
+export function guardWrite(path: string, root: string, allowOutside: boolean, pinned = false): void {
   if (allowOutside) return;
   const lands = whereItLands(path);
   if (isWithin(lands, realOf(root))) return;
   const through = lands !== path && isWithin(path, root) ? ` (it is ${lands}, through a symbolic link)` : '';
-  throw new LspqError(
-    'outside_workspace',
-    `the edit would change ${path}${through}, outside the workspace root ${root}; nothing was written (add --allow-outside to allow it)`,
-  );
+  const fix = pinned
+    ? 'the workspace this MCP server was started for; nothing was written (start one there: lspq mcp --root DIR)'
+    : `the workspace root ${root}; nothing was written (add --allow-outside to allow it)`;
+  throw new LspqError('outside_workspace', `the edit would change ${path}${through}, outside ${fix}`);
 }
 
 /** Makes the folders of `dir` that are missing, one at a time, refusing a name that is there and no folder. */

@@ -86,7 +86,7 @@ export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
   for (const path of touched) {
     if (path === undefined) continue;
     guardWrite(path, rootOf(o, path), o.allowOutside);
-    if (o.confine) guardWrite(path, o.confine, false);
+    if (o.confine) guardWrite(path, o.confine, false, true);
   }
   for (const f of plan.files) {
     const version = o.versionOf?.(f.path);

@@ -36,6 +36,7 @@ import type { ProgressValue, ServerState } from './server-state';
 import type { ServerSpec } from './servers/spec';
 import { misfit, NOTIFICATION_SHAPES, WorkspaceEditShape } from './message-shapes';
 import { pathToUri } from './uri';
+import { canonicalUri } from './uri';
 
 /** What the client lends the answers: its settings, and the hooks a running code action sets. */
 export interface Answering {
@@ -146,7 +147,7 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
   c.onNotification(
     PublishDiagnosticsNotification.method,
     heard('textDocument/publishDiagnostics', shapes.publishDiagnostics, (params) =>
-      state.published(params.uri, params.version ?? undefined, params.diagnostics as Diagnostic[]),
+      state.published(canonicalUri(params.uri), params.version ?? undefined, params.diagnostics as Diagnostic[]),
     ),
   );
   // Errors and warnings only: servers chatter at info level on every change.

@@ -14,3 +14,12 @@ export function uriToPath(uri: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * A file: URI as lspq writes it, whatever the server escaped (clangd
+ * writes `*` as `%2A`): URIs a server sends are compared with lspq's own.
+ */
+export function canonicalUri(uri: string): string {
+  const path = uriToPath(uri);
+  return path === undefined ? uri : pathToUri(path);
+}

@@ -14,7 +14,17 @@
  * - an edit that would reach a file outside the root through a link.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,6 +155,12 @@ describe('a Rust build script', () => {
       "diagnostics are incomplete: rust-analyzer left out cargo check's (it builds the crate and runs its build scripts), since the repository is not trusted; 'lspq trust' lets it run",
     );
     expect(existsSync(mark)).toBe(false);
+    // rust-analyzer's scip command runs build scripts whatever it is told: lspq index leaves it out.
+    const indexed = await lspq.run(['index', '--timeout', '120'], { cwd: dir });
+    expect([indexed.exit, existsSync(mark)]).toEqual([3, false]);
+    expect(indexed.stderr).toContain(
+      "left out rust-analyzer (its scip command runs the crate's build scripts and proc macros whatever it is told)",
+    );
     const explained = await lspq.json<{ wouldRun: { what: string; files: string[] }[] }>(['trust', '--explain'], {
       cwd: dir,
     });
@@ -315,6 +331,51 @@ describe('an edit that reaches outside the root through a link', () => {
     expect(r.exit).toBe(0);
     expect(readFileSync(elsewhere, 'utf8')).toBe("import { renamed } from './a';\nexport const z = renamed * 2;\n");
     expect(realpathSync(join(dir, 'b.ts'))).toBe(elsewhere);
+  });
+});
+
+describe('edits that would land outside through a link, for every command that writes', () => {
+  const outside = join(base, 'outside-edits');
+  mkdirSync(outside, { recursive: true });
+  const made = project(
+    {
+      'a.ts': TS,
+      'b.ts': "import { x } from './a';\nexport const z = x * 2;\n",
+      'tsconfig.json': '{}\n',
+      'package.json': '{"name":"p"}\n',
+    },
+    { git: true },
+  );
+  symlinkSync(outside, join(made.dir, 'linkdir'));
+  const ugly = 'export const   o=1\n';
+  writeFileSync(join(outside, 'o.ts'), ugly);
+  symlinkSync(join(outside, 'o.ts'), join(made.dir, 'link.ts'));
+  const trusted = { env: { LSPQ_TRUST: 'all' } };
+
+  test('mv into a folder not made yet under a linked folder: judged by the folder that exists; nothing moved', async () => {
+    const { dir } = made;
+    for (const to of ['linkdir/new/a.ts', 'linkdir/a.ts', 'linkdir/new/deeper/a.ts']) {
+      const r = await lspq.run(['mv', 'a.ts', to], { cwd: dir, ...trusted });
+      expect([to, r.exit, r.stderr]).toEqual([
+        to,
+        2,
+        `lspq: the edit would change ${join(dir, to)} (it is ${join(outside, to.slice('linkdir/'.length))}, through a symbolic link), outside the workspace root ${dir}; nothing was written (add --allow-outside to allow it)\n`,
+      ]);
+    }
+    expect([existsSync(join(dir, 'a.ts')), readdirSync(outside)]).toEqual([true, ['o.ts']]);
+  });
+
+  test('fmt --write of a link to a file outside: refused, the file as it was; --allow-outside writes it', async () => {
+    const { dir } = made;
+    const r = await lspq.run(['fmt', '--write', 'link.ts'], { cwd: dir, ...trusted });
+    expect([r.exit, r.stderr, readFileSync(join(outside, 'o.ts'), 'utf8')]).toEqual([
+      2,
+      `lspq: the edit would change ${join(outside, 'o.ts')}, outside the workspace root ${dir}; nothing was written (add --allow-outside to allow it)\n`,
+      ugly,
+    ]);
+    const allowed = await lspq.run(['fmt', '--write', 'link.ts', '--allow-outside'], { cwd: dir, ...trusted });
+    expect([allowed.exit, readFileSync(join(outside, 'o.ts'), 'utf8')]).toEqual([0, 'export const o = 1\n']);
+    expect(realpathSync(join(dir, 'link.ts'))).toBe(join(outside, 'o.ts'));
   });
 });
 

@@ -8,7 +8,7 @@
  * Driven by the official SDK's client over stdio, on pyright and ruff.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -77,7 +77,7 @@ describe.each(['rename', 'mv', 'actions', 'fmt'])('%s without apply writes nothi
     const { tools } = await client.listTools();
     const declared = tools.find((t) => t.name === tool)!;
     const properties = declared.inputSchema.properties as Record<string, { type?: string; enum?: string[] }>;
-    const names = Object.keys(properties).filter((k) => k !== 'apply' && k !== 'cwd');
+    const names = Object.keys(properties).filter((k) => k !== 'apply');
     expect(names.length).toBeGreaterThan(1);
     const base = VALUES[tool]!;
     const calls = [
@@ -141,8 +141,8 @@ test('rename applied: the dry run’s summary, marked written', async () => {
   expect(readFileSync(join(dir, 'main.py'), 'utf8')).toContain('print(welcome(sys.argv[0]))');
 });
 
-test('lspq mcp refuses the flags it would ignore', async () => {
-  for (const flag of ['--root', '--server', '--limit']) {
+test('lspq mcp refuses the flags it would ignore; --root must be a folder', async () => {
+  for (const flag of ['--server', '--limit']) {
     const r = await lspq.run(['mcp', flag, 'x'], { cwd: dir });
     expect([r.exit, r.stderr]).toEqual([2, `lspq: unknown flag '${flag}' for 'lspq mcp'; see 'lspq mcp --help'\n`]);
   }
@@ -150,6 +150,8 @@ test('lspq mcp refuses the flags it would ignore', async () => {
     const r = await lspq.run(['mcp', flag], { cwd: dir });
     expect([r.exit, r.stderr]).toEqual([2, `lspq: unknown flag '${flag}' for 'lspq mcp'; see 'lspq mcp --help'\n`]);
   }
+  const r = await lspq.run(['mcp', '--root', 'nowhere'], { cwd: dir });
+  expect([r.exit, r.stderr]).toEqual([2, 'lspq: --root nowhere: no such folder\n']);
 });
 
 test('inputs as JSON has them: camelCase keys (kebab-case accepted, not both), numbers as numbers, what is required listed', async () => {
@@ -160,7 +162,7 @@ test('inputs as JSON has them: camelCase keys (kebab-case accepted, not both), n
     anyOf?: { required: string[] }[];
   };
   expect([rename.required, rename.anyOf]).toEqual([['newName'], [{ required: ['target'] }, { required: ['symbol'] }]]);
-  expect(Object.keys(rename.properties)).toContain('allowOutside');
+  expect(Object.keys(rename.properties)).not.toContain('allowOutside');
   expect([rename.properties.timeout?.type, rename.properties.limit?.type]).toEqual(['number', 'integer']);
   const mv = tools.find((t) => t.name === 'mv')!.inputSchema as { required?: string[] };
   expect(mv.required).toEqual(['old', 'new']);
@@ -182,4 +184,82 @@ test('inputs as JSON has them: camelCase keys (kebab-case accepted, not both), n
     arguments: { target: 'helper.py:1:welcome', 'new-name': 'a', newName: 'b' },
   });
   expect([both.isError, text(both)]).toEqual([true, 'lspq rename: new-name: given also as newName; give one']);
+});
+
+describe('the workspace is pinned when lspq mcp starts: no call reaches outside it', () => {
+  // The server's root (pyproject.toml) is the folder above the pinned one: an edit there would land outside.
+  const top = scratchDir('mcp-pinned');
+  const pinned = join(top, 'sub');
+  const outside = join(top, 'outside');
+  mkdirSync(pinned);
+  mkdirSync(outside);
+  writeFileSync(join(top, 'pyproject.toml'), '[project]\nname = "p"\nversion = "0"\n');
+  writeFileSync(join(pinned, 'lib.py'), 'def greet(name):\n    return name\n');
+  writeFileSync(join(top, 'use.py'), 'from sub.lib import greet\n\ngreet("x")\n');
+  writeFileSync(join(outside, 'secret.py'), 'TOKEN = 1\n');
+  symlinkSync(outside, join(pinned, 'linked'));
+  const before = () =>
+    ['sub/lib.py', 'use.py', 'outside/secret.py'].map((p) => readFileSync(join(top, p), 'utf8')).join('|');
+  let pinnedClient: Client;
+  beforeAll(async () => {
+    const [command, ...args] = lspqArgv();
+    pinnedClient = new Client({ name: 'lspq-test', version: '1.0.0' });
+    await pinnedClient.connect(
+      new StdioClientTransport({
+        command: command!,
+        args: [...args, 'mcp', '--root', pinned],
+        cwd: top,
+        env: lspq.env(),
+      }),
+    );
+  });
+  afterAll(async () => {
+    await pinnedClient.close();
+    rmSync(top, { recursive: true, force: true });
+  });
+
+  test('root, cwd and allowOutside are no inputs of any tool', async () => {
+    const was = before();
+    for (const extra of [{ root: '/' }, { cwd: top }, { allowOutside: true }]) {
+      const r = await pinnedClient.callTool({
+        name: 'rename',
+        arguments: { target: 'lib.py:1:greet', newName: 'hello', apply: true, ...extra },
+      });
+      expect([r.isError, text(r)]).toEqual([
+        true,
+        `lspq rename: arguments: Unrecognized key: "${Object.keys(extra)[0]}"`,
+      ]);
+    }
+    expect(before()).toBe(was);
+  });
+
+  test('a path outside it, by .., an absolute path or a link, is refused, read or written', async () => {
+    const was = before();
+    const refused = (p: string) =>
+      `is outside the workspace this MCP server was started for (${pinned}); start another in that folder (lspq mcp --root DIR)`;
+    for (const [name, args, path] of [
+      ['def', { target: '../use.py:3:greet' }, '../use.py'],
+      ['hover', { target: `${outside}/secret.py:1:TOKEN` }, `${outside}/secret.py`],
+      ['symbols', { input: 'linked/secret.py' }, 'linked/secret.py'],
+      ['mv', { old: 'lib.py', new: 'linked/lib.py', apply: true }, 'linked/lib.py'],
+      ['fmt', { files: ['linked/secret.py'], apply: true }, 'linked/secret.py'],
+    ] as const) {
+      const r = await pinnedClient.callTool({ name, arguments: args });
+      expect([name, r.isError, text(r)]).toEqual([name, true, `lspq ${name}: ${path} ${refused(path)}`]);
+    }
+    expect(before()).toBe(was);
+  });
+
+  test('an edit whose server reaches above it (its root is the folder above) is refused whole', async () => {
+    const was = before();
+    const r = await pinnedClient.callTool({
+      name: 'rename',
+      arguments: { target: 'lib.py:1:greet', newName: 'hello', apply: true },
+    });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe(
+      `the edit would change ${join(top, 'use.py')}, outside the workspace this MCP server was started for; nothing was written (start one there: lspq mcp --root DIR)`,
+    );
+    expect(before()).toBe(was);
+  });
 });

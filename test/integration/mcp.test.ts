@@ -63,9 +63,11 @@ describe('one session', () => {
       'mv',
     ]);
     const def = tools.find((t) => t.name === 'def')!;
-    expect(Object.keys(def.inputSchema.properties ?? {})).toEqual(
-      expect.arrayContaining(['cwd', 'target', 'symbol', 'body']),
-    );
+    expect(Object.keys(def.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['target', 'symbol', 'body']));
+    // The workspace is the server's, pinned when it started: no tool chooses another.
+    for (const tool of tools)
+      for (const key of ['cwd', 'root', 'allowOutside'])
+        expect([tool.name, key in (tool.inputSchema.properties ?? {})]).toEqual([tool.name, false]);
     expect(def.outputSchema?.type).toBe('object');
     expect(Object.keys(tools.find((t) => t.name === 'rename')!.inputSchema.properties ?? {})).toContain('apply');
     expect(

@@ -44,8 +44,8 @@ function indexerEnv(env: Record<string, string>): Record<string, string> {
 
 /**
  * How an indexer runs for `dir`: as configured where trust covers it; else
- * as its server's untrusted mode (its environment, its settings as a file
- * it reads), or not at all, said as the server's would be.
+ * in the environment its server's untrusted mode gets, or not at all, said
+ * as the server's would be.
  */
 function underTrustOf(
   indexer: Indexer,
@@ -53,17 +53,16 @@ function underTrustOf(
   binary: string,
   req: IndexQuery,
   ctx: HandlerContext,
-  settingsFile: string,
-): { env: Record<string, string>; args: string[] } | undefined {
-  const as = indexer.untrusted?.as;
-  const spec = as ? BUILTIN_SERVERS.find((s) => s.id === as) : undefined;
-  if (!spec || ctx.trust.trustsRoot(dir)) return { env: {}, args: [] };
-  const restricted = underTrust(spec, dir, binary, ctx.trust, req.env, realOf);
-  if (!restricted) return undefined;
-  const settings = indexer.untrusted?.settings;
-  if (!settings) return { env: restricted.env ?? {}, args: [] };
-  writeFileSync(settingsFile, JSON.stringify(restricted.settings?.[settings.section] ?? {}), { flag: 'wx' });
-  return { env: restricted.env ?? {}, args: settings.args(settingsFile) };
+): { env: Record<string, string> } | undefined {
+  const untrusted = indexer.untrusted;
+  if (!untrusted || ctx.trust.trustsRoot(dir)) return { env: {} };
+  if ('refused' in untrusted) {
+    ctx.trust.leaveOut(`${indexer.name} (${untrusted.refused})`, dir, { file: dir });
+    return undefined;
+  }
+  const spec = BUILTIN_SERVERS.find((s) => s.id === untrusted.as);
+  const restricted = spec ? underTrust(spec, dir, binary, ctx.trust, req.env, realOf) : undefined;
+  return restricted ? { env: restricted.env ?? {} } : undefined;
 }
 
 /** How long an indexer is given to stop after SIGTERM before its whole group is killed. */
@@ -168,10 +167,10 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       const part = join(work, `${n}-${indexer.name}.scip`);
       const started = performance.now();
       ctx.progress?.(`indexing ${dir} with ${indexer.name}`);
-      const restricted = underTrustOf(indexer, dir, run.binary!, req, ctx, join(work, `${n}-settings.json`));
+      const restricted = underTrustOf(indexer, dir, run.binary!, req, ctx);
       if (!restricted) continue;
       const r = await runIndexer(
-        [run.binary!, ...indexer.args(dir, part), ...restricted.args],
+        [run.binary!, ...indexer.args(dir, part)],
         dir,
         indexerEnv(withUserPath({ ...req.env, ...restricted.env })),
         deadline.remaining,
@@ -193,6 +192,11 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       done.push({ name: indexer.name, ms: Math.round(performance.now() - started) });
     }
     // Protobuf messages concatenated are one message with the repeated fields of all: one index.
+    if (done.length === 0)
+      throw new LspqError(
+        'untrusted',
+        `no indexer for ${root} may run: the workspace is not trusted ('lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it); nothing was written`,
+      );
     const whole = join(work, 'index.scip');
     const bytes = Buffer.concat(parts);
     writeFileSync(whole, bytes);

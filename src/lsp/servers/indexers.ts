@@ -18,11 +18,11 @@ export interface Indexer {
   /** Projects of its language inside another are indexed too, each on its own (Go's nested modules: GOROOT's cmd in std). */
   nested?: boolean;
   /**
-   * In a workspace not trusted, it runs as the server of this id does
-   * (untrusted.ts): its environment, and its settings given as a JSON file
-   * by these arguments (rust-analyzer scip's --config-path), or not at all.
+   * In a workspace not trusted: it runs in the environment the server of
+   * this id gets there (untrusted.ts), or, where nothing lspq can set keeps
+   * the workspace's code from running, not at all (`refused`, saying why).
    */
-  untrusted?: { as: string; settings?: { section: string; args: (file: string) => string[] } };
+  untrusted?: { as: string } | { refused: string };
 }
 
 const has = (root: string, ...names: string[]) => names.some((n) => existsSync(join(root, n)));
@@ -80,6 +80,7 @@ export const INDEXERS: Indexer[] = [
     wants: (root) => has(root, 'Cargo.toml'),
     marks: (dir) => has(dir, 'Cargo.toml'),
     // It loads the workspace as the server does: build scripts and proc macros run unless its config says not.
-    untrusted: { as: 'rust-analyzer', settings: { section: 'rust-analyzer', args: (file) => ['--config-path', file] } },
+    // Tried with build scripts and proc macros off in its --config-path file: the crate's build.rs still ran.
+    untrusted: { refused: "its scip command runs the crate's build scripts and proc macros whatever it is told" },
   },
 ];
