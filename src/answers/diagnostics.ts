@@ -30,3 +30,10 @@ export interface DiagQuery extends CallerContext {
   /** Only diagnostics on lines added or changed since `since` (else HEAD). */
   changedLines?: boolean;
 }
+
+/** A checker left out of a diagnosis: what is missing from the answer, and what would bring it in. */
+export interface Withheld {
+  server: string;
+  missing: string;
+  fix: string;
+}

@@ -9,6 +9,7 @@ import { DEFAULT_TIMEOUT_MS } from '../common/messages';
 import type { RequestOptions, ServerTime } from '../lsp/request-options';
 import type { Leases } from '../lsp/leases';
 import type { ServerPool, Session } from '../lsp/manager';
+import type { Withheld } from '../answers/diagnostics';
 import type { Trust } from '../trust/decision';
 import type { CallerContext } from '../answers/caller';
 import type { DiskView } from '../lsp/file-events';
@@ -39,6 +40,8 @@ export interface HandlerContext extends EngineContext {
   trust: Trust;
   /** What each command (or part of one: fmt-range, symbols-w) needs of a server, for `servers --for`. */
   capabilities: readonly [string, (c: ServerCapabilities) => boolean][];
+  /** Checkers the project configures that could not run for this question (diag says its answer is not whole). */
+  withheld: Map<string, Withheld>;
 }
 
 /** A question's answer, computed by the engine (in the daemon, or here with --no-daemon); `never`: any handler's own query. */

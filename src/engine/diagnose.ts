@@ -13,11 +13,23 @@ import { MAX_OPEN_DOCUMENTS } from '../lsp/documents';
 import type { Session } from '../lsp/manager';
 import { isSource, projectFiles } from '../lsp/project-files';
 import { uriToPath } from '../lsp/uri';
-import { SEVERITIES, type Diagnostic, type Severity } from '../answers/diagnostics';
+import { SEVERITIES, type Diagnostic, type Severity, type Withheld } from '../answers/diagnostics';
 import { byPlace } from '../answers/places';
 import type { Deadline, HandlerContext } from './context';
+import { dirname, join, relative } from 'node:path';
+import { loadServers } from '../lsp/servers/config';
+import { findMarkedRoot } from '../lsp/servers/locate';
 import { isText, unhandable } from './files';
-import { acquire, type Candidate, candidatesFor, onePerFamily, prepare, using, textsOf } from './sessions';
+import {
+  acquire,
+  type Candidate,
+  candidatesFor,
+  onePerFamily,
+  type PassedOver,
+  prepare,
+  using,
+  textsOf,
+} from './sessions';
 import { withContext } from './excerpts';
 import { workspaceSessions } from './symbol-search';
 import type { DiagQuery } from '../answers/diagnostics';
@@ -40,12 +52,18 @@ export interface Collected {
   around: { before: number; after: number } | undefined;
 }
 
-/** The servers asked that ran in their untrusted mode and so left diagnostics out (rust-analyzer: cargo check's), with what. */
-export function withheldBy(sessions: Session[]): { server: string; missing: string }[] {
-  return sessions.flatMap((s) => {
+/**
+ * What a diagnosis left out: the servers asked that ran in their untrusted
+ * mode and so left diagnostics out (rust-analyzer: cargo check's), and the
+ * checkers the project configures that could not run at all (ctx.withheld).
+ */
+export function withheldBy(sessions: Session[], ctx: HandlerContext): Withheld[] {
+  const restricted = sessions.flatMap((s) => {
     const lost = s.client.spec.restricted?.loses;
-    return lost ? [{ server: s.client.spec.id, missing: lost.diagnostics }] : [];
+    return lost ? [{ server: s.client.spec.id, missing: lost.diagnostics, fix: 'lspq trust lets it run' }] : [];
   });
+  const seen = new Set(restricted.map((w) => w.server));
+  return [...restricted, ...[...ctx.withheld.values()].filter((w) => !seen.has(w.server))];
 }
 
 /** Nothing collected yet; `around` is -B/-A/-C. */
@@ -185,17 +203,47 @@ export async function fileSessions(
   unhandledOk: boolean,
 ): Promise<Session[]> {
   let candidates: Candidate[];
+  const passed: PassedOver[] = [];
   try {
-    candidates = candidatesFor(path, req, ctx);
+    candidates = candidatesFor(path, req, ctx, passed);
   } catch (err) {
     if (unhandledOk && err instanceof LspqError && err.code === 'no_server') return [];
     throw err;
+  } finally {
+    noteConfiguredLeftOut(path, req, ctx, passed);
   }
   const sessions: Session[] = [];
   for (const candidate of onePerFamily(candidates)) {
     sessions.push(await acquire(ctx, candidate, req));
   }
   return sessions;
+}
+
+/**
+ * A checker the project configures (ESLint, Tailwind: a server that runs
+ * only where its configuration is) that could not run for `path`: not
+ * trusted, not installed, or without the package it runs. A diagnosis
+ * without it is not whole, unless the user chose the servers (--server).
+ */
+function noteConfiguredLeftOut(path: string, req: DiagRequest, ctx: HandlerContext, passed: PassedOver[]): void {
+  if (req.server) return;
+  const specs = loadServers(dirname(path), req.env, ctx.trust);
+  for (const p of passed) {
+    const spec = specs.find((s) => s.id === p.id);
+    const root = spec?.needsMarker ? findMarkedRoot(spec, dirname(path)) : undefined;
+    if (!spec || !root || ctx.withheld.has(p.id)) continue;
+    const config = spec.rootMarkers.flat().find((m) => existsSync(join(root, m)));
+    const configured = `the checks ${config ? relative(req.cwd, join(root, config)) || config : 'its configuration'} asks for`;
+    if ('untrusted' in p)
+      ctx.withheld.set(p.id, {
+        server: p.id,
+        missing: `${configured} (its configuration is code)`,
+        fix: 'lspq trust lets it run',
+      });
+    else if ('missing' in p)
+      ctx.withheld.set(p.id, { server: p.id, missing: configured, fix: `install it: ${p.missing}` });
+    else ctx.withheld.set(p.id, { server: p.id, missing: configured, fix: p.notUsed });
+  }
 }
 
 /** Merges what several servers said: the same message at the same place once. */

@@ -29,7 +29,13 @@ export async function dispatch(request: Request, ctx: EngineContext, answerers: 
   const trust = new Trust(request.env);
   try {
     // The command that asked declared this handler for this operation: the request is its query.
-    return await handler(request as never, { ...ctx, leases, trust, capabilities: answerers.capabilities });
+    return await handler(request as never, {
+      ...ctx,
+      leases,
+      trust,
+      capabilities: answerers.capabilities,
+      withheld: new Map(),
+    });
   } finally {
     leases.releaseAll();
     const line = leftOutLine(trust.leftOut);

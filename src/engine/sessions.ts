@@ -68,7 +68,28 @@ export function configuredFor(path: string, req: CallerContext, trust: Trust): S
 const packageAbove = (name: string, dir: string) =>
   ancestors(dir).some((d) => existsSync(join(d, 'node_modules', name, 'package.json')));
 
-function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: HandlerContext): Candidate | undefined {
+/** Why a configured server does not answer for a file: not installed, not trusted, or not for this file (and why). */
+export type PassedOver =
+  | { id: string; missing: string }
+  | { id: string; untrusted: true }
+  | { id: string; notUsed: string };
+
+function resolve(
+  spec: ServerSpec,
+  path: string,
+  req: CallerContext,
+  ctx: HandlerContext,
+  passed?: PassedOver[],
+): Candidate | undefined {
+  const notUsed = (why: string) => {
+    passed?.push({ id: spec.id, notUsed: why });
+    return undefined;
+  };
+  // A server for projects that use it (ESLint) is no candidate where nothing above the file says so.
+  if (spec.needsMarker && !findMarkedRoot(spec, dirname(path)))
+    return notUsed(
+      `nothing above ${dirname(path)} configures it (${spec.rootMarkers.flat().slice(0, 3).join(', ')}, ...)`,
+    );
   // Everything the lookup reads from the caller: PATH, the Python environment, the tool folders, the trust.
   const e = req.env;
   const lookup = [e.PATH, e.VIRTUAL_ENV, e.HOME, e.LSPQ_TOOL_DIRS, e.GOBIN, e.GOPATH, e.CARGO_HOME, e.XDG_DATA_HOME];
@@ -77,18 +98,28 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
   // What a remembered look-up left out is said again: every command says what it left out.
   if (remembered?.leftOut) ctx.trust.leftOut.push(...remembered.leftOut);
   const found = remembered ?? locate(spec, path, req, ctx.trust);
-  if (!found) return undefined; // not remembered: an install is seen at once
+  if (!found) {
+    // Not remembered: an install is seen at once.
+    passed?.push(
+      ctx.trust.passedOver.has(spec.command)
+        ? { id: spec.id, untrusted: true }
+        : { id: spec.id, missing: spec.install },
+    );
+    return undefined;
+  }
   ctx.pool.caches.resolved.set(key, found);
   const decided = decide(spec, found, req, ctx.trust);
-  if (!decided) return undefined;
+  if (!decided) {
+    passed?.push({ id: spec.id, untrusted: true });
+    return undefined;
+  }
   const { root } = decided;
   // A server that runs the project's own tool (ESLint) where the project has its configuration but not the
   // tool: left out, said once, as the tool itself could not run either.
   if (spec.needsPackage && !packageAbove(spec.needsPackage, dirname(path))) {
-    ctx.warn?.(
-      `left out ${spec.id}: no ${spec.needsPackage} package is installed for ${dirname(path)} (npm install -D ${spec.needsPackage})`,
-    );
-    return undefined;
+    const why = `no ${spec.needsPackage} package is installed for ${dirname(path)} (npm install -D ${spec.needsPackage})`;
+    ctx.warn?.(`left out ${spec.id}: ${why}`);
+    return notUsed(why);
   }
   // A framework it cannot see (TypeScript 7 and Svelte): another server answers, or none does (exit 3), not half.
   const framework = spec.blindTo?.find((pkg) => holderAbove(pkg, root) !== undefined);
@@ -97,10 +128,10 @@ function resolve(spec: ServerSpec, path: string, req: CallerContext, ctx: Handle
     if (req.server === spec.id)
       throw new LspqError('unsupported', `${spec.id} cannot answer for ${root} whole: ${why}; drop --server`);
     ctx.warn?.(`left out ${spec.id}: ${why}`);
-    return undefined;
+    return notUsed(why);
   }
   // A .vue file is the TypeScript server's only with Vue's plugin loaded.
-  if (!readsWithPlugins(decided.spec, path)) return undefined;
+  if (!readsWithPlugins(decided.spec, path)) return notUsed(`it reads ${path} only with a tsserver plugin, not found`);
   return decided;
 }
 
@@ -131,8 +162,6 @@ export function decide(spec: ServerSpec, found: Resolved, req: CallerContext, tr
 
 /** Where a server for `path` runs and its binary, found as trust allows (trust records what it passed over). */
 export function locate(spec: ServerSpec, path: string, req: CallerContext, trust: Trust): Resolved | undefined {
-  // A server for projects that use it (ESLint) is no candidate where nothing above the file says so.
-  if (spec.needsMarker && !findMarkedRoot(spec, dirname(path))) return undefined;
   const root = req.root ?? findRoot(spec, path);
   const before = trust.leftOut.length;
   const located = locateFor(spec, root, req.env, trust, dirname(path));
@@ -213,9 +242,16 @@ function extensionOf(path: string): string {
 }
 
 /** Every installed server for a file, in order (diag asks them all). */
-export function candidatesFor(path: string, req: CallerContext, ctx: HandlerContext): Candidate[] {
+export function candidatesFor(
+  path: string,
+  req: CallerContext,
+  ctx: HandlerContext,
+  passed?: PassedOver[],
+): Candidate[] {
   const specs = configuredFor(path, req, ctx.trust);
-  const found = specs.map((spec) => resolve(spec, path, req, ctx)).filter((c): c is Candidate => c !== undefined);
+  const found = specs
+    .map((spec) => resolve(spec, path, req, ctx, passed))
+    .filter((c): c is Candidate => c !== undefined);
   if (found.length === 0) throw notInstalled(path, specs, ctx.trust);
   return found;
 }

@@ -275,6 +275,18 @@ export class ServerPool {
   }
 
   private async start(key: string, options: AcquireOptions, signal: AbortSignal): Promise<Session> {
+    // The same server for the same root in the other trust mode (the root was just trusted, or trust revoked):
+    // replaced, not kept beside it.
+    const restricted = options.spec.restricted !== undefined;
+    for (const other of this.list())
+      if (
+        other.client.spec.id === options.spec.id &&
+        other.client.root === options.root &&
+        (other.client.spec.restricted !== undefined) !== restricted
+      ) {
+        this.log(`${options.spec.id} (${options.root}): trust changed; replacing the one started before`);
+        this.retire(other);
+      }
     await this.makeRoom();
     const diskMark = await this.beforeStart?.(options.root);
     this.log(`starting ${options.spec.id} (${options.binary}) for ${options.root}`);

@@ -38,6 +38,15 @@ export const ANSWERS = {
     out: "src/app.ts:1:10: import { twice } from './lib';\nsrc/app.ts:2:21: export const four = twice(2);\n",
   },
   py: { def: ['def', 'src/app_py.py:3:twice'], out: 'src/lib_py.py:1:5: def twice(n):\n' },
+  pylsp: { def: ['def', 'src/app_py.py:3:twice', '--server', 'pylsp'], out: 'src/lib_py.py:1:5: def twice(n):\n' },
+  jedi: {
+    def: ['def', 'src/app_py.py:3:twice', '--server', 'jedi-language-server'],
+    out: 'src/lib_py.py:1:5: def twice(n):\n',
+  },
+  basedpyright: {
+    def: ['def', 'src/app_py.py:3:twice', '--server', 'basedpyright'],
+    out: 'src/lib_py.py:1:5: def twice(n):\n',
+  },
   go: { def: ['def', 'main.go:5:twice'], out: 'main.go:3:6: func twice(n int) int { return n * 2 }\n' },
   rust: {
     def: ['def', 'src/lib.rs:6:twice', '--timeout', '120'],
@@ -204,7 +213,17 @@ function plant(d: string, h: Hostile, refusing: boolean): void {
   write(join(d, 'rust-toolchain.toml'), `[toolchain]\npath = ${JSON.stringify(join(d, 'toolchain'))}\n`);
   // clangd's configuration adding a compiler plugin.
   const library = markingLibrary(join(d, '.plugin'), mark('clang-plugin'));
-  write(join(d, '.clangd'), `CompileFlags:\n  Add: [-fplugin=${library}, -Xclang, -load, -Xclang, ${library}]\n`);
+  shim(join(d, '.plugin', 'cc'), mark('clangd-compiler'), real('cc'));
+  write(
+    join(d, '.clangd'),
+    `CompileFlags:\n  Compiler: ${join(d, '.plugin', 'cc')}\n  Add: [-fplugin=${library}, -Xclang, -load, -Xclang, ${library}]\n`,
+  );
+  // jedi's own project file, which can name the interpreter jedi runs for the project.
+  shim(join(d, '.jedi', 'python'), mark('jedi-project-python'), real('python3'));
+  write(
+    join(d, '.jedi', 'project.json'),
+    JSON.stringify([1, { _path: d, _environment_path: join(d, '.jedi', 'python') }]),
+  );
   // Configuration that is code.
   for (const config of [
     'eslint.config.js',

@@ -61,14 +61,24 @@ test('after an edit, and after reverting it', async () => {
   expect(eslintLines((await lspq.run(['diag', 'a.js'], { cwd: dir })).stdout)).toEqual(ESLINT);
 });
 
-test('no eslint package in the project: ESLint left out with one line; TypeScript answers', async () => {
+test('no eslint package in the project: ESLint left out with one line; TypeScript answers, and the answer is not whole (exit 3)', async () => {
   const r = await lspq.run(['diag', 'a.js', '--json'], { cwd: missing });
-  const answer = JSON.parse(r.stdout) as { servers: { server: string }[] };
+  const answer = JSON.parse(r.stdout) as { servers: { server: string }[]; withheld: unknown[] };
   expect(answer.servers.map((s) => s.server)).not.toContain('vscode-eslint-language-server');
+  expect(answer.withheld).toEqual([
+    {
+      server: 'vscode-eslint-language-server',
+      missing: 'the checks eslint.config.js asks for',
+      fix: `no eslint package is installed for ${missing} (npm install -D eslint)`,
+    },
+  ]);
   expect(r.stderr).toContain(
     `lspq: warning: left out vscode-eslint-language-server: no eslint package is installed for ${missing} (npm install -D eslint)`,
   );
-  expect(r.exit).toBeLessThan(2);
+  expect(r.exit).toBe(3);
+  // Asked of the servers the user chose: their answer is whole.
+  const chosen = await lspq.run(['diag', 'a.js', '--server', 'typescript-language-server'], { cwd: missing });
+  expect(chosen.exit).toBeLessThan(2);
 });
 
 describe('a legacy .eslintrc project (ESLint 9 told to read it: useFlatConfig false where no flat config is)', () => {

@@ -43,7 +43,8 @@ describe.each<Layout>(['archive', 'archive-with-git', 'odd-names', 'gitlink'])('
   const ask = (args: string[]) => lspq.run(args, { cwd: h.project });
 
   test('every question answers with the user’s servers, exactly; nothing of the workspace runs', async () => {
-    for (const q of [ANSWERS.ts.def, ANSWERS.py.def, ANSWERS.go.def, ANSWERS.rust.def, ANSWERS.c.def]) {
+    const python = layout === 'archive' ? [ANSWERS.pylsp.def, ANSWERS.jedi.def, ANSWERS.basedpyright.def] : [];
+    for (const q of [ANSWERS.ts.def, ANSWERS.py.def, ...python, ANSWERS.go.def, ANSWERS.rust.def, ANSWERS.c.def]) {
       const expected = Object.values(ANSWERS).find((a) => 'def' in a && a.def === q)!.out;
       const r = await ask(q);
       expect([q.join(' '), r.stdout, r.exit]).toEqual([q.join(' '), expected, 0]);

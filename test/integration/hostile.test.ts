@@ -152,7 +152,7 @@ describe('a Rust build script', () => {
     const diag = await lspq.run(['diag', 'src/broken.rs', '--timeout', '120'], { cwd: dir });
     expect(diag.exit).toBe(3);
     expect(diag.stderr).toContain(
-      "diagnostics are incomplete: rust-analyzer left out cargo check's (it builds the crate and runs its build scripts), since the repository is not trusted; 'lspq trust' lets it run",
+      "diagnostics are incomplete: rust-analyzer left out cargo check's (it builds the crate and runs its build scripts) (lspq trust lets it run)",
     );
     expect(existsSync(mark)).toBe(false);
     // rust-analyzer's scip command runs build scripts whatever it is told: lspq index leaves it out.
@@ -176,6 +176,9 @@ describe('a Rust build script', () => {
     expect(diag.stdout).toContain('src/broken.rs:1:24: error: mismatched types');
     expect(diag.stdout).toContain('[rustc E0425]');
     expect([diag.exit, existsSync(mark)]).toEqual([1, true]);
+    // Trusting replaced the untrusted rust-analyzer of this root: one runs, not two.
+    const status = await lspq.json<{ servers: { id: string; root: string }[] }>(['daemon', 'status']);
+    expect(status.servers.filter((s) => s.id === 'rust-analyzer' && s.root === dir).length).toBe(1);
     await lspq.run(['trust', '--revoke'], { cwd: dir });
   });
 
@@ -223,9 +226,16 @@ test('an ESLint flat config is JavaScript: untrusted, ESLint is left out and Typ
   expect(answer.diagnostics.map((d) => `${d.line}:${d.column}:${d.source}`)).toEqual(['1:14:typescript']);
   expect(answer.servers.map((s) => s.server)).toEqual(['typescript-language-server']);
   expect(r.stderr).toContain(
-    'left out vscode-eslint-language-server (eslint.config.js (or .eslintrc) and the plugins it loads',
+    "left out vscode-eslint-language-server (the project's eslint and the plugins its configuration loads, and its eslint.config.js)",
   );
-  expect([r.exit, existsSync(mark)]).toEqual([1, false]);
+  // A checker the project configures, left out: the answer is not whole (exit 3), whatever else it found.
+  expect(r.stderr).toContain(
+    'diagnostics are incomplete: vscode-eslint-language-server left out the checks eslint.config.js asks for (its configuration is code) (lspq trust lets it run)',
+  );
+  expect([r.exit, existsSync(mark)]).toEqual([3, false]);
+  // The user chose the servers: that is the whole answer asked for.
+  const chosen = await lspq.run(['diag', 'a.ts', '--server', 'typescript-language-server'], { cwd: dir });
+  expect([chosen.exit, existsSync(mark)]).toEqual([1, false]);
 });
 
 test('an index that came with a clone is the repository’s word: not read until trusted; one built here is', async () => {

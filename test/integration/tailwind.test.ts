@@ -181,10 +181,16 @@ describe('Tailwind 3: tailwind.config.js, which is code', () => {
     '',
   ].join('\n');
 
-  test('untrusted: Tailwind is left out, said once; the HTML server answers; the configuration never ran', async () => {
+  test('untrusted: Tailwind is left out, said; the HTML server answers, not whole (exit 3); the configuration never ran', async () => {
     const r = await untrusted.run(['diag', 'index.html'], { cwd: v3 });
-    expect([r.stdout, r.exit]).toEqual(['', 0]);
-    expect(r.stderr).toContain('left out tailwindcss-language-server (tailwind.config.js and the plugins it loads)');
+    // The HTML server's answer without the checker the project configures is not whole: exit 3, saying so.
+    expect([r.stdout, r.exit]).toEqual(['', 3]);
+    expect(r.stderr).toContain(
+      "left out tailwindcss-language-server (the project's tailwindcss and the plugins its configuration loads, and its tailwind.config.js)",
+    );
+    expect(r.stderr).toContain(
+      'diagnostics are incomplete: tailwindcss-language-server left out the checks tailwind.config.js asks for (its configuration is code) (lspq trust lets it run)',
+    );
     expect(existsSync(marker)).toBe(false);
   });
 

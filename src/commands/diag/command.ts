@@ -125,8 +125,8 @@ export const diag = defineCommand({
     const skipped = skippedLines(result, line.cwd);
     if (skipped.length > 0) out.warnings = [...skipped, ...(out.warnings ?? [])];
     if (result.withheld.length > 0) {
-      const what = result.withheld.map((w) => `${w.server} left out ${w.missing}`).join('; ');
-      const note = `diagnostics are incomplete: ${what}, since the repository is not trusted; 'lspq trust' lets it run`;
+      const what = result.withheld.map((w) => `${w.server} left out ${w.missing} (${w.fix})`).join('; ');
+      const note = `diagnostics are incomplete: ${what}`;
       return { ...out, stderr: out.stderr ? `${out.stderr}\nlspq: ${note}` : note, exit: 3 };
     }
     if (result.incomplete.length > 0) {

@@ -97,6 +97,6 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     incomplete: [...out.incomplete].sort(),
     skipped: [...out.skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy(sessions),
-    withheld: withheldBy(sessions),
+    withheld: withheldBy(sessions, ctx),
   };
 }

@@ -1,6 +1,6 @@
 /** diag: files asked (named, staged, changed or all); their diagnostics answered, never a file reported clean that was not checked. */
 import type { Answered } from '../../answers/caller';
-import type { Diagnostic, Severity } from '../../answers/diagnostics';
+import type { Diagnostic, Severity, Withheld } from '../../answers/diagnostics';
 
 export type { DiagQuery } from '../../answers/diagnostics';
 
@@ -17,7 +17,8 @@ export interface DiagResult {
   /** Each server asked and the root it ran for, in the order asked. */
   answered: Answered[];
   /** Servers in their untrusted mode and the diagnostics they could not give so: the answer is not whole (exit 3). */
-  withheld: { server: string; missing: string }[];
+  /** Checkers left out, so the answer is not whole: what is missing and what would bring it in. */
+  withheld: Withheld[];
   /** With --since: the revision compared with, and the diagnostics already present there (not shown, not judged). */
   since?: { rev: string; present: Record<Severity, number> };
 }

@@ -14,7 +14,7 @@ export const DiagShape = z.object({
   ...answered,
   servers: z.array(ServerRootShape),
   /** Servers that ran in their untrusted mode, and the diagnostics they could not give so (exit 3). */
-  withheld: z.array(z.object({ server: z.string(), missing: z.string() })),
+  withheld: z.array(z.object({ server: z.string(), missing: z.string(), fix: z.string() })),
   /** With --since: the revision compared with, and the diagnostics already present there (not counted in summary). */
   since: z.optional(
     z.object({ rev: z.string(), present: z.object({ error: int, warning: int, info: int, hint: int }) }),

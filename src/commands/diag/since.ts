@@ -118,7 +118,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
     incomplete: [...incomplete].sort(),
     skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy([...work.keys()]),
-    withheld: withheldBy([...work.keys()]),
+    withheld: withheldBy([...work.keys()], ctx),
     ...(present ? { since: { rev, present } } : {}),
   };
 }

@@ -11,7 +11,7 @@ import type { CallerContext } from '../../answers/caller';
 import type { ServerForFile, ServerInfo, ServersForResult, ServersResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile } from '../../engine/files';
-import { acquire, candidatesFor, configuredFor, prepare } from '../../engine/sessions';
+import { acquire, candidatesFor, type PassedOver, configuredFor, prepare } from '../../engine/sessions';
 import type { ServersForQuery } from './question';
 
 const VERSION_TIMEOUT_MS = 5_000;
@@ -129,7 +129,8 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
 export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Promise<ServersForResult> {
   assertFile(req.file);
   const specs = configuredFor(req.file, req, ctx.trust);
-  const found = candidatesFor(req.file, req, ctx);
+  const passed: PassedOver[] = [];
+  const found = candidatesFor(req.file, req, ctx, passed);
   const deadline = deadlineFor(req);
   const servers: ServerForFile[] = [];
   for (const c of found) {
@@ -153,7 +154,9 @@ export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Pro
       diagnostics: strategyFor(session),
     });
   }
-  const asked = new Set(found.map((c) => c.spec.id));
-  const missing = specs.filter((s) => !asked.has(s.id)).map((s) => ({ id: s.id, install: s.install }));
-  return { file: req.file, servers, missing, untrusted: [...new Set(ctx.trust.leftOut.map((l) => l.what))] };
+  // Each server not asked is in one list: not installed, not trusted, or not for this file (and why).
+  const missing = passed.flatMap((p) => ('missing' in p ? [{ id: p.id, install: p.missing }] : []));
+  const notUsed = passed.flatMap((p) => ('notUsed' in p ? [{ id: p.id, why: p.notUsed }] : []));
+  const untrusted = [...new Set(ctx.trust.leftOut.filter((l) => !l.quiet).map((l) => l.what))];
+  return { file: req.file, servers, missing, untrusted, notUsed };
 }

@@ -48,8 +48,10 @@ export interface ServersForResult {
   servers: ServerForFile[];
   /** Configured for the file but not installed, with the command that installs each. */
   missing: { id: string; install: string }[];
-  /** The repository's own code left out for the file, not trusted: its .lsp.json, binaries it carries. */
+  /** The workspace's own code left out for the file, not trusted: its .lsp.json, binaries it carries, servers refused. */
   untrusted: string[];
+  /** Installed, but not for this file: why (no configuration of it above the file, a package it needs, a plugin). */
+  notUsed: { id: string; why: string }[];
 }
 
 export interface ServersResult {

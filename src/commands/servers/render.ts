@@ -53,5 +53,6 @@ export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendere
   });
   const missing = r.missing.map((m) => `${c.yellow('missing')} ${m.id}: ${m.install}`);
   const untrusted = r.untrusted.map((u) => `${c.yellow('not trusted')} ${u} (lspq trust lets it run)`);
-  return { stdout: `${[...blocks, ...missing, ...untrusted].join('\n')}\n` };
+  const notUsed = r.notUsed.map((n) => `${c.dim('not used')} ${n.id}: ${n.why}`);
+  return { stdout: `${[...blocks, ...missing, ...untrusted, ...notUsed].join('\n')}\n` };
 }

@@ -37,6 +37,8 @@ export const ServersForShape = z.object({
     }),
   ),
   missing: z.array(z.object({ id: z.string(), install: z.string() })),
-  /** The repository's own code left out for the file, not trusted. */
+  /** The workspace's own code left out for the file, not trusted. */
   untrusted: z.array(z.string()),
+  /** Installed, but not for this file, and why. */
+  notUsed: z.array(z.object({ id: z.string(), why: z.string() })),
 });

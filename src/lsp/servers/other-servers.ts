@@ -343,7 +343,11 @@ const LISTED: ServerSpec[] = [
 ];
 
 const readsData = (why: string): WorkspaceCode => ({ runs: 'nothing', why });
-const codeConfig = (runs: string): WorkspaceCode => ({ runs, untrusted: 'refuse' });
+const codeConfig = (runs: string, configs?: string[]): WorkspaceCode => ({
+  runs,
+  untrusted: 'refuse',
+  ...(configs ? { configs } : {}),
+});
 
 /**
  * What each runs of a repository's code (docs/security.md). One whose
@@ -362,9 +366,20 @@ const WORKSPACE_CODE: Record<string, WorkspaceCode> = {
   'vscode-html-language-server': readsData('reads HTML as data'),
   'docker-langserver': readsData('reads Dockerfiles as data; builds nothing'),
   intelephense: readsData('parses PHP itself; runs no PHP'),
-  svelteserver: codeConfig('svelte.config.js and its preprocessors'),
+  svelteserver: codeConfig("the workspace's svelte compiler and TypeScript", [
+    'svelte.config.js',
+    'svelte.config.mjs',
+    'svelte.config.cjs',
+  ]),
   'vue-language-server': codeConfig("the workspace's TypeScript and its plugins"),
-  'graphql-lsp': codeConfig('graphql.config.js or .graphqlrc.ts'),
+  'graphql-lsp': codeConfig('its configuration where that is code', [
+    'graphql.config.js',
+    'graphql.config.ts',
+    'graphql.config.cjs',
+    'graphql.config.mjs',
+    '.graphqlrc.js',
+    '.graphqlrc.ts',
+  ]),
   'terraform-ls': codeConfig('terraform, which fetches and runs the providers the configuration names'),
   taplo: readsData('reads TOML as data'),
   marksman: readsData('reads Markdown as data'),
@@ -372,10 +387,24 @@ const WORKSPACE_CODE: Record<string, WorkspaceCode> = {
   'csharp-ls': codeConfig('MSBuild, which runs the tasks of the project files'),
   'sourcekit-lsp': codeConfig('Package.swift, which SwiftPM runs'),
   'kotlin-language-server': codeConfig('Gradle builds and their plugins'),
-  'vscode-eslint-language-server': codeConfig(
-    "eslint.config.js (or .eslintrc) and the plugins it loads, with the project's eslint",
-  ),
-  'tailwindcss-language-server': codeConfig('tailwind.config.js and the plugins it loads'),
+  'vscode-eslint-language-server': codeConfig("the project's eslint and the plugins its configuration loads", [
+    'eslint.config.js',
+    'eslint.config.mjs',
+    'eslint.config.cjs',
+    'eslint.config.ts',
+    '.eslintrc.js',
+    '.eslintrc.cjs',
+    '.eslintrc.json',
+    '.eslintrc.yml',
+    '.eslintrc.yaml',
+    '.eslintrc',
+  ]),
+  'tailwindcss-language-server': codeConfig("the project's tailwindcss and the plugins its configuration loads", [
+    'tailwind.config.js',
+    'tailwind.config.ts',
+    'tailwind.config.cjs',
+    'tailwind.config.mjs',
+  ]),
 };
 
 export const OTHER_SERVERS: ServerSpec[] = LISTED.map((spec) =>

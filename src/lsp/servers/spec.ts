@@ -75,7 +75,12 @@ export type DiagnosticsStrategy =
  */
 export type WorkspaceCode =
   | { runs: 'nothing'; why: string }
-  | { runs: string; untrusted: 'refuse' }
+  | {
+      runs: string;
+      untrusted: 'refuse';
+      /** Its configuration files that are code: those at the root are named with what it runs. */
+      configs?: string[];
+    }
   | { runs: string; untrusted: Restriction };
 
 /** Settings, options and environment a restriction lays over a server's own. */

@@ -116,7 +116,10 @@ export function underTrust(
   }
   if ('why' in code) return spec;
   if (code.untrusted === 'refuse') {
-    trust.leaveOut(`${spec.id} (${code.runs})`, root, { file: root });
+    // Said as it is here: the configuration files that are code, those the root has.
+    const present = (code.configs ?? []).map((name) => join(root, name)).filter(isFile);
+    const named = present.length ? `, and its ${present.map((p) => relative(root, p)).join(', ')}` : '';
+    trust.leaveOut(`${spec.id} (${code.runs}${named})`, root, { file: present[0] ?? root });
     return undefined;
   }
   const r = code.untrusted;
