@@ -91,6 +91,20 @@ export function probeEnv(env: Record<string, string>): Record<string, string> {
   };
 }
 
+/** The caller's environment for a git probe of another folder: no GIT_DIR or index of the caller's (a hook's) steers it. */
+export function gitProbeEnv(env: Record<string, string | undefined>): Record<string, string> {
+  const clean: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (
+      v === undefined ||
+      /^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|NAMESPACE|CEILING_DIRECTORIES)$/.test(k)
+    )
+      continue;
+    clean[k] = v;
+  }
+  return probeEnv(clean);
+}
+
 /** Every configuration entry git will see here, with its scope. Reading configuration runs nothing. */
 export async function readConfig(cwd: string, env: Record<string, string>): Promise<ConfigEntry[]> {
   const r = await spawnGit(['config', '--list', '--show-scope', '-z'], { cwd, env: probeEnv(env), stderr: 'pipe' });

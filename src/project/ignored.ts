@@ -5,9 +5,9 @@
  * ignore rule is seen within them); git's own exit, not a guess, decides:
  * where git cannot say, the caller falls back to the usual names.
  */
-import { spawnGit } from '../git/run';
+import { gitProbeEnv, spawnGit } from '../git/run';
 import { BoundedCache } from '../common/bounded-cache';
-import { checkoutTop, gitProbeEnv } from './checkout';
+import { checkoutTop } from './checkout';
 
 /** How long a checkout's ignored folders are remembered. */
 const IGNORED_CACHE_MS = 3_000;
