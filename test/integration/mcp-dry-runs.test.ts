@@ -235,8 +235,7 @@ describe('the workspace is pinned when lspq mcp starts: no call reaches outside 
 
   test('a path outside it, by .., an absolute path or a link, is refused, read or written', async () => {
     const was = before();
-    const refused = (p: string) =>
-      `is outside the workspace this MCP server was started for (${pinned}); start another in that folder (lspq mcp --root DIR)`;
+    const refused = `is outside the workspace this MCP server was started for (${pinned}); start another in that folder (lspq mcp --root DIR)`;
     for (const [name, args, path] of [
       ['def', { target: '../use.py:3:greet' }, '../use.py'],
       ['hover', { target: `${outside}/secret.py:1:TOKEN` }, `${outside}/secret.py`],
@@ -245,7 +244,7 @@ describe('the workspace is pinned when lspq mcp starts: no call reaches outside 
       ['fmt', { files: ['linked/secret.py'], apply: true }, 'linked/secret.py'],
     ] as const) {
       const r = await pinnedClient.callTool({ name, arguments: args });
-      expect([name, r.isError, text(r)]).toEqual([name, true, `lspq ${name}: ${path} ${refused(path)}`]);
+      expect([name, r.isError, text(r)]).toEqual([name, true, `lspq ${name}: ${path} ${refused}`]);
     }
     expect(before()).toBe(was);
   });

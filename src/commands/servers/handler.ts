@@ -128,7 +128,6 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
  */
 export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Promise<ServersForResult> {
   assertFile(req.file);
-  const specs = configuredFor(req.file, req, ctx.trust);
   const passed: PassedOver[] = [];
   const found = candidatesFor(req.file, req, ctx, passed);
   const deadline = deadlineFor(req);
