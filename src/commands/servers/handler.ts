@@ -11,7 +11,7 @@ import type { CallerContext } from '../../answers/caller';
 import type { ServerForFile, ServerInfo, ServersForResult, ServersResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile } from '../../engine/files';
-import { acquire, candidatesFor, type PassedOver, configuredFor, prepare } from '../../engine/sessions';
+import { acquire, candidatesFor, type PassedOver, prepare } from '../../engine/sessions';
 import type { ServersForQuery } from './question';
 
 const VERSION_TIMEOUT_MS = 5_000;
