@@ -60,6 +60,7 @@ SVELTE_SONNER_VERSION=1.2.1      # .tools/projects: no install, so no peers): Vu
 RUNED_VERSION=0.28.0             # svelte-sonner's one dependency, beside svelte in .tools/node_modules
 GITHUB_SCHEMA_VERSION=15.25.0    # GitHub's GraphQL schema (@octokit/graphql-schema), for the GraphQL tests, and
 GITHUB_SCHEMA_BROKEN=15.26.1     # the release whose schema defines two fields twice (it does not build)
+HTTPX_VERSION=0.28.1             # httpx's sources as PyPI ships them (sdist), for cold-against-warm answers of pyright
 
 ROOT="$(CDPATH='' cd -- "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools"
@@ -466,6 +467,19 @@ else
     tar xzf "$packs/$tarball" -C "$dir" --strip-components=1 || die "unpacking $tarball failed"
   done
   rm -rf "$packs"
+fi
+
+# ---- Python sources as PyPI ships them (sdist, unpacked: nothing is installed or run) ----
+CURRENT_STEP="httpx $HTTPX_VERSION sources"
+if [ -f "$PROJECTS/httpx-$HTTPX_VERSION/pyproject.toml" ]; then
+  log "httpx $HTTPX_VERSION sources already unpacked"
+else
+  sdists="$(mktemp -d)"
+  "$TOOLS/venv/bin/python" -m pip download --quiet --no-deps --no-binary :all: -d "$sdists" "httpx==$HTTPX_VERSION" ||
+    die "pip download httpx==$HTTPX_VERSION failed"
+  mkdir -p "$PROJECTS"
+  tar xzf "$sdists/httpx-$HTTPX_VERSION.tar.gz" -C "$PROJECTS" || die "unpacking httpx $HTTPX_VERSION failed"
+  rm -rf "$sdists"
 fi
 
 # ---- final check ------------------------------------------------------------

@@ -23,6 +23,7 @@ export const PROJECT: Record<string, string> = {
   'src/lib_py.py': 'def twice(n):\n    return n * 2\n',
   'src/app_py.py': 'from lib_py import twice\n\nfour = twice(2)\n',
   'go.mod': 'module example.com/p\n\ngo 1.22\n\ntoolchain go1.999.0\n',
+  'go.work': 'go 1.22\n\ntoolchain go1.999.0\n\nuse .\n',
   'main.go': 'package main\n\nfunc twice(n int) int { return n * 2 }\n\nfunc main() { _ = twice(2) }\n',
   'Cargo.toml':
     '[package]\nname = "p"\nversion = "0.1.0"\nedition = "2021"\nbuild = "build.rs"\n\n[lib]\npath = "src/lib.rs"\n',

@@ -24,6 +24,10 @@ afterAll(async () => {
 /** The other commands: each reads what a def does, and more (formatters, code actions, several files at once). */
 const OTHERS = [
   ['hover', 'src/app.ts:2:twice'],
+  ['typedef', 'src/app.ts:2:four'],
+  ['impls', 'src/lib.ts:1:twice'],
+  ['mv', 'src/lib.ts', 'src/lib2.ts', '--dry-run'],
+  ['git', 'status'],
   ['symbols', 'src/lib.ts'],
   ['symbols', '-w', 'twice'],
   ['calls', 'src/lib.ts:1:twice'],

@@ -60,6 +60,34 @@ export function locationsAnswer(ask: LocationsAsk): LocationsHandler {
   return async (req, ctx) => withOtherBuilds(await once(req, ctx), req, ctx, once);
 }
 
+/** Most asks a server whose first answers can be partial gets before its answer counts as settled anyway. */
+const MAX_ASKS = 4;
+
+const placesOf = (raw: Raw) =>
+  JSON.stringify(
+    flattenLocations(raw)
+      .map((l) => `${l.uri}:${l.range.start.line}:${l.range.start.character}`)
+      .sort(),
+  );
+
+/**
+ * A workspace-wide answer from a server that settles (spec.settles): on
+ * its first such question, asked until two answers in a row agree, so a
+ * cold answer is the warm one; after that, asked once.
+ */
+async function settled(session: Session, asking: () => Promise<Raw>, ctx: HandlerContext): Promise<Raw> {
+  let raw = await asking();
+  if (!session.client.spec.settles || session.settled) return raw;
+  for (let n = 1; n < MAX_ASKS; n++) {
+    const again = await asking();
+    if (placesOf(again) === placesOf(raw)) break;
+    ctx.log(`${session.client.spec.id}: a cold answer changed when asked again (${n + 1} asks)`);
+    raw = again;
+  }
+  session.settled = true;
+  return raw;
+}
+
 function answerOnce(ask: LocationsAsk): LocationsHandler {
   return async (req, ctx) => {
     const only = req.index?.mode === 'only';
@@ -97,11 +125,13 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
       const client = session.client;
       if (ask.spansWorkspace) await loadProjects(session, ctx, deadline);
       const options = deadline.options(ctx);
-      const raw = await ask.server(
-        session,
-        { textDocument: { uri }, position },
-        { includeDeclaration: req.includeDeclaration ?? false, ctx, deadline, options },
-      );
+      const asking = () =>
+        ask.server(
+          session,
+          { textDocument: { uri }, position },
+          { includeDeclaration: req.includeDeclaration ?? false, ctx, deadline, options },
+        );
+      const raw = ask.spansWorkspace ? await settled(session, asking, ctx) : await asking();
       const texts = textsOf(session, ctx);
       // A server whose watcher lags may still answer from a file just deleted or renamed away.
       const found: Place[] = flattenLocations(raw)

@@ -143,6 +143,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     interpreterSetting: 'python.pythonPath',
     packagePaths: (dirs) => ({ settings: { 'python.analysis': { extraPaths: dirs } } }),
     readiness: 'enumerated',
+    // Cold, references in string annotations come only from the second ask (httpx: 190 places, then 192).
+    settles: true,
     // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
     diagnostics: 'pull',
     readyLog: PYRIGHT_ENUMERATED,
@@ -170,6 +172,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     interpreterSetting: 'python.pythonPath',
     packagePaths: (dirs) => ({ settings: { 'basedpyright.analysis': { extraPaths: dirs } } }),
     readiness: 'enumerated',
+    // Cold, references in string annotations come only from the second ask (httpx: 190 places, then 192).
+    settles: true,
     // Pull, announced by registration: a client that offers pull gets no pushes from pyright.
     diagnostics: 'pull',
     readyLog: PYRIGHT_ENUMERATED,

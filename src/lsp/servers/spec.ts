@@ -177,6 +177,13 @@ export interface ServerSpec {
    */
   pathTools?: string[];
   readiness: Readiness;
+  /**
+   * Its first workspace-wide answers (refs, impls) after it starts can be
+   * partial with no signal to wait for (pyright leaves out string
+   * annotations, intelephense overriding methods): asked again until two
+   * answers agree, once per server.
+   */
+  settles?: boolean;
   diagnostics?: DiagnosticsStrategy;
   /** With readiness 'enumerated': the server's log line that says it is ready. */
   readyLog?: RegExp;
