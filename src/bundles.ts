@@ -32,6 +32,18 @@ export function runsCompiled(): boolean {
   return Bun.main.startsWith('/$bunfs/');
 }
 
+/**
+ * The command that runs this same lspq again (the daemon, a table's
+ * maker): the binary, or bun with the sources. A binary replaced on disk
+ * since it started (an upgrade, a rebuild) is run from what this process
+ * runs, /proc/self/exe, not the name now gone.
+ */
+export function selfArgv(): string[] {
+  const binary =
+    process.platform === 'linux' && process.execPath.endsWith(' (deleted)') ? '/proc/self/exe' : process.execPath;
+  return runsCompiled() ? [binary] : [binary, Bun.main];
+}
+
 /** Where the entry points sit: the compiled binary's own file system, or the sources. */
 function entryRoot(): string {
   return runsCompiled() ? '/$bunfs/root' : import.meta.dir;

@@ -7,7 +7,7 @@
  * it. Kept free of the engine: this is the path every question pays for.
  */
 import { BUILD } from '../common/build-info';
-import { runsCompiled } from '../bundles';
+import { selfArgv } from '../bundles';
 import { DEFAULT_TIMEOUT_MS } from '../common/messages';
 import { fromErrorPayload, LspqError } from '../common/errors';
 import { PROTOCOL_VERSION, type DaemonStatus, type Envelope, type Reply, type Request } from '../common/messages';
@@ -35,7 +35,7 @@ export function envelope(request: Request): Envelope {
 
 /** The command that starts the daemon: this same binary (or script) with `__daemon`. */
 function daemonArgv(): string[] {
-  return runsCompiled() ? [process.execPath, '__daemon'] : [process.execPath, Bun.main, '__daemon'];
+  return [...selfArgv(), '__daemon'];
 }
 
 /**

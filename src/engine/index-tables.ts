@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { runsCompiled } from '../bundles';
+import { selfArgv } from '../bundles';
 import { TABLE_VERSION } from '../scip/index-table';
 import { setPriority } from 'node:os';
 import { cacheFolder } from '../common/user-folders';
@@ -50,9 +50,8 @@ export async function ensureTable(
   if (pending) return pending;
   const make = (async () => {
     mkdirSync(join(table, '..'), { recursive: true, mode: 0o700 });
-    const self = runsCompiled() ? [process.execPath] : [process.execPath, Bun.main];
     const started = performance.now();
-    const proc = Bun.spawn([...self, '__index-table', file, root, rebase ? '1' : '0', table], {
+    const proc = Bun.spawn([...selfArgv(), '__index-table', file, root, rebase ? '1' : '0', table], {
       stdin: 'ignore',
       stdout: 'ignore',
       stderr: 'pipe',

@@ -36,8 +36,8 @@ export interface Session {
   lock: SessionLock;
   /** The daemon's mark of changes on disk from just before the server read the disk: it is told what changed since. */
   diskMark?: number;
-  /** A server whose first workspace-wide answers can be partial (spec.settles) has given two that agreed. */
-  settled?: boolean;
+  /** Where a server whose first answer for a place can be partial (spec.settles) has given two that agreed. */
+  settled?: Set<string>;
 }
 
 export interface PoolOptions {

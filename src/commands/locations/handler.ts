@@ -62,6 +62,8 @@ export function locationsAnswer(ask: LocationsAsk): LocationsHandler {
 
 /** Most asks a server whose first answers can be partial gets before its answer counts as settled anyway. */
 const MAX_ASKS = 4;
+/** Places remembered as settled per server, at most (past it, each is settled again). */
+const MAX_SETTLED = 10_000;
 
 const placesOf = (raw: Raw) =>
   JSON.stringify(
@@ -71,20 +73,22 @@ const placesOf = (raw: Raw) =>
   );
 
 /**
- * A workspace-wide answer from a server that settles (spec.settles): on
- * its first such question, asked until two answers in a row agree, so a
- * cold answer is the warm one; after that, asked once.
+ * A workspace-wide answer from a server that settles (spec.settles): the
+ * first time a place is asked, asked until two answers in a row agree, so
+ * a cold answer is the warm one; after that, asked once.
  */
-async function settled(session: Session, asking: () => Promise<Raw>, ctx: HandlerContext): Promise<Raw> {
+async function settled(session: Session, place: string, asking: () => Promise<Raw>, ctx: HandlerContext): Promise<Raw> {
   let raw = await asking();
-  if (!session.client.spec.settles || session.settled) return raw;
+  if (!session.client.spec.settles || session.settled?.has(place)) return raw;
   for (let n = 1; n < MAX_ASKS; n++) {
     const again = await asking();
     if (placesOf(again) === placesOf(raw)) break;
     ctx.log(`${session.client.spec.id}: a cold answer changed when asked again (${n + 1} asks)`);
     raw = again;
   }
-  session.settled = true;
+  session.settled ??= new Set();
+  if (session.settled.size >= MAX_SETTLED) session.settled.clear();
+  session.settled.add(place);
   return raw;
 }
 
@@ -131,7 +135,8 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
           { textDocument: { uri }, position },
           { includeDeclaration: req.includeDeclaration ?? false, ctx, deadline, options },
         );
-      const raw = ask.spansWorkspace ? await settled(session, asking, ctx) : await asking();
+      const place = `${uri}:${position.line}:${position.character}`;
+      const raw = ask.spansWorkspace ? await settled(session, place, asking, ctx) : await asking();
       const texts = textsOf(session, ctx);
       // A server whose watcher lags may still answer from a file just deleted or renamed away.
       const found: Place[] = flattenLocations(raw)

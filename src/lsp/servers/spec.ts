@@ -178,10 +178,10 @@ export interface ServerSpec {
   pathTools?: string[];
   readiness: Readiness;
   /**
-   * Its first workspace-wide answers (refs, impls) after it starts can be
-   * partial with no signal to wait for (pyright leaves out string
-   * annotations, intelephense overriding methods): asked again until two
-   * answers agree, once per server.
+   * Its first workspace-wide answer (refs, impls) for a place can be
+   * partial with no signal to wait for (pyright leaves out uses in string
+   * annotations of files it has not checked, intelephense overriding
+   * methods): asked again until two answers agree, once per place.
    */
   settles?: boolean;
   diagnostics?: DiagnosticsStrategy;

@@ -1,0 +1,129 @@
+/**
+ * The differential harness's full run (test/helpers/differential.ts): on
+ * real published projects, references of symbols chosen by a fixed seed,
+ * asked cold and warm, of an index and of the server, and of two servers of
+ * one language. Prints each comparison's agreement and every difference.
+ *
+ *   bun bench/differential.ts [--sample N] [--seed S] [--only NAME]
+ */
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  type Ask,
+  asker,
+  chooseTargets,
+  coldAgainstWarm,
+  type Comparison,
+  ownDaemon,
+  report,
+  twoViews,
+} from '../test/helpers/differential';
+import { git } from '../test/helpers/lspq';
+import { toolsEnv } from './harness';
+import { projects, REPO, WORK } from './projects';
+
+const arg = (name: string, fallback: string) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? (process.argv[i + 1] ?? fallback) : fallback;
+};
+const SAMPLE = Number(arg('--sample', '40'));
+const SEED = Number(arg('--seed', '20261127'));
+const ONLY = arg('--only', '');
+
+/** A published project copied into bench/.work and committed (the harness lists files with git). */
+function committed(name: string, from: string, marker?: string): string {
+  const dir = join(WORK, `diff-${name}`);
+  if (!existsSync(dir)) {
+    mkdirSync(WORK, { recursive: true });
+    cpSync(from, dir, { recursive: true });
+    if (marker) writeFileSync(join(dir, marker), '{}\n');
+  }
+  if (!existsSync(join(dir, '.git'))) {
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'as published');
+  }
+  return dir;
+}
+
+interface Case {
+  name: string;
+  root: string;
+  extensions: string[];
+  /** The server the targets are chosen with, and the comparisons to run. */
+  server?: string;
+  pairs?: [string, string][];
+  index?: boolean;
+}
+
+function cases(): Case[] {
+  const [ts, go, python] = projects();
+  return [
+    {
+      name: 'httpx 0.28.1 (pyright)',
+      root: committed('httpx', join(REPO, '.tools', 'projects', 'httpx-0.28.1')),
+      extensions: ['.py'],
+      pairs: [['pyright', 'basedpyright']],
+      index: true,
+    },
+    {
+      name: 'requests 2.32.3 (pyright)',
+      root: python!.root,
+      extensions: ['.py'],
+      pairs: [['pyright', 'basedpyright']],
+    },
+    {
+      name: 'monolog 2.9.1 (intelephense)',
+      root: committed('monolog', join(REPO, '.tools', 'php-src'), 'composer.json'),
+      extensions: ['.php'],
+    },
+    { name: 'cobra 1.8.1 (gopls)', root: go!.root, extensions: ['.go'], index: true },
+    {
+      name: "lspq's own TypeScript",
+      root: ts!.root,
+      extensions: ['.ts'],
+      server: 'typescript',
+      pairs: [['typescript', 'typescript-language-server']],
+    },
+  ];
+}
+
+async function run(c: Case): Promise<Comparison[]> {
+  const base = toolsEnv({ LSPQ_TRUST: 'all' });
+  const chooser = ownDaemon(base);
+  let targets: Awaited<ReturnType<typeof chooseTargets>>;
+  try {
+    const ask: Ask = asker(c.root, chooser.env);
+    targets = await chooseTargets(ask, c.root, c.extensions, SAMPLE, SEED, c.server);
+  } finally {
+    await chooser.done();
+  }
+  const server = c.server ? ['--server', c.server] : [];
+  const out: Comparison[] = [await coldAgainstWarm(c.root, base, targets, 5, [...server, '--no-index'])];
+  for (const [a, b] of c.pairs ?? [])
+    out.push(
+      await twoViews(
+        `${a} against ${b}`,
+        c.root,
+        base,
+        targets,
+        ['--server', a, '--no-index'],
+        ['--server', b, '--no-index'],
+      ),
+    );
+  if (c.index) {
+    out.push(
+      await twoViews('index against server', c.root, base, targets, ['--index-only'], ['--no-index'], async (ask) => {
+        const built = await ask(['index', '--timeout', '600']);
+        if (built.exit !== 0) throw new Error(`lspq index failed in ${c.root}: ${built.stderr}`);
+      }),
+    );
+    rmSync(join(c.root, '.lspq'), { recursive: true, force: true });
+  }
+  return out;
+}
+
+for (const c of cases()) {
+  if (ONLY && !c.name.includes(ONLY)) continue;
+  for (const comparison of await run(c)) console.log(report(c.name, comparison));
+}

@@ -1,0 +1,242 @@
+/**
+ * The differential harness: one question asked of two views of the same
+ * code, whose answers must agree. Symbols are chosen by a fixed seed from
+ * a real project's files (their outline's functions, methods, classes and
+ * types), and for each the references are compared:
+ * - cold against warm: a fresh daemon's answer against the same server
+ *   asked again once everything was asked (a restart every few symbols, so
+ *   several answers are a server's first);
+ * - index against server: `--index-only` against `--no-index`;
+ * - server against server: two servers of one language (`--server`).
+ * Used by the suite (a small sample) and by bench/differential.ts (the
+ * full run, reported in docs/benchmarks.md).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { capture, git, lspqArgv } from './lspq';
+
+/** A place as a comparable key. */
+type Key = string;
+
+export interface Target {
+  /** FILE:LINE:COL, from the project's root. */
+  at: string;
+  name: string;
+}
+
+export interface Difference {
+  target: Target;
+  /** Places only the first view gave, and only the second. */
+  onlyFirst: Key[];
+  onlySecond: Key[];
+  /** A view that failed (exit 2 or 3) instead of answering. */
+  failed?: string;
+}
+
+export interface Comparison {
+  what: string;
+  asked: number;
+  agreed: number;
+  differences: Difference[];
+}
+
+/** A small deterministic generator (mulberry32): the same seed, the same symbols, on any machine. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Runs lspq with its own daemon at `socket`, the given environment, in `cwd`. */
+export type Ask = (args: string[]) => Promise<{ stdout: string; stderr: string; exit: number }>;
+
+export function asker(cwd: string, env: Record<string, string>): Ask {
+  return (args) => capture([...lspqArgv(), ...args], cwd, env);
+}
+
+const KINDS = new Set(['function', 'method', 'class', 'interface', 'struct', 'constant', 'enum']);
+
+interface OutlineSymbol {
+  name: string;
+  kind: string;
+  line: number;
+  column: number;
+  children?: OutlineSymbol[];
+}
+
+/**
+ * `count` symbols of the project chosen by `seed`: files of `extensions`
+ * git lists, shuffled, each file's outline walked, its symbols of the
+ * kinds that have references shuffled too.
+ */
+export async function chooseTargets(
+  ask: Ask,
+  root: string,
+  extensions: string[],
+  count: number,
+  seed: number,
+  server?: string,
+): Promise<Target[]> {
+  const random = seeded(seed);
+  const shuffle = <T>(xs: T[]) => {
+    const out = [...xs];
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
+    return out;
+  };
+  const files = git(root, 'ls-files', '-z')
+    .split('\0')
+    .filter((f) => extensions.some((e) => f.endsWith(e)) && !/(^|\/)(tests?|docs?|examples?)\//.test(f));
+  const targets: Target[] = [];
+  for (const file of shuffle(files.sort())) {
+    if (targets.length >= count) break;
+    const r = await ask(['symbols', file, '--json', ...(server ? ['--server', server] : [])]);
+    if (r.exit !== 0) continue;
+    const flat: OutlineSymbol[] = [];
+    const walk = (list: OutlineSymbol[]) => {
+      for (const s of list) {
+        if (KINDS.has(s.kind) && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(s.name) && s.name.length > 2) flat.push(s);
+        walk(s.children ?? []);
+      }
+    };
+    walk((JSON.parse(r.stdout) as { symbols: OutlineSymbol[] }).symbols);
+    const chosen = shuffle(flat)[0];
+    if (chosen) targets.push({ at: `${file}:${chosen.line}:${chosen.column}`, name: chosen.name });
+  }
+  return targets;
+}
+
+/** A refs answer as a set of places, or why it failed. */
+async function placesOf(ask: Ask, target: Target, extra: string[]): Promise<{ keys: Key[] } | { failed: string }> {
+  const r = await ask(['refs', target.at, '--json', '--limit', '100000', '--timeout', '120', ...extra]);
+  if (r.exit >= 2) return { failed: `exit ${r.exit}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
+  if (r.exit === 1) return { keys: [] };
+  const answer = JSON.parse(r.stdout) as { locations: { path: string; line: number; column: number }[] };
+  return { keys: answer.locations.map((l) => `${l.path}:${l.line}:${l.column}`).sort() };
+}
+
+/** Compares the two views' answers for each target. */
+export async function compare(
+  what: string,
+  targets: Target[],
+  first: (t: Target) => Promise<{ keys: Key[] } | { failed: string }>,
+  second: (t: Target) => Promise<{ keys: Key[] } | { failed: string }>,
+): Promise<Comparison> {
+  const differences: Difference[] = [];
+  for (const target of targets) {
+    const [a, b] = [await first(target), await second(target)];
+    if ('failed' in a || 'failed' in b) {
+      differences.push({
+        target,
+        onlyFirst: [],
+        onlySecond: [],
+        failed: 'failed' in a ? `first: ${a.failed}` : `second: ${(b as { failed: string }).failed}`,
+      });
+      continue;
+    }
+    const onlyFirst = a.keys.filter((k) => !b.keys.includes(k));
+    const onlySecond = b.keys.filter((k) => !a.keys.includes(k));
+    if (onlyFirst.length || onlySecond.length) differences.push({ target, onlyFirst, onlySecond });
+  }
+  return { what, asked: targets.length, agreed: targets.length - differences.length, differences };
+}
+
+/** An environment with a daemon of its own (and its own trust and caches), removed by `done`. */
+export function ownDaemon(base: Record<string, string>): { env: Record<string, string>; done: () => Promise<void> } {
+  const dir = mkdtempSync(join(tmpdir(), 'lspq-diff-'));
+  const env = {
+    ...base,
+    LSPQ_SOCKET: join(dir, 'daemon.sock'),
+    XDG_CONFIG_HOME: join(dir, 'config'),
+    XDG_CACHE_HOME: join(dir, 'cache'),
+  };
+  return {
+    env,
+    done: async () => {
+      await capture([...lspqArgv(), 'daemon', 'stop'], tmpdir(), env);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Cold against warm: each target asked of a daemon restarted every
+ * `restartEvery` targets (so those answers are a server's first), then all
+ * asked again of the warm one.
+ */
+export async function coldAgainstWarm(
+  root: string,
+  base: Record<string, string>,
+  targets: Target[],
+  restartEvery: number,
+  extra: string[] = [],
+): Promise<Comparison> {
+  const daemon = ownDaemon(base);
+  const ask = asker(root, daemon.env);
+  try {
+    const cold = new Map<string, Awaited<ReturnType<typeof placesOf>>>();
+    for (const [i, t] of targets.entries()) {
+      if (i > 0 && i % restartEvery === 0) await ask(['daemon', 'stop']);
+      cold.set(t.at, await placesOf(ask, t, extra));
+    }
+    return await compare(
+      'cold against warm',
+      targets,
+      async (t) => cold.get(t.at)!,
+      (t) => placesOf(ask, t, extra),
+    );
+  } finally {
+    await daemon.done();
+  }
+}
+
+/** Two views through one warm daemon: extra arguments for each (`--server A` against `--server B`, an index against none). */
+export async function twoViews(
+  what: string,
+  root: string,
+  base: Record<string, string>,
+  targets: Target[],
+  firstArgs: string[],
+  secondArgs: string[],
+  before?: (ask: Ask) => Promise<void>,
+): Promise<Comparison> {
+  const daemon = ownDaemon(base);
+  const ask = asker(root, daemon.env);
+  try {
+    await before?.(ask);
+    return await compare(
+      what,
+      targets,
+      (t) => placesOf(ask, t, firstArgs),
+      (t) => placesOf(ask, t, secondArgs),
+    );
+  } finally {
+    await daemon.done();
+  }
+}
+
+/** A comparison as lines for a person: the figure, then each difference. */
+export function report(name: string, c: Comparison): string {
+  const lines = [`${name}: ${c.what}: ${c.agreed} of ${c.asked} agree`];
+  for (const d of c.differences) {
+    const parts = [
+      d.failed,
+      d.onlyFirst.length
+        ? `only first: ${d.onlyFirst.slice(0, 3).join(' ')}${d.onlyFirst.length > 3 ? ' ...' : ''}`
+        : '',
+      d.onlySecond.length
+        ? `only second: ${d.onlySecond.slice(0, 3).join(' ')}${d.onlySecond.length > 3 ? ' ...' : ''}`
+        : '',
+    ].filter(Boolean);
+    lines.push(`  ${d.target.at} (${d.target.name}): ${parts.join('; ')}`);
+  }
+  return lines.join('\n');
+}
