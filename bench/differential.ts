@@ -68,7 +68,7 @@ function cases(): Case[] {
     },
     {
       name: 'requests 2.32.3 (pyright)',
-      root: python!.root,
+      root: committed('requests', python!.root),
       extensions: ['.py'],
       pairs: [['pyright', 'basedpyright']],
     },
@@ -77,13 +77,14 @@ function cases(): Case[] {
       root: committed('monolog', join(REPO, '.tools', 'php-src'), 'composer.json'),
       extensions: ['.php'],
     },
-    { name: 'cobra 1.8.1 (gopls)', root: go!.root, extensions: ['.go'], index: true },
+    { name: 'cobra 1.8.1 (gopls)', root: committed('cobra', go!.root), extensions: ['.go'], index: true },
     {
       name: "lspq's own TypeScript",
       root: ts!.root,
       extensions: ['.ts'],
       server: 'typescript',
       pairs: [['typescript', 'typescript-language-server']],
+      index: true,
     },
   ];
 }

@@ -11,7 +11,7 @@ import { findWord } from '../../common/target';
 import type { HandlerContext } from '../../engine/context';
 import { buildLabel, envFor, otherBuilds } from '../../engine/go-builds';
 import { projectFiles } from '../../lsp/project-files';
-import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
+import { BUILTIN_SERVERS, languageIdFor } from '../../lsp/servers/registry';
 import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
 
 const MAX_WALK = 20_000;
@@ -36,8 +36,12 @@ export async function withOtherBuilds(
   ctx: HandlerContext,
   once: LocationsHandler,
 ): Promise<LocationsResult> {
-  const spec = BUILTIN_SERVERS.find((s) => s.id === first.server);
-  if (first.source !== 'server' || spec?.buildConfigurations !== 'go') return first;
+  // The server of the target's file that answers for one build configuration; an index's answer is one
+  // build's too (scip-go indexes this platform's), so it is completed the same way, by the live server.
+  const spec = BUILTIN_SERVERS.find(
+    (s) => s.buildConfigurations === 'go' && languageIdFor(s, first.target.path) !== undefined,
+  );
+  if (!spec || (first.source === 'server' && first.server !== spec.id)) return first;
   const name = nameAt(first.target.path, first.target.line, first.target.column, first.target.symbol);
   if (!name) return first;
   const walk = () => projectFiles(spec, first.root, MAX_WALK);
@@ -47,10 +51,16 @@ export async function withOtherBuilds(
   let locations = [...first.locations];
   let truncated = first.truncated;
   const builds: string[] = [];
+  // Only the index may answer (--index-only): no server starts, so another build's files are named unsearched.
+  const indexOnly = first.source === 'index' && req.index?.mode === 'only';
   for (const { build, files } of others.builds) {
+    if (indexOnly) {
+      unsearched.push(...files);
+      continue;
+    }
     try {
       // The same question of a gopls for that configuration (its environment keys its own server).
-      const again = await once({ ...req, env: envFor(req.env, build) }, ctx);
+      const again = await once({ ...req, env: envFor(req.env, build), index: { mode: 'off' } }, ctx);
       locations = [...locations, ...again.locations];
       truncated ||= again.truncated;
       builds.push(buildLabel(build));
