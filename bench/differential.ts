@@ -14,6 +14,7 @@ import {
   chooseTargets,
   coldAgainstWarm,
   type Comparison,
+  KNOWN_BETWEEN_SERVERS,
   ownDaemon,
   report,
   twoViews,
@@ -101,17 +102,11 @@ async function run(c: Case): Promise<Comparison[]> {
   }
   const server = c.server ? ['--server', c.server] : [];
   const out: Comparison[] = [await coldAgainstWarm(c.root, base, targets, 5, [...server, '--no-index'])];
-  for (const [a, b] of c.pairs ?? [])
-    out.push(
-      await twoViews(
-        `${a} against ${b}`,
-        c.root,
-        base,
-        targets,
-        ['--server', a, '--no-index'],
-        ['--server', b, '--no-index'],
-      ),
-    );
+  for (const [a, b] of c.pairs ?? []) {
+    const what = `${a} against ${b}`;
+    const args = (id: string) => ['--server', id, '--no-index'];
+    out.push(await twoViews(what, c.root, base, targets, args(a), args(b), undefined, KNOWN_BETWEEN_SERVERS[what]));
+  }
   if (c.index) {
     out.push(
       await twoViews('index against server', c.root, base, targets, ['--index-only'], ['--no-index'], async (ask) => {

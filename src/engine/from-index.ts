@@ -140,6 +140,16 @@ export async function atTarget(
       );
     return undefined;
   }
+  // An indexer's occurrence that does not write its symbol's name is a misreading (scip-python 0.6.6 gives
+  // httpx's `Response` in some calls the symbol of `Request`): the live server answers.
+  if (!writesName(lineText, placed.column, occ.symbol)) {
+    if (mode === 'only')
+      throw new LspqError(
+        'unsupported',
+        `the index's symbol at ${where}:${spec.line}:${placed.column} is ${lastName(occ.symbol)}, which is not what the file writes there (${indexServer(index)} misread it); drop --index-only to ask the live server`,
+      );
+    return undefined;
+  }
   const symbol = placed.symbol ?? lastName(occ.symbol);
   // A changed, added or deleted file that names the symbol may hold more than the index: the live server answers.
   const named = isLocal(occ.symbol) ? [] : stale.filter((p) => mentions(p, lastName(occ.symbol)));
@@ -177,6 +187,20 @@ export function holdsText(path: string, query: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether a line writes a symbol's name at a column (1-based, code points):
+ * an identifier-like name must stand there whole; a name of another shape
+ * (a constructor's, an operator's) is not judged.
+ */
+export function writesName(lineText: string, column: number, symbol: string): boolean {
+  const name = lastName(symbol);
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name)) return true;
+  const chars = [...lineText];
+  const at = chars.slice(column - 1, column - 1 + [...name].length).join('');
+  const after = chars[column - 1 + [...name].length];
+  return at === name && !(after && WORD.test(after));
 }
 
 /** Index places as lspq's locations: 1-based lines, columns in code points, with their line's preview. */

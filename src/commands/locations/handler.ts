@@ -16,7 +16,7 @@ import { type Location as Place, sortLocations } from '../../answers/places';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { textsOf, using } from '../../engine/sessions';
 import { withBodies, withContext } from '../../engine/excerpts';
-import { atTarget, type IndexHit, indexServer, locationsOf } from '../../engine/from-index';
+import { atTarget, type IndexHit, indexServer, locationsOf, writesName } from '../../engine/from-index';
 import { loadProjects } from '../../engine/projects';
 import { openTarget } from '../../engine/open-target';
 import type { RequestOptions } from '../../lsp/request-options';
@@ -27,6 +27,7 @@ import { lastName, type ScipPlace } from '../../scip/scip-index';
 import { LspqError } from '../../common/errors';
 import type { LocationsHandler } from './question';
 import { withOtherBuilds } from './other-builds';
+import { INDEXERS } from '../../lsp/servers/indexers';
 
 type Raw = LspLocation | LspLocation[] | LocationLink[] | Location | null | undefined;
 
@@ -59,6 +60,9 @@ export function locationsAnswer(ask: LocationsAsk): LocationsHandler {
   if (!ask.spansWorkspace) return once;
   return async (req, ctx) => withOtherBuilds(await once(req, ctx), req, ctx, once);
 }
+
+/** What the indexer that wrote a symbol (its scheme, a symbol's first word) leaves out of references, if known. */
+const partialReferences = (symbol: string) => INDEXERS.find((i) => i.name === symbol.split(' ')[0])?.partialReferences;
 
 /** Most asks a server whose first answers can be partial gets before its answer counts as settled anyway. */
 const MAX_ASKS = 4;
@@ -97,7 +101,10 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
     const only = req.index?.mode === 'only';
     if (req.body && only)
       throw new LspqError('unsupported', '--body reads each declaration from a live server; drop --index-only');
-    const hit = req.body ? undefined : await atTarget(req.target, req, ctx);
+    const found = req.body ? undefined : await atTarget(req.target, req, ctx);
+    // An indexer known to leave out places the server counts answers a workspace-wide question only when alone.
+    const partial = found && ask.spansWorkspace ? partialReferences(found.symbol) : undefined;
+    const hit = partial && !only ? undefined : found;
     // What the index says of a file changed, added or deleted since is left out (atTarget says which may hold more).
     const places = hit
       ? ask.index(hit, req.includeDeclaration ?? false).filter((p) => !hit.outdated.has(p.path) && existsSync(p.path))
@@ -109,8 +116,11 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
         `the index has no ${ask.what} of ${hit.target.symbol ?? lastName(hit.symbol)} (defined outside the project, or not recorded by ${indexServer(hit.index)}); drop --index-only to ask the live server`,
       );
     if (hit && (places.length > 0 || only)) {
-      const all = sortLocations(locationsOf(places, ctx));
       const texts = new TextSource(undefined, ctx.pool.caches.lines);
+      // A place that does not write the symbol's name is the indexer's misreading, not a use (from-index.ts).
+      const all = sortLocations(
+        locationsOf(places, ctx).filter((l) => writesName(texts.line(l.path, l.line - 1) ?? '', l.column, hit.symbol)),
+      );
       return {
         target: hit.target,
         server: indexServer(hit.index),
@@ -120,6 +130,7 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
         truncated: all.length > req.limit,
         source: 'index',
         stale: hit.stale.filter((p) => p !== hit.target.path),
+        ...(partial ? { partial } : {}),
       };
     }
     const deadline = deadlineFor(req);

@@ -20,6 +20,8 @@ export interface LocationsResult extends Sourced {
   builds?: string[];
   /** Files that write the name and that no build configuration asked compiles: not searched (exit 3). */
   unsearched?: string[];
+  /** What an index's answer may lack that the live server would give (--index-only; exit 3). */
+  partial?: string;
 }
 
 /** The engine's answer to one of them (each command's handler.ts makes its own). */

@@ -37,6 +37,13 @@ export function locationsRun(op: string) {
       { human: renderLocations, json: locationsJson, found: (r) => r.total > 0 },
       line,
     );
+    // An indexer known to leave places out, asked alone: not the whole answer.
+    if (result.partial)
+      return {
+        ...out,
+        stderr: `the answer may be incomplete: ${result.server}'s index leaves out ${result.partial}; drop --index-only to ask the live server`,
+        exit: 3 as const,
+      };
     // Files no build configuration asked compiles may hold more: not the whole answer.
     if (!result.unsearched?.length) return out;
     const files = result.unsearched.map((p) => displayPath(p, line.cwd)).join(', ');

@@ -12,4 +12,6 @@ export const LocationsShape = z.object({
   builds: z.optional(z.array(z.string())),
   /** Files that write the name that no build configuration asked compiles: not searched (exit 3). */
   unsearched: z.optional(z.array(z.string())),
+  /** What an index's answer may lack that the live server would give (exit 3). */
+  partial: z.optional(z.string()),
 });
