@@ -17,6 +17,7 @@ import { assertFile, followLink, nameInProject } from './files';
 import { prepare, sessionFor } from './sessions';
 import { identifiersNear, nearestToName, nearestToPlace, offer, onNoName } from './hints';
 import { kindAt, syntaxOf } from '../lsp/lexical';
+import { nameAtColumn } from '../common/identifiers';
 import { findSymbol } from './find-symbol';
 
 export interface OpenTarget {
@@ -135,5 +136,6 @@ export function placeOnLine(
       near,
     );
   }
-  return { column: column!, ...(name ? { symbol: name.text } : {}) };
+  const symbol = name?.text ?? nameAtColumn(lineText, column!);
+  return { column: column!, ...(symbol ? { symbol } : {}) };
 }

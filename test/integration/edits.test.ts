@@ -356,7 +356,7 @@ describe('actions', () => {
     // Asked again where Circle now is (the import moved it down a line): no quick fix any more.
     expect(await lspq.run(['actions', 'src/main.ts:6:Circle', '--kind', 'quickfix'], { cwd: dir })).toEqual({
       stdout: '',
-      stderr: '',
+      stderr: 'lspq: no code actions of kind quickfix at src/main.ts:6:30\n',
       exit: 1,
     });
   });

@@ -90,6 +90,15 @@ describe('one session', () => {
     }
   });
 
+  test('nothing found: an answer (an empty list), its text the line that says what was not found', async () => {
+    const r = await client.callTool({ name: 'refs', arguments: { target: 'main.go:5:main' } });
+    expect([r.isError ?? false, (r.structuredContent as { total: number }).total, text(r)]).toEqual([
+      false,
+      0,
+      'no references to main (main.go:5:6)',
+    ]);
+  });
+
   test('a bad target and a bad argument: tool errors with the one-line message', async () => {
     const bad = await client.callTool({ name: 'def', arguments: { target: 'main.go:7:Nope' } });
     expect(bad.isError).toBe(true);

@@ -81,9 +81,6 @@ export function renderCallPath(r: CallPathResult, o: RenderOptions): Rendered {
   );
   return {
     stdout: chains.length ? `${chains.join('\n--\n')}\n` : '',
-    ...(chains.length === 0
-      ? { stderr: `no call chain from ${r.from.name} to ${r.to.name} within the depth searched; raise --depth` }
-      : {}),
     warning: r.truncated ? truncationNote(r.chains.length, r.total, 'chains') : undefined,
   };
 }
