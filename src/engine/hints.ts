@@ -6,6 +6,7 @@
  */
 import { IDENTIFIER, isIdentifierChar } from '../common/identifiers';
 import { KEYWORDS } from '../lsp/servers/languages';
+import { editDistance } from '../common/nearest';
 import { type Kind, linesKinds, type Syntax } from '../lsp/lexical';
 
 /** How many ready targets a miss offers. */
@@ -60,20 +61,7 @@ export function identifiersNear(lines: readonly string[], line: number, reach = 
   return out;
 }
 
-/** Levenshtein distance, case-insensitive unless asked. */
-export function editDistance(a: string, b: string, ignoreCase = true): number {
-  const x = ignoreCase ? a.toLowerCase() : a;
-  const y = ignoreCase ? b.toLowerCase() : b;
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[y.length]!;
-}
+export { editDistance };
 
 /** How far an agent's line number may be from where NAME is now (a file edited since it read it). */
 export const NAME_REACH = 60;
