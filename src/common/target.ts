@@ -10,12 +10,15 @@ import { resolvePath } from './paths';
 export type TargetSpec =
   | { kind: 'position'; path: string; line: number; column: number }
   | { kind: 'name'; path: string; line: number; name: string; nth: number }
+  /** FILE:LINE: the one name the line holds in code (several are an error listing them). */
+  | { kind: 'line'; path: string; line: number }
   | { kind: 'symbol'; name: string };
 
 export type LineSpec = { path: string; startLine: number; endLine: number };
 
 const POSITION = /^(.+):(\d+):(\d+)$/;
 const NAME = /^(.+):(\d+):([^:\s]+)$/;
+const LINE = /^(.+):(\d+)$/;
 const LINE_RANGE = /^(.+):(\d+)(?:-(\d+))?$/;
 
 function absolute(cwd: string, file: string): string {
@@ -29,7 +32,7 @@ function positive(text: string, what: string, raw: string): number {
   return n;
 }
 
-/** `FILE:LINE:COL` or `FILE:LINE:NAME`; `--symbol` is handled by the caller. */
+/** `FILE:LINE:COL`, `FILE:LINE:NAME` or `FILE:LINE`; `--symbol` is handled by the caller. */
 export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
   const pos = POSITION.exec(raw);
   if (pos) {
@@ -50,8 +53,10 @@ export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
       nth: positive(String(nth), '--nth', raw),
     };
   }
+  const line = LINE.exec(raw);
+  if (line) return { kind: 'line', path: absolute(cwd, line[1]!), line: positive(line[2]!, 'the line', raw) };
   throw usage(
-    `'${raw}' is not a target: write FILE:LINE:COL or FILE:LINE:NAME (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME`,
+    `'${raw}' is not a target: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME`,
   );
 }
 

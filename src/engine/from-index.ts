@@ -91,7 +91,7 @@ export async function atTarget(
   if (mode === 'off') return undefined;
   if (spec.kind === 'symbol') {
     if (mode === 'only')
-      throw new LspqError('usage', '--index-only answers FILE:LINE:COL or FILE:LINE:NAME; drop --symbol');
+      throw new LspqError('usage', '--index-only answers FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE; drop --symbol');
     return undefined;
   }
   const found = await findIndex(req, dirname(spec.path), ctx);

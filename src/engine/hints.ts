@@ -43,9 +43,16 @@ export interface Word {
 
 /**
  * The identifiers of code on lines `line - reach` to `line + reach`
- * (1-based), the first of each name per line; no one-letter names.
+ * (1-based), the first of each name per line; none shorter than
+ * `shortest` (no one-letter names, as hints go).
  */
-export function identifiersNear(lines: readonly string[], line: number, reach = 2, syntax?: Syntax): Word[] {
+export function identifiersNear(
+  lines: readonly string[],
+  line: number,
+  reach = 2,
+  syntax?: Syntax,
+  shortest = 2,
+): Word[] {
   const out: Word[] = [];
   const from = Math.max(1, line - reach);
   const code = codeLines(lines, from, Math.min(lines.length, line + reach), syntax);
@@ -53,12 +60,17 @@ export function identifiersNear(lines: readonly string[], line: number, reach = 
     const text = lines[n - 1] ?? '';
     const seen = new Set<string>();
     for (const m of (code[n - from] ?? '').matchAll(IDENTIFIER)) {
-      if (KEYWORDS.has(m[0]) || seen.has(m[0]) || Array.from(m[0]).length < 2) continue;
+      if (KEYWORDS.has(m[0]) || seen.has(m[0]) || Array.from(m[0]).length < shortest) continue;
       seen.add(m[0]);
       out.push({ text: m[0], line: n, column: Array.from(text.slice(0, m.index)).length + 1 });
     }
   }
   return out;
+}
+
+/** The names a line holds in code, the first of each, keywords and a bare `_` left out: what `FILE:LINE` may mean. */
+export function namesOnLine(lines: readonly string[], line: number, syntax?: Syntax): Word[] {
+  return identifiersNear(lines, line, 0, syntax, 1).filter((w) => !/^[_$]+$/.test(w.text));
 }
 
 export { editDistance };

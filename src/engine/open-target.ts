@@ -15,8 +15,8 @@ import { displayPath } from '../common/paths';
 import type { Deadline, HandlerContext } from './context';
 import { assertFile, followLink, nameInProject } from './files';
 import { prepare, sessionFor } from './sessions';
-import { identifiersNear, nearestToName, nearestToPlace, offer, onNoName } from './hints';
-import { kindAt, syntaxOf } from '../lsp/lexical';
+import { identifiersNear, namesOnLine, nearestToName, nearestToPlace, offer, onNoName, type Word } from './hints';
+import { kindAt, type Syntax, syntaxOf } from '../lsp/lexical';
 import { nameAtColumn } from '../common/identifiers';
 import { findSymbol } from './find-symbol';
 
@@ -53,7 +53,7 @@ export async function openTarget(
     path = spec.path;
     line = spec.line;
     if (spec.kind === 'position') column = spec.column;
-    else name = { text: spec.name, nth: spec.nth };
+    else if (spec.kind === 'name') name = { text: spec.name, nth: spec.nth };
   }
   assertFile(path, ctx.pool.caches.texts);
   const where = displayPath(path, req.cwd);
@@ -75,6 +75,31 @@ export async function openTarget(
     uri: session.docs.uri(asked),
     position: { line: line - 1, character: toServerCharacter(lineText, column! - 1, session.client.encoding) },
   };
+}
+
+/** FILE:LINE: the one name the line holds in code; none or several is bad input that names the targets to write. */
+function oneNameOnLine(where: string, lines: string[], line: number, syntax: Syntax | undefined): Word {
+  const names = namesOnLine(lines, line, syntax);
+  if (names.length === 1) return names[0]!;
+  const lineText = lines[line - 1]!;
+  if (names.length === 0) {
+    const near = nearestToPlace(identifiersNear(lines, line, 2, syntax), line, 1).map(
+      (w) => `${where}:${w.line}:${w.text}`,
+    );
+    throw new LspqError(
+      'bad_position',
+      `line ${line} of ${where} holds no name in code: ${lineText.trim() || '(empty line)'}${offer(near)}`,
+      undefined,
+      near,
+    );
+  }
+  const each = names.map((w) => `${where}:${line}:${w.text}`);
+  throw new LspqError(
+    'ambiguous_target',
+    `line ${line} of ${where} holds ${names.length} names; pick one: ${each.join(', ')}`,
+    undefined,
+    each,
+  );
 }
 
 /**
@@ -99,7 +124,11 @@ export function placeOnLine(
   // A word in a comment or a string is no identifier: the same miss for every server and command.
   const syntax = syntaxOf(where);
   const kind = (col: number) => (syntax ? kindAt(text, line, col, syntax) : 'code');
-  if (name) {
+  if (column === undefined && !name) {
+    const only = oneNameOnLine(where, lines, line, syntax);
+    column = only.column;
+    name = { text: only.text, nth: 1 };
+  } else if (name) {
     const found = findWord(lineText, name.text);
     const hits = found.filter((h) => kind(h + 1) === 'code');
     if (hits.length === 0) {

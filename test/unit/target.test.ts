@@ -50,6 +50,10 @@ describe('parseTarget', () => {
     expect(e.exit).toBe(2);
     expect(e.message).toContain('count from 1');
   });
+  test('FILE:LINE: the line, its one name found against the text', () => {
+    expect(parseTarget('src/a.ts:12', CWD)).toEqual({ kind: 'line', path: '/home/u/project/src/a.ts', line: 12 });
+    expect(error(() => parseTarget('a.ts:0', CWD)).message).toContain('count from 1');
+  });
   test('no line at all is bad input with the forms spelled out', () => {
     const e = error(() => parseTarget('a.ts', CWD));
     expect(e.exit).toBe(2);

@@ -10,7 +10,7 @@ import { positiveInt, targetFrom } from '../options';
 import { callPathJson, callsJson, renderCallPath, renderCalls } from './render';
 import { CallPathShape, CallsShape } from './shape';
 
-/** The target of --to: FILE:LINE:COL or FILE:LINE:NAME, else a symbol name as --symbol takes it. */
+/** The target of --to: FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, else a symbol name as --symbol takes it. */
 function toTarget(value: string, cwd: string): TargetSpec {
   return /:\d+(:|$)/.test(value) ? parseTarget(value, cwd) : { kind: 'symbol', name: value };
 }
