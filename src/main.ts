@@ -78,7 +78,7 @@ function topUsage(): string {
     'Commands:',
     ...rows,
     '',
-    'Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), FILE:LINE (its one name), or --symbol NAME; actions take FILE:LINE and FILE:START-END as lines.',
+    "Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), FILE:LINE (its one name), 'FILE:LINE:TEXT<|>TEXT' (the marker's place), or --symbol NAME; actions take FILE:LINE and FILE:START-END as lines.",
     "Run 'lspq help COMMAND' (or 'lspq COMMAND --help') for a command's flags and examples, 'lspq help agents' for a page to give an agent.",
     '',
   ].join('\n');

@@ -39,7 +39,7 @@ export const targetArgs = {
   target: {
     type: 'positional',
     required: false,
-    description: 'FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE',
+    description: "FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or 'FILE:LINE:TEXT<|>TEXT'",
     valueHint: 'TARGET',
   },
   symbol: {

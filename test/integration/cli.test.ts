@@ -29,7 +29,7 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
     ],
     [
       ['def', 'main.go'],
-      "lspq: 'main.go' is not a target: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME\n",
+      "lspq: 'main.go' is not a target: write FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:LINE:TEXT<|>TEXT (for example src/app.ts:12:5, src/app.ts:12:render or 'src/app.ts:12:render(<|>view)'), or use --symbol NAME\n",
     ],
     [['def'], 'lspq: missing TARGET: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, or use --symbol NAME\n'],
     [['def', 'main.go:0:1'], "lspq: the line in 'main.go:0:1' must be 1 or more (lines and columns count from 1)\n"],

@@ -55,7 +55,7 @@ describe('FILE:LINE: the one name the line holds, or the names to pick from', ()
     [
       'go-shapes',
       ['refs', 'shape.go:10'],
-      'geometry.go:17:37: func TotalArea(shapes []Shape, unit Unit) string {\nsquare.go:5:7: Unit Unit\n',
+      'geometry.go:17:37: func TotalArea(shapes []Shape, unit Unit) string {  (in TotalArea)\nsquare.go:5:7: Unit Unit  (in Square.Unit)\n',
     ],
     ['ts-shapes', ['def', 'src/main.ts:1'], 'src/circle.ts:3:14: export class Circle implements Shape {\n'],
     ['ts-shapes', ['hover', 'src/shape.ts:3'], '```typescript\n(property) Shape.name: string\n```\n'],

@@ -1,7 +1,7 @@
 /** actions: the code actions at a position or lines; --apply N applies one. */
 import { ACTION_KINDS } from '../../common/action-kinds';
 import { usage } from '../../common/errors';
-import { type LineSpec, parseLineTarget, parseTarget, type TargetSpec } from '../../common/target';
+import { type LineSpec, namesPlace, parseLineTarget, parseTarget, type TargetSpec } from '../../common/target';
 import { editArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { verifyFlags, withVerdict } from '../edit-flags';
@@ -15,8 +15,8 @@ import { ActionsShape } from './shape';
 /** A position (FILE:LINE:COL, FILE:LINE:NAME, --symbol) or lines (FILE:LINE, FILE:START-END). */
 function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
   if (args.symbol || !args.target) return targetFrom(args, cwd);
-  // FILE:LINE:COL and FILE:LINE:NAME name a position; FILE:LINE and FILE:START-END lines.
-  if (/:\d+:[^:\s]+$/.test(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
+  // FILE:LINE:COL, FILE:LINE:NAME and a text pattern name a position; FILE:LINE and FILE:START-END lines.
+  if (namesPlace(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
   return parseLineTarget(args.target, cwd);
 }
 

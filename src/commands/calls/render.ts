@@ -36,8 +36,9 @@ export function callsJson(r: CallsResult, cwd: string): z.infer<typeof CallsShap
 
 export function renderCalls(r: CallsResult, o: RenderOptions): Rendered {
   const arrow = r.direction === 'incoming' ? '←' : '→';
+  const within = (item: CallItem) => (item.in ? o.colors.dim(`  (in ${item.in.name})`) : '');
   const line = (item: CallItem, depth: number, prefix: string) =>
-    `${locationPrefix(o, displayPath(item.path, o.cwd), item.line, item.column)} ${'  '.repeat(depth)}${prefix}${o.colors.dim(item.kind)} ${o.colors.bold(item.name)}`;
+    `${locationPrefix(o, displayPath(item.path, o.cwd), item.line, item.column)} ${'  '.repeat(depth)}${prefix}${o.colors.dim(item.kind)} ${o.colors.bold(item.name)}${within(item)}`;
   const at = (item: CallItem) => ({ path: displayPath(item.path, o.cwd), line: item.line });
   const places: Placed[] = [{ ...at(r.item), text: line(r.item, 0, '') }];
   let shown = 0;
