@@ -16,6 +16,7 @@ import { BUILD } from './common/build-info';
 import { loadBundle } from './bundles';
 import { forward, forwardBatch } from './cli/forward';
 import { scanWords } from './common/words';
+import { didYouMean } from './common/nearest';
 import { isTerminal, wantsColor } from './cli/terminal';
 import { declarations } from './commands/declarations' with { type: 'macro' };
 import type { CommandName } from './commands/list';
@@ -77,14 +78,29 @@ function topUsage(): string {
     'Commands:',
     ...rows,
     '',
-    'Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), or --symbol NAME; actions also FILE:LINE and FILE:START-END.',
-    "Run 'lspq COMMAND --help' for a command's flags and examples, 'lspq help agents' for a page to give an agent.",
+    "Targets: FILE:LINE:COL, FILE:LINE:NAME (--nth K), FILE:LINE (its one name), 'FILE:LINE:TEXT<|>TEXT' (the marker's place), or --symbol NAME; actions take FILE:LINE and FILE:START-END as lines.",
+    "Run 'lspq help COMMAND' (or 'lspq COMMAND --help') for a command's flags and examples, 'lspq help agents' for a page to give an agent.",
     '',
   ].join('\n');
 }
 
+/** An unknown command's error, with the command it most likely misspells. */
+function unknownCommand(name: string): Error {
+  const meant = didYouMean(name, [...Object.keys(COMMANDS), 'help']);
+  const hint = meant ? `did you mean '${meant}'? ` : '';
+  return usage(`unknown command '${name}'; ${hint}run 'lspq --help' for the list`);
+}
+
 async function run(): Promise<ExitCode> {
-  const { command: name, args } = words;
+  let { command: name, args } = words;
+  let help = words.help;
+  // `lspq help def` is `lspq def --help`, as with git and gh.
+  if (name === 'help' && args[0] !== undefined && args[0] !== 'agents' && !args[0].startsWith('-')) {
+    [name, ...args] = args as [string, ...string[]];
+    // A command whose words are its own (git) reads its own --help.
+    if (isCommand(name) && COMMANDS[name].passthrough) args = ['--help', ...args];
+    else help = true;
+  }
   if (name === '__daemon') return loadBundle<EngineBundle>('engine').runDaemon();
   if (name === '__index-table') return loadBundle<EngineBundle>('engine').makeIndexTable(args);
   if (name === 'help' && args[0] === 'agents') {
@@ -103,7 +119,7 @@ async function run(): Promise<ExitCode> {
   if (!isCommand(name)) {
     if (name.startsWith('-'))
       throw usage(`'${name}' needs a command (lspq COMMAND ${name} ...); run 'lspq --help' for the list`);
-    throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
+    throw unknownCommand(name);
   }
   const spec = COMMANDS[name];
   // process.env as it is: JSON leaves out nothing but unset values, and a copy costs a tenth of a millisecond.
@@ -117,10 +133,10 @@ async function run(): Promise<ExitCode> {
     color: wantsColor(env),
     progress: isTerminal(2) && !words.json,
     json: words.json,
-    help: words.help,
+    help,
     // A command that may write names its edit: if the daemon dies under it, the edit is asked after, never sent again.
     // A batch names its edits after its own id (ID-N for its N-th request), to ask after them the same way.
-    ...((spec.writes || spec.stream) && !words.help ? { editId: crypto.randomUUID() } : {}),
+    ...((spec.writes || spec.stream) && !help ? { editId: crypto.randomUUID() } : {}),
     ...(words.timeoutMs !== undefined
       ? { timeoutMs: words.timeoutMs }
       : spec.timeoutSeconds
@@ -128,8 +144,8 @@ async function run(): Promise<ExitCode> {
         : {}),
   };
   // --help is answered here: asking it must not start a daemon.
-  const here = spec.process === 'here' || words.noDaemon || words.help;
-  if (spec.stream && !words.help) return print(await batch(line, here));
+  const here = spec.process === 'here' || words.noDaemon || help;
+  if (spec.stream && !help) return print(await batch(line, here));
   if (!here) return print(await forward(line, showProgress));
   return print(await loadBundle<EngineBundle>('engine').runHere(line));
 }

@@ -33,12 +33,20 @@ export interface Body {
   truncated: boolean;
 }
 
+/** The symbol a place sits in: its name as code writes it, qualified by its class or type (`Circle.area`), and kind. */
+export interface Enclosing {
+  name: string;
+  kind: string;
+}
+
 export interface Location extends Span {
   path: string;
   preview: string;
   context?: Context;
   /** With --body: the declaration there, or null where the server gives no symbol. */
   body?: Body | null;
+  /** refs: the symbol the reference sits in, where the file's server gives one around it. */
+  in?: Enclosing;
 }
 
 /** Where a question pointed, once found: a position, and the name there. */

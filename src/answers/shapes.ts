@@ -13,12 +13,17 @@ export const SpanShape = z.object(Span);
 export const ContextShape = z.object({ line: int, lines: z.array(z.string()) });
 export const BodyShape = z.object({ line: int, endLine: int, text: z.string(), truncated: z.boolean() });
 
+/** The symbol a place sits in: its name as code writes it (`Circle.area`, a value --symbol takes) and kind. */
+export const EnclosingShape = z.object({ name: z.string(), kind: z.string() });
+
 export const LocationShape = z.object({
   path: z.string(),
   ...Span,
   preview: z.string(),
   context: z.optional(ContextShape),
   body: z.optional(z.nullable(BodyShape)),
+  /** refs: the symbol the reference sits in. */
+  in: z.optional(EnclosingShape),
 });
 
 export const TargetShape = z.object({ path: z.string(), line: int, column: int, symbol: z.optional(z.string()) });

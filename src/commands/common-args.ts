@@ -36,7 +36,12 @@ export const serverArgs = {
 
 export const targetArgs = {
   ...serverArgs,
-  target: { type: 'positional', required: false, description: 'FILE:LINE:COL or FILE:LINE:NAME', valueHint: 'TARGET' },
+  target: {
+    type: 'positional',
+    required: false,
+    description: "FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or 'FILE:LINE:TEXT<|>TEXT'",
+    valueHint: 'TARGET',
+  },
   symbol: {
     type: 'string',
     description: 'Find the target by workspace symbol name (Outer.inner narrows)',

@@ -106,6 +106,8 @@ export interface Presenter<R> {
   human: (result: R, options: RenderOptions) => Rendered;
   json: (result: R, cwd: string) => object;
   found: (result: R) => boolean;
+  /** The one stderr line that says nothing was found, naming what was asked (`no references to helper (lib.js:1:17)`). */
+  nothing?: (result: R, cwd: string) => string;
 }
 
 export function present<R>(
@@ -114,13 +116,19 @@ export function present<R>(
   presenter: Presenter<R>,
   line: CommandLine,
 ): CommandOutput {
-  const exit: ExitCode = presenter.found(result) ? 0 : 1;
+  const found = presenter.found(result);
+  const exit: ExitCode = found ? 0 : 1;
+  // Exit 1 with both streams empty looks like a crash: nothing found is said on stderr, with --json too (stdout stays the document).
+  const nothing = found ? undefined : presenter.nothing?.(result, line.cwd);
+  const said = nothing ? { stderr: nothing } : {};
   const asJson = jsonWanted(json, line.env);
-  if (asJson && !line.alsoText) return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit };
+  if (asJson && !line.alsoText)
+    return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit, ...said };
   const { stdout, stderr, warning } = presenter.human(result, renderOptions(line.cwd, line.color));
   if (asJson) {
-    const text = [stdout.trimEnd(), stderr ?? '', warning ?? ''].filter(Boolean).join('\n');
-    return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit, text };
+    const text = [stdout.trimEnd(), stderr ?? nothing ?? '', warning ?? ''].filter(Boolean).join('\n');
+    return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit, text, ...said };
   }
-  return { stdout, exit, ...(stderr ? { stderr } : {}), ...(warning ? { warnings: [warning] } : {}) };
+  const note = stderr ?? nothing;
+  return { stdout, exit, ...(note ? { stderr: note } : {}), ...(warning ? { warnings: [warning] } : {}) };
 }

@@ -10,6 +10,7 @@
  */
 import type { ArgsDef } from 'citty';
 import { usage } from '../common/errors';
+import { didYouMean } from '../common/nearest';
 import type { Declaration } from './declaration';
 
 /** A command's arguments as its flags declare them: switches are booleans, the rest strings; `_` holds every positional word. */
@@ -65,7 +66,15 @@ export function parseFlags<A extends ArgsDef>(
   if (spec.passthrough) return { _: [...rawArgs] } as Parsed<A>;
   const { flags, positionals, defaults } = table;
   const args: Loose = { ...defaults, _: [] };
-  const unknown = (raw: string) => usage(`unknown flag '${raw}' for 'lspq ${name}'; see 'lspq ${name} --help'`);
+  const unknown = (raw: string) => {
+    const long = raw.startsWith('--') ? raw.split('=', 1)[0]!.slice(2) : undefined;
+    const names = [...flags.keys()].filter((n) => n.length > 1);
+    // --no-root is no typo: it negates a flag that takes a value, and the line says no more than that.
+    const negated = long?.startsWith('no-') && flags.has(long.slice(3));
+    const meant = long === undefined || negated ? undefined : didYouMean(long, names);
+    const hint = meant ? `did you mean '--${meant}'? ` : '';
+    return usage(`unknown flag '${raw}' for 'lspq ${name}'; ${hint}see 'lspq ${name} --help'`);
+  };
   const valueAfter = (raw: string, i: number): string => {
     const value = rawArgs[i + 1];
     if (value === undefined) throw usage(`${raw} needs a value; see 'lspq ${name} --help'`);

@@ -113,7 +113,8 @@ export function callerContext(args: ServerFlags, cwd: string, env: Record<string
 export function targetFrom(args: TargetFlags, cwd: string): TargetSpec {
   if (args.target && args.symbol) throw usage('give either a TARGET or --symbol NAME, not both');
   if (args.symbol) return { kind: 'symbol', name: args.symbol };
-  if (!args.target) throw usage('missing TARGET: write FILE:LINE:COL or FILE:LINE:NAME, or use --symbol NAME');
+  if (!args.target)
+    throw usage('missing TARGET: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, or use --symbol NAME');
   return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
 }
 

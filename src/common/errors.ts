@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'name_not_on_line'
   | 'symbol_not_found'
   | 'ambiguous_symbol'
+  | 'ambiguous_target'
   | 'cannot_rename'
   | 'no_server'
   | 'server_not_installed'
@@ -41,6 +42,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   name_not_on_line: 2,
   symbol_not_found: 2,
   ambiguous_symbol: 2,
+  ambiguous_target: 2,
   cannot_rename: 2,
   no_server: 3,
   server_not_installed: 3,

@@ -10,12 +10,23 @@ import { resolvePath } from './paths';
 export type TargetSpec =
   | { kind: 'position'; path: string; line: number; column: number }
   | { kind: 'name'; path: string; line: number; name: string; nth: number }
+  /** FILE:LINE: the one name the line holds in code (several are an error listing them). */
+  | { kind: 'line'; path: string; line: number }
+  /** FILE:LINE:TEXT with the marker in it: the place of the marker where TEXT stands on the line (`--nth K` the K-th). */
+  | { kind: 'pattern'; path: string; line: number; before: string; after: string; nth: number }
   | { kind: 'symbol'; name: string };
+
+/** The place in a text pattern (lsp-cli's marker): `sumAreas(<|>shapes)`. */
+export const MARKER = '<|>';
 
 export type LineSpec = { path: string; startLine: number; endLine: number };
 
 const POSITION = /^(.+):(\d+):(\d+)$/;
+/** A line lspq printed, `path:line:col: text`, fed back whole: its place. */
+const PRINTED = /^(.+?):(\d+):(\d+): /s;
+const PATTERN = /^(.+?):(\d+):(.*<\|>.*)$/s;
 const NAME = /^(.+):(\d+):([^:\s]+)$/;
+const LINE = /^(.+):(\d+)$/;
 const LINE_RANGE = /^(.+):(\d+)(?:-(\d+))?$/;
 
 function absolute(cwd: string, file: string): string {
@@ -29,15 +40,46 @@ function positive(text: string, what: string, raw: string): number {
   return n;
 }
 
-/** `FILE:LINE:COL` or `FILE:LINE:NAME`; `--symbol` is handled by the caller. */
+/** Whether a target names a place (a position, a name, a pattern, a printed line) rather than lines (FILE:LINE, FILE:START-END). */
+export function namesPlace(raw: string): boolean {
+  return /:\d+:[^:\s]+$/.test(raw) || PRINTED.test(raw) || raw.includes(MARKER);
+}
+
+/** A text pattern's two sides of the marker; one marker, and some text besides it. */
+function patternSides(text: string, raw: string): { before: string; after: string } {
+  const at = text.indexOf(MARKER);
+  const before = text.slice(0, at);
+  const after = text.slice(at + MARKER.length);
+  if (after.includes(MARKER))
+    throw usage(`'${raw}' has the marker ${MARKER} more than once: write it once, where the place is`);
+  if (!(before + after).trim())
+    throw usage(`'${raw}' has only the marker: write the text around the place, e.g. src/app.ts:12:render(<|>view)`);
+  return { before, after };
+}
+
+/**
+ * `FILE:LINE:COL`, `FILE:LINE:NAME`, `FILE:LINE`, `FILE:LINE:TEXT<|>TEXT`,
+ * or a line lspq printed (`path:line:col: text`); `--symbol` is handled by
+ * the caller.
+ */
 export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
-  const pos = POSITION.exec(raw);
+  const pos = POSITION.exec(raw) ?? PRINTED.exec(raw);
   if (pos) {
     return {
       kind: 'position',
       path: absolute(cwd, pos[1]!),
       line: positive(pos[2]!, 'the line', raw),
       column: positive(pos[3]!, 'the column', raw),
+    };
+  }
+  const pattern = PATTERN.exec(raw);
+  if (pattern) {
+    return {
+      kind: 'pattern',
+      path: absolute(cwd, pattern[1]!),
+      line: positive(pattern[2]!, 'the line', raw),
+      ...patternSides(pattern[3]!, raw),
+      nth: positive(String(nth), '--nth', raw),
     };
   }
   const named = NAME.exec(raw);
@@ -50,8 +92,10 @@ export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
       nth: positive(String(nth), '--nth', raw),
     };
   }
+  const line = LINE.exec(raw);
+  if (line) return { kind: 'line', path: absolute(cwd, line[1]!), line: positive(line[2]!, 'the line', raw) };
   throw usage(
-    `'${raw}' is not a target: write FILE:LINE:COL or FILE:LINE:NAME (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME`,
+    `'${raw}' is not a target: write FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:LINE:TEXT<|>TEXT (for example src/app.ts:12:5, src/app.ts:12:render or 'src/app.ts:12:render(<|>view)'), or use --symbol NAME`,
   );
 }
 
@@ -64,6 +108,27 @@ export function parseLineTarget(raw: string, cwd: string): LineSpec {
   if (endLine < startLine)
     throw usage(`the range in '${raw}' ends before it starts: write FILE:START-END with START <= END`);
   return { path: absolute(cwd, m[1]!), startLine, endLine };
+}
+
+/**
+ * Where a pattern's marker stands on a line, each place the text around it
+ * is written there (a run of spaces or tabs in the pattern matches any such
+ * run), as 0-based code-point columns.
+ */
+export function findPattern(line: string, before: string, after: string): number[] {
+  const literal = (s: string) =>
+    s
+      .split(/\s+/)
+      .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+      .join('\\s+');
+  const found = new RegExp(`${literal(before)}(?=${literal(after)})`, 'gu');
+  const hits: number[] = [];
+  for (let m = found.exec(line); m !== null; m = found.exec(line)) {
+    hits.push(Array.from(line.slice(0, m.index + m[0].length)).length);
+    // Overlapping places count too (`a<|>a` on `aaa`): look again one character on.
+    found.lastIndex = m.index + 1;
+  }
+  return hits;
 }
 
 /** Whole-word occurrences of `name` in `line`, as 0-based code-point columns. */

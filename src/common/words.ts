@@ -10,8 +10,11 @@
  * questions as with the flags after the command. They are moved after the
  * command word, where every command's parser reads them.
  */
-const TAKES_VALUE = new Set(['--root', '--server', '--timeout', '--limit']);
-const SWITCHES = new Set(['--json', '--no-json', '--no-daemon']);
+/** The global flags that may stand before the command: those that take a value, and switches. */
+export const LEADING_VALUED = ['--root', '--server', '--timeout', '--limit'] as const;
+export const LEADING_SWITCHES = ['--json', '--no-json', '--no-daemon'] as const;
+const TAKES_VALUE = new Set<string>(LEADING_VALUED);
+const SWITCHES = new Set<string>(LEADING_SWITCHES);
 
 /** The words with any global flags that stood before the command moved after it. */
 export function commandFirst(argv: readonly string[]): string[] {

@@ -97,7 +97,7 @@ const size = (s: Span) => (s.endLine - s.line) * 1_000_000 + (s.endColumn - s.co
  * answered, when the file is in its languages (a standard library, a
  * dependency), else the file's own server.
  */
-async function symbolServer(
+export async function symbolServer(
   path: string,
   answering: Session,
   req: CallerContext,

@@ -91,7 +91,7 @@ export async function atTarget(
   if (mode === 'off') return undefined;
   if (spec.kind === 'symbol') {
     if (mode === 'only')
-      throw new LspqError('usage', '--index-only answers FILE:LINE:COL or FILE:LINE:NAME; drop --symbol');
+      throw new LspqError('usage', '--index-only answers FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE; drop --symbol');
     return undefined;
   }
   const found = await findIndex(req, dirname(spec.path), ctx);
@@ -121,15 +121,7 @@ export async function atTarget(
   }
   // The target checked as the live path checks it: the same one-line errors, with no server started.
   const where = displayPath(spec.path, req.cwd);
-  const name = spec.kind === 'name' ? { text: spec.name, nth: spec.nth } : undefined;
-  const placed = placeOnLine(
-    where,
-    text.join('\n'),
-    text,
-    spec.line,
-    spec.kind === 'position' ? spec.column : undefined,
-    name,
-  );
+  const placed = placeOnLine(where, text.join('\n'), text, spec.line, spec);
   const lineText = text[spec.line - 1]!;
   const occ = index.at(spec.path, spec.line - 1, toServerCharacter(lineText, placed.column - 1, doc.encoding));
   if (!occ) {

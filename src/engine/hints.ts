@@ -6,6 +6,7 @@
  */
 import { IDENTIFIER, isIdentifierChar } from '../common/identifiers';
 import { KEYWORDS } from '../lsp/servers/languages';
+import { editDistance } from '../common/nearest';
 import { type Kind, linesKinds, type Syntax } from '../lsp/lexical';
 
 /** How many ready targets a miss offers. */
@@ -42,9 +43,16 @@ export interface Word {
 
 /**
  * The identifiers of code on lines `line - reach` to `line + reach`
- * (1-based), the first of each name per line; no one-letter names.
+ * (1-based), the first of each name per line; none shorter than
+ * `shortest` (no one-letter names, as hints go).
  */
-export function identifiersNear(lines: readonly string[], line: number, reach = 2, syntax?: Syntax): Word[] {
+export function identifiersNear(
+  lines: readonly string[],
+  line: number,
+  reach = 2,
+  syntax?: Syntax,
+  shortest = 2,
+): Word[] {
   const out: Word[] = [];
   const from = Math.max(1, line - reach);
   const code = codeLines(lines, from, Math.min(lines.length, line + reach), syntax);
@@ -52,7 +60,7 @@ export function identifiersNear(lines: readonly string[], line: number, reach = 
     const text = lines[n - 1] ?? '';
     const seen = new Set<string>();
     for (const m of (code[n - from] ?? '').matchAll(IDENTIFIER)) {
-      if (KEYWORDS.has(m[0]) || seen.has(m[0]) || Array.from(m[0]).length < 2) continue;
+      if (KEYWORDS.has(m[0]) || seen.has(m[0]) || Array.from(m[0]).length < shortest) continue;
       seen.add(m[0]);
       out.push({ text: m[0], line: n, column: Array.from(text.slice(0, m.index)).length + 1 });
     }
@@ -60,20 +68,12 @@ export function identifiersNear(lines: readonly string[], line: number, reach = 
   return out;
 }
 
-/** Levenshtein distance, case-insensitive unless asked. */
-export function editDistance(a: string, b: string, ignoreCase = true): number {
-  const x = ignoreCase ? a.toLowerCase() : a;
-  const y = ignoreCase ? b.toLowerCase() : b;
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[y.length]!;
+/** The names a line holds in code, the first of each, keywords and a bare `_` left out: what `FILE:LINE` may mean. */
+export function namesOnLine(lines: readonly string[], line: number, syntax?: Syntax): Word[] {
+  return identifiersNear(lines, line, 0, syntax, 1).filter((w) => !/^[_$]+$/.test(w.text));
 }
+
+export { editDistance };
 
 /** How far an agent's line number may be from where NAME is now (a file edited since it read it). */
 export const NAME_REACH = 60;

@@ -10,13 +10,14 @@ import type { Session } from '../lsp/manager';
 import { codePointLength, toServerCharacter } from '../lsp/position';
 import type { CallerContext } from '../answers/caller';
 import type { ResolvedTarget } from '../answers/places';
-import { findWord, type TargetSpec } from '../common/target';
+import { findPattern, findWord, MARKER, type TargetSpec } from '../common/target';
 import { displayPath } from '../common/paths';
 import type { Deadline, HandlerContext } from './context';
 import { assertFile, followLink, nameInProject } from './files';
 import { prepare, sessionFor } from './sessions';
-import { identifiersNear, nearestToName, nearestToPlace, offer, onNoName } from './hints';
-import { kindAt, syntaxOf } from '../lsp/lexical';
+import { identifiersNear, namesOnLine, nearestToName, nearestToPlace, offer, onNoName, type Word } from './hints';
+import { kindAt, type Syntax, syntaxOf } from '../lsp/lexical';
+import { nameAtColumn } from '../common/identifiers';
 import { findSymbol } from './find-symbol';
 
 export interface OpenTarget {
@@ -41,18 +42,16 @@ export async function openTarget(
 ): Promise<OpenTarget> {
   let path: string;
   let line: number;
-  let column: number | undefined;
+  let aim: Aim;
   let symbol: string | undefined;
-  let name: { text: string; nth: number } | undefined;
   if (spec.kind === 'symbol') {
     const found = await findSymbol(spec.name, req, ctx, deadline);
-    ({ path, line, column } = found);
+    ({ path, line } = found);
+    aim = { kind: 'position', column: found.column };
     symbol = found.name;
   } else {
-    path = spec.path;
-    line = spec.line;
-    if (spec.kind === 'position') column = spec.column;
-    else name = { text: spec.name, nth: spec.nth };
+    ({ path, line } = spec);
+    aim = spec;
   }
   assertFile(path, ctx.pool.caches.texts);
   const where = displayPath(path, req.cwd);
@@ -61,8 +60,8 @@ export async function openTarget(
   const asked = nameInProject(path, real, session.client.root);
   const text = await session.docs.sync(asked);
   const lines = ctx.pool.caches.lines.ofText(path, text);
-  const placed = placeOnLine(where, text, lines, line, column, name);
-  column = placed.column;
+  const placed = placeOnLine(where, text, lines, line, aim);
+  const column = placed.column;
   symbol ??= placed.symbol;
   const lineText = lines[line - 1]!;
   await prepare(session, ctx, deadline);
@@ -70,10 +69,77 @@ export async function openTarget(
     session,
     path: asked,
     shown,
-    target: { path: shown(asked), line, column: column!, ...(symbol ? { symbol } : {}) },
+    target: { path: shown(asked), line, column, ...(symbol ? { symbol } : {}) },
     uri: session.docs.uri(asked),
-    position: { line: line - 1, character: toServerCharacter(lineText, column! - 1, session.client.encoding) },
+    position: { line: line - 1, character: toServerCharacter(lineText, column - 1, session.client.encoding) },
   };
+}
+
+/** How a target points into its line: a column, a name, the line's one name, or a text pattern's marker. */
+export type Aim =
+  | { kind: 'position'; column: number }
+  | { kind: 'name'; name: string; nth: number }
+  | { kind: 'line' }
+  | { kind: 'pattern'; before: string; after: string; nth: number };
+
+/**
+ * FILE:LINE:TEXT<|>TEXT: the column of the marker where the text first
+ * stands on the line (--nth K: the K-th place); none is the line shown
+ * with the names near the marker's.
+ */
+function markerColumn(
+  where: string,
+  lines: string[],
+  line: number,
+  aim: { before: string; after: string; nth: number },
+  syntax: Syntax | undefined,
+): number {
+  const lineText = lines[line - 1]!;
+  const hits = findPattern(lineText, aim.before, aim.after);
+  const written = `${aim.before}${MARKER}${aim.after}`;
+  if (hits.length === 0) {
+    // The name beside the marker, as a FILE:LINE:NAME miss would look for it.
+    const beside = /^[\p{L}\p{N}_$]+/u.exec(aim.after)?.[0] ?? /[\p{L}\p{N}_$]+$/u.exec(aim.before)?.[0];
+    const near = beside ? nearestToName(lines, beside, line, syntax).map((w) => `${where}:${w.line}:${w.text}`) : [];
+    throw new LspqError(
+      'name_not_on_line',
+      `'${written}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}${offer(near)}`,
+      undefined,
+      near,
+    );
+  }
+  if (aim.nth > hits.length) {
+    throw new LspqError(
+      'name_not_on_line',
+      `line ${line} of ${where} has ${hits.length} place(s) where '${written}' stands, not ${aim.nth}; lower --nth`,
+    );
+  }
+  return hits[aim.nth - 1]! + 1;
+}
+
+/** FILE:LINE: the one name the line holds in code; none or several is bad input that names the targets to write. */
+function oneNameOnLine(where: string, lines: string[], line: number, syntax: Syntax | undefined): Word {
+  const names = namesOnLine(lines, line, syntax);
+  if (names.length === 1) return names[0]!;
+  const lineText = lines[line - 1]!;
+  if (names.length === 0) {
+    const near = nearestToPlace(identifiersNear(lines, line, 2, syntax), line, 1).map(
+      (w) => `${where}:${w.line}:${w.text}`,
+    );
+    throw new LspqError(
+      'bad_position',
+      `line ${line} of ${where} holds no name in code: ${lineText.trim() || '(empty line)'}${offer(near)}`,
+      undefined,
+      near,
+    );
+  }
+  const each = names.map((w) => `${where}:${line}:${w.text}`);
+  throw new LspqError(
+    'ambiguous_target',
+    `line ${line} of ${where} holds ${names.length} names; pick one: ${each.join(', ')}`,
+    undefined,
+    each,
+  );
 }
 
 /**
@@ -86,8 +152,7 @@ export function placeOnLine(
   text: string,
   lines: string[],
   line: number,
-  column: number | undefined,
-  name: { text: string; nth: number } | undefined,
+  aim: Aim,
 ): { column: number; symbol?: string } {
   if (line > lines.length) {
     // A final newline ends the last line; it does not start one more.
@@ -98,7 +163,15 @@ export function placeOnLine(
   // A word in a comment or a string is no identifier: the same miss for every server and command.
   const syntax = syntaxOf(where);
   const kind = (col: number) => (syntax ? kindAt(text, line, col, syntax) : 'code');
-  if (name) {
+  let column = aim.kind === 'position' ? aim.column : undefined;
+  let name = aim.kind === 'name' ? { text: aim.name, nth: aim.nth } : undefined;
+  if (aim.kind === 'line') {
+    const only = oneNameOnLine(where, lines, line, syntax);
+    column = only.column;
+    name = { text: only.text, nth: 1 };
+  } else if (aim.kind === 'pattern') {
+    column = markerColumn(where, lines, line, aim, syntax);
+  } else if (name) {
     const found = findWord(lineText, name.text);
     const hits = found.filter((h) => kind(h + 1) === 'code');
     if (hits.length === 0) {
@@ -135,5 +208,6 @@ export function placeOnLine(
       near,
     );
   }
-  return { column: column!, ...(name ? { symbol: name.text } : {}) };
+  const symbol = name?.text ?? nameAtColumn(lineText, column!);
+  return { column: column!, ...(symbol ? { symbol } : {}) };
 }

@@ -138,7 +138,7 @@ export interface PoolCaches {
   /** A binary's version line, by path and modification time. */
   versions: BoundedCache<string, { line?: string }>;
   /**
-   * A document's symbols (for --body), by server and path, with the text
+   * A document's symbols (for --body and a reference's `in`), by server and path, with the text
    * they were asked for: the same string the open document holds, so a hit
    * costs a comparison and no copy.
    */

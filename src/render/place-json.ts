@@ -10,6 +10,12 @@ export function targetJson(t: ResolvedTarget, cwd: string): ResolvedTarget {
   return { ...t, path: displayPath(t.path, cwd) };
 }
 
+/** A target as a message names it: `helper (lib.js:1:17)`, or the place alone where no name is known. */
+export function targetWords(t: ResolvedTarget, cwd: string): string {
+  const at = `${displayPath(t.path, cwd)}:${t.line}:${t.column}`;
+  return t.symbol ? `${t.symbol} (${at})` : at;
+}
+
 /** `source`, and an index answer's stale files as shown. */
 export const sourcedJson = (r: Sourced, cwd: string) => ({
   ...(r.source ? { source: r.source } : {}),

@@ -48,7 +48,7 @@ test("pyright and ruff are both asked: ruff's fix is offered, named, cold and as
 
 test('--server pyright asks pyright alone, which has nothing there', async () => {
   const r = await lspq.run(['actions', 'main.py:1:os', '--server', 'pyright'], { cwd: dir });
-  expect(r).toEqual({ exit: 1, stdout: '', stderr: '' });
+  expect(r).toEqual({ exit: 1, stdout: '', stderr: 'lspq: no code actions at main.py:1:8\n' });
 });
 
 test("--apply-preferred applies ruff's fix through ruff, then the list is empty of it", async () => {

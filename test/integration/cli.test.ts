@@ -14,12 +14,24 @@ afterAll(async () => {
 describe('bad input: one line, the fix, exit 2, no stack trace', () => {
   test.each([
     [['nope'], "lspq: unknown command 'nope'; run 'lspq --help' for the list\n"],
+    [['defn'], "lspq: unknown command 'defn'; did you mean 'def'? run 'lspq --help' for the list\n"],
+    [['help', 'defn'], "lspq: unknown command 'defn'; did you mean 'def'? run 'lspq --help' for the list\n"],
+    [['hlp'], "lspq: unknown command 'hlp'; did you mean 'help'? run 'lspq --help' for the list\n"],
+    [['sym', 'x'], "lspq: unknown command 'sym'; did you mean 'symbols'? run 'lspq --help' for the list\n"],
     [['def', 'main.go:7:TotalArea', '--bogus'], "lspq: unknown flag '--bogus' for 'lspq def'; see 'lspq def --help'\n"],
     [
-      ['def', 'main.go'],
-      "lspq: 'main.go' is not a target: write FILE:LINE:COL or FILE:LINE:NAME (for example src/app.ts:12:5 or src/app.ts:12:render), or use --symbol NAME\n",
+      ['def', 'main.go:7:TotalArea', '--jsn'],
+      "lspq: unknown flag '--jsn' for 'lspq def'; did you mean '--json'? see 'lspq def --help'\n",
     ],
-    [['def'], 'lspq: missing TARGET: write FILE:LINE:COL or FILE:LINE:NAME, or use --symbol NAME\n'],
+    [
+      ['refs', 'main.go:7:TotalArea', '--include-decl'],
+      "lspq: unknown flag '--include-decl' for 'lspq refs'; did you mean '--include-declaration'? see 'lspq refs --help'\n",
+    ],
+    [
+      ['def', 'main.go'],
+      "lspq: 'main.go' is not a target: write FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:LINE:TEXT<|>TEXT (for example src/app.ts:12:5, src/app.ts:12:render or 'src/app.ts:12:render(<|>view)'), or use --symbol NAME\n",
+    ],
+    [['def'], 'lspq: missing TARGET: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, or use --symbol NAME\n'],
     [['def', 'main.go:0:1'], "lspq: the line in 'main.go:0:1' must be 1 or more (lines and columns count from 1)\n"],
     [['def', 'main.go:99:1'], 'lspq: line 99 is outside main.go, which has 8 lines\n'],
     [['def', 'main.go:7:200'], 'lspq: column 200 is past the end of line 7 of main.go (55 characters)\n'],
@@ -82,6 +94,25 @@ describe('every command loads from the binary', () => {
     expect(lines).toContain(line);
     expect(lines.indexOf(example)).toBeGreaterThan(lines.indexOf('EXAMPLES'));
     expect(lines.indexOf('EXAMPLES')).toBeGreaterThan(lines.indexOf('OPTIONS'));
+  });
+
+  test.each([['def'], ['symbols'], ['git'], ['batch']])(
+    "lspq help %s is the command's own help, as --help gives it",
+    async (name) => {
+      const asked = await lspq.run(['help', name], { cwd: go });
+      const flag = await lspq.run([name, '--help'], { cwd: go });
+      expect(asked).toEqual({ ...flag, exit: 0 });
+      expect(asked.stdout).toMatch(new RegExp(`^(USAGE|Usage:) lspq ${name} `, 'm'));
+    },
+  );
+
+  test('lspq help alone and lspq help agents are the general pages', async () => {
+    const general = await lspq.run(['help'], { cwd: go });
+    expect([general.stdout.split('\n')[2], general.exit]).toEqual([
+      'Usage: lspq COMMAND [ARGS] [--json] [--root DIR] [--server ID] [--timeout S] [--limit N] [--no-daemon]',
+      0,
+    ]);
+    expect((await lspq.run(['help', 'agents'], { cwd: go })).stdout).toStartWith('# lspq for agents');
   });
 
   test('lspq git answers through its own entry point', async () => {

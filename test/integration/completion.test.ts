@@ -1,14 +1,18 @@
 /**
  * lspq completion bash|zsh|fish, loaded in the real shells and asked to
  * complete: a command (`lspq re` → refs, rename), a flag (`lspq def --js`
- * → --json), a flag's values (`diag --format`), a daemon action, and file
- * names for a target.
+ * → --json), a flag's values (`diag --format`), a daemon action, file
+ * names for a target, a command after global flags (`lspq --json d`),
+ * `help` and what it takes, and the server ids --server takes.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FIXTURES, Lspq, REPO } from '../helpers/lspq';
+import { BUILTIN_SERVERS } from '../../src/lsp/servers/registry';
+
+const SERVER_IDS = BUILTIN_SERVERS.map((s) => s.id);
 
 const lspq = new Lspq();
 const dir = mkdtempSync(join(tmpdir(), 'lspq-completion-'));
@@ -48,6 +52,18 @@ describe('bash', () => {
     expect(await complete(['lspq', 'def', 'ma'], join(FIXTURES, 'go-shapes'))).toEqual(['main.go']);
     expect(await complete(['lspq', 'symbols', '--kind', 'cla'])).toEqual(['class']);
   });
+  test('after global flags, help, and the server ids --server takes', async () => {
+    expect(await complete(['lspq', '--json', 'd'])).toEqual(['def', 'diag', 'daemon']);
+    expect(await complete(['lspq', '--json', '--root', '.', 're'])).toEqual(['refs', 'rename']);
+    expect(await complete(['lspq', '--j'])).toEqual(['--json']);
+    expect(await complete(['lspq', 'h'])).toEqual(['hover', 'help']);
+    expect(await complete(['lspq', 'help', 'sy'])).toEqual(['symbols']);
+    expect(await complete(['lspq', 'help', 'ag'])).toEqual(['agents']);
+    expect(await complete(['lspq', 'def', '--server', ''])).toEqual(SERVER_IDS);
+    expect(await complete(['lspq', '--server', 'gop'])).toEqual(['gopls']);
+    expect(await complete(['lspq', '--server', 'gopls', 'ref'])).toEqual(['refs']);
+    expect(await complete(['lspq', '--server', 'gopls', 'refs', '--js'])).toEqual(['--json']);
+  });
 });
 
 describe('fish', () => {
@@ -64,6 +80,15 @@ describe('fish', () => {
     expect((await complete('lspq diag --format ')).sort()).toEqual(['github', 'sarif']);
     expect(await complete('lspq def ma', join(FIXTURES, 'go-shapes'))).toEqual(['main.go']);
   });
+  test('after global flags, help, and the server ids --server takes', async () => {
+    expect(await complete('lspq --json d')).toEqual(['daemon', 'def', 'diag']);
+    expect(await complete('lspq --server gopls re')).toEqual(['refs', 'rename']);
+    expect(await complete('lspq --j')).toEqual(['--json']);
+    expect(await complete('lspq h')).toEqual(['help', 'hover']);
+    expect(await complete('lspq help sy')).toEqual(['symbols']);
+    expect((await complete('lspq def --server ')).sort()).toEqual([...SERVER_IDS].sort());
+    expect(await complete('lspq --server gop')).toEqual(['gopls']);
+  });
 });
 
 describe('zsh', () => {
@@ -79,6 +104,16 @@ describe('zsh', () => {
   });
   test('a flag: --js becomes --json', async () => {
     expect(await complete('lspq def --js')).toContain('lspq def --json');
+  });
+  test('after global flags, help, and the server ids --server takes', async () => {
+    const commands = await complete('lspq --json d');
+    expect(commands).toContain('def     -- definition(s) of the symbol at TARGET');
+    expect(commands).toMatch(/daemon {2}-- /);
+    expect(commands).not.toContain('bash');
+    expect(await complete('lspq h')).toMatch(/help {3}-- a command's flags and examples/);
+    expect(await complete('lspq help sym')).toContain('lspq help symbols');
+    expect(await complete('lspq def --server gop')).toContain('lspq def --server gopls');
+    expect(await complete('lspq --server gop')).toContain('lspq --server gopls');
   });
 });
 

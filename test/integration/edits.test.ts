@@ -356,12 +356,12 @@ describe('actions', () => {
     // Asked again where Circle now is (the import moved it down a line): no quick fix any more.
     expect(await lspq.run(['actions', 'src/main.ts:6:Circle', '--kind', 'quickfix'], { cwd: dir })).toEqual({
       stdout: '',
-      stderr: '',
+      stderr: 'lspq: no code actions of kind quickfix at src/main.ts:6:30\n',
       exit: 1,
     });
   });
 
-  test('typescript-language-server offers every refactor it knows: the disabled ones only with --all, numbered as the server lists them', async () => {
+  test('typescript-language-server offers every refactor it knows: the disabled ones only with --all; the numbers are those shown, and --apply takes them', async () => {
     const dir = copy('ts-shapes');
     writeFileSync(
       join(dir, 'src/main.ts'),
@@ -369,17 +369,50 @@ describe('actions', () => {
     );
     const server = ['--server', 'typescript-language-server'];
     expect(await lspq.run(['actions', 'src/main.ts:5:Circle', ...server], { cwd: dir })).toEqual({
-      stdout: ' 1  quickfix  Add import from "./circle" (preferred)\n11  refactor.move.newFile  Move to a new file\n',
+      stdout: '1  quickfix  Add import from "./circle" (preferred)\n2  refactor.move.newFile  Move to a new file\n',
       stderr: 'lspq: warning: 17 disabled actions not shown; --all lists them with why\n',
       exit: 0,
     });
-    const all = await lspq.json<{ actions: { index: number; disabled?: string }[]; hidden: number }>(
+    const shown = await lspq.json<{ actions: { index: number; title: string }[]; hidden: number }>(
+      ['actions', 'src/main.ts:5:Circle', ...server],
+      { cwd: dir },
+    );
+    expect([shown.actions.map((a) => [a.index, a.title]), shown.hidden]).toEqual([
+      [
+        [1, 'Add import from "./circle"'],
+        [2, 'Move to a new file'],
+      ],
+      17,
+    ]);
+    const all = await lspq.json<{ actions: { index: number; title: string; disabled?: string }[]; hidden: number }>(
       ['actions', 'src/main.ts:5:Circle', '--all', ...server],
       { cwd: dir },
     );
     expect([all.actions.length, all.hidden, all.actions.filter((a) => a.disabled).length]).toEqual([19, 0, 17]);
+    // With --all every action is shown, so numbered 1 to 19 with no gap.
+    expect(all.actions.map((a) => a.index)).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
     expect(all.actions[1]).toEqual(expect.objectContaining({ index: 2, disabled: 'Could not find export statement' }));
-    // The numbers are the server's: --apply 1 is the same action either way.
+    const move = all.actions.find((a) => a.title === 'Move to a new file')!.index;
+    // --apply N takes the N-th line of the list the same flags show: 2 is the move alone, a disabled one with --all.
+    const dry = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '2', '--dry-run', ...server], {
+      cwd: dir,
+    });
+    expect([dry.stderr, dry.exit]).toEqual(['lspq: would apply 2: Move to a new file\n', 0]);
+    const dryAll = await lspq.run(
+      ['actions', 'src/main.ts:5:Circle', '--all', '--apply', String(move), '--dry-run', ...server],
+      { cwd: dir },
+    );
+    expect([dryAll.stderr, dryAll.exit]).toEqual([`lspq: would apply ${move}: Move to a new file\n`, 0]);
+    const refused = await lspq.run(['actions', 'src/main.ts:5:Circle', '--all', '--apply', '2', ...server], {
+      cwd: dir,
+    });
+    expect([refused.stderr, refused.exit]).toEqual([
+      "lspq: code action 2 ('Convert default export to named export') cannot be applied: Could not find export statement\n",
+      2,
+    ]);
+    expect((await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '3', ...server], { cwd: dir })).stderr).toBe(
+      "lspq: there is no code action 3 at src/main.ts:5 (2 listed); list them with 'lspq actions'\n",
+    );
     const applied = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '1', ...server], { cwd: dir });
     expect(applied.stderr).toBe('lspq: applied 1: Add import from "./circle"\n');
   });
@@ -436,7 +469,7 @@ describe('actions', () => {
     const r = await lspq.run(['actions', 'src/main.ts:1', '--apply', '9'], { cwd: dir });
     expect(r.exit).toBe(2);
     expect(r.stderr).toMatch(
-      /^lspq: there is no code action 9 at src\/main\.ts:1 \(\d+ offered\); list them with 'lspq actions'\n$/,
+      /^lspq: there is no code action 9 at src\/main\.ts:1 \(\d+ listed\); list them with 'lspq actions'\n$/,
     );
     expect((await lspq.run(['actions', 'src/main.ts:1', '--dry-run'], { cwd: dir })).stderr).toBe(
       'lspq: --dry-run goes with --apply N or --apply-preferred\n',

@@ -39,16 +39,16 @@ describe('-B/-A/-C: the code around each place', () => {
     expect(await lspq.run(['refs', 'shape.go:4:Shape', '-A', '1'], inFixture('go-shapes'))).toEqual(
       ok(
         lines(
-          'geometry.go:5:19: func areaOf(shape Shape) float64 {',
+          'geometry.go:5:19: func areaOf(shape Shape) float64 {  (in areaOf)',
           'geometry.go-6-\treturn shape.Area()',
           '--',
-          'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {',
+          'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {  (in sumAreas)',
           'geometry.go-10-\tsum := 0.0',
           '--',
-          'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {',
+          'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {  (in TotalArea)',
           'geometry.go-18-\treturn fmt.Sprintf("%v %s²", sumAreas(shapes), unit)',
           '--',
-          'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}',
+          'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}  (in main)',
           'main.go-7-\t名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))',
         ),
       ),

@@ -35,10 +35,10 @@ afterAll(async () => {
 });
 
 const REFS = [
-  'b_linux.go:3:29: func onLinux() int { return Foo() }',
-  'b_windows.go:3:31: func onWindows() int { return Foo() + Foo() }',
-  'b_windows.go:3:39: func onWindows() int { return Foo() + Foo() }',
-  'c_tagged.go:5:28: func tagged() int { return Foo() }',
+  'b_linux.go:3:29: func onLinux() int { return Foo() }  (in onLinux)',
+  'b_windows.go:3:31: func onWindows() int { return Foo() + Foo() }  (in onWindows)',
+  'b_windows.go:3:39: func onWindows() int { return Foo() + Foo() }  (in onWindows)',
+  'c_tagged.go:5:28: func tagged() int { return Foo() }  (in tagged)',
   '',
 ].join('\n');
 

@@ -49,6 +49,53 @@ describe('FILE:LINE:NAME not on the line, FILE:LINE:COL on no name', () => {
   });
 });
 
+describe('FILE:LINE: the one name the line holds, or the names to pick from', () => {
+  test.each([
+    ['go-shapes', ['def', 'geometry.go:10'], 'geometry.go:10:2: sum := 0.0\n'],
+    [
+      'go-shapes',
+      ['refs', 'shape.go:10'],
+      'geometry.go:17:37: func TotalArea(shapes []Shape, unit Unit) string {  (in TotalArea)\nsquare.go:5:7: Unit Unit  (in Square.Unit)\n',
+    ],
+    ['ts-shapes', ['def', 'src/main.ts:1'], 'src/circle.ts:3:14: export class Circle implements Shape {\n'],
+    ['ts-shapes', ['hover', 'src/shape.ts:3'], '```typescript\n(property) Shape.name: string\n```\n'],
+    ['py-shapes', ['def', 'shapes/circle.py:12'], 'shapes/circle.py:12:9: def area(self) -> float:\n'],
+  ])('%s: %p takes the one name', async (fixture, args, stdout) => {
+    expect(await lspq.run(args, at(fixture))).toEqual({ stdout, stderr: '', exit: 0 });
+  });
+
+  test('the target found is the name, in JSON as FILE:LINE:NAME would give it', async () => {
+    const line = await lspq.json<{ target: unknown }>(['def', 'geometry.go:10'], at('go-shapes'));
+    const named = await lspq.json<{ target: unknown }>(['def', 'geometry.go:10:sum'], at('go-shapes'));
+    expect(line).toEqual(named);
+    expect(line.target).toEqual({ path: 'geometry.go', line: 10, column: 2, symbol: 'sum' });
+  });
+
+  test('several names: exit 2 listing each as FILE:LINE:NAME, every one resolving', async () => {
+    const c = await offers(
+      'go-shapes',
+      ['hover', 'geometry.go:9'],
+      'lspq: line 9 of geometry.go holds 4 names; pick one: geometry.go:9:sumAreas, geometry.go:9:shapes, geometry.go:9:Shape, geometry.go:9:float64\n',
+    );
+    expect(c).toHaveLength(4);
+    const json = await lspq.json<{ error: { code: string } }>(['def', 'geometry.go:9'], at('go-shapes'));
+    expect(json.error.code).toBe('ambiguous_target');
+  });
+
+  test('no name in code (an import path, an empty line): the names near it', async () => {
+    await offers(
+      'go-shapes',
+      ['def', 'geometry.go:3'],
+      'lspq: line 3 of geometry.go holds no name in code: import "fmt"; nearest: geometry.go:5:areaOf, geometry.go:1:main, geometry.go:5:shape, geometry.go:5:Shape, geometry.go:5:float64\n',
+    );
+    await offers(
+      'ts-shapes',
+      ['hover', 'src/shape.ts:6'],
+      'lspq: line 6 of src/shape.ts holds no name in code: (empty line); nearest: src/shape.ts:7:Unit, src/shape.ts:4:area, src/shape.ts:4:number\n',
+    );
+  });
+});
+
 describe('--symbol', () => {
   test('no match: the nearest names, each a --symbol that resolves (Go, Python)', async () => {
     expect(

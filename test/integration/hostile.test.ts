@@ -146,7 +146,7 @@ describe('a Rust build script', () => {
     expect([def.stdout, def.exit]).toEqual(['src/clean.rs:1:8: pub fn twice(n: i32) -> i32 {\n', 0]);
     const refs = await lspq.run(['refs', 'src/clean.rs:1:twice'], { cwd: dir });
     expect([refs.stdout, refs.exit]).toEqual([
-      'src/main.rs:5:27: println!("{}", clean::twice(broken::size("x")));\n',
+      'src/main.rs:5:27: println!("{}", clean::twice(broken::size("x")));  (in main)\n',
       0,
     ]);
     const diag = await lspq.run(['diag', 'src/broken.rs', '--timeout', '120'], { cwd: dir });

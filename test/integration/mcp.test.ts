@@ -92,6 +92,15 @@ describe('one session', () => {
     }
   });
 
+  test('nothing found: an answer (an empty list), its text the line that says what was not found', async () => {
+    const r = await client.callTool({ name: 'refs', arguments: { target: 'main.go:5:main' } });
+    expect([r.isError ?? false, (r.structuredContent as { total: number }).total, text(r)]).toEqual([
+      false,
+      0,
+      'no references to main (main.go:5:6)',
+    ]);
+  });
+
   test('a bad target and a bad argument: tool errors with the one-line message', async () => {
     const bad = await client.callTool({ name: 'def', arguments: { target: 'main.go:7:Nope' } });
     expect(bad.isError).toBe(true);
@@ -184,4 +193,54 @@ test("the MCP Inspector's CLI lists the tools and calls def", async () => {
   // Answered by the test's own daemon, as a shell command would be.
   const status = await lspq.json<{ servers: { id: string }[] }>(['daemon', 'status']);
   expect(status.servers.map((s) => s.id)).toEqual(['gopls']);
+});
+
+test('piped input: every request read is answered before the server exits, however slow the answer', async () => {
+  // A daemon of its own, cold: the calls take a gopls start, long after stdin has closed.
+  const cold = new Lspq();
+  try {
+    const lines = [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } },
+      },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tools/call',
+        params: { name: 'hover', arguments: { target: 'geometry.go:9:sumAreas' } },
+      },
+      { jsonrpc: '2.0', id: 3, method: 'tools/list' },
+      {
+        jsonrpc: '2.0',
+        id: 4,
+        method: 'tools/call',
+        params: { name: 'refs', arguments: { target: 'shape.go:4:Shape' } },
+      },
+    ];
+    const proc = Bun.spawn([...lspqArgv(), 'mcp'], {
+      cwd: dir,
+      env: cold.env(),
+      stdin: new TextEncoder().encode(lines.map((l) => `${JSON.stringify(l)}\n`).join('')),
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
+    const [out, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    const answers = out
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; result: Record<string, unknown> });
+    expect([exit, answers.map((a) => a.id).sort()]).toEqual([0, [1, 2, 3, 4]]);
+    const byId = (id: number) => answers.find((a) => a.id === id)!.result;
+    expect((byId(2).structuredContent as { contents: string }).contents).toStartWith(
+      '```go\nfunc sumAreas(shapes []Shape) float64\n```',
+    );
+    expect((byId(3).tools as unknown[]).length).toBeGreaterThan(0);
+    expect((byId(4).structuredContent as { total: number }).total).toBe(4);
+  } finally {
+    expect(await cold.stop()).toEqual([]);
+  }
 });

@@ -60,10 +60,10 @@ function sharedRefs(root: string, from: 'a' | 'b'): string {
   const b = from === 'b' ? 'src' : `${root}/packages/b/src`;
   const lines = [
     `${a}/use.ts:1:10: import { shared } from './index';`,
-    `${a}/use.ts:3:22: export const twice = shared(2);`,
+    `${a}/use.ts:3:22: export const twice = shared(2);  (in twice)`,
     `${b}/main.ts:1:10: import { shared } from '@x/a';`,
-    `${b}/main.ts:3:23: export const result = shared(3) + shared(4);`,
-    `${b}/main.ts:3:35: export const result = shared(3) + shared(4);`,
+    `${b}/main.ts:3:23: export const result = shared(3) + shared(4);  (in result)`,
+    `${b}/main.ts:3:35: export const result = shared(3) + shared(4);  (in result)`,
   ];
   // In lspq's order: by the files' real paths, so package a's before package b's.
   return `${lines.join('\n')}\n`;
@@ -216,20 +216,20 @@ describe('a real monorepo: TanStack Query (query-core, query-persist-client-core
   const inCore = [
     'src/index.ts:34:3: hashKey,',
     "src/mutationObserver.ts:4:10: import { hashKey, shallowEqualObjects } from './utils'",
-    'src/mutationObserver.ts:123:7: hashKey(prevOptions.mutationKey) !== hashKey(this.options.mutationKey)',
-    'src/mutationObserver.ts:123:44: hashKey(prevOptions.mutationKey) !== hashKey(this.options.mutationKey)',
+    'src/mutationObserver.ts:123:7: hashKey(prevOptions.mutationKey) !== hashKey(this.options.mutationKey)  (in MutationObserver.setOptions)',
+    'src/mutationObserver.ts:123:44: hashKey(prevOptions.mutationKey) !== hashKey(this.options.mutationKey)  (in MutationObserver.setOptions)',
     'src/queryClient.ts:3:3: hashKey,',
-    'src/queryClient.ts:948:29: this.#queryDefaults.set(hashKey(queryKey), {',
-    'src/queryClient.ts:1008:32: this.#mutationDefaults.set(hashKey(mutationKey), {',
-    'src/utils.ts:279:11: if (hashKey(mutation.options.mutationKey) !== hashKey(mutationKey)) {',
-    'src/utils.ts:279:53: if (hashKey(mutation.options.mutationKey) !== hashKey(mutationKey)) {',
+    'src/queryClient.ts:948:29: this.#queryDefaults.set(hashKey(queryKey), {  (in QueryClient.setQueryDefaults)',
+    'src/queryClient.ts:1008:32: this.#mutationDefaults.set(hashKey(mutationKey), {  (in QueryClient.setMutationDefaults)',
+    'src/utils.ts:279:11: if (hashKey(mutation.options.mutationKey) !== hashKey(mutationKey)) {  (in matchMutation)',
+    'src/utils.ts:279:53: if (hashKey(mutation.options.mutationKey) !== hashKey(mutationKey)) {  (in matchMutation)',
     "src/utils.ts:299:88: * Hashes a query key with the query's `queryKeyHashFn` option, falling back to {@link hashKey}.",
-    'src/utils.ts:308:45: const hashFn = options?.queryKeyHashFn || hashKey',
+    'src/utils.ts:308:45: const hashFn = options?.queryKeyHashFn || hashKey  (in hashQueryKeyByOptions)',
   ];
   const inPersist = [
     'src/createPersister.ts:2:3: hashKey,',
-    'src/createPersister.ts:386:48: if (persistedQuery.queryHash !== hashKey(queryKey)) {',
-    'src/createPersister.ts:441:46: if (persistedQuery.queryHash !== hashKey(queryKey)) {',
+    'src/createPersister.ts:386:48: if (persistedQuery.queryHash !== hashKey(queryKey)) {  (in experimental_createQueryPersister.restoreQueries)',
+    'src/createPersister.ts:441:46: if (persistedQuery.queryHash !== hashKey(queryKey)) {  (in experimental_createQueryPersister.removeQueries)',
   ];
   /** hashKey's references, as printed from the package `from`. */
   const refs = (from: 'core' | 'persist') =>
@@ -286,8 +286,8 @@ describe('rust-analyzer, a Cargo workspace of two crates', () => {
   const a = join(root, 'crates', 'a');
   const b = join(root, 'crates', 'b');
   const ask = (cwd: string, ...args: string[]) => lspq.run(args, { cwd, env: { PATH } });
-  const fromB = `${a}/src/lib.rs:6:5: shared(2)\nsrc/main.rs:1:8: use a::shared;\nsrc/main.rs:4:20: println!("{}", shared(3) + a::twice());\n`;
-  const fromA = `src/lib.rs:6:5: shared(2)\n${b}/src/main.rs:1:8: use a::shared;\n${b}/src/main.rs:4:20: println!("{}", shared(3) + a::twice());\n`;
+  const fromB = `${a}/src/lib.rs:6:5: shared(2)  (in twice)\nsrc/main.rs:1:8: use a::shared;\nsrc/main.rs:4:20: println!("{}", shared(3) + a::twice());  (in main)\n`;
+  const fromA = `src/lib.rs:6:5: shared(2)  (in twice)\n${b}/src/main.rs:1:8: use a::shared;\n${b}/src/main.rs:4:20: println!("{}", shared(3) + a::twice());  (in main)\n`;
 
   test('refs from the using crate, cold: both crates', async () => {
     const r = await ask(b, 'refs', 'src/main.rs:4:shared');
@@ -365,8 +365,8 @@ describe('gopls, a go.work of two modules', () => {
   const a = join(root, 'a');
   const b = join(root, 'b');
   const ask = (cwd: string, ...args: string[]) => lspq.run(args, { cwd, env: { PATH } });
-  const fromB = `${a}/a.go:8:9: return Shared(2)\nmain.go:10:16: fmt.Println(a.Shared(3) + a.Twice())\n`;
-  const fromA = `a.go:8:9: return Shared(2)\n${b}/main.go:10:16: fmt.Println(a.Shared(3) + a.Twice())\n`;
+  const fromB = `${a}/a.go:8:9: return Shared(2)  (in Twice)\nmain.go:10:16: fmt.Println(a.Shared(3) + a.Twice())  (in main)\n`;
+  const fromA = `a.go:8:9: return Shared(2)  (in Twice)\n${b}/main.go:10:16: fmt.Println(a.Shared(3) + a.Twice())  (in main)\n`;
 
   test('refs from the using module, cold: both modules', async () => {
     const r = await ask(b, 'refs', 'main.go:10:Shared');

@@ -15,24 +15,25 @@ navSuite('go-shapes', [
   {
     name: 'refs across files, code-point columns back out',
     args: ['refs', 'geometry.go:17:TotalArea'],
-    stdout: 'main.go:7:32: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))\n',
+    stdout: 'main.go:7:32: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))  (in main)\n',
     cold: true,
   },
   {
     name: 'refs of a type used across files',
     args: ['refs', 'shape.go:4:Shape'],
     stdout: [
-      'geometry.go:5:19: func areaOf(shape Shape) float64 {',
-      'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {',
-      'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {',
-      'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}',
+      'geometry.go:5:19: func areaOf(shape Shape) float64 {  (in areaOf)',
+      'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {  (in sumAreas)',
+      'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {  (in TotalArea)',
+      'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}  (in main)',
       '',
     ].join('\n'),
   },
   {
     name: 'refs --include-declaration',
     args: ['refs', 'geometry.go:5:areaOf', '--include-declaration'],
-    stdout: 'geometry.go:5:6: func areaOf(shape Shape) float64 {\ngeometry.go:12:10: sum += areaOf(shape)\n',
+    stdout:
+      'geometry.go:5:6: func areaOf(shape Shape) float64 {\ngeometry.go:12:10: sum += areaOf(shape)  (in sumAreas)\n',
   },
   {
     name: 'impls of an interface method',

@@ -29,15 +29,15 @@ const TOTAL_AREA_REFS =
   'main.py:2:29: from shapes.geometry import total_area\nmain.py:7:24: 名前 = "🎉 图形"; print(名前, total_area(shapes, "cm"))\n';
 const SHAPE_REFS = [
   'main.py:3:26: from shapes.shape import Shape',
-  'main.py:6:14: shapes: list[Shape] = [Circle(1), Square(2)]',
+  'main.py:6:14: shapes: list[Shape] = [Circle(1), Square(2)]  (in shapes)',
   'shapes/circle.py:3:26: from shapes.shape import Shape',
-  'shapes/circle.py:6:14: class Circle(Shape):',
+  'shapes/circle.py:6:14: class Circle(Shape):  (in Circle)',
   'shapes/geometry.py:1:26: from shapes.shape import Shape, Unit',
-  'shapes/geometry.py:4:20: def area_of(shape: Shape) -> float:',
-  'shapes/geometry.py:8:28: def sum_areas(shapes: list[Shape]) -> float:',
-  'shapes/geometry.py:15:29: def total_area(shapes: list[Shape], unit: Unit) -> str:',
+  'shapes/geometry.py:4:20: def area_of(shape: Shape) -> float:  (in area_of)',
+  'shapes/geometry.py:8:28: def sum_areas(shapes: list[Shape]) -> float:  (in sum_areas)',
+  'shapes/geometry.py:15:29: def total_area(shapes: list[Shape], unit: Unit) -> str:  (in total_area)',
   'shapes/square.py:1:26: from shapes.shape import Shape, Unit',
-  'shapes/square.py:4:14: class Square(Shape):',
+  'shapes/square.py:4:14: class Square(Shape):  (in Square)',
   '',
 ].join('\n');
 
@@ -110,7 +110,7 @@ describe('six 1.17.0 (a real library)', () => {
   test("refs of a base class: its subclasses' bases", async () => {
     const r = await ask(dir, ['refs', 'six.py:91:_LazyDescr']);
     expect([r.stdout, r.exit]).toEqual([
-      'six.py:108:19: class MovedModule(_LazyDescr):\nsix.py:144:22: class MovedAttribute(_LazyDescr):\n',
+      'six.py:108:19: class MovedModule(_LazyDescr):  (in MovedModule)\nsix.py:144:22: class MovedAttribute(_LazyDescr):  (in MovedAttribute)\n',
       0,
     ]);
   });
@@ -139,7 +139,10 @@ describe('after an edit, and after it is taken back', () => {
   test('a use added on disk is found at once', async () => {
     writeFileSync(main, `${before}again = total_area(shapes, "m")\n`);
     const r = await ask(dir, ['refs', 'shapes/geometry.py:15:total_area']);
-    expect([r.stdout, r.exit]).toEqual([`${TOTAL_AREA_REFS}main.py:8:9: again = total_area(shapes, "m")\n`, 0]);
+    expect([r.stdout, r.exit]).toEqual([
+      `${TOTAL_AREA_REFS}main.py:8:9: again = total_area(shapes, "m")  (in again)\n`,
+      0,
+    ]);
   });
 
   test('taken back: the uses as before', async () => {

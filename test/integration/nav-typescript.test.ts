@@ -3,15 +3,15 @@ import { navSuite } from '../helpers/nav';
 const DEF = 'src/geometry.ts:13:17: export function totalArea(shapes: Shape[], unit: Unit): string {\n';
 const REFS_SHAPE = [
   "src/circle.ts:1:15: import type { Shape } from './shape';",
-  'src/circle.ts:3:32: export class Circle implements Shape {',
+  'src/circle.ts:3:32: export class Circle implements Shape {  (in Circle)',
   "src/geometry.ts:1:15: import type { Shape, Unit } from './shape';",
-  'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {',
-  'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {',
-  'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {',
+  'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {  (in areaOf)',
+  'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {  (in sumAreas)',
+  'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {  (in totalArea)',
   "src/main.ts:4:15: import type { Shape } from './shape';",
-  'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];',
+  'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];  (in shapes)',
   "src/square.ts:1:15: import type { Shape, Unit } from './shape';",
-  'src/square.ts:3:32: export class Square implements Shape {',
+  'src/square.ts:3:32: export class Square implements Shape {  (in Square)',
   '',
 ].join('\n');
 const IMPLS = 'src/circle.ts:6:3: area(): number {\nsrc/square.ts:7:3: area(): number {\n';

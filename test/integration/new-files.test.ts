@@ -37,7 +37,7 @@ const CASES: Case[] = [
     content: "import { totalArea } from './geometry';\nexport const t = totalArea([], 'cm');\n",
     lines: (f) => [
       `${f}:1:10: import { totalArea } from './geometry';`,
-      `${f}:2:18: export const t = totalArea([], 'cm');`,
+      `${f}:2:18: export const t = totalArea([], 'cm');  (in t)`,
     ],
     renamed: 'src/moved.ts',
   },
@@ -49,7 +49,7 @@ const CASES: Case[] = [
     content: "import { totalArea } from './geometry';\nexport const t = totalArea([], 'cm');\n",
     lines: (f) => [
       `${f}:1:10: import { totalArea } from './geometry';`,
-      `${f}:2:18: export const t = totalArea([], 'cm');`,
+      `${f}:2:18: export const t = totalArea([], 'cm');  (in t)`,
     ],
     renamed: 'src/moved.ts',
   },
@@ -68,7 +68,7 @@ const CASES: Case[] = [
     args: ['refs', 'geometry.go:17:TotalArea'],
     created: 'extra.go',
     content: 'package main\n\nvar t = TotalArea(nil, "cm")\n',
-    lines: (f) => [`${f}:3:9: var t = TotalArea(nil, "cm")`],
+    lines: (f) => [`${f}:3:9: var t = TotalArea(nil, "cm")  (in t)`],
     renamed: 'moved.go',
   },
 ];

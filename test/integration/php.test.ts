@@ -32,13 +32,13 @@ const DEF =
   'Monolog/DateTimeImmutable.php:22:7: class DateTimeImmutable extends \\DateTimeImmutable implements \\JsonSerializable\n';
 const REFS = [
   'Monolog/Formatter/NormalizerFormatter.php:14:5: use Monolog\\DateTimeImmutable;',
-  'Monolog/Formatter/NormalizerFormatter.php:267:73: if ($this->dateFormat === self::SIMPLE_DATE && $date instanceof DateTimeImmutable) {',
-  'Monolog/Logger.php:335:16: * @param  DateTimeImmutable $datetime Optional log date to log into the past or future',
-  'Monolog/Logger.php:340:81: public function addRecord(int $level, string $message, array $context = [], DateTimeImmutable $datetime = null): bool',
-  "Monolog/Logger.php:382:56: 'datetime' => $datetime ?? new DateTimeImmutable($this->microsecondTimestamps, $this->timezone),",
-  'Monolog/Processor/PsrLogMessageProcessor.php:62:59: if (!$this->dateFormat && $val instanceof \\Monolog\\DateTimeImmutable) {',
+  'Monolog/Formatter/NormalizerFormatter.php:267:73: if ($this->dateFormat === self::SIMPLE_DATE && $date instanceof DateTimeImmutable) {  (in NormalizerFormatter.formatDate)',
+  'Monolog/Logger.php:335:16: * @param  DateTimeImmutable $datetime Optional log date to log into the past or future  (in Logger.addRecord)',
+  'Monolog/Logger.php:340:81: public function addRecord(int $level, string $message, array $context = [], DateTimeImmutable $datetime = null): bool  (in Logger.addRecord)',
+  "Monolog/Logger.php:382:56: 'datetime' => $datetime ?? new DateTimeImmutable($this->microsecondTimestamps, $this->timezone),  (in Logger.addRecord)",
+  'Monolog/Processor/PsrLogMessageProcessor.php:62:59: if (!$this->dateFormat && $val instanceof \\Monolog\\DateTimeImmutable) {  (in PsrLogMessageProcessor.__invoke)',
   'Monolog/Test/TestCase.php:15:5: use Monolog\\DateTimeImmutable;',
-  "Monolog/Test/TestCase.php:55:31: 'datetime' => new DateTimeImmutable(true),",
+  "Monolog/Test/TestCase.php:55:31: 'datetime' => new DateTimeImmutable(true),  (in TestCase.getRecord)",
   '',
 ].join('\n');
 const LICENCE = "only with a licence (intelephense's licenceKey, in .lsp.json's initializationOptions)";
@@ -138,7 +138,7 @@ describe('intelephense on monolog 2.9.1', () => {
     const added = `function lspqNow(): \\Monolog\\DateTimeImmutable { return new \\Monolog\\DateTimeImmutable(true); }`;
     // In path order: Monolog/Utils.php after Monolog/Test/; a qualified name's place is where it starts, its \.
     expect([edited.stdout, edited.exit]).toEqual([
-      `${REFS}Monolog/Utils.php:${lines + 1}:21: ${added}\nMonolog/Utils.php:${lines + 1}:61: ${added}\n`,
+      `${REFS}Monolog/Utils.php:${lines + 1}:21: ${added}  (in lspqNow)\nMonolog/Utils.php:${lines + 1}:61: ${added}  (in lspqNow)\n`,
       0,
     ]);
     writeFileSync(file, before);

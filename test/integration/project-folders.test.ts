@@ -67,7 +67,7 @@ for (const server of ['typescript', 'typescript-language-server']) {
     const refs = () => lspq.run(['refs', 'src/index.ts:1:shared', '--server', server], { cwd: a, env: { PATH } });
     const expected = [
       `${root}/build/tools/src/use.ts:1:10: import { shared } from '@x/a';`,
-      `${root}/build/tools/src/use.ts:3:21: export const used = shared(1);`,
+      `${root}/build/tools/src/use.ts:3:21: export const used = shared(1);  (in used)`,
     ].join('\n');
 
     test("refs, cold: its uses are found; the ignored dist/ copy's are not", async () => {

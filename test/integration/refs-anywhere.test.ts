@@ -70,15 +70,15 @@ const CASES: Case[] = [
     fixture: 'py-shapes',
     use: 'shapes/geometry.py:5:area',
     declaration: 'shapes/shape.py:13:area',
-    refs: ['shapes/geometry.py:5:18: return shape.area()'],
-    declarations: ['shapes/shape.py:13:9: def area(self) -> float: ...'],
+    refs: ['shapes/geometry.py:5:18: return shape.area()  (in area_of)'],
+    declarations: ['shapes/shape.py:13:9: def area(self) -> float: ...  (in Shape)'],
   },
   {
     server: 'gopls',
     fixture: 'go-shapes',
     use: 'main.go:7:TotalArea',
     declaration: 'geometry.go:17:TotalArea',
-    refs: ['main.go:7:32: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))'],
+    refs: ['main.go:7:32: 名前 := "🎉 图形"; fmt.Println(名前, TotalArea(shapes, "cm"))  (in main)'],
     declarations: ['geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {'],
   },
   {
@@ -88,7 +88,7 @@ const CASES: Case[] = [
     declaration: 'src/geometry.rs:15:total_area',
     refs: [
       'src/main.rs:7:15: use geometry::total_area;',
-      'src/main.rs:13:44: let 名前 = "🎉 图形"; println!("{} {}", 名前, total_area(&shapes, "cm"));',
+      'src/main.rs:13:44: let 名前 = "🎉 图形"; println!("{} {}", 名前, total_area(&shapes, "cm"));  (in main)',
     ],
     declarations: ['src/geometry.rs:15:8: pub fn total_area(shapes: &[Box<dyn Shape>], unit: Unit) -> String {'],
   },
@@ -98,7 +98,7 @@ const CASES: Case[] = [
     fixture: 'c-shapes',
     use: 'main.c:7:total_area',
     declaration: 'shape.h:13:total_area',
-    refs: ['main.c:7:49: const char *名前 = "🎉 图形"; printf("%s %f\\n", 名前, total_area(shapes, 2));'],
+    refs: ['main.c:7:49: const char *名前 = "🎉 图形"; printf("%s %f\\n", 名前, total_area(shapes, 2));  (in main)'],
     declarations: [
       'geometry.c:16:8: double total_area(const struct shape *shapes, int count)',
       'shape.h:13:8: double total_area(const struct shape *shapes, int count);',

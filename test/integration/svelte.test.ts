@@ -40,7 +40,7 @@ const REFS = [
   "src/Counter.svelte:2:12: import { double } from './lib';",
   'src/Counter.svelte:4:26: const twice = $derived(double(count));',
   "src/main.ts:1:10: import { double } from './lib';",
-  'src/main.ts:3:21: export const four = double(2);',
+  'src/main.ts:3:21: export const four = double(2);  (in four)',
   '',
 ].join('\n');
 

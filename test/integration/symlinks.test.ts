@@ -38,7 +38,7 @@ test('def through a link: the project of the linked file answers, elsewhere prin
 test('locations in the linked file are shown as the link; the rest of the project as it is', async () => {
   const r = await lspq.run(['refs', 'geo.go:9:sumAreas', '--include-declaration'], { cwd: outside });
   expect(r.stdout).toBe(
-    'geo.go:9:6: func sumAreas(shapes []Shape) float64 {\ngeo.go:18:31: return fmt.Sprintf("%v %s²", sumAreas(shapes), unit)\n',
+    'geo.go:9:6: func sumAreas(shapes []Shape) float64 {\ngeo.go:18:31: return fmt.Sprintf("%v %s²", sumAreas(shapes), unit)  (in TotalArea)\n',
   );
   const json = await lspq.json<{ target: { path: string }; root: string }>(['refs', 'geo.go:9:sumAreas'], {
     cwd: outside,
@@ -60,10 +60,10 @@ test('a current directory reached through a linked folder: paths relative to it,
   const r = await lspq.run(['refs', 'shape.go:4:Shape'], { cwd: linkedDir });
   expect(r.stdout).toBe(
     [
-      'geometry.go:5:19: func areaOf(shape Shape) float64 {',
-      'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {',
-      'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {',
-      'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}',
+      'geometry.go:5:19: func areaOf(shape Shape) float64 {  (in areaOf)',
+      'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {  (in sumAreas)',
+      'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {  (in TotalArea)',
+      'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}  (in main)',
       '',
     ].join('\n'),
   );
@@ -73,15 +73,15 @@ describe('a TypeScript file linked inside its own project (src/shape.ts -> shado
   // The unlinked project's answers: the declaration is not among its references.
   const both = [
     "src/circle.ts:1:15: import type { Shape } from './shape';",
-    'src/circle.ts:3:32: export class Circle implements Shape {',
+    'src/circle.ts:3:32: export class Circle implements Shape {  (in Circle)',
     "src/geometry.ts:1:15: import type { Shape, Unit } from './shape';",
-    'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {',
-    'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {',
-    'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {',
+    'src/geometry.ts:3:31: export function areaOf(shape: Shape): number {  (in areaOf)',
+    'src/geometry.ts:7:34: export function sumAreas(shapes: Shape[]): number {  (in sumAreas)',
+    'src/geometry.ts:13:35: export function totalArea(shapes: Shape[], unit: Unit): string {  (in totalArea)',
     "src/main.ts:4:15: import type { Shape } from './shape';",
-    'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];',
+    'src/main.ts:6:15: const shapes: Shape[] = [new Circle(1), new Square(2)];  (in shapes)',
     "src/square.ts:1:15: import type { Shape, Unit } from './shape';",
-    'src/square.ts:3:32: export class Square implements Shape {',
+    'src/square.ts:3:32: export class Square implements Shape {  (in Square)',
   ].join('\n');
   const unlinked: Record<string, string> = { typescript: both, 'typescript-language-server': both };
   const link = (dir: string) => {

@@ -30,19 +30,19 @@ afterAll(async () => {
 const refs = async () => (await lspq.run(['refs', 'deep/er/er.go:4:Thing'], { cwd: dir, env })).stdout;
 
 test('a file created, changed and deleted in an unwatched folder is seen by the next question', async () => {
-  expect(await refs()).toBe('deep/er/er.go:6:25: func Use() int { return Thing() }\n');
+  expect(await refs()).toBe('deep/er/er.go:6:25: func Use() int { return Thing() }  (in Use)\n');
   // Another program writes a new file where no watch could be set.
   writeFileSync(join(dir, 'deep', 'er', 'more.go'), 'package er\n\nfunc More() int { return Thing() + 1 }\n');
   expect(await refs()).toBe(
-    'deep/er/er.go:6:25: func Use() int { return Thing() }\ndeep/er/more.go:3:26: func More() int { return Thing() + 1 }\n',
+    'deep/er/er.go:6:25: func Use() int { return Thing() }  (in Use)\ndeep/er/more.go:3:26: func More() int { return Thing() + 1 }  (in More)\n',
   );
   // Changed: a second use on the same line.
   writeFileSync(join(dir, 'deep', 'er', 'more.go'), 'package er\n\nfunc More() int { return Thing() + Thing() }\n');
   expect(await refs()).toBe(
-    'deep/er/er.go:6:25: func Use() int { return Thing() }\ndeep/er/more.go:3:26: func More() int { return Thing() + Thing() }\ndeep/er/more.go:3:36: func More() int { return Thing() + Thing() }\n',
+    'deep/er/er.go:6:25: func Use() int { return Thing() }  (in Use)\ndeep/er/more.go:3:26: func More() int { return Thing() + Thing() }  (in More)\ndeep/er/more.go:3:36: func More() int { return Thing() + Thing() }  (in More)\n',
   );
   rmSync(join(dir, 'deep', 'er', 'more.go'));
-  expect(await refs()).toBe('deep/er/er.go:6:25: func Use() int { return Thing() }\n');
+  expect(await refs()).toBe('deep/er/er.go:6:25: func Use() int { return Thing() }  (in Use)\n');
   // Said once in the log, with how to raise the limit.
   const logs = (await lspq.run(['daemon', 'logs'])).stdout;
   expect(logs).toContain("the system's watch limit is reached (fs.inotify.max_user_watches)");

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'bun:test';
-import { editDistance, identifiersNear, nearestToName, nearestToPlace, onNoName } from '../../src/engine/hints';
+import {
+  editDistance,
+  identifiersNear,
+  namesOnLine,
+  nearestToName,
+  nearestToPlace,
+  onNoName,
+} from '../../src/engine/hints';
 import { syntaxOf } from '../../src/lsp/lexical';
 
 const lines = [
@@ -23,6 +30,18 @@ describe('hints on a miss', () => {
       '5:6:Println',
       '5:28:TotalArea',
       '5:38:shapes',
+    ]);
+  });
+
+  test('the names of one line (FILE:LINE): one-letter ones too, keywords, strings, comments and _ left out', () => {
+    const go = ['package main', 'func f() {', '\tfor _, s := range list { x := s } // all', '\tprintln("name")', '}'];
+    const at = (line: number) => namesOnLine(go, line, syntaxOf('a.go')).map((w) => `${w.column}:${w.text}`);
+    expect([at(1), at(2), at(3), at(4), at(5)]).toEqual([
+      ['9:main'],
+      ['6:f'],
+      ['9:s', '20:list', '27:x'],
+      ['2:println'],
+      [],
     ]);
   });
 

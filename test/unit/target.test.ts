@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { LspqError } from '../../src/common/errors';
-import { findWord, parseLineTarget, parseTarget } from '../../src/common/target';
+import { findPattern, findWord, namesPlace, parseLineTarget, parseTarget } from '../../src/common/target';
 
 const CWD = '/home/u/project';
 
@@ -50,10 +50,61 @@ describe('parseTarget', () => {
     expect(e.exit).toBe(2);
     expect(e.message).toContain('count from 1');
   });
+  test('FILE:LINE: the line, its one name found against the text', () => {
+    expect(parseTarget('src/a.ts:12', CWD)).toEqual({ kind: 'line', path: '/home/u/project/src/a.ts', line: 12 });
+    expect(error(() => parseTarget('a.ts:0', CWD)).message).toContain('count from 1');
+  });
+  test('FILE:LINE:TEXT<|>TEXT: a text pattern, whatever NAME and COL could be', () => {
+    expect(parseTarget('src/a.ts:3:c.<|>r * c.r', CWD)).toEqual({
+      kind: 'pattern',
+      path: '/home/u/project/src/a.ts',
+      line: 3,
+      before: 'c.',
+      after: 'r * c.r',
+      nth: 1,
+    });
+    // With no space or colon it would be a NAME; with digits a COL: the marker decides first.
+    expect(parseTarget('a.ts:3:<|>x', CWD, 2)).toMatchObject({ kind: 'pattern', before: '', after: 'x', nth: 2 });
+    expect(parseTarget('a.ts:3:f(a:<|>b)', CWD)).toMatchObject({ kind: 'pattern', line: 3, before: 'f(a:' });
+    expect(error(() => parseTarget('a.ts:3:<|>', CWD)).message).toContain('only the marker');
+    expect(error(() => parseTarget('a.ts:3:a<|>b<|>c', CWD)).message).toContain('more than once');
+  });
+  test('a line lspq printed, fed back whole: its place', () => {
+    expect(parseTarget('src/a.ts:12:5: return x.y  (in Foo.bar)', CWD)).toEqual({
+      kind: 'position',
+      path: '/home/u/project/src/a.ts',
+      line: 12,
+      column: 5,
+    });
+  });
+  test('which targets name a place rather than lines (actions)', () => {
+    expect(['a.ts:1:2', 'a.ts:1:x', 'a.ts:1:2: text', 'a.ts:1:f(<|>x)'].map(namesPlace)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(['a.ts:1', 'a.ts:1-4'].map(namesPlace)).toEqual([false, false]);
+  });
   test('no line at all is bad input with the forms spelled out', () => {
     const e = error(() => parseTarget('a.ts', CWD));
     expect(e.exit).toBe(2);
     expect(e.message).toContain('FILE:LINE:COL');
+  });
+});
+
+describe('findPattern', () => {
+  test('the places of the marker, in code points, overlapping ones too', () => {
+    expect(findPattern('return math.Pi * c.Radius * c.Radius', 'c.', 'Radius')).toEqual([19, 30]);
+    expect(findPattern('return math.Pi * c.Radius * c.Radius', 'Radius * c.', 'Radius')).toEqual([30]);
+    expect(findPattern('名前 := f(名前)', 'f(', '名前')).toEqual([8]);
+    expect(findPattern('aaa', 'a', 'a')).toEqual([1, 2]);
+    expect(findPattern('x(a.b)', '', 'a.b')).toEqual([2]);
+  });
+  test('a run of spaces in the pattern matches any run of blanks; other text literally', () => {
+    expect(findPattern('\treturn\t\tmath', 'return ', 'math')).toEqual([9]);
+    expect(findPattern('a.b(c)', 'a.', 'b(c)')).toEqual([2]);
+    expect(findPattern('a.b(c)', 'a', 'b')).toEqual([]);
   });
 });
 

@@ -1,21 +1,35 @@
 /** actions: the code actions at a position or lines; --apply N applies one. */
 import { ACTION_KINDS } from '../../common/action-kinds';
 import { usage } from '../../common/errors';
-import { type LineSpec, parseLineTarget, parseTarget, type TargetSpec } from '../../common/target';
+import { type LineSpec, namesPlace, parseLineTarget, parseTarget, type TargetSpec } from '../../common/target';
 import { editArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { verifyFlags, withVerdict } from '../edit-flags';
 import { positiveInt, type TargetFlags, targetFrom } from '../options';
+import { displayPath } from '../../common/paths';
+import { plural } from '../../render/style';
+import type { ActionsResult } from './question';
 import { actionsJson, renderActions } from './render';
 import { ActionsShape } from './shape';
 
 /** A position (FILE:LINE:COL, FILE:LINE:NAME, --symbol) or lines (FILE:LINE, FILE:START-END). */
 function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
   if (args.symbol || !args.target) return targetFrom(args, cwd);
-  // FILE:LINE:COL and FILE:LINE:NAME name a position; FILE:LINE and FILE:START-END lines.
-  if (/:\d+:[^:\s]+$/.test(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
+  // FILE:LINE:COL, FILE:LINE:NAME and a text pattern name a position; FILE:LINE and FILE:START-END lines.
+  if (namesPlace(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
   return parseLineTarget(args.target, cwd);
 }
+
+/** The miss: where, of which kinds, and the disabled ones left out (`no code actions of kind source at src/main.ts:1`). */
+const noActions = (kinds: string[] | undefined) => (r: ActionsResult, cwd: string) => {
+  // A position is a point (FILE:LINE:COL); FILE:LINE and FILE:START-END are whole lines.
+  const { line, column, endLine, endColumn } = r.span;
+  const point = line === endLine && column === endColumn;
+  const lines = point ? `${line}:${column}` : endLine > line ? `${line}-${endLine}` : `${line}`;
+  const of = kinds?.length ? ` of kind ${kinds.join(', ')}` : '';
+  const hidden = r.hidden > 0 ? ` (${plural(r.hidden, 'disabled one')} not shown; --all lists them with why)` : '';
+  return `no code actions${of} at ${displayPath(r.path, cwd)}:${lines}${hidden}`;
+};
 
 export const actions = defineCommand({
   summary: 'code actions at TARGET, FILE:LINE or FILE:START-END; --apply N applies one',
@@ -74,7 +88,7 @@ export const actions = defineCommand({
     const out = present(
       result,
       args.json,
-      { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0 },
+      { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0, nothing: noActions(kinds) },
       line,
     );
     return withVerdict(out, result.applied?.verification);

@@ -283,7 +283,10 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
     for (const s of sessions)
       for (const action of await using(s, () => offeredBy(s, place, req, ctx, deadline)))
         offered.push({ session: s, action });
-    const items: CodeActionItem[] = offered.map(({ session: s, action: a }, i) => ({
+    // A server may offer every refactor it knows, most disabled here: those only with --all.
+    const shownOnes = req.all ? offered : offered.filter(({ action: a }) => isCommand(a) || !a.disabled);
+    // Numbered as listed, so --apply N takes the N-th line the same flags list (no gaps where disabled ones hide).
+    const listed: CodeActionItem[] = shownOnes.map(({ session: s, action: a }, i) => ({
       index: i + 1,
       title: a.title,
       kind: kindOf(a),
@@ -292,18 +295,16 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
       server: s.client.spec.id,
       ...(!isCommand(a) && a.disabled ? { disabled: a.disabled.reason } : {}),
     }));
-    // A server may offer every refactor it knows, most disabled here: those only with --all.
-    const listed = req.all ? items : items.filter((a) => !a.disabled);
     let applied: ActionsResult['applied'] = null;
     if (req.apply !== undefined) {
       const at = `${displayPath(shown(path), req.cwd)}:${place.span.line}`;
-      const chosen = req.apply === 'preferred' ? items.find((a) => a.preferred && !a.disabled) : items[req.apply - 1];
+      const chosen = req.apply === 'preferred' ? listed.find((a) => a.preferred && !a.disabled) : listed[req.apply - 1];
       if (!chosen) {
         throw new LspqError(
           'usage',
           req.apply === 'preferred'
-            ? `no preferred code action at ${at} (${items.length} offered); list them with 'lspq actions' and pick one with --apply N`
-            : `there is no code action ${req.apply} at ${at} (${items.length} offered); list them with 'lspq actions'`,
+            ? `no preferred code action at ${at} (${listed.length} listed); list them with 'lspq actions' and pick one with --apply N`
+            : `there is no code action ${req.apply} at ${at} (${listed.length} listed); list them with 'lspq actions'`,
         );
       }
       if (chosen.disabled)
@@ -311,7 +312,7 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
           'usage',
           `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`,
         );
-      const { session: by, action } = offered[chosen.index - 1]!;
+      const { session: by, action } = shownOnes[chosen.index - 1]!;
       const { plan, urls } = await run(by, action, `applied ${chosen.index}: ${chosen.title}`, req, ctx, deadline);
       const files: FileEdit[] = fileEdits(plan, shown);
       const where = { root: by.client.root, allowOutside: req.allowOutside, confine: req.confine };
@@ -334,7 +335,7 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
       root: session.client.root,
       servers: answeredBy(sessions),
       actions: listed.slice(0, req.limit),
-      hidden: items.length - listed.length,
+      hidden: offered.length - shownOnes.length,
       applied,
     };
   });

@@ -50,8 +50,9 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
       .join(', ');
     return `${String(a.index).padStart(width)}  ${c.cyan(a.kind || '-')}  ${a.title}${tags ? c.dim(` (${tags})`) : ''}\n`;
   });
+  // With none shown, the line that says so names the hidden ones (command.ts).
   const hidden =
-    r.hidden > 0
+    r.hidden > 0 && r.actions.length > 0
       ? `${r.hidden} disabled action${r.hidden === 1 ? '' : 's'} not shown; --all lists them with why`
       : undefined;
   return { stdout: lines.join(''), ...(hidden ? { warning: hidden } : {}) };

@@ -10,7 +10,7 @@ import { positiveInt, targetFrom } from '../options';
 import { callPathJson, callsJson, renderCallPath, renderCalls } from './render';
 import { CallPathShape, CallsShape } from './shape';
 
-/** The target of --to: FILE:LINE:COL or FILE:LINE:NAME, else a symbol name as --symbol takes it. */
+/** The target of --to: FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, else a symbol name as --symbol takes it. */
 function toTarget(value: string, cwd: string): TargetSpec {
   return /:\d+(:|$)/.test(value) ? parseTarget(value, cwd) : { kind: 'symbol', name: value };
 }
@@ -58,7 +58,12 @@ export const calls = defineCommand({
       return present(
         await ask(query, args),
         args.json,
-        { human: renderCallPath, json: callPathJson, found: (r) => r.chains.length > 0 },
+        {
+          human: renderCallPath,
+          json: callPathJson,
+          found: (r) => r.chains.length > 0,
+          nothing: (r) => `no call chain from ${r.from.name} to ${r.to.name} within the depth searched; raise --depth`,
+        },
         line,
       );
     }
@@ -72,7 +77,13 @@ export const calls = defineCommand({
     const out = present(
       result,
       args.json,
-      { human: renderCalls, json: callsJson, found: (r) => r.calls.length > 0 },
+      {
+        human: renderCalls,
+        json: callsJson,
+        found: (r) => r.calls.length > 0,
+        nothing: (r, cwd) =>
+          `no ${r.direction === 'incoming' ? 'callers' : 'callees'} of ${r.item.name} (${displayPath(r.item.path, cwd)}:${r.item.line}:${r.item.column})`,
+      },
       line,
     );
     // Files no build configuration asked compiles may hold more callers: not the whole answer.

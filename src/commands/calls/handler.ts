@@ -10,6 +10,7 @@ import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';
 import type { CallItem, CallNode, CallsQuery, CallsResult } from './question';
 import { contextOf } from '../../engine/excerpts';
+import { withEnclosing } from '../../engine/enclosing';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { using, textsOf } from '../../engine/sessions';
 import { fromEachProject, loadProjects } from '../../engine/projects';
@@ -120,8 +121,8 @@ async function callsOnce(req: CallsQuery, ctx: HandlerContext): Promise<CallsRes
     if (!root) throw new LspqError('bad_position', 'there is no function or method at the target; point at its name');
     const texts = textsOf(session, ctx);
     const counter = { total: 0 };
-    const tree = await expand(root, req, session, texts, deadline, ctx, counter, new Set([itemKey(root)]), 1);
-    const item = toItem(root, texts, session);
+    const found = await expand(root, req, session, texts, deadline, ctx, counter, new Set([itemKey(root)]), 1);
+    const { item, tree } = await withItemsIn(toItem(root, texts, session), found, session, req, ctx, deadline);
     return {
       item: { ...item, path: shown(item.path) },
       direction: req.direction,
@@ -132,6 +133,34 @@ async function callsOnce(req: CallsQuery, ctx: HandlerContext): Promise<CallsRes
       truncated: counter.total > req.limit,
     };
   });
+}
+
+/** Each item of the tree with the symbol it is declared in (`in`), from its file's document symbols. */
+async function withItemsIn(
+  root: CallItem,
+  nodes: CallNode[],
+  session: Session,
+  req: CallsQuery,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<{ item: CallItem; tree: CallNode[] }> {
+  const items: CallItem[] = [root];
+  const collect = (list: CallNode[]) => {
+    for (const n of list) {
+      items.push(n.item);
+      collect(n.calls);
+    }
+  };
+  collect(nodes);
+  const placed = await withEnclosing(items, session, req, ctx, deadline);
+  // Put back in the order they were collected: each node, then its calls.
+  let next = 1;
+  const rebuild = (list: CallNode[]): CallNode[] =>
+    list.map((n) => {
+      const item = placed[next++]!;
+      return { ...n, item, calls: rebuild(n.calls) };
+    });
+  return { item: placed[0]!, tree: rebuild(nodes) };
 }
 
 /** The calls into `item`, from every project of the workspace; a caller found from two projects once. */

@@ -1,6 +1,6 @@
 /** calls: a function asked; its callers or callees answered, or the call chains from it to another. */
 import type { CallerContext } from '../../answers/caller';
-import type { Context, Span } from '../../answers/places';
+import type { Context, Enclosing, Span } from '../../answers/places';
 import type { TargetSpec } from '../../common/target';
 
 export type CallDirection = 'incoming' | 'outgoing';
@@ -26,6 +26,8 @@ export interface CallItem {
   line: number;
   column: number;
   detail?: string;
+  /** The symbol it is declared in (a method's class), where its file's server gives one. */
+  in?: Enclosing;
 }
 
 export interface CallNode {

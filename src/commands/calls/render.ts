@@ -36,8 +36,9 @@ export function callsJson(r: CallsResult, cwd: string): z.infer<typeof CallsShap
 
 export function renderCalls(r: CallsResult, o: RenderOptions): Rendered {
   const arrow = r.direction === 'incoming' ? '←' : '→';
+  const within = (item: CallItem) => (item.in ? o.colors.dim(`  (in ${item.in.name})`) : '');
   const line = (item: CallItem, depth: number, prefix: string) =>
-    `${locationPrefix(o, displayPath(item.path, o.cwd), item.line, item.column)} ${'  '.repeat(depth)}${prefix}${o.colors.dim(item.kind)} ${o.colors.bold(item.name)}`;
+    `${locationPrefix(o, displayPath(item.path, o.cwd), item.line, item.column)} ${'  '.repeat(depth)}${prefix}${o.colors.dim(item.kind)} ${o.colors.bold(item.name)}${within(item)}`;
   const at = (item: CallItem) => ({ path: displayPath(item.path, o.cwd), line: item.line });
   const places: Placed[] = [{ ...at(r.item), text: line(r.item, 0, '') }];
   let shown = 0;
@@ -81,9 +82,6 @@ export function renderCallPath(r: CallPathResult, o: RenderOptions): Rendered {
   );
   return {
     stdout: chains.length ? `${chains.join('\n--\n')}\n` : '',
-    ...(chains.length === 0
-      ? { stderr: `no call chain from ${r.from.name} to ${r.to.name} within the depth searched; raise --depth` }
-      : {}),
     warning: r.truncated ? truncationNote(r.chains.length, r.total, 'chains') : undefined,
   };
 }

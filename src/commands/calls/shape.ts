@@ -1,6 +1,6 @@
 /** The --json answers of calls: a call tree, or the call chains of --to. */
 import * as z from 'zod/mini';
-import { answered, ContextShape, cut, int, SpanShape } from '../../answers/shapes';
+import { answered, ContextShape, cut, EnclosingShape, int, SpanShape } from '../../answers/shapes';
 
 export const CallItemShape = z.object({
   name: z.string(),
@@ -9,6 +9,8 @@ export const CallItemShape = z.object({
   line: int,
   column: int,
   detail: z.optional(z.string()),
+  /** The symbol it is declared in (a method's class). */
+  in: z.optional(EnclosingShape),
 });
 
 interface CallNodeJson {

@@ -9,7 +9,7 @@ import { zshScript } from './zsh';
 const SHELLS = { bash: bashScript, zsh: zshScript, fish: fishScript } as const;
 
 export const completion = defineCommand({
-  summary: "the shell's completion script: commands, flags, their values, file names",
+  summary: "the shell's completion script: commands, flags, their values, server ids, file names",
   args: {
     shell: { type: 'positional', required: false, description: 'bash, zsh or fish', valueHint: 'SHELL' },
   },
@@ -22,6 +22,12 @@ export const completion = defineCommand({
       throw usage(
         `lspq completion takes bash, zsh or fish${shell === undefined ? '' : `, not '${shell}'`}; e.g. source <(lspq completion bash)`,
       );
-    return { stdout: SHELLS[shell as keyof typeof SHELLS](completionModel(commands)), exit: 0 };
+    // The servers lspq knows, for --server's values (loaded here: the registry is the engine's).
+    const { BUILTIN_SERVERS } = await import('../../lsp/servers/registry');
+    const model = completionModel(
+      commands,
+      BUILTIN_SERVERS.map((s) => s.id),
+    );
+    return { stdout: SHELLS[shell as keyof typeof SHELLS](model), exit: 0 };
   },
 });

@@ -1,5 +1,5 @@
 /** lspq completion zsh: a completion function for zsh's completion system, from the command table. Pure. */
-import type { CommandModel, FlagModel } from './model';
+import type { CompletionModel, FlagModel } from './model';
 
 /** Text inside an _arguments spec's brackets and descriptions: [ ] : and ' escaped. */
 const quoteSpec = (text: string) =>
@@ -16,6 +16,14 @@ function action(values: readonly string[] | undefined, complete: string, names: 
   return ' ';
 }
 
+/** A global flag's value typed before the command: its values, or a folder. */
+function valueCompletion(f: FlagModel): string {
+  if (f.values) return `compadd -- ${f.values.join(' ')}`;
+  if (f.complete === 'dirs') return '_files -/';
+  if (f.complete === 'files') return '_files';
+  return `_message ${f.long}`;
+}
+
 function flagSpec(f: FlagModel, names: string[]): string {
   const value = f.takesValue ? `:${f.long}:${action(f.values, f.complete, names)}` : '';
   const body = `[${quoteSpec(f.description)}]${value}`;
@@ -23,8 +31,13 @@ function flagSpec(f: FlagModel, names: string[]): string {
   return `'(-${f.short} --${f.long})'{-${f.short},--${f.long}}'${body}'`;
 }
 
-export function zshScript(commands: CommandModel[]): string {
+export function zshScript(model: CompletionModel): string {
+  const { commands, leading } = model;
   const names = commands.map((c) => c.name);
+  const valued = leading.filter((f) => f.takesValue);
+  const switches = leading.filter((f) => !f.takesValue).map((f) => `--${f.long}`);
+  // After a global flag that takes a value, before the command: its values.
+  const leadingValues = valued.map((f) => `            --${f.long}) ${valueCompletion(f)} ;;`);
   const described = commands.map((c) => `    '${c.name}:${quoteSpec(c.summary)}'`);
   const cases = commands.map((c) => {
     const p = c.positional;
@@ -38,13 +51,33 @@ _lspq() {
   commands=(
 ${described.join('\n')}
   )
-  if (( CURRENT == 2 )); then
-    _describe -t commands 'lspq command' commands
+  # Global flags may come before the command (lspq --json def ...): the command is the first word after them.
+  local at=2
+  while (( at < CURRENT )); do
+    case $words[at] in
+      ${[...switches, '--*=*'].join('|')}) (( at++ )) ;;
+      ${valued.map((f) => `--${f.long}`).join('|')})
+        if (( at + 1 == CURRENT )); then
+          case $words[at] in
+${leadingValues.join('\n')}
+          esac
+          return
+        fi
+        (( at += 2 )) ;;
+      *) break ;;
+    esac
+  done
+  if (( CURRENT == at )); then
+    if [[ $PREFIX == -* ]]; then
+      compadd -- ${leading.map((f) => `--${f.long}`).join(' ')} --help --version
+    else
+      _describe -t commands 'lspq command' commands
+    fi
     return
   fi
-  local cmd=$words[2]
-  shift words
-  (( CURRENT-- ))
+  local cmd=$words[at]
+  words=(\${words[at,-1]})
+  (( CURRENT -= at - 1 ))
   case $cmd in
 ${cases.join('\n')}
   esac

@@ -15,7 +15,7 @@ export const def = defineCommand({
   process: 'daemon',
   mcp: { kind: 'question' },
   handlers: { def: async () => (await import('./handler')).def },
-  run: locationsRun('def'),
+  run: locationsRun('def', 'definition of'),
   shape: LocationsShape,
   capabilities: { def: (c) => !!c.definitionProvider },
 });

@@ -2,6 +2,7 @@
 import { indexArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { targetFrom } from '../options';
+import { targetWords } from '../../render/place-json';
 import { hoverJson, renderHover } from './render';
 import { HoverShape } from './shape';
 
@@ -14,7 +15,17 @@ export const hover = defineCommand({
   handlers: { hover: async () => (await import('./handler')).hover },
   run: async (args, { line, ask }) => {
     const result = await ask({ op: 'hover', target: targetFrom(args, line.cwd) }, args);
-    return present(result, args.json, { human: renderHover, json: hoverJson, found: (r) => r.contents !== '' }, line);
+    return present(
+      result,
+      args.json,
+      {
+        human: renderHover,
+        json: hoverJson,
+        found: (r) => r.contents !== '',
+        nothing: (r, cwd) => `no hover information for ${targetWords(r.target, cwd)}`,
+      },
+      line,
+    );
   },
   shape: HoverShape,
   capabilities: { hover: (c) => !!c.hoverProvider },

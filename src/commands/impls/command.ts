@@ -11,7 +11,7 @@ export const impls = defineCommand({
   process: 'daemon',
   mcp: { kind: 'question' },
   handlers: { impls: async () => (await import('./handler')).impls },
-  run: locationsRun('impls'),
+  run: locationsRun('impls', 'implementations of'),
   shape: LocationsShape,
   capabilities: { impls: (c) => !!c.implementationProvider },
 });

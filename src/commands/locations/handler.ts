@@ -16,6 +16,7 @@ import { type Location as Place, sortLocations } from '../../answers/places';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { textsOf, using } from '../../engine/sessions';
 import { withBodies, withContext } from '../../engine/excerpts';
+import { withEnclosing } from '../../engine/enclosing';
 import { atTarget, type IndexHit, indexServer, locationsOf, writesName } from '../../engine/from-index';
 import { loadProjects } from '../../engine/projects';
 import { openTarget } from '../../engine/open-target';
@@ -42,6 +43,8 @@ export interface LocationsAsk {
   noneIsAnAnswer?: boolean;
   /** The symbol search found the target at its definition: keep it (clangd answers def there with the declaration). */
   keepsFoundDefinition?: boolean;
+  /** Each place names the symbol it sits in (`in`), from its file's document symbols: refs. */
+  enclosing?: boolean;
   server(
     session: Session,
     params: TextDocumentPositionParams,
@@ -170,13 +173,14 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
       }
       const all = sortLocations(found);
       // Context and bodies only for the locations shown, read before paths are shown as the user named them.
-      const shownOnes = await withBodies(
+      const withCode = await withBodies(
         withContext(all.slice(0, req.limit), texts, req.context),
         session,
         req,
         ctx,
         deadline,
       );
+      const shownOnes = ask.enclosing ? await withEnclosing(withCode, session, req, ctx, deadline) : withCode;
       return {
         target,
         server: client.spec.id,

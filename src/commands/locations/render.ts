@@ -26,7 +26,9 @@ export function locationsJson(r: LocationsResult, cwd: string): z.infer<typeof L
 export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered {
   const places = r.locations.map((l) => {
     const path = displayPath(l.path, o.cwd);
-    return { ...l, path, text: `${locationPrefix(o, path, l.line, l.column)} ${l.preview}` };
+    // The symbol it sits in after the code, so the line's `path:line:col:` still leads (and it is fed back as a target).
+    const within = l.in ? o.colors.dim(`  (in ${l.in.name})`) : '';
+    return { ...l, path, text: `${locationPrefix(o, path, l.line, l.column)} ${l.preview}${within}` };
   });
   const notes = [
     r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,

@@ -5,6 +5,7 @@ import { positiveInt, type TargetFlags, targetFrom } from '../options';
 import type { LocationsHandler, LocationsResult } from './question';
 import { locationsJson, renderLocations } from './render';
 import { displayPath } from '../../common/paths';
+import { targetWords } from '../../render/place-json';
 
 /** The line said of files a Go question could not search. */
 export const unsearchedNote = (files: string) =>
@@ -19,8 +20,8 @@ export interface LocationFlags extends TargetFlags {
   'max-lines'?: string;
 }
 
-/** The run of a command whose one question, `op`, is answered with locations. */
-export function locationsRun(op: string) {
+/** The run of a command whose one question, `op`, is answered with locations; `none` says what was not found (`references to`). */
+export function locationsRun(op: string, none: string) {
   return async (args: LocationFlags, { line, ask }: RunContext<Record<string, () => Promise<LocationsHandler>>>) => {
     const maxLines = positiveInt(args['max-lines'], '--max-lines');
     if (maxLines !== undefined && !args.body) throw usage('--max-lines cuts a --body; add --body');
@@ -34,7 +35,12 @@ export function locationsRun(op: string) {
     const out = present(
       result,
       args.json,
-      { human: renderLocations, json: locationsJson, found: (r) => r.total > 0 },
+      {
+        human: renderLocations,
+        json: locationsJson,
+        found: (r) => r.total > 0,
+        nothing: (r, cwd) => `no ${none} ${targetWords(r.target, cwd)}`,
+      },
       line,
     );
     // An indexer known to leave places out, asked alone: not the whole answer.

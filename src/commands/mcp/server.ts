@@ -135,10 +135,24 @@ export async function serveMcp(
     return call(tool, request.params.arguments, root, timeoutMs);
   });
   const transport = new StdioServerTransport();
+  // Piped input ends after its last request: every request read is answered, and written, before the server exits.
+  const unanswered = new Set<unknown>();
+  const send = transport.send.bind(transport);
+  transport.send = async (message) => {
+    await send(message);
+    if ('id' in message && !('method' in message)) unanswered.delete(message.id);
+  };
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();
     process.stdin.on('end', () => done());
   });
   await server.connect(transport);
+  const read = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ('method' in message && 'id' in message) unanswered.add(message.id);
+    read?.(message);
+  };
   await closed;
+  while (unanswered.size > 0) await Bun.sleep(10);
+  await new Promise((written) => process.stdout.write('', written));
 }

@@ -20,7 +20,7 @@ export const refs = defineCommand({
   process: 'daemon',
   mcp: { kind: 'question' },
   handlers: { refs: async () => (await import('./handler')).refs },
-  run: locationsRun('refs'),
+  run: locationsRun('refs', 'references to'),
   shape: LocationsShape,
   capabilities: { refs: (c) => !!c.referencesProvider },
 });

@@ -34,6 +34,7 @@ export const refs = locationsAnswer({
   what: 'references',
   noneIsAnAnswer: true,
   spansWorkspace: true,
+  enclosing: true,
   server: (session, params, { includeDeclaration, options }) =>
     references(session, params, includeDeclaration, options),
   index: ({ index, symbol, target }, includeDeclaration) => index.references(symbol, includeDeclaration, target.path),

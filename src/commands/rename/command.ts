@@ -6,6 +6,7 @@ import { verifyFlags, withVerdict } from '../edit-flags';
 import { targetFrom } from '../options';
 import { renameJson, renderRename } from './render';
 import { RenameShape } from './shape';
+import { targetWords } from '../../render/place-json';
 
 export const rename = defineCommand({
   summary: 'rename the symbol at TARGET across the workspace; --dry-run shows the diff',
@@ -47,7 +48,12 @@ export const rename = defineCommand({
     const out = present(
       result,
       args.json,
-      { human: renderRename, json: renameJson, found: (r) => r.files.length > 0 },
+      {
+        human: renderRename,
+        json: renameJson,
+        found: (r) => r.files.length > 0,
+        nothing: (r, cwd) => `${r.server} changes no file to rename ${targetWords(r.target, cwd)} to '${r.newName}'`,
+      },
       line,
     );
     return withVerdict(out, result.verification);

@@ -1,13 +1,20 @@
 /** symbols: a file's symbols as a tree; -w QUERY searches the workspace. */
 import { SYMBOL_KINDS } from '../../common/symbol-kinds';
 import * as z from 'zod/mini';
-import { resolvePath } from '../../common/paths';
+import { displayPath, resolvePath } from '../../common/paths';
 import { usage } from '../../common/errors';
 import { contextArgs, indexArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { parseKinds } from '../options';
 import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from './render';
 import { SymbolsShape, WorkspaceSymbolsShape } from './shape';
+
+/** What a miss names: `symbols`, or `function or class symbols` with --kind. */
+function kindWords(kinds: string[] | undefined): string {
+  if (!kinds?.length) return 'symbols';
+  const last = kinds.at(-1)!;
+  return `${kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} or ${last}` : last} symbols`;
+}
 
 export const symbols = defineCommand({
   summary: "a file's symbols as a tree; -w QUERY searches the workspace",
@@ -40,14 +47,29 @@ export const symbols = defineCommand({
       return present(
         result,
         args.json,
-        { human: renderWorkspaceSymbols, json: workspaceSymbolsJson, found: (r) => r.total > 0 },
+        {
+          human: renderWorkspaceSymbols,
+          json: workspaceSymbolsJson,
+          found: (r) => r.total > 0,
+          nothing: () => `no ${kindWords(kinds)} in the workspace match '${input}'`,
+        },
         line,
       );
     }
     if (!input) throw usage('missing FILE: lspq symbols FILE, or lspq symbols -w QUERY for the workspace');
     const query = { op: 'symbols' as const, path: resolvePath(line.cwd, input), ...(kinds ? { kinds } : {}) };
     const result = await ask(query, args);
-    return present(result, args.json, { human: renderSymbols, json: symbolsJson, found: (r) => r.total > 0 }, line);
+    return present(
+      result,
+      args.json,
+      {
+        human: renderSymbols,
+        json: symbolsJson,
+        found: (r) => r.total > 0,
+        nothing: (r, cwd) => `no ${kindWords(kinds)} in ${displayPath(r.path, cwd)}`,
+      },
+      line,
+    );
   },
   shape: z.union([SymbolsShape, WorkspaceSymbolsShape]),
   capabilities: {

@@ -11,7 +11,7 @@ export const typedef = defineCommand({
   process: 'daemon',
   mcp: { kind: 'question' },
   handlers: { typedef: async () => (await import('./handler')).typedef },
-  run: locationsRun('typedef'),
+  run: locationsRun('typedef', 'type definition of'),
   shape: LocationsShape,
   capabilities: { typedef: (c) => !!c.typeDefinitionProvider },
 });
