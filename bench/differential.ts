@@ -62,7 +62,7 @@ function cases(): Case[] {
   return [
     {
       name: 'httpx 0.28.1 (pyright)',
-      root: committed('httpx', join(REPO, '.tools', 'projects', 'httpx-0.28.1')),
+      root: committed('httpx', join(REPO, '.tools', 'sources', 'httpx-0.28.1')),
       extensions: ['.py'],
       pairs: [['pyright', 'basedpyright']],
       index: true,

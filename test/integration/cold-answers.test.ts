@@ -31,7 +31,7 @@ function copyOf(name: string, from: string, marker?: string): string {
 describe.each([
   {
     name: 'pyright on httpx 0.28.1',
-    project: () => copyOf('httpx', join(REPO, '.tools', 'projects', 'httpx-0.28.1')),
+    project: () => copyOf('httpx', join(REPO, '.tools', 'sources', 'httpx-0.28.1')),
     args: ['refs', 'httpx/_models.py:382:Request', '--limit', '1000'],
     count: 192,
     cold: [
@@ -45,8 +45,8 @@ describe.each([
     args: ['refs', 'Monolog/Handler/AbstractHandler.php:51:isHandling', '--limit', '1000'],
     count: 20,
     cold: [
-      'Monolog/Handler/NoopHandler.php:28:21: public function isHandling(array $record): bool',
-      'Monolog/Handler/NullHandler.php:48:21: public function isHandling(array $record): bool',
+      'Monolog/Handler/NoopHandler.php:28:21: public function isHandling(array $record): bool  (in NoopHandler)',
+      'Monolog/Handler/NullHandler.php:48:21: public function isHandling(array $record): bool  (in NullHandler)',
     ],
   },
 ])('$name', ({ project, args, count, cold }) => {

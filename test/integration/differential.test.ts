@@ -56,7 +56,7 @@ function agrees(name: string, c: Comparison): void {
 }
 
 describe('httpx 0.28.1', () => {
-  const root = copyOf('diff-httpx', join(REPO, '.tools', 'projects', 'httpx-0.28.1'));
+  const root = copyOf('diff-httpx', join(REPO, '.tools', 'sources', 'httpx-0.28.1'));
   test('pyright: cold against warm; pyright against basedpyright', async () => {
     const targets = await targetsOf(root, ['.py']);
     agrees('httpx', await coldAgainstWarm(root, base, targets, 3, ['--server', 'pyright']));
