@@ -23,6 +23,7 @@ import { workspaceSessions } from './symbol-search';
 import type { DiagQuery } from '../answers/diagnostics';
 import { readsWithPlugins } from '../lsp/servers/ts-plugins';
 import { turnEvery } from '../common/turns';
+import { inNeverSources } from '../project/folders';
 
 export type DiagRequest = DiagQuery;
 
@@ -123,7 +124,9 @@ export async function workspaceFilesFor(session: Session, env: Record<string, st
     isSource(spec, p, existsSync) && readsWithPlugins(spec, p) && !p.includes('/node_modules/') && existsSync(p);
   const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
   const repo = await GitRepo.open(root, env);
-  const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && wanted(p)) : [];
+  // git lists what it does not ignore, a `.venv` with no .gitignore entry included: never sources all the same.
+  const never = repo ? inNeverSources(repo.top) : () => false;
+  const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && !never(p) && wanted(p)) : [];
   // Nothing listed: not a repository, or a project an enclosing repository ignores.
   if (listed.length > 0) return listed;
   return (await projectFiles(spec, root, 20_000)).filter(wanted);

@@ -4,7 +4,9 @@
  * package kept under build/ and tracked by git is part of the workspace
  * (it used to drop out of cross-package refs with exit 0, because the walk
  * for projects skipped every folder named build); a copy of a package in a
- * dist/ that git ignores is not.
+ * dist/ that git ignores is not. A `.venv` that git does not
+ * ignore is never sources (diag --all diagnosed pip's 700 files and timed
+ * out).
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -81,3 +83,33 @@ for (const server of ['typescript', 'typescript-language-server']) {
     });
   });
 }
+
+describe('a .venv that git does not ignore', () => {
+  const root = mkdtempSync(join(tmpdir(), 'lspq-venv-'));
+  made.push(root);
+  writeFileSync(join(root, 'pyproject.toml'), '[project]\nname = "p"\nversion = "0"\n');
+  writeFileSync(join(root, 'app.py'), 'import os\n\n\ndef f() -> int:\n    return 1\n');
+  // pip and its 700 files, as `python -m venv` makes them; no .gitignore names the folder.
+  const venv = Bun.spawnSync(['python3', '-m', 'venv', '.venv'], { cwd: root, stderr: 'pipe' });
+  if (venv.exitCode !== 0) throw new Error(`python3 -m venv failed: ${venv.stderr}`);
+  git(root, 'init', '-q');
+  // Committed: the changed files are app.py and the environment's.
+  git(root, 'add', 'pyproject.toml');
+  git(root, 'commit', '-qm', 'project');
+  const FINDING = 'app.py:1:8: warning: `os` imported but unused help: Remove unused import: `os` [Ruff F401]\n';
+
+  for (const mode of [['--all'], []])
+    test(`diag ${mode.join(' ') || '(the changed files)'}: exactly the project's finding, nothing of the environment`, async () => {
+      const r = await lspq.run(['diag', ...mode, '--fail-on', 'warning', '--server', 'ruff', '--json'], {
+        cwd: root,
+        env: { PATH },
+      });
+      const answer = JSON.parse(r.stdout) as { files: string[]; diagnostics: { path: string }[] };
+      expect([answer.files, answer.diagnostics.map((d) => d.path), r.exit]).toEqual([['app.py'], ['app.py'], 1]);
+      const lines = await lspq.run(['diag', ...mode, '--fail-on', 'warning', '--server', 'ruff'], {
+        cwd: root,
+        env: { PATH },
+      });
+      expect([lines.stdout, lines.exit]).toEqual([FINDING, 1]);
+    });
+});
