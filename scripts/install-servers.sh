@@ -58,6 +58,7 @@ TANSTACK_QUERY_VERSION=5.104.5   # two packages of a real monorepo, sources incl
 VUE_SONNER_VERSION=2.0.9         # real component libraries, their sources as published (npm pack, unpacked to
 SVELTE_SONNER_VERSION=1.2.1      # .tools/projects: no install, so no peers): Vue's ships .vue and .ts, Svelte's .svelte
 RUNED_VERSION=0.28.0             # svelte-sonner's one dependency, beside svelte in .tools/node_modules
+SVELTE_FRENCH_TOAST_VERSION=1.2.0 # a package whose sources are its dist/ (tracked, so sources), unpacked the same way
 GITHUB_SCHEMA_VERSION=15.25.0    # GitHub's GraphQL schema (@octokit/graphql-schema), for the GraphQL tests, and
 GITHUB_SCHEMA_BROKEN=15.26.1     # the release whose schema defines two fields twice (it does not build)
 
@@ -440,12 +441,13 @@ else
 fi
 
 # ---- real component libraries' sources (npm pack, unpacked) -------------------
-CURRENT_STEP="vue-sonner $VUE_SONNER_VERSION, svelte-sonner $SVELTE_SONNER_VERSION, runed $RUNED_VERSION, GitHub's schema"
+CURRENT_STEP="vue-sonner $VUE_SONNER_VERSION, svelte-sonner $SVELTE_SONNER_VERSION, svelte-french-toast $SVELTE_FRENCH_TOAST_VERSION, runed $RUNED_VERSION, GitHub's schema"
 PROJECTS="$TOOLS/projects"
 # Each as folder name, then package@version.
 UNPACKED=(
   "vue-sonner-$VUE_SONNER_VERSION" "vue-sonner@$VUE_SONNER_VERSION"
   "svelte-sonner-$SVELTE_SONNER_VERSION" "svelte-sonner@$SVELTE_SONNER_VERSION"
+  "svelte-french-toast-$SVELTE_FRENCH_TOAST_VERSION" "svelte-french-toast@$SVELTE_FRENCH_TOAST_VERSION"
   "github-schema-$GITHUB_SCHEMA_VERSION" "@octokit/graphql-schema@$GITHUB_SCHEMA_VERSION"
   "github-schema-$GITHUB_SCHEMA_BROKEN" "@octokit/graphql-schema@$GITHUB_SCHEMA_BROKEN"
 )
@@ -454,7 +456,7 @@ all_unpacked() {
   for ((i = 0; i < ${#UNPACKED[@]}; i += 2)); do [ -f "$PROJECTS/${UNPACKED[i]}/package.json" ] || return 1; done
 }
 if all_unpacked && [ "$(npm_version runed)" = "$RUNED_VERSION" ]; then
-  log "vue-sonner, svelte-sonner and GitHub's schema already unpacked"
+  log "vue-sonner, svelte-sonner, svelte-french-toast and GitHub's schema already unpacked"
 else
   npm install --prefix "$TOOLS" --save-exact --no-audit --no-fund --loglevel=error --ignore-scripts \
     "runed@${RUNED_VERSION}" || die "npm install runed@${RUNED_VERSION} failed"
