@@ -24,6 +24,8 @@ TYPESCRIPT_VERSION=5.9.3         # 5.x ships lib/tsserver.js (typescript 7 does 
 CLANGD_APT_PACKAGE=clangd        # Debian 12: clangd 14
 RUFF_VERSION=0.17.6              # `ruff server`: a second Python server, for merged diagnostics
 PYLSP_VERSION=1.15.0             # python-lsp-server with pyflakes: a third Python server (push diagnostics)
+AUTOPEP8_VERSION=2.3.2           # pylsp's formatter plugin, in a folder of its own (.tools/pylsp-autopep8, on PYTHONPATH
+                                 # where a test gives pylsp a formatter; without it pylsp formats nothing)
 PYFLAKES_VERSION=3.4.0
 JEDI_LS_VERSION=0.47.0           # jedi-language-server (PyPI), in a venv of its own: its jedi is not pylsp's
 RUST_TOOLCHAIN=stable
@@ -176,6 +178,17 @@ else
   "$TOOLS/venv/bin/pip" install -q "python-lsp-server==$PYLSP_VERSION" "pyflakes==$PYFLAKES_VERSION" \
     || die "pip install python-lsp-server==$PYLSP_VERSION failed"
   ln -sfn "$TOOLS/venv/bin/pylsp" "$BIN/pylsp"
+fi
+
+# ---- autopep8 for pylsp (PyPI, a folder of its own) ---------------------------
+CURRENT_STEP="autopep8 $AUTOPEP8_VERSION"
+if [ -f "$TOOLS/pylsp-autopep8/autopep8-$AUTOPEP8_VERSION.dist-info/METADATA" ]; then
+  log "autopep8 $AUTOPEP8_VERSION already installed"
+else
+  log "installing autopep8 $AUTOPEP8_VERSION into .tools/pylsp-autopep8"
+  rm -rf "$TOOLS/pylsp-autopep8"
+  "$TOOLS/venv/bin/pip" install -q --target "$TOOLS/pylsp-autopep8" "autopep8==$AUTOPEP8_VERSION" \
+    || die "pip install autopep8==$AUTOPEP8_VERSION failed"
 fi
 
 # ---- jedi-language-server (PyPI, in a venv of its own) ------------------------

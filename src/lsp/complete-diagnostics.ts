@@ -38,7 +38,8 @@ export interface DiagnosticsOptions {
 const offersCommand = (session: Session, command: string) =>
   session.client.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
 
-function offersPull(session: Session): boolean {
+/** Whether the server answers textDocument/diagnostic (announced at start, or registered since). */
+export function offersPull(session: Session): boolean {
   const client = session.client;
   if (client.capabilities.diagnosticProvider) return true;
   for (const r of client.state.registrations.values()) if (r.method === DocumentDiagnosticRequest.method) return true;
