@@ -32,6 +32,8 @@ TYPESCRIPT_VERSION=5.9.3         # 5.x ships lib/tsserver.js (typescript 7 does 
 CLANGD_APT_PACKAGE=clangd        # Debian 12: clangd 14
 RUFF_VERSION=0.17.6              # `ruff server`: a second Python server, for merged diagnostics
 PYLSP_VERSION=1.15.0             # python-lsp-server with pyflakes: a third Python server (push diagnostics)
+AUTOPEP8_VERSION=2.3.2           # pylsp's formatter plugin, in a folder of its own (.tools/pylsp-autopep8, on PYTHONPATH
+                                 # where a test gives pylsp a formatter; without it pylsp formats nothing)
 PYFLAKES_VERSION=3.4.0
 JEDI_LS_VERSION=0.47.0           # jedi-language-server (PyPI), in a venv of its own: its jedi is not pylsp's
 RUST_TOOLCHAIN=stable
@@ -66,6 +68,7 @@ TANSTACK_QUERY_VERSION=5.104.5   # two packages of a real monorepo, sources incl
 VUE_SONNER_VERSION=2.0.9         # real component libraries, their sources as published (npm pack, unpacked to
 SVELTE_SONNER_VERSION=1.2.1      # .tools/projects: no install, so no peers): Vue's ships .vue and .ts, Svelte's .svelte
 RUNED_VERSION=0.28.0             # svelte-sonner's one dependency, beside svelte in .tools/node_modules
+SVELTE_FRENCH_TOAST_VERSION=1.2.0 # a package whose sources are its dist/ (tracked, so sources), unpacked the same way
 GITHUB_SCHEMA_VERSION=15.25.0    # GitHub's GraphQL schema (@octokit/graphql-schema), for the GraphQL tests, and
 GITHUB_SCHEMA_BROKEN=15.26.1     # the release whose schema defines two fields twice (it does not build)
 HTTPX_VERSION=0.28.1             # httpx's sources as PyPI ships them (sdist), for cold-against-warm answers of pyright
@@ -163,6 +166,7 @@ NPM_PACKAGES=(
 UNPACKED=(
   "vue-sonner-$VUE_SONNER_VERSION" "vue-sonner@$VUE_SONNER_VERSION"
   "svelte-sonner-$SVELTE_SONNER_VERSION" "svelte-sonner@$SVELTE_SONNER_VERSION"
+  "svelte-french-toast-$SVELTE_FRENCH_TOAST_VERSION" "svelte-french-toast@$SVELTE_FRENCH_TOAST_VERSION"
   "github-schema-$GITHUB_SCHEMA_VERSION" "@octokit/graphql-schema@$GITHUB_SCHEMA_VERSION"
   "github-schema-$GITHUB_SCHEMA_BROKEN" "@octokit/graphql-schema@$GITHUB_SCHEMA_BROKEN"
 )
@@ -212,9 +216,9 @@ npm_tools() {
     place "$dir" "$folder"
     stamp "tailwind$major" "$version"
   done
-  CURRENT_STEP="vue-sonner $VUE_SONNER_VERSION, svelte-sonner $SVELTE_SONNER_VERSION, GitHub's schema"
+  CURRENT_STEP="vue-sonner $VUE_SONNER_VERSION, svelte-sonner $SVELTE_SONNER_VERSION, svelte-french-toast $SVELTE_FRENCH_TOAST_VERSION, GitHub's schema"
   if stamped projects "${UNPACKED[*]}" && [ -d "$TOOLS/projects" ]; then
-    log "vue-sonner, svelte-sonner and GitHub's schema already unpacked"
+    log "vue-sonner, svelte-sonner, svelte-french-toast and GitHub's schema already unpacked"
     return
   fi
   dir="$CACHE/projects/$(key_of "${UNPACKED[*]}")"
@@ -284,6 +288,21 @@ python_tools() {
   py_venv jedi-venv "$TOOLS/jedi-venv" "jedi-language-server==$JEDI_LS_VERSION"
   ln -sfn "$TOOLS/jedi-venv/bin/jedi-language-server" "$BIN/jedi-language-server"
   python_sources
+  # pylsp's formatter plugin, in a folder of its own: on PYTHONPATH only where a test gives pylsp a formatter.
+  CURRENT_STEP="autopep8 $AUTOPEP8_VERSION"
+  local target="$CACHE/pylsp-autopep8/$AUTOPEP8_VERSION" made
+  if stamped autopep8 "$AUTOPEP8_VERSION" && [ -f "$TOOLS/pylsp-autopep8/autopep8-$AUTOPEP8_VERSION.dist-info/METADATA" ]; then
+    log "autopep8 $AUTOPEP8_VERSION already installed"
+  else
+    if [ ! -f "$target/autopep8-$AUTOPEP8_VERSION.dist-info/METADATA" ]; then
+      made="$(fresh "$target")"
+      "$TOOLS/venv/bin/pip" install -q --target "$made" "autopep8==$AUTOPEP8_VERSION" ||
+        die "pip install autopep8==$AUTOPEP8_VERSION failed"
+      done_as "$made" "$target"
+    fi
+    place "$target" "$TOOLS/pylsp-autopep8"
+    stamp autopep8 "$AUTOPEP8_VERSION"
+  fi
   # A test builds a project's .venv offline from these (a package to import, a server installed only there).
   CURRENT_STEP="wheels (six $SIX_VERSION, ruff $RUFF_VERSION)"
   local version="$SIX_VERSION $RUFF_VERSION" dir part

@@ -37,10 +37,11 @@ export function parsePs(text: string): Map<number, ProcessInfo> {
   return table;
 }
 
-/** One /proc/PID/stat line's parent and state (the command name may hold spaces and parentheses). Pure. */
-export function parseStat(stat: string): { ppid: number; state: string } {
+/** One /proc/PID/stat line's parent, state and start time (the command name may hold spaces and parentheses). Pure. */
+export function parseStat(stat: string): { ppid: number; state: string; started: string } {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { ppid: Number(fields[1]), state: fields[0] ?? '' };
+  // Field 22, the clock ticks from boot to the process's start: fields here start at field 3.
+  return { ppid: Number(fields[1]), state: fields[0] ?? '', started: fields[19] ?? '' };
 }
 
 function fromProc(): Map<number, ProcessInfo> | undefined {
@@ -150,4 +151,26 @@ export function commandLine(
   }
   const line = ps(['-o', 'command=', '-p', String(pid)])?.trim();
   return line ? line.split(/\s+/) : undefined;
+}
+
+/**
+ * When a process started, as the system says it (Linux: clock ticks since
+ * boot; elsewhere ps's lstart): with its pid, it names one process, where
+ * a pid alone may be reused by another once the first is gone. Undefined
+ * where it cannot be told (no such process).
+ */
+export function startedAt(
+  pid: number,
+  platform: NodeJS.Platform = process.platform,
+  ps: PsRunner = runPs,
+): string | undefined {
+  if (platform === 'linux') {
+    try {
+      const { readFileSync } = require('node:fs') as typeof import('node:fs');
+      return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).started || undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return ps(['-o', 'lstart=', '-p', String(pid)])?.trim() || undefined;
 }

@@ -5,7 +5,7 @@
 import { heldIndexRoots } from '../engine/index-files';
 import { closeSync, existsSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
 import type { ExitCode } from '../common/errors';
-import { recover } from '../engine/journal';
+import { recover } from '../engine/journal-recovery';
 import { outgrown } from '../lsp/file-events';
 import { MAX_SERVERS, SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
 import { ensureSocketDir, socketPath, stateFile } from '../common/socket';

@@ -35,6 +35,7 @@ import { workspaceSessions } from './symbol-search';
 import type { DiagQuery } from '../answers/diagnostics';
 import { readsWithPlugins } from '../lsp/servers/ts-plugins';
 import { turnEvery } from '../common/turns';
+import { inNeverSources } from '../project/folders';
 
 export type DiagRequest = DiagQuery;
 
@@ -136,15 +137,21 @@ export async function diagnoseBatch(
 export async function workspaceFilesFor(session: Session, env: Record<string, string>): Promise<string[]> {
   const spec = session.client.spec;
   const root = session.client.root;
-  // The project's sources: not what a build made of them (declaration files, JavaScript beside its declarations).
-  const wanted = (p: string) =>
-    isSource(spec, p, existsSync) && readsWithPlugins(spec, p) && !p.includes('/node_modules/') && existsSync(p);
   const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
   const repo = await GitRepo.open(root, env);
-  const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && wanted(p)) : [];
+  // git lists what it does not ignore, a `.venv` with no .gitignore entry included: never sources all the same.
+  const never = repo ? inNeverSources(repo.top) : () => false;
+  const listed = repo ? (await repo.lsFiles()).filter((p) => p.startsWith(`${root}/`) && !never(p)) : [];
   // Nothing listed: not a repository, or a project an enclosing repository ignores.
-  if (listed.length > 0) return listed;
-  return (await projectFiles(spec, root, 20_000)).filter(wanted);
+  const files = listed.length > 0 ? listed : await projectFiles(spec, root, 20_000);
+  // The project's sources: not what a build made of them (declaration files, JavaScript beside the declarations
+  // its build wrote). Where no TypeScript is among them, the JavaScript is the sources (a package that keeps them
+  // in a dist/ with declarations beside, as svelte-french-toast's).
+  const typed = files.some((p) => /\.[cm]?tsx?$/.test(p) && isSource(spec, p, () => false));
+  const declared = typed ? existsSync : () => false;
+  return files.filter(
+    (p) => isSource(spec, p, declared) && readsWithPlugins(spec, p) && !p.includes('/node_modules/') && existsSync(p),
+  );
 }
 
 /**

@@ -1,190 +1,37 @@
 /**
  * Go's other build configurations. gopls sees one: this platform's, with
- * the build tags the environment sets, so `b_windows.go` and a file under
- * `//go:build integration` are outside every answer it gives here. For a
- * name, the files that write it and that this build leaves out are found
- * (by git grep, or a walk), and each is given a configuration that
- * compiles it (GOOS, GOARCH, tags), so the question can be asked again of
- * a gopls started for it. A file no configuration tried compiles is said
+ * the build tags the environment sets and cgo as it is, so `b_windows.go`
+ * and files under `//go:build integration` or `!cgo` are outside every
+ * answer it gives here. For a name, the files that write it and that this
+ * build leaves out are found (by git grep, or a walk), and each is given a
+ * configuration that compiles it (GOOS, GOARCH, CGO_ENABLED, tags), so the
+ * question can be asked again of a gopls started for it. Which files a
+ * configuration compiles is asked of `go list` (what gopls itself loads
+ * by); the evaluator here proposes configurations and answers where the go
+ * command cannot. A file no configuration tried compiles is said
  * unsearched, never silently left out.
  */
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, dirname, relative } from 'node:path';
+import {
+  type Build,
+  buildFor,
+  buildLine,
+  builtUnder,
+  constrained,
+  currentBuild,
+  envFor,
+  sameBuild,
+  tagsOf,
+} from './go-constraints';
+import { realOf } from '../common/real-path';
+import * as z from 'zod/mini';
 import { findWord } from '../common/target';
 import { probeEnv, spawnGit } from '../git/run';
 import type { DiskView } from '../lsp/file-events';
 import { kindAt, syntaxOf } from '../lsp/lexical';
 
-const GOOS = [
-  'linux',
-  'windows',
-  'darwin',
-  'freebsd',
-  'openbsd',
-  'netbsd',
-  'dragonfly',
-  'solaris',
-  'illumos',
-  'aix',
-  'android',
-  'ios',
-  'plan9',
-  'js',
-  'wasip1',
-  'hurd',
-  'zos',
-] as const;
-const GOARCH = [
-  'amd64',
-  'arm64',
-  '386',
-  'arm',
-  'wasm',
-  'ppc64le',
-  'ppc64',
-  's390x',
-  'riscv64',
-  'mips64',
-  'mips',
-  'loong64',
-];
-/** Every GOOS but these is a "unix" one (go/build's unixOS list). */
-const UNIX = new Set<string>(GOOS.filter((os) => !['windows', 'plan9', 'js', 'wasip1', 'zos'].includes(os)));
-
-/** A build configuration: the target platform and the tags set. */
-export interface Build {
-  goos: string;
-  goarch: string;
-  tags: string[];
-}
-
-export const sameBuild = (a: Build, b: Build) =>
-  a.goos === b.goos && a.goarch === b.goarch && a.tags.join(',') === b.tags.join(',');
-
-/** The configuration the environment gives: GOOS, GOARCH and GOFLAGS's -tags, else this machine's. */
-export function currentBuild(env: Record<string, string | undefined>): Build {
-  const arch = process.arch === 'x64' ? 'amd64' : process.arch === 'ia32' ? '386' : process.arch;
-  const os = process.platform === 'win32' ? 'windows' : process.platform;
-  const tags =
-    /(?:^|\s)-tags[= ]([\w,.-]+)/
-      .exec(env.GOFLAGS ?? '')?.[1]
-      ?.split(',')
-      .filter(Boolean) ?? [];
-  return { goos: env.GOOS || os, goarch: env.GOARCH || arch, tags: tags.sort() };
-}
-
-/** What the file's name says (`x_windows.go`, `x_linux_arm64_test.go`), if anything. Pure. */
-export function nameConstraint(path: string): { goos?: string; goarch?: string } {
-  const parts = basename(path)
-    .replace(/\.go$/, '')
-    .replace(/_test$/, '')
-    .split('_');
-  if (parts.length < 2) return {};
-  const last = parts.at(-1)!;
-  const before = parts.length >= 3 ? parts.at(-2)! : undefined;
-  if (before && (GOOS as readonly string[]).includes(before) && GOARCH.includes(last))
-    return { goos: before, goarch: last };
-  if ((GOOS as readonly string[]).includes(last)) return { goos: last };
-  if (GOARCH.includes(last)) return { goarch: last };
-  return {};
-}
-
-/** The `//go:build` expression above the package clause, if any. Pure. */
-export function buildLine(text: string): string | undefined {
-  for (const line of text.split('\n')) {
-    const t = line.trim();
-    if (t.startsWith('//go:build ')) return t.slice('//go:build '.length).trim();
-    if (t.startsWith('package ')) return undefined;
-  }
-  return undefined;
-}
-
-/** Whether a `//go:build` expression holds under `build`. Pure. */
-export function satisfies(expression: string, build: Build): boolean {
-  const tokens = expression.match(/[\w.]+|&&|\|\||!|\(|\)/g) ?? [];
-  let i = 0;
-  const has = (tag: string) =>
-    tag === build.goos ||
-    tag === build.goarch ||
-    build.tags.includes(tag) ||
-    (tag === 'unix' && UNIX.has(build.goos)) ||
-    tag === 'gc' ||
-    /^go1\.\d+$/.test(tag);
-  const primary = (): boolean => {
-    const t = tokens[i++];
-    if (t === '!') return !primary();
-    if (t === '(') {
-      const v = or();
-      i++; // ')'
-      return v;
-    }
-    return t !== undefined && has(t);
-  };
-  const and = (): boolean => {
-    let v = primary();
-    while (tokens[i] === '&&') {
-      i++;
-      v = primary() && v;
-    }
-    return v;
-  };
-  const or = (): boolean => {
-    let v = and();
-    while (tokens[i] === '||') {
-      i++;
-      v = and() || v;
-    }
-    return v;
-  };
-  return or();
-}
-
-/** Whether a file of `text` at `path` is compiled under `build`. Pure. */
-export function builtUnder(path: string, text: string, build: Build): boolean {
-  const named = nameConstraint(path);
-  if (named.goos && named.goos !== build.goos && !(named.goos === 'linux' && build.goos === 'android')) return false;
-  if (named.goarch && named.goarch !== build.goarch) return false;
-  const line = buildLine(text);
-  return line === undefined || satisfies(line, build);
-}
-
-/**
- * A configuration that compiles the file, nearest to `here` first (the
- * same platform with the file's tags, then each platform its name or
- * build line names); undefined when none tried does.
- */
-export function buildFor(path: string, text: string, here: Build): Build | undefined {
-  const named = nameConstraint(path);
-  const words = (buildLine(text)?.match(/[\w.]+/g) ?? []).filter((w) => !/^go1\.\d+$/.test(w));
-  const oses = [
-    ...new Set([named.goos, ...words.filter((w) => (GOOS as readonly string[]).includes(w)), here.goos]),
-  ].filter((o): o is string => o !== undefined);
-  const arches = [...new Set([named.goarch, ...words.filter((w) => GOARCH.includes(w)), here.goarch, 'amd64'])].filter(
-    (a): a is string => a !== undefined,
-  );
-  const custom = words.filter(
-    (w) => !(GOOS as readonly string[]).includes(w) && !GOARCH.includes(w) && w !== 'unix' && w !== 'gc',
-  );
-  const tagSets = [here.tags, [...new Set([...here.tags, ...custom])].sort()];
-  for (const tags of tagSets)
-    for (const goos of oses)
-      for (const goarch of arches) {
-        const build = { goos, goarch, tags };
-        if (builtUnder(path, text, build)) return build;
-      }
-  return undefined;
-}
-
-/** The environment a gopls for `build` runs with: the caller's, its platform and tags set. */
-export function envFor(env: Record<string, string>, build: Build): Record<string, string> {
-  const flags = (env.GOFLAGS ?? '').replace(/(?:^|\s)-tags[= ][\w,.-]+/, '').trim();
-  const tags = build.tags.length ? `-tags=${build.tags.join(',')}` : '';
-  const GOFLAGS = [flags, tags].filter(Boolean).join(' ');
-  return { ...env, GOOS: build.goos, GOARCH: build.goarch, ...(GOFLAGS ? { GOFLAGS } : {}) };
-}
-
-export const buildLabel = (b: Build) =>
-  `GOOS=${b.goos} GOARCH=${b.goarch}${b.tags.length ? ` -tags=${b.tags.join(',')}` : ''}`;
+export { type Build, buildLabel, envFor } from './go-constraints';
 
 /** The Go files under `root` that write `name` as a word (git's index where it is one, else none known). */
 async function filesNaming(root: string, name: string, env: Record<string, string>): Promise<string[] | undefined> {
@@ -192,7 +39,8 @@ async function filesNaming(root: string, name: string, env: Record<string, strin
   let out = '';
   let exit: number;
   try {
-    ({ stdout: out, exit } = await spawnGit(['grep', '--untracked', '-l', '-w', '-F', '-e', name, '--', '*.go'], {
+    // -z: a name that is not ASCII (ü_windows.go) comes back as it is, not quoted.
+    ({ stdout: out, exit } = await spawnGit(['grep', '--untracked', '-z', '-l', '-w', '-F', '-e', name, '--', '*.go'], {
       cwd: root,
       env: probeEnv(env),
       stderr: 'pipe',
@@ -205,7 +53,7 @@ async function filesNaming(root: string, name: string, env: Record<string, strin
   if (exit === 1) return [];
   if (exit !== 0) return undefined;
   return out
-    .split('\n')
+    .split('\0')
     .filter(Boolean)
     .map((p) => `${root}/${p}`);
 }
@@ -239,7 +87,7 @@ export async function otherBuilds(
 ): Promise<OtherBuilds> {
   // Asked again only when something under the root changed since (the daemon's watch says): a warm
   // question pays a map lookup, not a git grep.
-  const key = JSON.stringify([root, name, env.GOOS, env.GOARCH, env.GOFLAGS]);
+  const key = JSON.stringify([root, name, env.GOOS, env.GOARCH, env.GOFLAGS, env.CGO_ENABLED, env.CC, env.PATH]);
   const known = remembered.get(key);
   // Every event queued so far read first: the check below sees each change made before this question.
   const mark = disk?.markNow();
@@ -264,10 +112,9 @@ async function search(
   env: Record<string, string>,
   walk: () => Promise<string[]>,
 ): Promise<OtherBuilds> {
-  const here = currentBuild(env);
   const candidates = (await filesNaming(root, name, env)) ?? (await walk()).filter((p) => p.endsWith('.go'));
-  const builds: { build: Build; files: string[] }[] = [];
-  const unsearched: string[] = [];
+  // Only a file whose name, build line or cgo decides whether it is compiled can be left out of a build.
+  const looked: { path: string; text: string }[] = [];
   for (const path of candidates) {
     let text: string;
     try {
@@ -277,7 +124,16 @@ async function search(
     }
     // A `//go:build ignore` file is a program of its own (go run gen.go), in no build of the package.
     if (/\bignore\b/.test(buildLine(text) ?? '')) continue;
-    if (builtUnder(path, text, here) || !namesInCode(path, text, name)) continue;
+    if (constrained(path, text) && namesInCode(path, text, name)) looked.push({ path, text });
+  }
+  if (looked.length === 0) return { builds: [], unsearched: [] };
+  const dirs = [...new Set(looked.map((f) => dirname(f.path)))];
+  // Go's own word where it can give it (go env, go list), the evaluator's where it cannot.
+  const [here, compiledHere] = await Promise.all([goEnv(root, env), compiledFiles(root, dirs, env)]);
+  const builds: { build: Build; files: string[] }[] = [];
+  const unsearched: string[] = [];
+  for (const { path, text } of looked) {
+    if (compiles(compiledHere, path) ?? builtUnder(path, text, here)) continue;
     const build = buildFor(path, text, here);
     if (!build) {
       unsearched.push(path);
@@ -287,5 +143,112 @@ async function search(
     if (group) group.files.push(path);
     else builds.push({ build, files: [path] });
   }
-  return { builds, unsearched };
+  // Each configuration checked by Go: a file it does not compile there is named unsearched, never left out.
+  const checked = await Promise.all(
+    builds.map(async ({ build, files }) => {
+      const compiled = await compiledFiles(root, [...new Set(files.map((f) => dirname(f)))], envFor(env, build));
+      const kept = files.filter((f) => compiles(compiled, f) ?? true);
+      unsearched.push(...files.filter((f) => !kept.includes(f)));
+      return { build, files: kept };
+    }),
+  );
+  return { builds: checked.filter((b) => b.files.length > 0), unsearched };
+}
+
+/** Asks of the go command: at most this long, or its answer is done without. */
+const GO_COMMAND_MS = 20_000;
+
+/**
+ * The go command's output for `args` in `cwd`, or undefined where it
+ * cannot run or fails. Never a download: GOPROXY=off (an answer about the
+ * files of a folder needs no module), and the toolchain the caller has.
+ */
+async function goCommand(args: string[], cwd: string, env: Record<string, string>): Promise<string | undefined> {
+  const go = Bun.which('go', { PATH: env.PATH ?? '' });
+  if (!go) return undefined;
+  try {
+    const proc = Bun.spawn([go, ...args], {
+      cwd,
+      env: { ...env, GOPROXY: 'off', GOTOOLCHAIN: 'local' },
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'ignore',
+      timeout: GO_COMMAND_MS,
+    });
+    const [out, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    return exit === 0 ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The configuration the environment gives, as the go command reads it (go.env, GOENV and all), else as lspq does. */
+async function goEnv(root: string, env: Record<string, string>): Promise<Build> {
+  const guess = currentBuild(env);
+  const out = await goCommand(['env', '-json', 'GOOS', 'GOARCH', 'CGO_ENABLED', 'GOFLAGS'], root, env);
+  if (out === undefined) return guess;
+  try {
+    const v = GoEnvShape.parse(JSON.parse(out));
+    return {
+      goos: v.GOOS || guess.goos,
+      goarch: v.GOARCH || guess.goarch,
+      cgo: v.CGO_ENABLED === '1',
+      tags: tagsOf(v.GOFLAGS),
+    };
+  } catch {
+    return guess;
+  }
+}
+const GoEnvShape = z.object({
+  GOOS: z.optional(z.string()),
+  GOARCH: z.optional(z.string()),
+  CGO_ENABLED: z.optional(z.string()),
+  GOFLAGS: z.optional(z.string()),
+});
+
+/** What `go list -json` says of a package folder: the files it compiles, tests included, and those it leaves out. */
+const ListedShape = z.object({
+  Dir: z.string(),
+  GoFiles: z.optional(z.array(z.string())),
+  CgoFiles: z.optional(z.array(z.string())),
+  TestGoFiles: z.optional(z.array(z.string())),
+  XTestGoFiles: z.optional(z.array(z.string())),
+  IgnoredGoFiles: z.optional(z.array(z.string())),
+});
+
+/** Whether go list says the file is compiled; undefined where it said nothing of its folder. */
+function compiles(compiled: Map<string, Set<string>> | undefined, path: string): boolean | undefined {
+  return compiled?.get(realOf(dirname(path)))?.has(basename(path));
+}
+
+/**
+ * The names of the Go files each of `dirs` compiles under the configuration
+ * `env` sets, by folder (its real path), as `go list` says (what gopls
+ * loads its packages by); a folder it could not describe is missing (the
+ * caller's evaluator decides). Undefined where the go command cannot answer.
+ */
+async function compiledFiles(
+  root: string,
+  dirs: string[],
+  env: Record<string, string>,
+): Promise<Map<string, Set<string>> | undefined> {
+  const patterns = dirs.map((d) => (d === root ? '.' : `./${relative(root, d)}`));
+  const fields = 'Dir,GoFiles,CgoFiles,TestGoFiles,XTestGoFiles,IgnoredGoFiles';
+  const out = await goCommand(['list', '-e', `-json=${fields}`, '--', ...patterns], root, env);
+  if (out === undefined) return undefined;
+  const byDir = new Map<string, Set<string>>();
+  // One JSON object per package, one after the other.
+  for (const chunk of out.split(/(?<=^\})\n(?=\{)/m)) {
+    let listed: z.infer<typeof ListedShape>;
+    try {
+      listed = ListedShape.parse(JSON.parse(chunk));
+    } catch {
+      continue;
+    }
+    const files = [listed.GoFiles, listed.CgoFiles, listed.TestGoFiles, listed.XTestGoFiles].flatMap((l) => l ?? []);
+    // A folder go list found no Go files in (outside the module, say): not described.
+    if (files.length === 0 && !listed.IgnoredGoFiles?.length) continue;
+    byDir.set(realOf(listed.Dir), new Set(files));
+  }
+  return byDir;
 }

@@ -6,12 +6,13 @@
  * is recorded (each file's bytes before and after, and the names of the
  * temporary and backup files lspq will make beside it); once every file is
  * written, the record says so; when the files lspq made are gone, the
- * record is removed and the outcome kept for the command to ask after.
+ * outcome is kept for the command to ask after, then the record removed.
+ * The writer is known by its pid and start time, so a pid another process
+ * took since is not mistaken for a writer still at work.
  *
  * Whoever starts next (the next daemon, or an edit without one) finishes an
- * edit recorded as written (removes what lspq left beside the files) and
- * takes back one that was not: each file that holds the edit's bytes gets
- * its own back, a file another program wrote since is left as it is.
+ * edit recorded as written and takes back one that was not
+ * (journal-recovery.ts).
  *
  * The journal lives beside the daemon's socket, outside the user's tree.
  * It is synced to disk; the files an edit writes are not (as git does not
@@ -25,19 +26,17 @@ import {
   linkSync,
   mkdirSync,
   openSync,
-  readdirSync,
   readFileSync,
   renameSync,
   rmdirSync,
   rmSync,
-  statSync,
-  unlinkSync,
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { bytesOf, type EditPlan } from '../lsp/workspace-edit';
 import { processRuns } from '../common/process';
+import { startedAt } from '../common/process-table';
 import { crashPoint } from './fault';
 
 /** A file's bytes in the journal's blob: where and how long. */
@@ -56,16 +55,18 @@ const FileRecord = z.object({
 
 const MoveRecord = z.object({ from: z.string(), to: z.string(), made: z.optional(z.string()) });
 
-const RecordShape = z.object({
+export const RecordShape = z.object({
   id: z.string(),
   pid: z.number(),
+  /** When the writer started (startedAt): a pid alone may name another process by the time anyone looks. */
+  started: z.optional(z.string()),
   summary: z.string(),
   state: z.enum(['writing', 'written']),
   moves: z.array(MoveRecord),
   files: z.array(FileRecord),
 });
-type JournalRecord = z.infer<typeof RecordShape>;
-type FileEntry = z.infer<typeof FileRecord>;
+export type JournalRecord = z.infer<typeof RecordShape>;
+export type FileEntry = z.infer<typeof FileRecord>;
 
 const OutcomeShape = z.object({
   id: z.string(),
@@ -84,9 +85,6 @@ const OutcomeShape = z.object({
   ),
 });
 export type Outcome = z.infer<typeof OutcomeShape>;
-
-/** Outcomes nobody asked for are removed after this long. */
-const OUTCOME_KEEP_MS = 24 * 60 * 60_000;
 
 /** Where lspq's own files beside a file go while it writes: hidden, named for the file and this process. */
 let made = 0;
@@ -157,9 +155,11 @@ export class Journal {
         ...beside,
       };
     });
+    const started = startedAt(process.pid);
     const record: JournalRecord = {
       id: place.id,
       pid: process.pid,
+      ...(started !== undefined ? { started } : {}),
       summary: place.summary,
       state: 'writing',
       moves: (plan.moves ?? []).map((m) => ({ from: m.from, to: m.to })),
@@ -187,16 +187,23 @@ export class Journal {
     crashPoint('journal marked written');
   }
 
-  /** The edit is over, written or taken back here: the record goes, its outcome stays for the command. */
+  /**
+   * The edit is over, written or taken back here: its outcome is kept, then
+   * the record goes, then the bytes it points at. In that order a crash at
+   * any instant leaves a record only with its bytes (a record whose bytes
+   * are gone would be taken back against nothing), and a record found with
+   * its outcome kept is known to be over.
+   */
   end(written: boolean): void {
     keepOutcome(this.place.dir, { id: this.record.id, written, summary: this.record.summary });
-    rmSync(this.blob, { force: true });
+    crashPoint('journal outcome kept');
     rmSync(this.file, { force: true });
+    rmSync(this.blob, { force: true });
     crashPoint('journal removed');
   }
 }
 
-function keepOutcome(dir: string, outcome: Outcome): void {
+export function keepOutcome(dir: string, outcome: Outcome): void {
   const outcomes = join(dir, 'outcomes');
   mkdirSync(outcomes, { recursive: true, mode: 0o700 });
   writeDurably(join(outcomes, `${outcome.id}.json`), JSON.stringify(outcome));
@@ -220,15 +227,14 @@ export function unsettled(dir: string, id: string): string | undefined {
   try {
     const parsed = RecordShape.safeParse(JSON.parse(readFileSync(file, 'utf8')));
     if (!parsed.success) return `its journal ${file} cannot be read`;
-    if (parsed.data.pid !== process.pid && processRuns(parsed.data.pid))
-      return `process ${parsed.data.pid} is still writing it (journal ${file})`;
+    if (writerRuns(parsed.data)) return `process ${parsed.data.pid} is still writing it (journal ${file})`;
     return `its journal ${file} is not settled yet`;
   } catch (err) {
     return `its journal ${file} cannot be read (${(err as Error).message})`;
   }
 }
 
-function readOutcome(dir: string, id: string): Outcome | undefined {
+export function readOutcome(dir: string, id: string): Outcome | undefined {
   if (!/^[\w-]+$/.test(id)) return undefined;
   try {
     const parsed = OutcomeShape.safeParse(JSON.parse(readFileSync(join(dir, 'outcomes', `${id}.json`), 'utf8')));
@@ -254,68 +260,6 @@ export function readBytesNow(path: string): Uint8Array | undefined {
   }
 }
 
-const same = (a: Uint8Array | undefined, b: Uint8Array | null) =>
-  a !== undefined && b !== null && Buffer.compare(a, b) === 0;
-
-/** `bytes` into `path` whole, through a temporary file beside it that is removed whatever happens. */
-function putWhole(path: string, bytes: Uint8Array, temporary: string, mode: number | undefined): void {
-  try {
-    const fd = openSync(temporary, 'wx', mode ?? 0o644);
-    try {
-      writeSync(fd, bytes);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temporary, path);
-  } finally {
-    rmSync(temporary, { force: true });
-  }
-}
-
-const modeOf = (path: string) => {
-  try {
-    return statSync(path).mode & 0o7777;
-  } catch {
-    return undefined;
-  }
-};
-
-/**
- * Takes one file back to its bytes before the edit, if it holds the edit's;
- * returns false where another program wrote it since (it is left so).
- */
-function takeBackFile(f: FileEntry, bytes: Uint8Array): boolean {
-  const slice = (s: [number, number] | null) => (s === null ? null : bytes.subarray(s[0], s[0] + s[1]));
-  const before = slice(f.before);
-  const after = slice(f.after);
-  if (f.renamedTo !== undefined && existsSync(f.renamedTo) && !existsSync(f.path)) renameSync(f.renamedTo, f.path);
-  const now = readBytesNow(f.path);
-  if (before === null) {
-    // Created by the edit: removed if it is still what the edit wrote.
-    if (now === undefined) return true;
-    if (!same(now, after)) return false;
-    unlinkSync(f.path);
-    return true;
-  }
-  if (after === null) {
-    // Deleted by the edit: its bytes come back.
-    if (now !== undefined) return same(now, before);
-    putWhole(f.path, before, f.temporary, undefined);
-    return true;
-  }
-  // Not there: the edit never reached it (a move it follows was not made).
-  if (now === undefined || same(now, before)) return true;
-  if (!same(now, after)) return false;
-  // The original, linked beside it, goes back in place: its inode, with any write that reached it.
-  if (existsSync(f.backup)) {
-    const kept = same(readBytesNow(f.backup), before);
-    renameSync(f.backup, f.path);
-    return kept;
-  }
-  putWhole(f.path, before, f.temporary, modeOf(f.path));
-  return true;
-}
-
 /**
  * Removes the empty folders from `deepest` up to `top`, which a move made;
  * one that is not empty (another program wrote into it) stops it, kept.
@@ -331,85 +275,15 @@ export function removeMade(deepest: string, top: string): void {
   }
 }
 
-/** Finishes or takes back one interrupted edit; returns its outcome. */
-function settle(record: JournalRecord, bytes: Uint8Array): Outcome {
-  const left: string[] = [];
-  if (record.state === 'writing') {
-    for (const f of [...record.files].reverse()) if (!takeBackFile(f, bytes)) left.push(f.renamedTo ?? f.path);
-    for (const m of [...record.moves].reverse()) {
-      if (existsSync(m.to) && !existsSync(m.from)) renameSync(m.to, m.from);
-      if (m.made) removeMade(dirname(m.to), m.made);
-    }
-  }
-  for (const f of record.files) {
-    rmSync(f.temporary, { force: true });
-    rmSync(f.backup, { force: true });
-  }
-  return {
-    id: record.id,
-    written: record.state === 'written',
-    summary: record.summary,
-    ...(left.length ? { left } : {}),
-  };
-}
-
 /**
- * Every interrupted edit in `dir` whose writer is gone, finished or taken
- * back; their outcomes kept for the commands that ask. Old outcomes nobody
- * asked for are removed.
+ * Whether the process that wrote a record still runs: its pid, and where
+ * the record says when it started, that start (a pid freed by a dead
+ * process is soon another's, as orphans.ts knows its servers by more than
+ * a pid).
  */
-export function recover(dir: string, log: (line: string) => void): Outcome[] {
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const outcomes: Outcome[] = [];
-  for (const name of names.filter((n) => n.endsWith('.json'))) {
-    const file = join(dir, name);
-    let record: JournalRecord;
-    try {
-      const parsed = RecordShape.safeParse(JSON.parse(readFileSync(file, 'utf8')));
-      if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'not a journal');
-      record = parsed.data;
-    } catch (err) {
-      log(`journal ${file} is unreadable (${(err as Error).message}); left for a person to look at`);
-      continue;
-    }
-    // Its writer still runs (an edit of --no-daemon in another process): not ours to settle.
-    if (record.pid !== process.pid && processRuns(record.pid)) {
-      log(`journal ${file} (${record.summary}) is still being written by process ${record.pid}: left to it`);
-      continue;
-    }
-    const blob = join(dir, `${record.id}.bytes`);
-    const outcome = settle(record, readBytesNow(blob) ?? new Uint8Array());
-    keepOutcome(dir, outcome);
-    rmSync(blob, { force: true });
-    rmSync(file, { force: true });
-    log(
-      `an interrupted edit (${record.summary}) was ${outcome.written ? 'finished' : 'taken back'}${outcome.left ? `; left as another program wrote them: ${outcome.left.join(', ')}` : ''}`,
-    );
-    outcomes.push(outcome);
-  }
-  pruneOutcomes(dir);
-  return outcomes;
-}
-
-function pruneOutcomes(dir: string): void {
-  const outcomes = join(dir, 'outcomes');
-  let names: string[] = [];
-  try {
-    names = readdirSync(outcomes);
-  } catch {
-    return;
-  }
-  const now = Date.now();
-  for (const n of names) {
-    try {
-      if (now - statSync(join(outcomes, n)).mtimeMs > OUTCOME_KEEP_MS) unlinkSync(join(outcomes, n));
-    } catch {}
-  }
+export function writerRuns(record: Pick<JournalRecord, 'pid' | 'started'>): boolean {
+  if (record.pid === process.pid || !processRuns(record.pid)) return false;
+  return record.started === undefined || startedAt(record.pid) === record.started;
 }
 
 /** Links the original beside itself (a backup lspq can rename back); false where the file system has no hard links. */

@@ -7,7 +7,7 @@ import { ServerPool } from '../lsp/manager';
 import { socketPath, stateFile } from '../common/socket';
 import type { Request } from '../answers/caller';
 import { type Answerers, dispatch } from './dispatch';
-import { recover } from './journal';
+import { recover } from './journal-recovery';
 
 export interface LocalEngine {
   answer(request: Request): Promise<unknown>;

@@ -16,7 +16,7 @@ import type { Deadline, HandlerContext } from './context';
 import { assertFile, followLink, nameInProject } from './files';
 import { prepare, sessionFor } from './sessions';
 import { identifiersNear, namesOnLine, nearestToName, nearestToPlace, offer, onNoName, type Word } from './hints';
-import { kindAt, type Syntax, syntaxOf } from '../lsp/lexical';
+import { KIND_WORDS, kindAt, type Syntax, syntaxOf } from '../lsp/lexical';
 import { nameAtColumn } from '../common/identifiers';
 import { findSymbol } from './find-symbol';
 
@@ -177,7 +177,7 @@ export function placeOnLine(
     if (hits.length === 0) {
       const near = nearestToName(lines, name.text, line, syntax).map((w) => `${where}:${w.line}:${w.text}`);
       const why = found.length
-        ? `'${name.text}' is only in a ${kind(found[0]! + 1)} on line ${line} of ${where}, not in code`
+        ? `'${name.text}' is only in ${KIND_WORDS[kind(found[0]! + 1)]} on line ${line} of ${where}, not in code`
         : `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}`;
       throw new LspqError('name_not_on_line', `${why}${offer(near)}`, undefined, near);
     }

@@ -85,10 +85,11 @@ const known = new WeakMap<Session, { at: number; projects: { dir: string; file: 
  * Opens (and keeps open) a file of every project under the session's
  * root, for a server that answers from the projects of its open files
  * (`projects` in its registry entry); then waits for it to be ready.
+ * Returns how many projects the root holds.
  */
-export async function loadProjects(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<void> {
+export async function loadProjects(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<number> {
   const spec = session.client.spec;
-  if (spec.projects !== 'tsconfig') return;
+  if (spec.projects !== 'tsconfig') return 0;
   const now = Date.now();
   let found = known.get(session);
   // A project's file may have moved or gone since it was found (lspq mv moved it): the projects are found again.
@@ -115,6 +116,7 @@ export async function loadProjects(session: Session, ctx: HandlerContext, deadli
     ctx.log(`${spec.id}: opened a file of ${opened} more project(s) under ${session.client.root}`);
     await prepare(session, ctx, deadline);
   }
+  return found.projects.length;
 }
 
 /** A place in a file, as the protocol names it. */

@@ -13,6 +13,8 @@ import {
   type Diagnostic,
 } from 'vscode-languageserver-protocol';
 import * as z from 'zod/mini';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { LspqError } from '../common/errors';
 import { misfit } from './message-shapes';
 import type { Session } from './manager';
@@ -38,7 +40,8 @@ export interface DiagnosticsOptions {
 const offersCommand = (session: Session, command: string) =>
   session.client.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
 
-function offersPull(session: Session): boolean {
+/** Whether the server answers textDocument/diagnostic (announced at start, or registered since). */
+export function offersPull(session: Session): boolean {
   const client = session.client;
   if (client.capabilities.diagnosticProvider) return true;
   for (const r of client.state.registrations.values()) if (r.method === DocumentDiagnosticRequest.method) return true;
@@ -256,6 +259,15 @@ async function pushEach(session: Session, path: string, uri: string, o: Diagnost
 /** Checks in a row that end having checked nothing: the crates are fresh, not the check cancelled. */
 const UNWORKED_CHECKS = 2;
 
+/**
+ * How long after a check that ended having checked nothing no other may
+ * begin for it to count as ended rather than cancelled. rust-analyzer ends
+ * a check a save cancels just as it ends one of fresh crates, then starts
+ * the next 50 ms after the last save it takes together: under load (six
+ * busy loops on two cores) the next began 120 to 640 ms after the cancel.
+ */
+const CHECK_SUCCESSOR_MS = 1_000;
+
 /** rust-analyzer reports its cargo check as work under this token. */
 const isCheck = (token: string | number) => String(token).includes('flycheck');
 
@@ -267,38 +279,52 @@ function checksOnSave(spec: Session['client']['spec']): boolean {
 }
 
 /**
+ * One file of each package among `paths` (its nearest Cargo.toml): a save
+ * starts a check of the whole workspace (of its package, where
+ * check.workspace is off), and every other save cancels and starts it again.
+ */
+function oneSavePerPackage(paths: string[]): string[] {
+  const byPackage = new Map<string, string>();
+  for (const path of paths) {
+    let dir = dirname(path);
+    while (dir !== dirname(dir) && !existsSync(join(dir, 'Cargo.toml'))) dir = dirname(dir);
+    if (!byPackage.has(dir)) byPackage.set(dir, path);
+  }
+  return [...byPackage.values()];
+}
+
+/**
  * rust-analyzer: its own diagnostics are pulled, cargo check's are pushed
  * after a save. Unless nothing changed since the files were last checked,
- * they are saved, and a check that starts after the save and checks
- * something is awaited, however late it starts (under load it began more
- * than a second after the save, and an answer taken before it was the last
- * check's, clean where the files were not); then both are merged.
+ * one file of each package is saved (lspq sends it no other save: a save
+ * cancels the check under way), and a check that starts after the save
+ * and checks something is awaited, however late it starts (under load it
+ * began more than a second after the save, and an answer taken before it
+ * was the last check's, clean where the files were not); then both are
+ * merged. A check that ends having checked nothing was cancelled or found
+ * the crates fresh: it counts only once no other began within
+ * CHECK_SUCCESSOR_MS, and fresh only when the next save's ends so too.
  */
 async function pullAndCheck(session: Session, paths: string[], uris: string[], o: DiagnosticsOptions) {
   const client = session.client;
   const stale = paths.filter((p) => !session.docs.diagnosedUnchanged(p));
   if (stale.length > 0) {
-    const since = client.state.progressBegun;
-    for (const p of stale) await session.docs.saved(p);
+    const saves = oneSavePerPackage(stale);
+    let since = client.state.progressBegun;
+    for (const p of saves) await session.docs.saved(p);
     const checking = () => client.state.progressTokens.some(isCheck);
     if (checksOnSave(client.spec)) {
-      // A check that began after the save and checked something: one cancelled as files changed under it
-      // ends with no report and no diagnostics, and no other starts until the next save: saved again. A
-      // check of crates cargo finds fresh (checked since they last changed: the user ran cargo check) ends
-      // so too, every time: a second such end in a row is that, and the check is over (it waited out the
-      // --timeout, exit 3, on every project built before).
-      let seen = 0;
-      for (;;) {
-        await client.waitFor(
-          () => client.state.endedSince(isCheck, since).length > seen,
-          o.deadline(),
-          'cargo check',
-          o.signal,
-        );
-        const ended = client.state.endedSince(isCheck, since);
-        if (ended.some((e) => e.worked) || ended.length >= UNWORKED_CHECKS) break;
-        seen = ended.length;
-        for (const p of stale) await session.docs.saved(p);
+      for (let unworked = 0; ; ) {
+        const last = () => client.state.endedSince(isCheck, since).at(-1);
+        // Ended with none begun since: a check that checked something at once; one that did not, after a spell.
+        const settled = () => {
+          const end = last();
+          return !checking() && end !== undefined && (end.worked || Date.now() - end.at >= CHECK_SUCCESSOR_MS);
+        };
+        await client.waitFor(settled, o.deadline(), 'cargo check', o.signal, CHECK_SUCCESSOR_MS / 4);
+        if (last()!.worked || ++unworked >= UNWORKED_CHECKS) break;
+        since = client.state.progressBegun;
+        for (const p of saves) await session.docs.saved(p);
       }
     }
     await client.waitFor(() => !checking(), o.deadline(), 'cargo check', o.signal);

@@ -140,8 +140,10 @@ export class Documents {
     doc.size = disk.size;
     if (disk.text === doc.text) return 'same';
     await this.change(doc, disk.text);
-    // The file on disk changed: to the server this is a save (rust-analyzer checks on save).
-    await this.client.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri: doc.uri } });
+    // The file on disk changed: to the server this is a save. Not to one whose save starts a check lspq
+    // drives itself (rust-analyzer's cargo check: each save cancels the check under way and starts another).
+    if (this.client.spec.diagnostics !== 'pull-and-check')
+      await this.client.sendNotification(DidSaveTextDocumentNotification.type, { textDocument: { uri: doc.uri } });
     return 'changed';
   }
 

@@ -179,8 +179,10 @@ export async function tellChanges(session: Session, disk: DiskView): Promise<num
 
 /**
  * Changed and created sources given as open documents, the text on disk
- * now, each as saved (rust-analyzer checks a saved file with cargo);
- * deleted ones are closed by the re-sync.
+ * now, each as saved, but to a server whose save starts a check lspq drives
+ * itself (rust-analyzer: after a git checkout of 150 files, 150 saves each
+ * cancelled the cargo check under way, and diag took a cancelled one for
+ * the end of its own); deleted ones are closed by the re-sync.
  */
 async function giveAsDocuments(session: Session, changes: DiskChange[], pin: boolean): Promise<void> {
   const spec = session.client.spec;
@@ -190,7 +192,7 @@ async function giveAsDocuments(session: Session, changes: DiskChange[], pin: boo
     const wasOpen = session.docs.isOpen(path);
     await session.docs.sync(path);
     if (pin) session.docs.pin(path);
-    else if (!wasOpen) await session.docs.saved(path);
+    else if (!wasOpen && spec.diagnostics !== 'pull-and-check') await session.docs.saved(path);
   }
 }
 

@@ -1,36 +1,29 @@
 /**
- * Which characters of a file are code, and which are in a comment or a
- * string, by the lexical rules of its language: enough to tell a target on
- * a word of a comment ("a word in a comment is no identifier", exit 2 with
- * the nearest names) from one on code, the same for every server. Pure.
+ * Which characters of a file are code, and which are in a comment, a
+ * string or a markup's text, by the lexical rules of its language: enough
+ * to tell a target on a word of a comment ("a word in a comment is no
+ * identifier", exit 2 with the nearest names) from one on code, the same
+ * for every server. Pure.
  *
  * Not a parser: comments and string literals only, with the escapes, raw
  * strings, JavaScript's `${...}` and Python's f-string `{...}` (code inside
- * a string) that decide where they end.
+ * a string) that decide where they end; and templates, whose expressions
+ * are code: Vue's directives and bindings (`:class="..."`, `v-if`, `@click`,
+ * `{{ ... }}`), Svelte's braces (in text and inside an attribute's quotes),
+ * JSX's elements with their `{...}`. A template's text and its plain
+ * attribute values are not code.
  */
+import { C_LIKE, copyPoint as copy, HASH, type Kind, type Point, SCRIPT, type Syntax, startOf } from './lexical-frames';
+import { scan } from './lexical-scan';
 
-export interface Syntax {
-  /** What starts a comment to the end of the line. */
-  lineComments: string[];
-  blockComments: [open: string, close: string][];
-  /** Quotes that open a string closed by the same quote on the line (escapes with a backslash). */
-  quotes: string[];
-  /** Backtick strings: JavaScript's template literals (with `${...}`), Go's raw strings. */
-  backtick?: 'template' | 'raw';
-  /** Python: triple quotes, and f-strings whose `{...}` is code. */
-  python?: boolean;
-}
-
-const C_LIKE: Syntax = { lineComments: ['//'], blockComments: [['/*', '*/']], quotes: ['"', "'"] };
-const HASH: Syntax = { lineComments: ['#'], blockComments: [], quotes: ['"', "'"] };
+export type { Kind, Markup, Syntax } from './lexical-frames';
 
 const BY_EXTENSION: Record<string, Syntax> = {
-  ...Object.fromEntries(
-    ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs', '.vue', '.svelte'].map((e) => [
-      e,
-      { ...C_LIKE, backtick: 'template' } satisfies Syntax,
-    ]),
-  ),
+  ...Object.fromEntries(['.ts', '.mts', '.cts', '.mjs', '.cjs'].map((e) => [e, SCRIPT])),
+  // JSX: .tsx and .jsx, and .js as React projects write it (.ts has `<Type>value` casts instead).
+  ...Object.fromEntries(['.tsx', '.jsx', '.js'].map((e) => [e, { ...SCRIPT, markup: 'jsx' } satisfies Syntax])),
+  '.vue': { ...SCRIPT, markup: 'vue' },
+  '.svelte': { ...SCRIPT, markup: 'svelte' },
   '.go': { ...C_LIKE, backtick: 'raw' },
   // A quote in Rust is also a lifetime ('a): only double quotes open strings.
   '.rs': { ...C_LIKE, quotes: ['"'] },
@@ -75,12 +68,13 @@ export function syntaxOf(path: string): Syntax | undefined {
   return dot > 0 ? BY_EXTENSION[base.slice(dot)] : undefined;
 }
 
-export type Kind = 'code' | 'comment' | 'string';
-
-type State =
-  | { in: 'code' }
-  | { in: 'comment'; close: string | null }
-  | { in: 'string'; quote: string; escapes: boolean; interpolates: boolean };
+/** A kind as a message says where a word is ("only in a comment"). */
+export const KIND_WORDS: Record<Kind, string> = {
+  code: 'code',
+  comment: 'a comment',
+  string: 'a string',
+  text: "a template's text",
+};
 
 /** The line asked last: a target's line is asked once for each word on it that matches. */
 let lastLine: { text: string; line: number; syntax: Syntax; kinds: Kind[] } | undefined;
@@ -93,22 +87,11 @@ export function lineKinds(text: string, line: number, syntax: Syntax): Kind[] {
   return kinds;
 }
 
-/** Where a scan stands at the start of a line: what is open there (a block comment, a string, code in a string). */
-interface Point {
-  i: number;
-  lineNo: number;
-  state: State;
-  /** Code inside a string (`${...}`, f-string `{...}`): the strings to go back to, and each one's brace depth. */
-  outer: { string: State; depth: number }[];
-}
-
 /** Lines between two remembered points of a file: a question scans at most this many lines before its own. */
 const POINT_EVERY = 16;
 /** Files whose points are remembered (a warm question asks about the same few files again and again). */
 const POINTS_KEPT = 32;
 const remembered = new Map<string, { syntax: Syntax; points: Point[] }>();
-
-const copy = (p: Point): Point => ({ ...p, outer: p.outer.map((o) => ({ ...o })) });
 
 /**
  * The point at the start of every POINT_EVERY-th line of `text`, from one
@@ -124,7 +107,7 @@ function pointsOf(text: string, syntax: Syntax): Point[] {
     return known.points;
   }
   const points: Point[] = [];
-  scan(text, syntax, { i: 0, lineNo: 0, state: { in: 'code' }, outer: [] }, Infinity, Infinity, (p) => {
+  scan(text, startOf(syntax), Infinity, Infinity, (p) => {
     if (p.lineNo % POINT_EVERY === 0) points.push(copy(p));
   });
   remembered.set(text, { syntax, points });
@@ -140,141 +123,7 @@ function pointsOf(text: string, syntax: Syntax): Point[] {
 export function linesKinds(text: string, from: number, to: number, syntax: Syntax): Kind[][] {
   const points = pointsOf(text, syntax);
   const start = points[Math.min(points.length - 1, Math.floor(from / POINT_EVERY))];
-  return scan(text, syntax, start ? copy(start) : { i: 0, lineNo: 0, state: { in: 'code' }, outer: [] }, from, to);
-}
-
-/** Scans from `at` to the end of line `to`, marking lines `from` to `to`; `onLine` sees the point at each line's start. */
-function scan(
-  text: string,
-  syntax: Syntax,
-  at: Point,
-  from: number,
-  to: number,
-  onLine?: (p: Point) => void,
-): Kind[][] {
-  let { state, lineNo, i } = at;
-  const { outer } = at;
-  const out: Kind[][] = [];
-  let kinds: Kind[] = [];
-  const mark = (kind: Kind, n: number) => {
-    if (lineNo >= from) for (let k = 0; k < n; k++) kinds.push(kind);
-  };
-  const starts = (at: number, s: string) => text.startsWith(s, at);
-  onLine?.({ i, lineNo, state, outer });
-  while (i < text.length && lineNo <= to) {
-    const c = text[i]!;
-    if (c === '\n') {
-      if (state.in === 'comment' && state.close === null) state = { in: 'code' };
-      // A single-quoted string does not go past its line (an unterminated one ends there).
-      if (state.in === 'string' && state.quote.length === 1 && state.quote !== '`') state = { in: 'code' };
-      if (lineNo >= from) out.push(kinds);
-      kinds = [];
-      lineNo++;
-      i++;
-      onLine?.({ i, lineNo, state, outer });
-      continue;
-    }
-    if (state.in === 'comment') {
-      if (state.close !== null && starts(i, state.close)) {
-        mark('comment', state.close.length);
-        i += state.close.length;
-        state = { in: 'code' };
-      } else {
-        mark('comment', 1);
-        i++;
-      }
-      continue;
-    }
-    if (state.in === 'string') {
-      if (state.escapes && c === '\\') {
-        mark('string', Math.min(2, text.length - i));
-        i += 2;
-        continue;
-      }
-      if (starts(i, state.quote)) {
-        mark('string', state.quote.length);
-        i += state.quote.length;
-        state = { in: 'code' };
-        continue;
-      }
-      const opensCode = state.interpolates && (state.quote === '`' ? starts(i, '${') : c === '{' && !starts(i, '{{'));
-      if (opensCode) {
-        const n = state.quote === '`' ? 2 : 1;
-        mark('string', n);
-        i += n;
-        outer.push({ string: state, depth: 0 });
-        state = { in: 'code' };
-        continue;
-      }
-      mark('string', starts(i, '{{') && state.interpolates ? 2 : 1);
-      i += starts(i, '{{') && state.interpolates ? 2 : 1;
-      continue;
-    }
-    // Code.
-    const top = outer.at(-1);
-    if (top && c === '{') top.depth++;
-    if (top && c === '}') {
-      if (top.depth === 0) {
-        outer.pop();
-        state = top.string;
-        mark('string', 1);
-        i++;
-        continue;
-      }
-      top.depth--;
-    }
-    const block = syntax.blockComments.find(([open]) => starts(i, open));
-    if (block) {
-      mark('comment', block[0].length);
-      i += block[0].length;
-      state = { in: 'comment', close: block[1] };
-      continue;
-    }
-    const lineComment = syntax.lineComments.find((open) => starts(i, open));
-    if (lineComment) {
-      state = { in: 'comment', close: null };
-      continue;
-    }
-    const opened = openString(text, i, syntax);
-    if (opened) {
-      mark('code', opened.prefix);
-      mark('string', opened.quote.length);
-      i += opened.prefix + opened.quote.length;
-      state = { in: 'string', quote: opened.quote, escapes: opened.escapes, interpolates: opened.interpolates };
-      continue;
-    }
-    mark('code', 1);
-    i++;
-  }
-  if (lineNo <= to && lineNo >= from) out.push(kinds);
-  return out;
-}
-
-/** A string opening at `i` (after its prefix: Python's r, f, b), or undefined. */
-function openString(
-  text: string,
-  i: number,
-  syntax: Syntax,
-): { prefix: number; quote: string; escapes: boolean; interpolates: boolean } | undefined {
-  const c = text[i]!;
-  if (c === '`' && syntax.backtick)
-    return {
-      prefix: 0,
-      quote: '`',
-      escapes: syntax.backtick === 'template',
-      interpolates: syntax.backtick === 'template',
-    };
-  if (syntax.python) {
-    const m = /^([rRbBfFuU]{0,2})("""|'''|"|')/.exec(text.slice(i, i + 5));
-    // A prefix only where a name does not go on before it (`inf'` is no f-string).
-    if (m && (m[1] === '' || !/[\p{L}\p{N}_]/u.test(text[i - 1] ?? ''))) {
-      const prefix = m[1]!.toLowerCase();
-      return { prefix: m[1]!.length, quote: m[2]!, escapes: !prefix.includes('r'), interpolates: prefix.includes('f') };
-    }
-    return undefined;
-  }
-  if (syntax.quotes.includes(c)) return { prefix: 0, quote: c, escapes: true, interpolates: false };
-  return undefined;
+  return scan(text, start ? copy(start) : startOf(syntax), from, to);
 }
 
 /** The kind of the character at 1-based code-point `column` of line `line` (1-based). */

@@ -2,6 +2,7 @@
 import { type Dirent, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { notSources } from '../project/folders';
+import { ignoredFolders } from '../project/ignored';
 import { turnEvery } from '../common/turns';
 import { languageIdFor, type ServerSpec } from './servers/registry';
 
@@ -58,7 +59,7 @@ export async function serversWithFiles(specs: ServerSpec[], root: string): Promi
 /** Folders read between turns of the event loop: a walk of 20,000 files never holds the daemon's thread for long. */
 const FOLDERS_PER_TURN = 64;
 
-/** Breadth first over the files under `root`, in name order, skipping dependency and build folders, until `visit` returns false. */
+/** Breadth first over the files under `root`, in name order, skipping what is not sources (folders.ts), until `visit` returns false. */
 async function walk(
   root: string,
   visit: (full: string, name: string) => boolean,
@@ -66,6 +67,8 @@ async function walk(
 ): Promise<void> {
   const queue = [root];
   const turn = turnEvery(FOLDERS_PER_TURN);
+  // Build output is what git ignores: a dist/ git tracks (a package that keeps its sources there) is walked.
+  const ignored = await ignoredFolders(root);
   while (queue.length > 0) {
     await turn();
     const dir = queue.shift()!;
@@ -80,8 +83,7 @@ async function walk(
       if (e.name.startsWith('.')) continue;
       const full = join(dir, e.name);
       if (e.isDirectory()) {
-        // By name here (the callers that need git's word on build output ask git for the files themselves).
-        if (!notSources(full, undefined, e.name) && !(dir === root && outputDirs.includes(e.name))) queue.push(full);
+        if (!notSources(full, ignored, e.name) && !(dir === root && outputDirs.includes(e.name))) queue.push(full);
       } else if (e.isFile() && !visit(full, e.name)) {
         return;
       }

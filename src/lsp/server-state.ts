@@ -48,7 +48,7 @@ export class ServerState {
   /** Work under way by token: when it began (in begins counted) and whether it reported or published anything. */
   private readonly running = new Map<string, { began: number; worked: boolean }>();
   /** The last work that ended, oldest first. */
-  private readonly ended: { token: string; began: number; worked: boolean }[] = [];
+  private readonly ended: { token: string; began: number; worked: boolean; at: number }[] = [];
   /** The titles of the work that has ended at least once. */
   private readonly endedTitles = new Set<string>();
   private readyLogSeen = false;
@@ -91,7 +91,7 @@ export class ServerState {
       this.running.set(String(token), { began: this.progressBegun, worked: false });
     } else if (value.kind === 'end') {
       const run = this.running.get(String(token));
-      if (run) this.ended.push({ token: String(token), ...run });
+      if (run) this.ended.push({ token: String(token), ...run, at: Date.now() });
       if (this.ended.length > ENDED_KEPT) this.ended.shift();
       this.running.delete(String(token));
       const title = this.activeProgress.get(token)?.split(': ')[0];
@@ -112,7 +112,7 @@ export class ServerState {
    * count of progressBegun) and has ended, and whether each reported any
    * (rust-analyzer ends a check it cancelled without a report).
    */
-  endedSince(which: (token: string) => boolean, begins: number): { worked: boolean }[] {
+  endedSince(which: (token: string) => boolean, begins: number): { worked: boolean; at: number }[] {
     return this.ended.filter((e) => e.began > begins && which(e.token));
   }
 

@@ -13,9 +13,13 @@
  *   `build` that git tracks (a workspace package kept there) is sources.
  * - hidden folders (`.github`, `.vscode`) and vendored dependencies
  *   (`vendor`): walks for sources skip them.
+ *
+ * git's own lists of files (diag --all's, diag's changed files) go
+ * through the first rule too (inNeverSources): a `.venv` git does not
+ * ignore is listed file by file.
  */
 import { existsSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 const NEVER_SOURCES = new Set([
   'node_modules',
@@ -50,4 +54,23 @@ export function neverSources(dir: string, name = basename(dir)): boolean {
 export function notSources(dir: string, ignored: ReadonlySet<string> | undefined, name = basename(dir)): boolean {
   if (name.startsWith('.') || name === 'vendor' || neverSources(dir, name)) return true;
   return ignored ? ignored.has(dir) : BUILD_OUTPUT_NAMES.has(name);
+}
+
+/**
+ * A test of files under `top` (git's lists of them): whether a file lies
+ * in a folder that is never sources (a `.venv` no .gitignore names, its
+ * pyvenv.cfg beside its thousand files). Each folder is looked at once.
+ */
+export function inNeverSources(top: string): (path: string) => boolean {
+  const known = new Map<string, boolean>();
+  const never = (dir: string): boolean => {
+    if (dir.length <= top.length || !dir.startsWith(`${top}/`)) return false;
+    let is = known.get(dir);
+    if (is === undefined) {
+      is = never(dirname(dir)) || neverSources(dir);
+      known.set(dir, is);
+    }
+    return is;
+  };
+  return (path) => never(dirname(path));
 }

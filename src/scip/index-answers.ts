@@ -40,8 +40,8 @@ export abstract class IndexAnswers {
   protected abstract occurrencesOf(symbol: string): Found[];
   protected abstract relationships(symbol: string): ScipSymbol['relationships'];
   protected abstract related(symbol: string): Related[];
-  /** Declared symbols (not locals, parameters, type parameters or files) whose name holds `lowered`. */
-  protected abstract named(lowered: string): Promise<{ name: string; symbol: string }[]>;
+  /** Declared symbols (not locals, parameters, type parameters or files) whose folded name holds `folded`. */
+  protected abstract named(folded: string): Promise<{ name: string; symbol: string }[]>;
 
   /** Where the symbol is defined in the index; empty for one defined outside the project (the library's). */
   definitions(symbol: string, inDoc?: string): ScipPlace[] {
@@ -88,7 +88,7 @@ export abstract class IndexAnswers {
     const found: { name: string; symbol: string; place: ScipPlace }[] = [];
     // Each symbol's definitions are a query of their own: a turn of the event loop every few hundred.
     const turn = turnEvery(DEFINITIONS_PER_TURN);
-    for (const { name, symbol } of await this.named(query.toLowerCase())) {
+    for (const { name, symbol } of await this.named(foldName(query))) {
       for (const place of this.definitions(symbol)) found.push({ name, symbol, place });
       await turn();
     }
@@ -123,6 +123,9 @@ export function readInfo(
     relationships: known.relationships,
   };
 }
+
+/** A name as a case-insensitive search compares it: every letter's case folded, not ASCII's alone (Ärger is ärger). */
+export const foldName = (name: string) => name.toLowerCase();
 
 /** Whether a symbol is a declaration a search lists: not a local, a parameter, a type parameter or a file. */
 export const searchable = (symbol: string) => !isLocal(symbol) && !/[)\]/]$/.test(symbol);

@@ -10,7 +10,7 @@
 import { Database } from 'bun:sqlite';
 import { renameSync, rmSync } from 'node:fs';
 import type { PositionEncoding } from '../lsp/position';
-import { type Found, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
+import { type Found, foldName, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
 import { lastName, type ScipIndex } from './scip-index';
 import { type ScipOccurrence, type ScipSymbol, STRIDE } from './scip-types';
 import { nextTurn } from '../common/turns';
@@ -19,13 +19,13 @@ import { nextTurn } from '../common/turns';
 const NAMES_PER_TURN = 5_000;
 
 /** Bumped when the tables' shape changes: a table of another version is converted again. */
-export const TABLE_VERSION = 1;
+export const TABLE_VERSION = 2;
 
 const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE docs(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, encoding TEXT NOT NULL);
-CREATE TABLE syms(id INTEGER PRIMARY KEY, symbol TEXT NOT NULL UNIQUE, name TEXT NOT NULL, display TEXT,
-  doc_start INTEGER, doc_end INTEGER, searchable INTEGER NOT NULL);
+CREATE TABLE syms(id INTEGER PRIMARY KEY, symbol TEXT NOT NULL UNIQUE, name TEXT NOT NULL, folded TEXT NOT NULL,
+  display TEXT, doc_start INTEGER, doc_end INTEGER, searchable INTEGER NOT NULL);
 CREATE TABLE occ(sym INTEGER NOT NULL, doc INTEGER NOT NULL, line INTEGER NOT NULL, ch INTEGER NOT NULL,
   end_line INTEGER NOT NULL, end_ch INTEGER NOT NULL, roles INTEGER NOT NULL);
 CREATE TABLE rel(sym INTEGER NOT NULL, target TEXT NOT NULL, ref INTEGER NOT NULL, impl INTEGER NOT NULL,
@@ -56,13 +56,15 @@ export function writeTable(index: ScipIndex, out: string): void {
       meta.run('version', String(TABLE_VERSION));
       meta.run('root', root);
       meta.run('tools', JSON.stringify(tools));
-      const sym = db.prepare('INSERT INTO syms VALUES (?, ?, ?, ?, ?, ?, ?)');
+      const sym = db.prepare('INSERT INTO syms VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
       const rel = db.prepare('INSERT INTO rel VALUES (?, ?, ?, ?, ?)');
       for (const [symbol, id] of ids) {
         const info = infos.get(symbol);
         const display = info?.displayName ?? null;
         const [start, end] = info?.at ?? [null, null];
-        sym.run(id, symbol, display ?? lastName(symbol), display, start, end, info && searchable(symbol) ? 1 : 0);
+        const name = display ?? lastName(symbol);
+        // Folded here, as the search folds its query: SQLite's lower() folds ASCII only (Ärger would miss ärger).
+        sym.run(id, symbol, name, foldName(name), display, start, end, info && searchable(symbol) ? 1 : 0);
         for (const r of info?.relationships ?? [])
           rel.run(id, r.symbol, r.reference ? 1 : 0, r.implementation ? 1 : 0, r.typeDefinition ? 1 : 0);
       }
@@ -210,15 +212,16 @@ export class TableIndex extends IndexAnswers {
    * A scan of every name: the Go standard library's 90 ms in one query held
    * every other question, so it is read a range of rows at a time.
    */
-  protected async named(lowered: string): Promise<{ name: string; symbol: string }[]> {
-    const last = (this.db.query('SELECT max(id) AS last FROM syms').get() as { last: number | null }).last ?? 0;
+  protected async named(folded: string): Promise<{ name: string; symbol: string }[]> {
+    const last = (this.db.query('SELECT max(id) AS last FROM syms').get() as { last: number | null }).last;
     const slice = this.db.query(
-      'SELECT name, symbol FROM syms WHERE id > ? AND id <= ? AND searchable = 1 AND instr(lower(name), ?) > 0',
+      'SELECT name, symbol FROM syms WHERE id >= ? AND id < ? AND searchable = 1 AND instr(folded, ?) > 0',
     );
     const out: { name: string; symbol: string }[] = [];
-    for (let from = 0; from < last; from += NAMES_PER_TURN) {
+    // Symbols are numbered from 0, as the index numbers them.
+    for (let from = 0; last !== null && from <= last; from += NAMES_PER_TURN) {
       if (from > 0) await nextTurn();
-      out.push(...(slice.all(from, from + NAMES_PER_TURN, lowered) as { name: string; symbol: string }[]));
+      out.push(...(slice.all(from, from + NAMES_PER_TURN, folded) as { name: string; symbol: string }[]));
     }
     return out;
   }

@@ -15,7 +15,7 @@ import type * as Protobuf from 'protobufjs';
 import { LspqError } from '../common/errors';
 import { isInside } from '../common/paths';
 import { uriToPath } from '../lsp/uri';
-import { type Found, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
+import { type Found, foldName, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
 import {
   ENCODINGS,
   type Held,
@@ -322,12 +322,12 @@ export class ScipIndex extends IndexAnswers {
     return this.infos.get(symbol)?.relationships ?? [];
   }
 
-  protected async named(lowered: string): Promise<{ name: string; symbol: string }[]> {
+  protected async named(folded: string): Promise<{ name: string; symbol: string }[]> {
     const out: { name: string; symbol: string }[] = [];
     for (const [symbol, info] of this.infos) {
       if (!searchable(symbol)) continue;
       const name = info.displayName ?? lastName(symbol);
-      if (name.toLowerCase().includes(lowered)) out.push({ name, symbol });
+      if (foldName(name).includes(folded)) out.push({ name, symbol });
     }
     return out;
   }

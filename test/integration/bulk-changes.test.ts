@@ -11,10 +11,11 @@
  * gives the result of 50).
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BulkProject, bulkProject } from '../helpers/bulk-project';
-import { git, Lspq } from '../helpers/lspq';
+import { git, Lspq, REPO, toolsPath } from '../helpers/lspq';
 
 const ROUNDS = Number(process.env.LSPQ_BULK_ROUNDS ?? 2);
 const USES = 150;
@@ -152,3 +153,38 @@ for (const c of CASES) {
     }
   });
 }
+
+describe('rust-analyzer ending cancelled checks as it ends checks of fresh crates (a fake, as under load)', () => {
+  // Under load, saves reach rust-analyzer spread out, and each cancels the check under way: it ends a cancelled
+  // check with no report, the same end as a check of fresh crates, and begins the next a moment later. diag took
+  // two such ends for "fresh" and answered clean (exit 0) before the check that found the error had begun.
+  const dir = mkdtempSync(join(tmpdir(), 'lspq-cancelled-checks-'));
+  scratch.push(dir);
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(
+    join(bin, 'rust-analyzer'),
+    `#!/bin/sh\nexec '${process.execPath}' '${join(REPO, 'test', 'fakes', 'cancels-its-checks.ts')}' "$@"\n`,
+  );
+  chmodSync(join(bin, 'rust-analyzer'), 0o755);
+  const project = join(dir, 'crate');
+  mkdirSync(join(project, 'src', 'uses'), { recursive: true });
+  writeFileSync(join(project, 'Cargo.toml'), '[package]\nname = "bulk"\nversion = "0.1.0"\nedition = "2021"\n');
+  writeFileSync(join(project, 'src', 'lib.rs'), 'pub fn twice(n: i64) -> i64 {\n    n * 2\n}\npub mod uses;\n');
+  writeFileSync(join(project, 'src', 'uses', 'mod.rs'), 'pub mod u0;\n');
+  writeFileSync(
+    join(project, 'src', 'uses', 'u0.rs'),
+    'use crate::helper;\npub fn a0() -> i64 {\n    helper(helper(0))\n}\n',
+  );
+
+  test('diag waits for the check that runs to its end: the error, exit 1', async () => {
+    const r = await lspq.run(['diag', 'src/uses/u0.rs', '--server', 'rust-analyzer'], {
+      cwd: project,
+      env: { PATH: `${bin}:${toolsPath()}` },
+    });
+    expect([r.stdout, r.exit]).toEqual([
+      'src/uses/u0.rs:3:5: error: cannot find function `helper` in this scope [rustc E0425]\n',
+      1,
+    ]);
+  });
+});

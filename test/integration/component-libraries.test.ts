@@ -87,6 +87,21 @@ describe('Vue: vue-sonner 2.0.9', () => {
     ]);
   });
 
+  test("def and hover at a call in a :class binding (its value is code, not a string), and in @click's", async () => {
+    const def = await lspq.run(['def', 'src/Toast.vue:57:cn'], { cwd: vue });
+    expect([def.stdout, def.exit]).toEqual([
+      'src/hooks.ts:22:17: export function cn(...classes: (string | undefined)[]) {\n',
+      0,
+    ]);
+    const hover = await lspq.run(['hover', 'src/Toast.vue:57:cn'], { cwd: vue });
+    expect([hover.stdout, hover.exit]).toEqual([
+      '```typescript\n(property) cn: (...classes: (string | undefined)[]) => string\n```\n',
+      0,
+    ]);
+    const handler = await lspq.run(['def', 'src/Toast.vue:58:handleCloseToast'], { cwd: vue });
+    expect([handler.stdout, handler.exit]).toEqual(['src/Toast.vue:288:10: function handleCloseToast() {\n', 0]);
+  });
+
   test("refs from a .ts module: every use in a component's script and template", async () => {
     const cn = await lspq.run(['refs', 'src/hooks.ts:22:cn'], { cwd: vue });
     expect([cn.stdout, cn.exit]).toEqual([CN_REFS, 0]);

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, fakeProject, git, Lspq, REPO, scratchDir } from '../helpers/lspq';
+import { copyFixture, exactPath, fakeProject, git, Lspq, REPO, scratchDir } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const scratch: string[] = [];
@@ -302,6 +302,61 @@ describe('fmt', () => {
     expect(json.server).toBe('ruff');
     expect((await lspq.run(['fmt', 'messy.py', '--write'], { cwd: dir })).exit).toBe(0);
     expect(read(dir, 'messy.py')).toBe('x = 1\n\n\ndef f(a):\n    return a\n');
+  });
+
+  test('pylsp with no formatter plugin: --check, the diff and --write exit 3 naming what would format, nothing written; with autopep8, it formats', async () => {
+    const dir = copy('py-shapes');
+    const messy = 'x  =  1\ndef f( a ):\n    return a\n';
+    writeFileSync(join(dir, 'messy.py'), messy);
+    writeFileSync(join(dir, 'tidy.py'), 'x = 1\n');
+    const bin = exactPath(['pylsp']);
+    scratch.push(bin);
+    const NONE =
+      'lspq: pylsp formats nothing here, so messy.py was not checked: none of its formatter plugins (autopep8, yapf, python-lsp-black or python-lsp-ruff) is installed or enabled; install one where pylsp runs, or install ruff, which lspq asks first\n';
+    for (const mode of [['--check'], [], ['--write']])
+      expect(await lspq.run(['fmt', ...mode, 'messy.py'], { cwd: dir, env: { PATH: bin } })).toEqual({
+        stdout: '',
+        stderr: NONE,
+        exit: 3,
+      });
+    // An already formatted file is no different to it: not checked either.
+    expect((await lspq.run(['fmt', '--check', 'tidy.py'], { cwd: dir, env: { PATH: bin } })).exit).toBe(3);
+    expect(read(dir, 'messy.py')).toBe(messy);
+    // autopep8 where pylsp can import it: a formatter answers the probe, so "no edits" means formatted.
+    const env = { PATH: bin, PYTHONPATH: join(REPO, '.tools', 'pylsp-autopep8') };
+    expect(await lspq.run(['fmt', '--check', 'messy.py', 'tidy.py'], { cwd: dir, env })).toEqual({
+      stdout: 'messy.py\n',
+      stderr: '',
+      exit: 1,
+    });
+    expect(await lspq.run(['fmt', '--check', 'tidy.py'], { cwd: dir, env })).toEqual({
+      stdout: '',
+      stderr: '',
+      exit: 0,
+    });
+  });
+
+  test('rust-analyzer and a file rustfmt cannot parse: --check, the diff and --write exit 3 naming the file and its syntax error; once mended, formatted', async () => {
+    const dir = copy('rust-shapes');
+    const shape = read(dir, 'src/shape.rs');
+    const broken = `${shape}\npub fn broken() -> i32 {\n    let x = ;\n    x\n}\n`;
+    writeFileSync(join(dir, 'src/shape.rs'), broken);
+    const line = broken.split('\n').indexOf('    let x = ;') + 1;
+    const NOT_PARSED = `lspq: rust-analyzer formatted nothing in src/shape.rs: rustfmt cannot parse it (src/shape.rs:${line}:13: Syntax Error: expected expression); fix the syntax error, then format\n`;
+    for (let i = 0; i < 2; i++)
+      for (const mode of [['--check'], [], ['--write']])
+        expect(await lspq.run(['fmt', ...mode, 'src/shape.rs', 'src/circle.rs'], { cwd: dir })).toEqual({
+          stdout: '',
+          stderr: NOT_PARSED,
+          exit: 3,
+        });
+    expect(read(dir, 'src/shape.rs')).toBe(broken);
+    writeFileSync(join(dir, 'src/shape.rs'), shape);
+    expect(await lspq.run(['fmt', '--check', 'src/shape.rs', 'src/circle.rs'], { cwd: dir })).toEqual({
+      stdout: '',
+      stderr: '',
+      exit: 0,
+    });
   });
 
   test('a read-only file is not replaced, and the file written before it is put back', async () => {

@@ -1,7 +1,8 @@
 /**
  * Go's other build configurations: gopls sees this platform's files with
- * the environment's tags, so b_windows.go and a file under
- * `//go:build integration` are outside its answers here. refs, calls --in and rename
+ * the environment's tags and cgo as it is set, so b_windows.go, a file under
+ * `//go:build integration` and one under `//go:build !cgo` are outside its
+ * answers here. refs, calls --in and rename
  * ask again under a configuration that compiles each such file that
  * writes the name, and merge; a file no configuration compiles is named
  * (refs exit 3, `unsearched` in JSON) and makes rename write nothing
@@ -12,6 +13,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, Lspq, scratchDir } from '../helpers/lspq';
+import { mkdirSync } from 'node:fs';
 
 const lspq = new Lspq();
 const dir = scratchDir('go-builds');
@@ -126,5 +128,62 @@ describe('refs and rename across build configurations', () => {
     expect([only.stdout, only.exit]).toEqual(['a.go: 2 edits\nb_linux.go: 1 edit\n', 0]);
     expect(only.stderr).toContain("lspq: warning: 'Bar' is still written where gopls did not rename it");
     expect(only.stderr).toContain('b_windows.go:3:31, b_windows.go:3:39, c_tagged.go:5:28, d_weird.go:5:27');
+  });
+});
+
+describe('cgo, and a file name that is not ASCII', () => {
+  // A package as the issue had it: refs listed b_cgo.go alone (the evaluator knew nothing of cgo, and git grep
+  // quoted ü_windows.go, which was then skipped). The cgo file needs a C compiler, as the Rust tests' linker does.
+  const pkg = join(dir, 'cgo');
+  const CGO: Record<string, string> = {
+    'go.mod': 'module example.com/cgo\n\ngo 1.22\n',
+    'a.go': 'package cgo\n\nfunc Foo() int { return 1 }\n',
+    'b_cgo.go': '//go:build cgo\n\npackage cgo\n\nimport "C"\n\nfunc withCgo() int { return Foo() }\n',
+    'c_nocgo.go': '//go:build !cgo\n\npackage cgo\n\nfunc withoutCgo() int { return Foo() }\n',
+    'ü_windows.go': 'package cgo\n\nfunc onWindows() int { return Foo() }\n',
+  };
+  mkdirSync(pkg);
+  for (const [path, text] of Object.entries(CGO)) writeFileSync(join(pkg, path), text);
+  git(pkg, 'init', '-q');
+  git(pkg, 'add', '-A');
+  git(pkg, 'commit', '-qm', 'cgo');
+  const CALLERS = [
+    'b_cgo.go:7:29: func withCgo() int { return Foo() }',
+    'c_nocgo.go:5:32: func withoutCgo() int { return Foo() }',
+    'ü_windows.go:3:31: func onWindows() int { return Foo() }',
+    '',
+  ].join('\n');
+
+  for (const cgo of ['1', '0'])
+    test(`refs with CGO_ENABLED=${cgo}: the callers of every configuration, cold and asked again, each configuration named`, async () => {
+      const env = { CGO_ENABLED: cgo };
+      for (let i = 0; i < 2; i++)
+        expect(await lspq.run(['refs', 'a.go:3:Foo'], { cwd: pkg, env })).toEqual({
+          stdout: CALLERS,
+          stderr: '',
+          exit: 0,
+        });
+      const json = await lspq.json<{ builds: string[] }>(['refs', 'a.go:3:Foo'], { cwd: pkg, env });
+      expect(json.builds.sort()).toEqual([
+        `GOOS=linux GOARCH=amd64 CGO_ENABLED=${cgo === '1' ? 0 : 1}`,
+        'GOOS=windows GOARCH=amd64 CGO_ENABLED=0',
+      ]);
+    });
+
+  test('rename: every configuration’s files; the builds without cgo compile after it', async () => {
+    const r = await lspq.run(['rename', 'a.go:3:Foo', 'Bar'], { cwd: pkg });
+    expect([r.stdout, r.exit]).toEqual([
+      'a.go: 1 edit\nb_cgo.go: 1 edit\nc_nocgo.go: 1 edit\nü_windows.go: 1 edit\n',
+      0,
+    ]);
+    for (const [path, text] of Object.entries(CGO))
+      expect([path, readFileSync(join(pkg, path), 'utf8')]).toEqual([path, text.replaceAll('Foo', 'Bar')]);
+    // (A cgo build compiles runtime/cgo with the C compiler, 20 s in a fresh cache: its file is compared above.)
+    const build = (env: Record<string, string>) => {
+      const b = Bun.spawnSync(['go', 'build', './...'], { cwd: pkg, env: { ...lspq.env(), ...env }, stderr: 'pipe' });
+      return { exit: b.exitCode, stderr: b.stderr.toString() };
+    };
+    for (const env of [{ CGO_ENABLED: '0' }, { GOOS: 'windows' }] as Record<string, string>[])
+      expect([env, build(env)]).toEqual([env, { exit: 0, stderr: '' }]);
   });
 });

@@ -157,6 +157,35 @@ describe.each(LANGUAGES)('$fixture indexed by $indexer', (lang) => {
   });
 });
 
+describe('the name search of an index', () => {
+  // (The table's first row, which the search skipped, is the file's own symbol here: test/unit/index-search.test.ts asks it.)
+  const dir = join(base, 'names');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "name": "names", "private": true, "type": "module" }\n');
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    '{ "compilerOptions": { "strict": true, "noEmit": true }, "include": ["src"] }\n',
+  );
+  writeFileSync(
+    join(dir, 'src/a.ts'),
+    'export function Ärger(): number {\n  return 1;\n}\nexport const calm = Ärger();\n',
+  );
+  type Found = { symbols: { name: string; path: string; line: number; column: number }[]; source: string };
+  const found = (r: Found) => [r.source, ...r.symbols.map((x) => `${x.name} ${x.path}:${x.line}:${x.column}`)];
+
+  test('a name that is not ASCII, asked in another case: found, as the live server finds it', async () => {
+    expect((await lspq.run(['index', '--root', '.'], { cwd: dir })).exit).toBe(0);
+    for (const query of ['ärger', 'ÄRGER', 'Ärger']) {
+      const fromIndex = await lspq.json<Found>(['symbols', '-w', query, '--index-only'], { cwd: dir });
+      expect(found(fromIndex)).toEqual(['index', 'Ärger src/a.ts:1:17']);
+    }
+    const live = await lspq.json<Found>(['symbols', '-w', 'ärger', '--no-index'], { cwd: dir });
+    expect(found(live)).toEqual(['server', 'Ärger src/a.ts:1:17']);
+    const calm = await lspq.json<Found>(['symbols', '-w', 'CALM', '--index-only'], { cwd: dir });
+    expect(found(calm)).toEqual(['index', 'calm src/a.ts:4:14']);
+  });
+});
+
 describe('broken and missing indexes', () => {
   const dir = join(base, 'ts-shapes');
 

@@ -72,6 +72,85 @@ describe('kindAt', () => {
     expect(kindOf('a.rs', rs, 1, 'helper')).toBe('code');
   });
 
+  test("Vue: a directive's and a binding's value, {{ }}, v-for and @event are code; text and plain attributes are not", () => {
+    const vue = [
+      '<script setup lang="ts">',
+      "const total = ref(1); // total's count",
+      '</script>',
+      '',
+      '<template>',
+      '  <p :class="{ big: total > 1 }" v-if="total" class="total">Don\'t total {{ total }}</p>',
+      '  <li v-for="item in total" :key="item" @click="total++" v-on:keyup="total--">{{ \'total\' }}</li>',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the text is a Vue template, its ${} a template literal's
+      '  <Child v-bind:title="`${total} left`" :label=\'"x" + total\' title=\'total\' #default="{ total }" />',
+      '  <!-- total -->',
+      '</template>',
+      '',
+      '<style scoped>',
+      '.total { color: red } /* total */',
+      '</style>',
+    ].join('\n');
+    const at = (line: number, nth: number) => kindOf('App.vue', vue, line, 'total', nth);
+    expect([at(2, 1), at(2, 2)]).toEqual(['code', 'comment']);
+    // :class, v-if: code; class="total": a string; "Don't" opens no string; {{ total }}: code.
+    expect([at(6, 1), at(6, 2), at(6, 3), at(6, 4), at(6, 5)]).toEqual(['code', 'code', 'string', 'text', 'code']);
+    expect([at(7, 1), at(7, 2), at(7, 3), at(7, 4)]).toEqual(['code', 'code', 'code', 'string']);
+    expect([at(8, 1), at(8, 2), at(8, 3), at(8, 4)]).toEqual(['code', 'code', 'string', 'code']);
+    expect(kindOf('App.vue', vue, 8, 'left')).toBe('string');
+    expect(at(9, 1)).toBe('comment');
+    expect([at(13, 1), at(13, 2)]).toEqual(['code', 'comment']);
+    expect(kindOf('App.vue', vue, 6, 'class', 2)).toBe('code');
+  });
+
+  test("Svelte: braces in text, in attributes and inside an attribute's quotes are code; the rest of the quotes is not", () => {
+    const svelte = [
+      '<script lang="ts">',
+      "  let flag = $state(true); // flag's",
+      '</script>',
+      '',
+      "<p class=\"base {flag ? 'on' : 'off'} flag\" onclick={() => (flag = !flag)} {flag}>It's flag {flag} {#if flag}flag{/if}</p>",
+      '<style>',
+      '  .flag { color: red; }',
+      '</style>',
+    ].join('\n');
+    const at = (nth: number) => kindOf('C.svelte', svelte, 5, 'flag', nth);
+    expect([kindOf('C.svelte', svelte, 2, 'flag', 1), kindOf('C.svelte', svelte, 2, 'flag', 2)]).toEqual([
+      'code',
+      'comment',
+    ]);
+    // class="base {flag ? 'on' : 'off'} flag": the braces' flag is code, the quoted text's a string; then the handler's.
+    expect([at(1), at(2), at(3), at(4), at(5)]).toEqual(['code', 'string', 'code', 'code', 'code']);
+    // "It's flag {flag} {#if flag}flag{/if}": text, code, code, text.
+    expect([at(6), at(7), at(8), at(9)]).toEqual(['text', 'code', 'code', 'text']);
+    expect(kindOf('C.svelte', svelte, 5, "'on'")).toBe('string');
+    expect(kindOf('C.svelte', svelte, 7, 'flag')).toBe('code');
+  });
+
+  test("JSX: an element's text is no string (its quotes open none), its {...} and attributes' braces are code; a comparison and a type argument are no element", () => {
+    const tsx = [
+      'export function App({ total }: { total: number }) {',
+      '  const big = total < 10 ? useState<number>(total) : total;',
+      '  return (',
+      "    <p className=\"total\" title={total > 1 ? 'many' : 'one'}>",
+      "      Don't count {total} <b>total's</b> {/* total */}",
+      '    </p>',
+      '  );',
+      '}',
+      'const pick = <T,>(x: T) => x; const total2 = pick(total);',
+      'const gen = <T extends object>(x: T) => x; const also = gen(total);',
+    ].join('\n');
+    const at = (line: number, nth: number) => kindOf('App.tsx', tsx, line, 'total', nth);
+    expect([at(2, 1), at(2, 2), at(2, 3)]).toEqual(['code', 'code', 'code']);
+    expect([at(4, 1), at(4, 2)]).toEqual(['string', 'code']);
+    expect(kindOf('App.tsx', tsx, 4, 'many')).toBe('string');
+    expect([at(5, 1), at(5, 2), at(5, 3)]).toEqual(['code', 'text', 'comment']);
+    expect(kindOf('App.tsx', tsx, 5, 'count')).toBe('text');
+    expect(at(9, 1)).toBe('code');
+    expect(at(10, 1)).toBe('code');
+    // .ts has casts, not elements: `<number>total` is code either way.
+    expect(kindOf('a.ts', 'const n = <number>total;\n', 1, 'total')).toBe('code');
+  });
+
   test('data files have no syntax: a JSON key is a name', () => {
     expect(syntaxOf('package.json')).toBeUndefined();
   });

@@ -15,6 +15,7 @@ import {
   parseStat,
   processTable,
   runPs,
+  startedAt,
 } from '../../src/common/process-table';
 
 const MACOS_PS = `    1     0  13712 Ss
@@ -34,7 +35,8 @@ test('ps output as macOS prints it: parents, memory in bytes, states', () => {
 });
 
 test('a /proc stat line whose command holds spaces and parentheses', () => {
-  expect(parseStat('4242 (tsserver (x) y) S 4200 4242 4242 0 -1')).toEqual({ ppid: 4200, state: 'S' });
+  const stat = '4242 (tsserver (x) y) S 4200 4242 4242 0 -1 4194560 1507 0 0 0 12 3 0 0 20 0 11 0 987654 1234 5';
+  expect(parseStat(stat)).toEqual({ ppid: 4200, state: 'S', started: '987654' });
 });
 
 test('this process, from /proc and from the real ps: the same parent, some memory', () => {
@@ -82,3 +84,14 @@ test.skipIf(process.platform !== 'linux')(
     expect(new ProcessProbe(2 ** 22 + 7, () => true).runs()).toBe(true);
   },
 );
+
+test('a start time, from /proc and from the real ps: the same each time asked, none for a process that is gone', async () => {
+  for (const platform of ['linux', 'darwin'] as const) {
+    const mine = startedAt(process.pid, platform, runPs);
+    expect(mine).toBeDefined();
+    expect(startedAt(process.pid, platform, runPs)).toBe(mine!);
+    const gone = Bun.spawn(['true']);
+    await gone.exited;
+    expect(startedAt(gone.pid, platform, runPs)).toBeUndefined();
+  }
+});

@@ -3,7 +3,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { neverSources, notSources } from '../../src/project/folders';
+import { inNeverSources, neverSources, notSources } from '../../src/project/folders';
 import { foldersOf } from '../../src/project/ignored';
 
 const root = mkdtempSync(join(tmpdir(), 'lspq-folders-'));
@@ -55,6 +55,32 @@ test("build output is what git ignores; outside a checkout, the usual names; hid
     vendor: true,
     packages: false,
   });
+});
+
+test("git's list of files: those in a folder never sources (a .venv git does not ignore, at any depth) are known as such", () => {
+  const top = dir('listed');
+  dir('listed/.venv/lib/python3.12/site-packages/pip', { '__init__.py': '' });
+  writeFileSync(join(top, '.venv', 'pyvenv.cfg'), 'home = /usr/bin\n');
+  dir('listed/tools/env', { 'pyvenv.cfg': '', 'x.py': '' });
+  dir('listed/src/app', { 'main.py': '' });
+  const never = inNeverSources(top);
+  expect(
+    [
+      '.venv/lib/python3.12/site-packages/pip/__init__.py',
+      '.venv/pyvenv.cfg',
+      'tools/env/x.py',
+      'src/app/main.py',
+      'main.py',
+      'node_modules/x/index.js',
+    ].map((p) => [p, never(join(top, p))]),
+  ).toEqual([
+    ['.venv/lib/python3.12/site-packages/pip/__init__.py', true],
+    ['.venv/pyvenv.cfg', true],
+    ['tools/env/x.py', true],
+    ['src/app/main.py', false],
+    ['main.py', false],
+    ['node_modules/x/index.js', true],
+  ]);
 });
 
 test("git's --directory listing: the folders (ending in a slash) as absolute paths, files left out", () => {

@@ -7,6 +7,7 @@ import { SEVERITIES } from '../../answers/diagnostics';
 import { GitRepo } from '../../git/repo';
 import { usage } from '../../common/errors';
 import { resolvePath } from '../../common/paths';
+import { inNeverSources } from '../../project/folders';
 import { contextArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { severityFlag } from '../options';
@@ -17,7 +18,11 @@ import { DiagShape } from './shape';
 /** The staged, and the changed and untracked files of the repository around `cwd`; undefined outside one. */
 async function gitFiles(cwd: string, env: Record<string, string>) {
   const repo = await GitRepo.open(cwd, env);
-  return repo?.changedFiles();
+  if (!repo) return undefined;
+  const { staged, changed } = await repo.changedFiles();
+  // An untracked `.venv` git does not ignore is thousands of changed files, and none of them sources.
+  const never = inNeverSources(repo.top);
+  return { staged: staged.filter((p) => !never(p)), changed: changed.filter((p) => !never(p)) };
 }
 
 export const diag = defineCommand({

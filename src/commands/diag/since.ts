@@ -12,6 +12,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { LspqError } from '../../common/errors';
 import type { GitRepo } from '../../git/repo';
 import { lineMap } from '../../lsp/line-map';
+import { inNeverSources } from '../../project/folders';
 import type { Diagnostic, Severity } from '../../answers/diagnostics';
 import type { DiagResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
@@ -47,9 +48,10 @@ async function changedFiles(
   skipped: Map<string, string>,
 ): Promise<Changed[]> {
   const out: Changed[] = [];
+  const never = inNeverSources(repo.top);
   for (const c of await repo.changedSince(commit, staged)) {
-    // An untracked link to a folder (node_modules) is no source file.
-    if (!staged && !isFile(c.path)) continue;
+    // An untracked link to a folder (node_modules) is no source file, nor is a `.venv` git does not ignore.
+    if ((!staged && !isFile(c.path)) || never(c.path)) continue;
     const why = staged ? undefined : unhandable(c.path);
     if (why) {
       skipped.set(c.path, why);

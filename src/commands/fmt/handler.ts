@@ -10,7 +10,9 @@ import { formattingOptions } from '../../lsp/editorconfig';
 import { MAX_OPEN_DOCUMENTS } from '../../lsp/documents';
 import type { FileChange } from '../../lsp/workspace-edit';
 import type { Session } from '../../lsp/manager';
-import { splitLines, toServerCharacter } from '../../lsp/position';
+import { fromServerCharacter, splitLines, toServerCharacter } from '../../lsp/position';
+import { DocumentDiagnosticReportKind } from 'vscode-languageserver-protocol';
+import { offersPull } from '../../lsp/complete-diagnostics';
 import type { FmtFile, FmtResult } from './question';
 import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
@@ -53,9 +55,84 @@ async function formatOne(
   } else {
     edits = await session.client.request(Requests.formatting, { textDocument, options }, deadline.options(ctx));
   }
+  if (!edits?.length) await formattedNothing(session, path, req, ctx, deadline);
   // The one planner every edit goes through (encodings, CRLF and BOM kept, overlaps refused).
   const planned = (await planFor({ changes: { [textDocument.uri]: edits ?? [] } }, session)).files[0];
   return planned ?? { path, before, after: before, edits: 0 };
+}
+
+/** Whether each server formats at all, asked once of it (its probe's answer). */
+const formatsAtAll = new WeakMap<Session, Promise<boolean>>();
+
+/**
+ * A server that answered no edits: already formatted, unless it is one
+ * that says the same when it formatted nothing (its registry entry's
+ * quietFormatter). A checker that could not run is no pass: exit 3 naming
+ * what is missing, or the file its formatter cannot parse.
+ */
+async function formattedNothing(
+  session: Session,
+  path: string,
+  req: FmtQuery,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<void> {
+  const quiet = session.client.spec.quietFormatter;
+  const id = session.client.spec.id;
+  const shown = displayPath(path, req.cwd);
+  if (quiet?.by === 'probe') {
+    let known = formatsAtAll.get(session);
+    if (!known) {
+      known = probeFormatter(session, quiet, ctx, deadline);
+      formatsAtAll.set(session, known);
+    }
+    if (await known) return;
+    throw new LspqError(
+      'unsupported',
+      `${id} formats nothing here, so ${shown} was not checked: none of its formatter plugins (${quiet.plugins}) is installed or enabled; install one where ${id} runs, or install ruff, which lspq asks first`,
+    );
+  }
+  if (quiet?.by === 'syntax-errors' && offersPull(session)) {
+    const uri = session.docs.uri(path);
+    const report = await session.client.request(
+      Requests.documentDiagnostic,
+      { textDocument: { uri } },
+      deadline.options(ctx),
+    );
+    const items = report.kind === DocumentDiagnosticReportKind.Full ? report.items : [];
+    const first = items.find((d) => d.code === quiet.code);
+    if (!first) return;
+    const text = session.docs.text(path) ?? '';
+    const line = first.range.start.line;
+    const lineText = splitLines(text)[line] ?? '';
+    const column = fromServerCharacter(lineText, first.range.start.character, session.client.encoding) + 1;
+    throw new LspqError(
+      'unsupported',
+      `${id} formatted nothing in ${shown}: ${quiet.formatter} cannot parse it (${shown}:${line + 1}:${column}: ${first.message}); fix the syntax error, then format`,
+    );
+  }
+}
+
+/** Whether a server formats at all: a document no formatter leaves as it is, given to it unsaved and asked. */
+async function probeFormatter(
+  session: Session,
+  probe: { file: string; text: string },
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<boolean> {
+  const path = `${session.client.root}/${probe.file}`;
+  await session.docs.overlay(path, probe.text);
+  try {
+    const options = { tabSize: 4, insertSpaces: true };
+    const edits = await session.client.request(
+      Requests.formatting,
+      { textDocument: { uri: session.docs.uri(path) }, options },
+      deadline.options(ctx),
+    );
+    return (edits ?? []).length > 0;
+  } finally {
+    await session.docs.close(path);
+  }
 }
 
 /**

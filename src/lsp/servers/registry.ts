@@ -200,6 +200,13 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     lacks: ['implementationProvider', 'typeDefinitionProvider', 'workspaceSymbolProvider', 'callHierarchyProvider'],
     formatter: 'last',
     packagePaths: (dirs) => ({ settings: { pylsp: { plugins: { jedi: { extra_paths: dirs } } } } }),
+    quietFormatter: {
+      by: 'probe',
+      file: '.lspq-format-probe.py',
+      // Spaces no formatter keeps (autopep8's E221 and E222, yapf's, black's, ruff's).
+      text: 'x  =  1\n',
+      plugins: 'autopep8, yapf, python-lsp-black or python-lsp-ruff',
+    },
     // Its linters and rope read configuration that names code to load (pylint's load-plugins, mypy's plugins, rope's config.py).
     workspaceCode: {
       runs: "plugins its linters load from the repository's configuration (pylint, flake8, mypy, rope)",
@@ -294,6 +301,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     pathTools: ['cargo', 'rustc'],
     readiness: 'quiescent',
     diagnostics: 'pull-and-check',
+    quietFormatter: { by: 'syntax-errors', formatter: 'rustfmt', code: 'syntax-error' },
     versionArgs: ['--version'],
     outputDirs: ['target'],
     diskChanges: 'documents',

@@ -250,6 +250,17 @@ export interface ServerSpec {
    */
   formatter?: 'first' | 'last';
   /**
+   * For fmt: how to tell "already formatted" from "formatted nothing", where
+   * the server answers both with no edits. 'probe': it formats nothing at
+   * all without a formatter plugin (pylsp), which a document no formatter
+   * leaves as it is tells (`plugins`: what would format). 'syntax-errors':
+   * it answers nothing for a file its formatter cannot parse
+   * (rust-analyzer's rustfmt), which the file's syntax errors tell.
+   */
+  quietFormatter?:
+    | { by: 'probe'; file: string; text: string; plugins: string }
+    | { by: 'syntax-errors'; formatter: string; code: string };
+  /**
    * Only where one of its root markers is above the file (ESLint, Tailwind
    * CSS): it serves files other servers answer for, and has nothing to say
    * in a project that does not use it.
