@@ -8,7 +8,10 @@
  * root) is opened on the server and kept open, whatever was asked before.
  */
 import { Requests } from '../lsp/requests';
-import { type Dirent, existsSync, readdirSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { MAX_OPEN_DOCUMENTS } from '../lsp/documents';
+import { projectFiles } from '../lsp/project-files';
+import { findWord } from '../common/target';
 import { join } from 'node:path';
 import type { Position } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
@@ -81,13 +84,33 @@ export async function projectsUnder(
 
 const known = new WeakMap<Session, { at: number; projects: { dir: string; file: string }[] }>();
 
+/** Files lspq opens for a server with no project to search (no tsconfig or jsconfig), at most. */
+export const LOOSE_FILES_MAX = MAX_OPEN_DOCUMENTS / 2;
+
+/** What the files to open must hold where the root has no project: a name as a whole word, or text in any case. */
+export type Mentions = { name: string } | { text: string };
+
+const holds = (text: string, m: Mentions) =>
+  'name' in m
+    ? text.includes(m.name) && text.split('\n').some((line) => findWord(line, m.name).length > 0)
+    : text.toLowerCase().includes(m.text.toLowerCase());
+
 /**
  * Opens (and keeps open) a file of every project under the session's
  * root, for a server that answers from the projects of its open files
- * (`projects` in its registry entry); then waits for it to be ready.
+ * (`projects` in its registry entry); then waits for it to be ready. Where
+ * the root has no project (JavaScript with no jsconfig.json: the server's
+ * inferred project holds only the files open), every source file that
+ * `mentions` what is asked is opened instead, so the answer covers them;
+ * more than LOOSE_FILES_MAX is exit 3 naming the jsconfig.json to add.
  * Returns how many projects the root holds.
  */
-export async function loadProjects(session: Session, ctx: HandlerContext, deadline: Deadline): Promise<number> {
+export async function loadProjects(
+  session: Session,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  mentions?: Mentions,
+): Promise<number> {
   const spec = session.client.spec;
   if (spec.projects !== 'tsconfig') return 0;
   const now = Date.now();
@@ -106,18 +129,48 @@ export async function loadProjects(session: Session, ctx: HandlerContext, deadli
       `${session.client.root} holds ${found.projects.length} projects, more than the ${MAX_PROJECTS} lspq loads at once, so an answer across all of them cannot be whole; ask with --root the package the answer lies in`,
     );
   let opened = 0;
-  for (const { file } of found.projects) {
+  const toOpen =
+    found.projects.length === 0 && mentions
+      ? await looseFiles(session, mentions)
+      : found.projects.map(({ file }) => file);
+  for (const file of toOpen) {
     if (session.docs.isOpen(file)) continue;
     await session.docs.sync(file);
     session.docs.pin(file);
     opened++;
   }
   if (opened > 0) {
-    ctx.log(`${spec.id}: opened a file of ${opened} more project(s) under ${session.client.root}`);
+    ctx.log(`${spec.id}: opened ${opened} more file(s) under ${session.client.root}`);
     await prepare(session, ctx, deadline);
   }
   return found.projects.length;
 }
+
+/** The source files under a root with no project that hold what is asked, or exit 3 where there are too many. */
+async function looseFiles(session: Session, mentions: Mentions): Promise<string[]> {
+  const { spec, root } = session.client;
+  const holding: string[] = [];
+  for (const path of await projectFiles(spec, root, LOOSE_SCAN_MAX)) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    if (holds(text, mentions)) holding.push(path);
+  }
+  if (holding.length > LOOSE_FILES_MAX) {
+    const what = 'name' in mentions ? mentions.name : mentions.text;
+    throw new LspqError(
+      'incomplete',
+      `${root} has no tsconfig.json or jsconfig.json, so ${spec.id} searches only the files open, and ${holding.length} files hold '${what}', more than the ${LOOSE_FILES_MAX} lspq opens for one question; add a jsconfig.json (or tsconfig.json) that includes them`,
+    );
+  }
+  return holding;
+}
+
+/** Files looked at for what they hold, at most. */
+const LOOSE_SCAN_MAX = 20_000;
 
 /** A place in a file, as the protocol names it. */
 export interface At {

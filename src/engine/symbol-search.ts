@@ -6,9 +6,7 @@
 import { Requests } from '../lsp/requests';
 import type { FileQualifier } from '../lsp/servers/languages';
 import type { SymbolInformation, WorkspaceSymbol as LspWorkspaceSymbol } from 'vscode-languageserver-protocol';
-import { readFileSync } from 'node:fs';
 import { LspqError } from '../common/errors';
-import { MAX_OPEN_DOCUMENTS } from '../lsp/documents';
 import { symbolKindName, toSpan, type TextSource } from '../lsp/convert';
 import type { Session } from '../lsp/manager';
 import { projectFiles, serversWithFiles } from '../lsp/project-files';
@@ -113,9 +111,6 @@ export async function symbolSessions(req: CallerContext, ctx: HandlerContext, wh
   );
 }
 
-/** Files lspq opens for a search where no tsconfig.json or jsconfig.json makes a project; past it, exit 3. */
-const LOOSE_FILES_MAX = MAX_OPEN_DOCUMENTS / 2;
-
 /**
  * Some servers (tsserver) only know a project once one of its files is
  * open: every project's, where they are several. Where there is none (no
@@ -131,28 +126,12 @@ async function ensureProjectOpen(
 ): Promise<void> {
   const { spec, root } = session.client;
   if (spec.projects) {
-    if ((await loadProjects(session, ctx, deadline)) > 0) return;
-    const holding = (await projectFiles(spec, root, 20_000)).filter((p) => holdsText(p, query));
-    if (holding.length > LOOSE_FILES_MAX)
-      throw new LspqError(
-        'incomplete',
-        `${root} has no tsconfig.json or jsconfig.json, so ${spec.id} searches only the files open, and ${holding.length} files hold '${query}', more than the ${LOOSE_FILES_MAX} lspq opens for a search; add a jsconfig.json (or tsconfig.json) that includes them, or narrow the query`,
-      );
-    for (const path of holding) await session.docs.sync(path);
+    await loadProjects(session, ctx, deadline, { text: query });
     return;
   }
   if (session.docs.paths.length > 0) return;
   const [first] = await projectFiles(spec, root, 1);
   if (first) await session.docs.sync(first);
-}
-
-/** Whether the file at `path` holds `query` anywhere, in any case (what a symbol search matches names by). */
-function holdsText(path: string, query: string): boolean {
-  try {
-    return readFileSync(path, 'utf8').toLowerCase().includes(query.toLowerCase());
-  } catch {
-    return false;
-  }
 }
 
 /**

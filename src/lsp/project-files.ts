@@ -23,13 +23,20 @@ export function isSource(spec: ServerSpec, path: string, exists: (p: string) => 
 }
 
 /** Files under `root` the server handles, breadth first, skipping what is not sources (project/folders.ts). */
-export async function projectFiles(spec: ServerSpec, root: string, max: number): Promise<string[]> {
+export async function projectFiles(
+  spec: ServerSpec,
+  root: string,
+  max: number,
+  extensions?: string[],
+): Promise<string[]> {
   const found: string[] = [];
   const notSources = spec.notSources ?? [];
+  // The server's own languages, or other files of its project (the .svelte files a plugin would reach).
+  const wanted = (full: string) => (extensions ? extensions.some((e) => full.endsWith(e)) : languageIdFor(spec, full));
   await walk(
     root,
     (full, name) => {
-      if (!languageIdFor(spec, full) || notSources.some((end) => name.endsWith(end))) return true;
+      if (!wanted(full) || notSources.some((end) => name.endsWith(end))) return true;
       found.push(full);
       return found.length < max;
     },

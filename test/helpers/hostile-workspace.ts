@@ -36,7 +36,7 @@ export const ANSWERS = {
   ts: { def: ['def', 'src/app.ts:2:twice'], out: 'src/lib.ts:1:17: export function twice(n: number): number {\n' },
   tsRefs: {
     refs: ['refs', 'src/lib.ts:1:twice'],
-    out: "src/app.ts:1:10: import { twice } from './lib';\nsrc/app.ts:2:21: export const four = twice(2);\n",
+    out: "src/app.ts:1:10: import { twice } from './lib';\nsrc/app.ts:2:21: export const four = twice(2);  (in four)\n",
   },
   py: { def: ['def', 'src/app_py.py:3:twice'], out: 'src/lib_py.py:1:5: def twice(n):\n' },
   pylsp: { def: ['def', 'src/app_py.py:3:twice', '--server', 'pylsp'], out: 'src/lib_py.py:1:5: def twice(n):\n' },

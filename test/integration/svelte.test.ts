@@ -11,7 +11,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, Lspq, REPO, toolsPath } from '../helpers/lspq';
+import { exactPath, git, Lspq, REPO, toolsPath } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const root = mkdtempSync(join(tmpdir(), 'lspq-svelte-'));
@@ -130,6 +130,37 @@ describe('svelte', () => {
       }
     } finally {
       rmSync(join(root, 'src/Broken.svelte'));
+    }
+  });
+});
+
+describe('svelte, with no typescript-svelte-plugin anywhere', () => {
+  // The project's node_modules holds svelte alone, and no svelte-language-server is installed to find it beside.
+  const bare = mkdtempSync(join(tmpdir(), 'lspq-svelte-bare-'));
+  mkdirSync(join(bare, 'src'));
+  mkdirSync(join(bare, 'node_modules'));
+  for (const [path, text] of Object.entries(FILES)) writeFileSync(join(bare, path), text);
+  symlinkSync(join(REPO, '.tools', 'node_modules', 'svelte'), join(bare, 'node_modules', 'svelte'));
+  git(bare, 'init', '-q');
+  const path = exactPath(['typescript-language-server', 'node']);
+  afterAll(() => {
+    rmSync(bare, { recursive: true, force: true });
+    rmSync(path, { recursive: true, force: true });
+  });
+
+  test('refs from lib.ts: the .ts uses, and the component that names it said unsearched (exit 3), cold and again', async () => {
+    for (let round = 0; round < 2; round++) {
+      const r = await lspq.run(['refs', 'src/lib.ts:1:double', ...ts, '--json'], { cwd: bare, env: { PATH: path } });
+      const answer = JSON.parse(r.stdout) as { locations: { path: string; line: number }[]; unsearched?: string[] };
+      expect([round, r.exit, answer.locations.map((l) => `${l.path}:${l.line}`), answer.unsearched]).toEqual([
+        round,
+        3,
+        ['src/main.ts:1', 'src/main.ts:3'],
+        ['src/Counter.svelte'],
+      ]);
+      expect(r.stderr).toContain(
+        'lspq: not searched: src/Counter.svelte (typescript-language-server knows them only with typescript-svelte-plugin (install it beside svelteserver: npm install -g typescript-svelte-plugin)); the answer may lack their places',
+      );
     }
   });
 });

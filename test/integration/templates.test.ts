@@ -186,9 +186,11 @@ describe("JSX: an element's text with a quote in it, and its {...}", () => {
     expect([hover.stdout, hover.exit]).toEqual(['```typescript\n(parameter) total: number\n```\n', 0]);
     const refs = await run(['refs', 'src/App.tsx:4:total']);
     expect([refs.stdout, refs.exit]).toEqual([
-      ["src/App.tsx:3:15: <p title={total > 1 ? 'many' : 'one'}>", "src/App.tsx:4:20: Don't count {total}", ''].join(
-        '\n',
-      ),
+      [
+        "src/App.tsx:3:15: <p title={total > 1 ? 'many' : 'one'}>  (in App)",
+        "src/App.tsx:4:20: Don't count {total}  (in App)",
+        '',
+      ].join('\n'),
       0,
     ]);
   });

@@ -14,6 +14,7 @@ import { withEnclosing } from '../../engine/enclosing';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { using, textsOf } from '../../engine/sessions';
 import { fromEachProject, loadProjects } from '../../engine/projects';
+import { nameAt } from '../locations/other-builds';
 import { openTarget } from '../../engine/open-target';
 
 export function toItem(item: CallHierarchyItem, texts: TextSource, session: Session): CallItem {
@@ -99,7 +100,7 @@ export async function calls(req: CallsQuery, ctx: HandlerContext): Promise<Calls
 
 async function callsOnce(req: CallsQuery, ctx: HandlerContext): Promise<CallsResult> {
   const deadline = deadlineFor(req);
-  const { session, uri, position, shown } = await openTarget(
+  const { session, uri, position, shown, target } = await openTarget(
     req.target,
     req,
     ctx,
@@ -110,7 +111,10 @@ async function callsOnce(req: CallsQuery, ctx: HandlerContext): Promise<CallsRes
   return using(session, async () => {
     const client = session.client;
     // Callers may be in any project of the workspace.
-    if (req.direction === 'incoming') await loadProjects(session, ctx, deadline);
+    if (req.direction === 'incoming') {
+      const name = nameAt(target.path, target.line, target.column, target.symbol);
+      await loadProjects(session, ctx, deadline, name ? { name } : undefined);
+    }
     const options = () => deadline.options(ctx);
     const prepared = await client.request(
       Requests.prepareCallHierarchy,

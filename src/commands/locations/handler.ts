@@ -17,7 +17,9 @@ import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/co
 import { textsOf, using } from '../../engine/sessions';
 import { withBodies, withContext } from '../../engine/excerpts';
 import { withEnclosing } from '../../engine/enclosing';
-import { atTarget, type IndexHit, indexServer, locationsOf, writesName } from '../../engine/from-index';
+import { atTarget, type IndexHit, indexServer, locationsOf, mentions, writesName } from '../../engine/from-index';
+import { missingPlugins } from '../../lsp/servers/ts-plugins';
+import { projectFiles } from '../../lsp/project-files';
 import { loadProjects } from '../../engine/projects';
 import { openTarget } from '../../engine/open-target';
 import type { RequestOptions } from '../../lsp/request-options';
@@ -26,8 +28,8 @@ import type { Session } from '../../lsp/manager';
 import { previewOf } from '../../lsp/preview';
 import { lastName, type ScipPlace } from '../../scip/scip-index';
 import { LspqError } from '../../common/errors';
-import type { LocationsHandler } from './question';
-import { withOtherBuilds } from './other-builds';
+import type { LocationsHandler, LocationsResult } from './question';
+import { nameAt, withOtherBuilds } from './other-builds';
 import { INDEXERS } from '../../lsp/servers/indexers';
 
 type Raw = LspLocation | LspLocation[] | LocationLink[] | Location | null | undefined;
@@ -66,6 +68,31 @@ export function locationsAnswer(ask: LocationsAsk): LocationsHandler {
 
 /** What the indexer that wrote a symbol (its scheme, a symbol's first word) leaves out of references, if known. */
 const partialReferences = (symbol: string) => INDEXERS.find((i) => i.name === symbol.split(' ')[0])?.partialReferences;
+
+/**
+ * The files a TypeScript server cannot know for lack of a plugin the
+ * project needs (the .svelte files that name the symbol, without
+ * typescript-svelte-plugin), with what would let it: not searched.
+ */
+async function unknownToServer(
+  session: Session,
+  target: { path: string; line: number; column: number; symbol?: string },
+): Promise<Pick<LocationsResult, 'unsearched' | 'unsearchedBecause'> | undefined> {
+  const missing = missingPlugins(session.client.spec, session.client.root);
+  if (missing.length === 0) return undefined;
+  const name = nameAt(target.path, target.line, target.column, target.symbol);
+  if (!name) return undefined;
+  const reached = new Set(missing.flatMap((p) => p.reaches ?? []));
+  const files = (await projectFiles(session.client.spec, session.client.root, 20_000, [...reached])).filter(
+    (p) => [...reached].some((ext) => p.endsWith(ext)) && mentions(p, name),
+  );
+  if (files.length === 0) return undefined;
+  const plugins = missing.map((p) => `${p.name} (install it beside ${p.beside}: npm install -g ${p.name})`);
+  return {
+    unsearched: files,
+    unsearchedBecause: `${session.client.spec.id} knows them only with ${plugins.join(', ')}`,
+  };
+}
 
 /** Most asks a server whose first answers can be partial gets before its answer counts as settled anyway. */
 const MAX_ASKS = 4;
@@ -141,7 +168,11 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
     const { session, path, target, uri, position, shown } = opened;
     return using(session, async () => {
       const client = session.client;
-      if (ask.spansWorkspace) await loadProjects(session, ctx, deadline);
+      if (ask.spansWorkspace) {
+        // Where no project holds the files (JavaScript with no jsconfig.json), those that name the symbol are opened.
+        const name = nameAt(path, target.line, target.column, target.symbol);
+        await loadProjects(session, ctx, deadline, name ? { name } : undefined);
+      }
       const options = deadline.options(ctx);
       const asking = () =>
         ask.server(
@@ -172,6 +203,8 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
         });
       }
       const all = sortLocations(found);
+      // Files a missing tsserver plugin would make known (.svelte without typescript-svelte-plugin): named.
+      const unknown = ask.spansWorkspace ? await unknownToServer(session, target) : undefined;
       // Context and bodies only for the locations shown, read before paths are shown as the user named them.
       const withCode = await withBodies(
         withContext(all.slice(0, req.limit), texts, req.context),
@@ -189,6 +222,7 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
         total: all.length,
         truncated: all.length > req.limit,
         source: 'server',
+        ...unknown,
       };
     });
   };

@@ -18,8 +18,10 @@ export interface LocationsResult extends Sourced {
   truncated: boolean;
   /** Go's other build configurations asked besides this one (GOOS=windows GOARCH=amd64...). */
   builds?: string[];
-  /** Files that write the name and that no build configuration asked compiles: not searched (exit 3). */
+  /** Files that write the name and that the server could not search: not searched (exit 3). */
   unsearched?: string[];
+  /** Why they were not searched, and what would search them (default: no build configuration asked compiles them). */
+  unsearchedBecause?: string;
   /** What an index's answer may lack that the live server would give (--index-only; exit 3). */
   partial?: string;
 }

@@ -19,6 +19,7 @@ export function locationsJson(r: LocationsResult, cwd: string): z.infer<typeof L
     ...sourcedJson(r, cwd),
     ...(r.builds?.length ? { builds: r.builds } : {}),
     ...(r.unsearched?.length ? { unsearched: r.unsearched.map((p) => displayPath(p, cwd)) } : {}),
+    ...(r.unsearchedBecause ? { unsearchedBecause: r.unsearchedBecause } : {}),
     ...(r.partial ? { partial: r.partial } : {}),
   };
 }

@@ -8,8 +8,8 @@ import { displayPath } from '../../common/paths';
 import { targetWords } from '../../render/place-json';
 
 /** The line said of files a Go question could not search. */
-export const unsearchedNote = (files: string) =>
-  `not searched: ${files} (no build configuration lspq tried compiles them); the answer may lack their places`;
+export const unsearchedNote = (files: string, because = 'no build configuration lspq tried compiles them') =>
+  `not searched: ${files} (${because}); the answer may lack their places`;
 
 /** A declaration longer than this is cut unless --max-lines says otherwise. */
 const DEFAULT_BODY_LINES = 200;
@@ -53,6 +53,6 @@ export function locationsRun(op: string, none: string) {
     // Files no build configuration asked compiles may hold more: not the whole answer.
     if (!result.unsearched?.length) return out;
     const files = result.unsearched.map((p) => displayPath(p, line.cwd)).join(', ');
-    return { ...out, stderr: unsearchedNote(files), exit: 3 as const };
+    return { ...out, stderr: unsearchedNote(files, result.unsearchedBecause), exit: 3 as const };
   };
 }

@@ -192,8 +192,9 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   const root = sessions[0]?.client.root ?? found[0]?.session.client.root ?? req.root ?? req.cwd;
   const plan: EditPlan = { files: [], moves: [{ from, to }] };
   for (const session of sessions) {
-    // Every project of the workspace updates what it imports from the moved files.
-    await loadProjects(session, ctx, deadline);
+    // Every project of the workspace updates what it imports from the moved files; with none, the files
+    // that name the moved one (its importers write its name) are opened.
+    await loadProjects(session, ctx, deadline, { name: basename(from).replace(/\.[^.]*$/, '') });
     const edit: WorkspaceEdit | null = await using(session, () =>
       session.client.request(Requests.willRenameFiles, { files: pairs }, deadline.options(ctx)),
     );

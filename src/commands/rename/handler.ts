@@ -19,6 +19,7 @@ import type { EditPlan } from '../../lsp/workspace-edit';
 import { holdAlone, using } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from '../../engine/edit-plans';
 import { verifyWritten } from '../../engine/verify';
+import { nameAt } from '../locations/other-builds';
 import { loadProjects } from '../../engine/projects';
 import { type OpenTarget, openTarget } from '../../engine/open-target';
 import { unrenamed } from '../../engine/unrenamed';
@@ -50,8 +51,9 @@ function refused<T>(at: string, what: string): (err: unknown) => T {
 async function renameEdit(open: OpenTarget, req: RenameQuery, ctx: HandlerContext, deadline: Deadline) {
   const { session, target, uri, position } = open;
   const client = session.client;
-  // Every project of the workspace renames its uses.
-  await loadProjects(session, ctx, deadline);
+  // Every project of the workspace renames its uses; with none, the files that name it are opened.
+  const name = nameAt(target.path, target.line, target.column, target.symbol);
+  await loadProjects(session, ctx, deadline, name ? { name } : undefined);
   const at = `${displayPath(target.path, req.cwd)}:${target.line}:${target.column}`;
   const provider = client.capabilities.renameProvider;
   if (typeof provider === 'object' && provider.prepareProvider) {

@@ -111,13 +111,14 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     notSources: ['.d.ts', '.d.cts', '.d.mts'],
     style: 'tsserver',
     tsPlugins: [
-      { name: 'typescript-svelte-plugin', forPackage: 'svelte', beside: 'svelteserver' },
+      { name: 'typescript-svelte-plugin', forPackage: 'svelte', beside: 'svelteserver', reaches: ['.svelte'] },
       // Vue's hybrid mode: the script and template of a .vue file are this server's to answer, through the plugin.
       {
         name: '@vue/typescript-plugin',
         forPackage: 'vue',
         beside: 'vue-language-server',
         languages: { '.vue': 'vue' },
+        reaches: ['.vue'],
       },
     ],
     // tsserver resolves the plugins a tsconfig names beside the TypeScript it runs: the user's loads none of the repository's.

@@ -322,6 +322,8 @@ export interface TsPlugin {
   beside: string;
   /** Files the TypeScript server reads only with the plugin (.vue), by extension, with their language ids. */
   languages?: Record<string, string>;
+  /** Files whose uses of a .ts file's exports the TypeScript server knows only with the plugin loaded (.svelte). */
+  reaches?: string[];
 }
 
 /**

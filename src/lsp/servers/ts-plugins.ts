@@ -85,3 +85,19 @@ export function ownExtensions(spec: ServerSpec): string[] {
   const byPlugins = new Set((spec.tsPlugins ?? []).flatMap((p) => Object.keys(p.languages ?? {})));
   return Object.keys(spec.languages).filter((ext) => !byPlugins.has(ext));
 }
+
+/**
+ * The plugins `spec`, as planned for a root, would need there and did not
+ * load (not found where the user installs them): the files of the
+ * extensions they reach are unknown to it, so an answer across the
+ * workspace cannot cover them.
+ */
+export function missingPlugins(spec: ServerSpec, root: string): TsPlugin[] {
+  const options = spec.initializationOptions as { plugins?: { name: string }[] } | undefined;
+  return (spec.tsPlugins ?? []).filter(
+    (p) =>
+      p.reaches !== undefined &&
+      holderAbove(p.forPackage, root) !== undefined &&
+      !options?.plugins?.some((loaded) => loaded.name === p.name),
+  );
+}
