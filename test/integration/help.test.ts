@@ -79,7 +79,7 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq completion fish': { in: 'go-shapes' },
   // stdin closed at once: the MCP server starts, reads its end and exits.
   'lspq mcp': { in: 'go-shapes' },
-  'lspq mcp --timeout 60': { in: 'go-shapes' },
+  'lspq mcp --root . --timeout 60': { in: 'go-shapes' },
 };
 
 const lspq = new Lspq();

@@ -26,7 +26,7 @@ const isFolder = (path: string) => {
 export const mcp = defineCommand({
   summary: 'an MCP server over stdio: the questions and edits as tools, through the same daemon',
   args: ARGS,
-  examples: ['lspq mcp', 'lspq mcp --root ~/src/app --timeout 60'],
+  examples: ['lspq mcp', 'lspq mcp --root . --timeout 60'],
   process: 'here',
   run: async (args, { line, commands }) => {
     // The SDK loads only here: nothing else pays for it.
