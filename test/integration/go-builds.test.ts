@@ -148,9 +148,9 @@ describe('cgo, and a file name that is not ASCII', () => {
   git(pkg, 'add', '-A');
   git(pkg, 'commit', '-qm', 'cgo');
   const CALLERS = [
-    'b_cgo.go:7:29: func withCgo() int { return Foo() }',
-    'c_nocgo.go:5:32: func withoutCgo() int { return Foo() }',
-    'ü_windows.go:3:31: func onWindows() int { return Foo() }',
+    'b_cgo.go:7:29: func withCgo() int { return Foo() }  (in withCgo)',
+    'c_nocgo.go:5:32: func withoutCgo() int { return Foo() }  (in withoutCgo)',
+    'ü_windows.go:3:31: func onWindows() int { return Foo() }  (in onWindows)',
     '',
   ].join('\n');
 

@@ -200,6 +200,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     versionArgs: ['--version'],
     lacks: ['implementationProvider', 'typeDefinitionProvider', 'workspaceSymbolProvider', 'callHierarchyProvider'],
     formatter: 'last',
+    // It lints every file sent, publishing an empty list too: the first publish after the text is its answer.
+    diagnostics: 'push-each',
     packagePaths: (dirs) => ({ settings: { pylsp: { plugins: { jedi: { extra_paths: dirs } } } } }),
     quietFormatter: {
       by: 'probe',
