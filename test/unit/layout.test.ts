@@ -1,13 +1,13 @@
 /**
  * The layout's rules, measured from the sources' imports (bench/layout.ts
- * measures the same and more): no import circle between files, no file
- * over the size limit, the LSP layer knowing nothing of lspq's answers, the
- * engine nothing of the commands, and code that runs in the daemon free of
- * the command's process.
+ * measures the same and more): no import circle between files, the LSP
+ * layer knowing nothing of lspq's answers, the engine nothing of the
+ * commands, and code that runs in the daemon free of the command's
+ * process. Files are cut by meaning, not by a count of lines: none is held.
  */
 import { expect, test } from 'bun:test';
 import { relative } from 'node:path';
-import { circles, importGraph, lineCount, MAX_LINES, sourceFiles } from '../../bench/layout';
+import { circles, importGraph } from '../../bench/layout';
 import { COMMANDS } from '../../src/commands/list';
 import { REPO } from '../helpers/lspq';
 
@@ -18,14 +18,6 @@ const importsOf = (prefix: string) =>
 
 test('no import circle between files, type-only imports included', () => {
   expect(circles(graph).map((c) => c.map(rel))).toEqual([]);
-});
-
-test(`no source file over ${MAX_LINES} lines`, () => {
-  expect(
-    sourceFiles()
-      .filter((f) => lineCount(f) > MAX_LINES)
-      .map(rel),
-  ).toEqual([]);
 });
 
 test("the LSP layer imports nothing of lspq's answers, commands, engine or renderers", () => {
