@@ -7,9 +7,10 @@
  * cold and asked again, from either server.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Lspq, scratchDir } from '../helpers/lspq';
+import { Lspq, REPO } from '../helpers/lspq';
 
 const FILES: Record<string, string> = {
   'package.json': '{"name":"loose","type":"module"}\n',
@@ -31,11 +32,13 @@ const REFS = [
 ].join('\n');
 
 describe.each(['typescript', 'typescript-language-server'])('%s', (server) => {
-  const dir = scratchDir('loose-js');
+  // Outside lspq's checkout (its tsconfig.json would make a project of it), with TypeScript 7 installed beside it.
+  const dir = mkdtempSync(join(tmpdir(), 'lspq-loose-js-'));
   for (const [path, text] of Object.entries(FILES)) {
     mkdirSync(join(dir, path, '..'), { recursive: true });
     writeFileSync(join(dir, path), text);
   }
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
   const lspq = new Lspq();
   afterAll(async () => {
     expect(await lspq.stop()).toEqual([]);
