@@ -69,6 +69,7 @@ VUE_SONNER_VERSION=2.0.9         # real component libraries, their sources as pu
 SVELTE_SONNER_VERSION=1.2.1      # .tools/projects: no install, so no peers): Vue's ships .vue and .ts, Svelte's .svelte
 RUNED_VERSION=0.28.0             # svelte-sonner's one dependency, beside svelte in .tools/node_modules
 SVELTE_FRENCH_TOAST_VERSION=1.2.0 # a package whose sources are its dist/ (tracked, so sources), unpacked the same way
+VITEPRESS_VERSION=1.6.3          # JavaScript with no jsconfig and .vue components, as npm ships it, unpacked the same way
 GITHUB_SCHEMA_VERSION=15.25.0    # GitHub's GraphQL schema (@octokit/graphql-schema), for the GraphQL tests, and
 GITHUB_SCHEMA_BROKEN=15.26.1     # the release whose schema defines two fields twice (it does not build)
 HTTPX_VERSION=0.28.1             # httpx's sources as PyPI ships them (sdist), for cold-against-warm answers of pyright
@@ -167,6 +168,7 @@ UNPACKED=(
   "vue-sonner-$VUE_SONNER_VERSION" "vue-sonner@$VUE_SONNER_VERSION"
   "svelte-sonner-$SVELTE_SONNER_VERSION" "svelte-sonner@$SVELTE_SONNER_VERSION"
   "svelte-french-toast-$SVELTE_FRENCH_TOAST_VERSION" "svelte-french-toast@$SVELTE_FRENCH_TOAST_VERSION"
+  "vitepress-$VITEPRESS_VERSION" "vitepress@$VITEPRESS_VERSION"
   "github-schema-$GITHUB_SCHEMA_VERSION" "@octokit/graphql-schema@$GITHUB_SCHEMA_VERSION"
   "github-schema-$GITHUB_SCHEMA_BROKEN" "@octokit/graphql-schema@$GITHUB_SCHEMA_BROKEN"
 )

@@ -4,13 +4,14 @@
  * files open, so references, renames and callers covered the files asked
  * before and no others (exit 1 with nothing, or 4 of 19 places). Every
  * source file that names the symbol is opened first: the answer is whole,
- * cold and asked again, from either server.
+ * cold and asked again, from either server; and what the server cannot
+ * read without a plugin (a published package's .vue components) is named.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Lspq, REPO } from '../helpers/lspq';
+import { git, Lspq, REPO } from '../helpers/lspq';
 
 const FILES: Record<string, string> = {
   'package.json': '{"name":"loose","type":"module"}\n',
@@ -62,5 +63,48 @@ describe.each(['typescript', 'typescript-language-server'])('%s', (server) => {
     const calls = await ask(['calls', 'lib.js:1:helper']);
     expect(calls.exit).toBe(0);
     for (const file of ['a.js', 'b.js', 'sub/c.js']) expect(calls.stdout).toContain(file);
+  });
+});
+
+describe('vitepress 1.6.3 as npm ships it: JavaScript with no jsconfig, and .vue components', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lspq-vitepress-'));
+  cpSync(join(REPO, '.tools', 'projects', 'vitepress-1.6.3'), dir, { recursive: true });
+  git(dir, 'init', '-q');
+  const lspq = new Lspq();
+  afterAll(async () => {
+    expect(await lspq.stop()).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('refs of useSidebar: every JavaScript use, and the components no plugin lets tsserver read named unsearched (exit 3)', async () => {
+    for (let round = 0; round < 2; round++) {
+      const r = await lspq.json<{ locations: { path: string; line: number }[]; unsearched?: string[] }>(
+        [
+          'refs',
+          'dist/client/theme-default/composables/sidebar.js:6:useSidebar',
+          '--server',
+          'typescript-language-server',
+        ],
+        { cwd: dir },
+      );
+      expect([round, r.locations.map((l) => `${l.path}:${l.line}`), r.unsearched]).toEqual([
+        round,
+        [
+          'dist/client/theme-default/composables/aside.js:3',
+          'dist/client/theme-default/composables/aside.js:5',
+          'dist/client/theme-default/without-fonts.js:31',
+        ],
+        [
+          'dist/client/theme-default/Layout.vue',
+          'dist/client/theme-default/components/VPContent.vue',
+          'dist/client/theme-default/components/VPDoc.vue',
+          'dist/client/theme-default/components/VPFooter.vue',
+          'dist/client/theme-default/components/VPLocalNav.vue',
+          'dist/client/theme-default/components/VPNavBar.vue',
+          'dist/client/theme-default/components/VPNavBarTitle.vue',
+          'dist/client/theme-default/components/VPSidebar.vue',
+        ],
+      ]);
+    }
   });
 });

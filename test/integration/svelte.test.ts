@@ -159,7 +159,7 @@ describe('svelte, with no typescript-svelte-plugin anywhere', () => {
         ['src/Counter.svelte'],
       ]);
       expect(r.stderr).toContain(
-        'lspq: not searched: src/Counter.svelte (typescript-language-server knows them only with typescript-svelte-plugin (install it beside svelteserver: npm install -g typescript-svelte-plugin)); the answer may lack their places',
+        'lspq: not searched: src/Counter.svelte (typescript-language-server knows them only with typescript-svelte-plugin loaded, in a project with svelte installed (npm install -g typescript-svelte-plugin beside svelteserver)); the answer may lack their places',
       );
     }
   });

@@ -78,7 +78,7 @@ async function unknownToServer(
   session: Session,
   target: { path: string; line: number; column: number; symbol?: string },
 ): Promise<Pick<LocationsResult, 'unsearched' | 'unsearchedBecause'> | undefined> {
-  const missing = missingPlugins(session.client.spec, session.client.root);
+  const missing = missingPlugins(session.client.spec);
   if (missing.length === 0) return undefined;
   const name = nameAt(target.path, target.line, target.column, target.symbol);
   if (!name) return undefined;
@@ -87,7 +87,12 @@ async function unknownToServer(
     (p) => [...reached].some((ext) => p.endsWith(ext)) && mentions(p, name),
   );
   if (files.length === 0) return undefined;
-  const plugins = missing.map((p) => `${p.name} (install it beside ${p.beside}: npm install -g ${p.name})`);
+  const plugins = missing
+    .filter((p) => files.some((f) => (p.reaches ?? []).some((ext) => f.endsWith(ext))))
+    .map(
+      (p) =>
+        `${p.name} loaded, in a project with ${p.forPackage} installed (npm install -g ${p.name} beside ${p.beside})`,
+    );
   return {
     unsearched: files,
     unsearchedBecause: `${session.client.spec.id} knows them only with ${plugins.join(', ')}`,

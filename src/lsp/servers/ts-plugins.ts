@@ -87,17 +87,15 @@ export function ownExtensions(spec: ServerSpec): string[] {
 }
 
 /**
- * The plugins `spec`, as planned for a root, would need there and did not
- * load (not found where the user installs them): the files of the
- * extensions they reach are unknown to it, so an answer across the
- * workspace cannot cover them.
+ * The plugins `spec`, as planned for a root, did not load (the project has
+ * not the framework's package, or the plugin is not found where the user
+ * installs it): the files of the extensions they reach are unknown to it,
+ * so an answer across the workspace cannot cover them (a published
+ * package's .vue components, with nothing installed).
  */
-export function missingPlugins(spec: ServerSpec, root: string): TsPlugin[] {
+export function missingPlugins(spec: ServerSpec): TsPlugin[] {
   const options = spec.initializationOptions as { plugins?: { name: string }[] } | undefined;
   return (spec.tsPlugins ?? []).filter(
-    (p) =>
-      p.reaches !== undefined &&
-      holderAbove(p.forPackage, root) !== undefined &&
-      !options?.plugins?.some((loaded) => loaded.name === p.name),
+    (p) => p.reaches !== undefined && !options?.plugins?.some((loaded) => loaded.name === p.name),
   );
 }
