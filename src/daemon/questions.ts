@@ -28,7 +28,7 @@ import {
 import { type DaemonSocket, send, write } from './connection';
 import { type ListenOptions, status } from './status';
 import { nextTurn } from '../common/turns';
-import { fitsEnvelope } from '../common/quick-envelope';
+import { fits } from '../common/compiled-check';
 
 /**
  * Where a question's time went, for the log and the warm-floor benchmark:
@@ -80,8 +80,9 @@ export class Questions {
     // Parsed once; its head tells which checks the rest gets.
     const parsed = parseLine(text);
     if (!parsed.ok) return this.refuse(socket, parsed.why);
-    // The hand-written check passes every envelope of this build; zod checks what it does not pass, to say why.
-    const quick = fitsEnvelope(parsed.value) ? parsed.value : undefined;
+    // The envelope's check compiled from its shape passes every envelope of this build; zod checks what it does
+    // not pass, to say why (and the head of another build's).
+    const quick = fits(EnvelopeShape, parsed.value) ? parsed.value : undefined;
     const head = quick ? { ok: true as const, value: quick } : checkMessage(EnvelopeHeadShape, parsed.value);
     if (!head.ok) return this.refuse(socket, head.why);
     const op = head.value.request.op;

@@ -363,7 +363,7 @@ export class LspClient {
         await this.workerDied('its worker process is gone');
       if (this.deadWorker || this.overMemory || this.failedProject) throw this.crashError();
       this.requestsAnswered++;
-      checkAnswer(this.spec.id, type.method, req.shape, result, this.log, req.quick);
+      checkAnswer(this.spec.id, type.method, req.shape, result, this.log);
       return result;
     } catch (err) {
       throw requestFailure(err, this.spec.id, type.method, this.log);

@@ -48,25 +48,17 @@ import {
   TextEditShape,
   WorkspaceEditShape,
 } from './message-shapes';
-import { fitsHoverOrNull, fitsLocationOrLinks, fitsLocationsOrNull, fitsWorkspaceEditOrNull } from './quick-shapes';
 
 /** A request with the shape of its answer. */
 export interface Checked<P, R> {
   type: RequestType<P, R, unknown> | RequestType0<R, unknown>;
   shape: z.ZodMiniType;
-  /** A hand-written check as strict as `shape`, for answers that can be long (quick-shapes.ts). */
-  quick?: (answer: unknown) => boolean;
 }
 
-type Quick = (answer: unknown) => boolean;
-function checked<P, R, E>(type: RequestType<P, R, E>, shape: z.ZodMiniType, quick?: Quick): Checked<P, R>;
-function checked<R, E>(type: RequestType0<R, E>, shape: z.ZodMiniType, quick?: Quick): Checked<undefined, R>;
-function checked(
-  type: RequestType<unknown, unknown, unknown> | RequestType0<unknown, unknown>,
-  shape: z.ZodMiniType,
-  quick?: Quick,
-) {
-  return { type, shape, ...(quick ? { quick } : {}) };
+function checked<P, R, E>(type: RequestType<P, R, E>, shape: z.ZodMiniType): Checked<P, R>;
+function checked<R, E>(type: RequestType0<R, E>, shape: z.ZodMiniType): Checked<undefined, R>;
+function checked(type: RequestType<unknown, unknown, unknown> | RequestType0<unknown, unknown>, shape: z.ZodMiniType) {
+  return { type, shape };
 }
 
 const orNull = <T>(shape: z.ZodMiniType<T>) => z.nullish(shape);
@@ -90,12 +82,12 @@ export const Requests = {
   ),
   // Its answer is null; nothing of it is read.
   shutdown: checked(ShutdownRequest.type, z.unknown()),
-  definition: checked(DefinitionRequest.type, LocationsOrLinksShape, fitsLocationOrLinks),
-  typeDefinition: checked(TypeDefinitionRequest.type, LocationsOrLinksShape, fitsLocationOrLinks),
-  implementation: checked(ImplementationRequest.type, LocationsOrLinksShape, fitsLocationOrLinks),
-  declaration: checked(DeclarationRequest.type, LocationsOrLinksShape, fitsLocationOrLinks),
-  references: checked(ReferencesRequest.type, orNull(z.array(LocationShape)), fitsLocationsOrNull),
-  hover: checked(HoverRequest.type, HoverShape, fitsHoverOrNull),
+  definition: checked(DefinitionRequest.type, LocationsOrLinksShape),
+  typeDefinition: checked(TypeDefinitionRequest.type, LocationsOrLinksShape),
+  implementation: checked(ImplementationRequest.type, LocationsOrLinksShape),
+  declaration: checked(DeclarationRequest.type, LocationsOrLinksShape),
+  references: checked(ReferencesRequest.type, orNull(z.array(LocationShape))),
+  hover: checked(HoverRequest.type, HoverShape),
   documentSymbol: checked(
     DocumentSymbolRequest.type,
     orNull(z.union([z.array(DocumentSymbolShape), z.array(SymbolInformationShape)])),
@@ -126,8 +118,8 @@ export const Requests = {
       ]),
     ),
   ),
-  rename: checked(RenameRequest.type, orNull(WorkspaceEditShape), fitsWorkspaceEditOrNull),
-  willRenameFiles: checked(WillRenameFilesRequest.type, orNull(WorkspaceEditShape), fitsWorkspaceEditOrNull),
+  rename: checked(RenameRequest.type, orNull(WorkspaceEditShape)),
+  willRenameFiles: checked(WillRenameFilesRequest.type, orNull(WorkspaceEditShape)),
   documentDiagnostic: checked(DocumentDiagnosticRequest.type, DocumentReportShape),
   workspaceDiagnostic: checked(
     WorkspaceDiagnosticRequest.type,
