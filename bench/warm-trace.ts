@@ -3,7 +3,7 @@
  * logs for each answer: the connection until its request line is whole,
  * the line until the command runs, the servers' own time (each request
  * from sent to answered), and the daemon's own part of the run (the rest:
- * the road, the root, trust, the document's sync, converting and
+ * the command path, the root, trust, the document's sync, converting and
  * rendering). One question at a time, so the servers' time is this
  * question's alone. Beside it, the whole lspq process and a compiled
  * hello-world, measured interleaved with it; with LSPQ_BENCH_BEFORE=BINARY

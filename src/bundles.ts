@@ -4,13 +4,13 @@
  * socket client, nothing more); the others are entry points the compiled
  * binary carries and loads by name when a command needs them:
  *
- * - `engine`: the road (every command's run, renderers, shapes, git), the
+ * - `engine`: the command path (every command's run, renderers, shapes, git), the
  *   handlers (each loaded when its question is first asked) and the daemon
  *   (loaded when it starts). The daemon runs every forwarded command line
  *   in it; the command's process loads it for git, daemon control, trust,
  *   schema and --no-daemon.
  * - `help`: citty's --help renderer, which only --help needs.
- * - `person`: consola, for warnings and progress on stderr: only a command
+ * - `terminal`: consola, for warnings and progress on stderr: only a command
  *   with something to say loads it.
  *
  * The path is computed at run time so the bundler cannot follow it and fold
@@ -22,7 +22,7 @@ export const BUNDLES = {
   main: 'main',
   engine: 'engine-bundle',
   help: 'commands/help',
-  person: 'cli/person',
+  terminal: 'cli/terminal-messages',
 } as const;
 
 export type Bundle = keyof typeof BUNDLES;

@@ -1,14 +1,14 @@
 /**
- * The `engine` bundle's entry (src/bundles.ts): the road every command
+ * The `engine` bundle's entry (src/bundles.ts): the one path every command
  * travels, its end in the command's own process, and the daemon. Loading
- * it evaluates the road (the commands' runs and renderers) and nothing of
+ * it evaluates the command path (the commands' runs and renderers) and nothing of
  * the language-server half: the handlers load when their first question is
  * asked, the daemon when it starts.
  */
 import type { ExitCode } from './common/errors';
 
-export { runCommandLine, runStreamLine } from './commands/road';
-export { runBatchHere, runHere } from './commands/here';
+export { runCommandLine, runStreamLine } from './commands/run-command-line';
+export { runBatchHere, runHere } from './commands/in-process';
 
 export async function runDaemon(): Promise<ExitCode> {
   // The binary starts with the JIT held back (scripts/build.ts); the daemon

@@ -4,7 +4,7 @@
  * environment, whether stdout and stderr are terminals) to where the
  * command table says the engine runs it (the daemon, or here), prints the
  * output that comes back and exits with its code. Parsing, answering,
- * rendering and the exit code are the engine's (src/commands/road.ts).
+ * rendering and the exit code are the engine's (src/commands/run-command-line.ts).
  * It knows the commands from their declarations alone, inlined as data
  * when the binary is built (src/commands/declarations.ts).
  *
@@ -23,7 +23,7 @@ import type { CommandName } from './commands/list';
 import { errorOutput, usage, type CommandOutput, type ExitCode } from './common/errors';
 import type { CommandLine } from './common/messages';
 import type { EngineBundle } from './engine-bundle';
-import type { PersonBundle } from './cli/person';
+import type { TerminalBundle } from './cli/terminal-messages';
 import type { HelpBundle } from './commands/help';
 
 /** Every command's declaration, inlined as data when the binary is built: no command's code is loaded here. */
@@ -41,15 +41,15 @@ async function write(fd: 1 | 2, text: string): Promise<void> {
   if (text) await Bun.write(fd === 1 ? Bun.stdout : Bun.stderr, text);
 }
 
-/** Progress lines were shown on the terminal (the person bundle is loaded): they are erased before the answer. */
+/** Progress lines were shown on the terminal (the terminal bundle is loaded): they are erased before the answer. */
 let progressShown = false;
 const showProgress = (text: string) => {
   progressShown = true;
-  loadBundle<PersonBundle>('person').progress(text);
+  loadBundle<TerminalBundle>('terminal').progress(text);
 };
 
 async function print(out: CommandOutput): Promise<ExitCode> {
-  if (progressShown) await loadBundle<PersonBundle>('person').clearProgress();
+  if (progressShown) await loadBundle<TerminalBundle>('terminal').clearProgress();
   await write(1, out.stdout);
   if (out.warnings?.length) await warn(out.warnings);
   if (out.stderr) await write(2, `lspq: ${out.stderr}\n`);
@@ -62,7 +62,7 @@ async function print(out: CommandOutput): Promise<ExitCode> {
  * cost 14 ms, most of a warm question, and a cut answer is a common one.
  */
 async function warn(warnings: readonly string[]): Promise<void> {
-  if (isTerminal(2)) return loadBundle<PersonBundle>('person').warn(warnings);
+  if (isTerminal(2)) return loadBundle<TerminalBundle>('terminal').warn(warnings);
   await write(2, warnings.map((w) => `lspq: warning: ${w}\n`).join(''));
 }
 

@@ -6,7 +6,7 @@
  *
  * The list is read in a process of its own (this file run as a script):
  * modules a macro imports are evaluated where `require` is not defined,
- * and running from the sources, the road would later reuse those very
+ * and running from the sources, the command path would later reuse those very
  * modules.
  */
 import type { Declaration } from './declaration';

@@ -28,24 +28,24 @@ export type Handlers = Record<string, () => Promise<Handler>>;
 type Parts<T> = T extends () => Promise<(request: infer Q, ctx: HandlerContext) => Promise<infer R>>
   ? { query: Q; answer: R }
   : never;
-/** The question an operation takes, without the caller's facts (the road adds those). */
+/** The question an operation takes, without the caller's facts (the command path adds those). */
 export type QueryOf<T> = Omit<Parts<T>['query'], keyof CallerContext>;
 /** What an operation answers. */
 export type AnswerOf<T> = Parts<T>['answer'];
 
-/** What the road gives every command: who asked, how a question is answered, and the other commands. */
-export interface Road {
+/** What the command path gives every command: who asked, how a question is answered, and the other commands. */
+export interface Invocation {
   line: CommandLine;
   /** Asks the engine one question, with the caller context the shared flags give. */
   ask(query: { op: string }, flags: ServerFlags): Promise<unknown>;
-  /** Runs another command line on the same road (a batch's requests). */
+  /** Runs another command line on the same path (a batch's requests). */
   runLine(line: CommandLine): Promise<CommandOutput>;
   /** Every command, by name: its declaration and its JSON shape (a batch's checks, the schema). */
   commands: Readonly<Record<string, Listed>>;
 }
 
-/** What a command's run gets besides its arguments: the road, its questions typed by its own handlers. */
-export interface RunContext<H extends Handlers = Handlers> extends Omit<Road, 'ask'> {
+/** What a command's run gets besides its arguments: the command path, its questions typed by its own handlers. */
+export interface RunContext<H extends Handlers = Handlers> extends Omit<Invocation, 'ask'> {
   ask<O extends keyof H & string>(query: QueryOf<H[O]> & { op: O }, flags: ServerFlags): Promise<AnswerOf<H[O]>>;
 }
 
@@ -55,7 +55,7 @@ export type Listed = Declaration & { shape?: z.ZodMiniType };
 /** A command that reads requests as they come (batch): each answered through `emit`; its exit code is the worst. */
 export type Stream<A extends ArgsDef> = (
   args: Parsed<A>,
-  road: Road,
+  invocation: Invocation,
   input: AsyncIterable<string>,
   emit: (line: string) => void,
 ) => Promise<CommandOutput>;
@@ -71,33 +71,39 @@ export interface Command<A extends ArgsDef = ArgsDef, H extends Handlers = Handl
   capabilities?: Record<string, (c: ServerCapabilities) => boolean>;
 }
 
-/** A command as the road runs it: its words parsed by its own flags, whatever they are. */
+/** A command as the command path runs it: its words parsed by its own flags, whatever they are. */
 export interface Defined<A extends ArgsDef = ArgsDef, H extends Handlers = Handlers> extends Command<A, H> {
-  exec(road: Road): Promise<CommandOutput>;
-  execStream?(road: Road, input: AsyncIterable<string>, emit: (line: string) => void): Promise<CommandOutput>;
+  exec(invocation: Invocation): Promise<CommandOutput>;
+  execStream?(
+    invocation: Invocation,
+    input: AsyncIterable<string>,
+    emit: (line: string) => void,
+  ): Promise<CommandOutput>;
 }
 
 /** A command, its types checked together: the run's flags are the declared ones, its questions its own handlers'. */
 export function defineCommand<const A extends ArgsDef, const H extends Handlers = Record<never, never>>(
   command: Command<A, H>,
 ): Defined<A, H> {
-  const typed = (road: Road): RunContext<H> => ({
-    ...road,
+  const typed = (invocation: Invocation): RunContext<H> => ({
+    ...invocation,
     // The engine answers each operation with its own handler's result (engine/dispatch.ts finds it by op among
     // the `handlers` this command declares), so the answer has the type the handler gives it.
-    ask: (query, flags) => road.ask(query, flags) as Promise<AnswerOf<H[typeof query.op]>>,
+    ask: (query, flags) => invocation.ask(query, flags) as Promise<AnswerOf<H[typeof query.op]>>,
   });
   // Made when the command is first run, then kept: the table cost every warm question 0.03 ms.
   let table: FlagTable | undefined;
-  const parse = (road: Road) => {
+  const parse = (invocation: Invocation) => {
     table ??= flagTable(command.args);
-    return parseFlags(road.line.command, command, road.line.args, table);
+    return parseFlags(invocation.line.command, command, invocation.line.args, table);
   };
   const { streams } = command;
   return {
     ...command,
-    exec: (road) => command.run(parse(road), typed(road)),
-    ...(streams ? { execStream: (road, input, emit) => streams(parse(road), road, input, emit) } : {}),
+    exec: (invocation) => command.run(parse(invocation), typed(invocation)),
+    ...(streams
+      ? { execStream: (invocation, input, emit) => streams(parse(invocation), invocation, input, emit) }
+      : {}),
   };
 }
 

@@ -3,7 +3,7 @@
  * folder (src/commands/NAME/, its command.ts making it with defineCommand)
  * and one line here. Everything else that needs the commands is derived
  * from this list: the command's process's table (declarations.ts, inlined
- * when the binary is built), the road's runs (road.ts), the engine's
+ * when the binary is built), the command path's runs (run-command-line.ts), the engine's
  * handlers (handlers.ts), the JSON Schema (schema) and what
  * `servers --for` says a server can answer.
  */

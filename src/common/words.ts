@@ -1,7 +1,7 @@
 /**
  * A command line's words, read once where they arrive (the command's
  * process, or a batch's request line): the command, its words, and what the
- * road needs before the command's own parser runs (--json for an error,
+ * path needs before the command's own parser runs (--json for an error,
  * --help, --no-daemon, --timeout for how long to wait). The result travels
  * with the command line; nothing downstream scans the words again for these.
  *

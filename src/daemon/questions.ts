@@ -1,11 +1,11 @@
 /**
  * A request the daemon reads: control requests (ping, stop, status, an
- * edit's outcome) answered at once, and command lines run on the road with
+ * edit's outcome) answered at once, and command lines run on the one path with
  * the engine's handlers, each failing alone.
  */
 import { ANSWERERS } from '../commands/handlers';
 import { COMMANDS, isCommand } from '../commands/list';
-import { type Host, runCommandLine, runStreamLine } from '../commands/road';
+import { type Host, runCommandLine, runStreamLine } from '../commands/run-command-line';
 import { strayRejection } from '../engine/fault';
 import { dispatch } from '../engine/dispatch';
 import type { EngineContext } from '../engine/context';
@@ -108,7 +108,7 @@ export class Questions {
     return this.run(socket, request.line);
   }
 
-  /** A command line on the road; its output is the reply, kept first with its edit's outcome. */
+  /** A command line on the one path; its output is the reply, kept first with its edit's outcome. */
   private async run(socket: DaemonSocket, line: CommandLine): Promise<void> {
     const o = this.o;
     this.inFlight++;

@@ -33,7 +33,7 @@ export async function runDaemon(): Promise<ExitCode> {
   const log = fileLogger(stateFile(socket, 'daemon.log'));
   if (!takeLock(lock)) return 0; // another daemon won the race; the caller will talk to it
   // A rejection no handler caught is a fault of one question's, not a reason to end every client's daemon:
-  // logged, and the question it belonged to fails or times out on its own road.
+  // logged, and the question it belonged to fails or times out on its own invocation.
   process.on('unhandledRejection', (reason) => {
     const what = reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
     log(`a rejection no handler caught (the daemon goes on): ${what}`);

@@ -17,9 +17,9 @@ import { LspqError } from '../common/errors';
 import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/workspace-edit';
 import { crashPoint } from './fault';
 import { guardWrite, makeFolders } from '../common/workspace-guard';
-import { type Beside, GuardedFile, LeftAsIs, realOf, writeBytes } from './guarded-file';
-import { besideNames, Journal, type JournalPlace, readBytesNow, removeMade } from './journal';
-import { nextTurn } from '../common/turns';
+import { type TemporaryNames, GuardedFile, WrittenMeanwhile, realOf, writeBytes } from './guarded-file';
+import { temporaryNames, Journal, type JournalPlace, readBytesNow, removeMade } from './journal';
+import { turnEvery } from '../common/turns';
 
 export { readBytesNow };
 
@@ -101,7 +101,6 @@ export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
  * that writes one of its files meanwhile is caught by that file's guard.
  */
 const FILES_PER_TURN = 100;
-const breather = (i: number) => (i > 0 && i % FILES_PER_TURN === 0 ? nextTurn() : undefined);
 
 /** One step taken, and how to take it back without overwriting anyone. */
 interface Undo {
@@ -124,7 +123,7 @@ interface Guarded {
 export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string[]> {
   checkPlan(plan, o);
   // What lspq makes beside each file, named before anything is made, so the journal can remove it after a crash.
-  const beside = new Map(plan.files.map((f) => [f.path, besideNames(realOf(f.path))] as const));
+  const beside = new Map(plan.files.map((f) => [f.path, temporaryNames(realOf(f.path))] as const));
   const journal = o.journal ? Journal.begin(o.journal, plan, beside) : undefined;
   const guarded: Guarded[] = [];
   const undo: Undo[] = [];
@@ -138,8 +137,9 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
       paths.push(m.to);
     }
     // Every original opened and checked before the first write, so a stale file costs nothing.
-    for (const [i, f] of plan.files.entries()) {
-      await breather(i);
+    const turn = turnEvery(FILES_PER_TURN);
+    for (const f of plan.files) {
+      await turn();
       const before = bytesOf(f).before;
       if (before === null) continue;
       const file = GuardedFile.open(f.path, before, beside.get(f.path)!);
@@ -148,12 +148,12 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
       if (!file.unchanged()) throw stale(f.path);
     }
     const guardOf = new Map(guarded.map((g) => [g.change, g] as const));
-    for (const [i, f] of plan.files.entries()) {
-      await breather(i);
+    for (const f of plan.files) {
+      await turn();
       try {
         step(f, guardOf.get(f), undo, beside.get(f.path)!);
       } catch (err) {
-        if (err instanceof LspqError || err instanceof LeftAsIs) throw err;
+        if (err instanceof LspqError || err instanceof WrittenMeanwhile) throw err;
         throw writeFailed(f.path, err, paths.length);
       }
       paths.push(f.renamedTo ?? f.path);
@@ -198,7 +198,7 @@ function move(m: Move, undo: Undo[], making: (top: string | undefined) => void):
 }
 
 /** Writes one file's change; a write is checked against its original right after the rename. */
-function step(f: FileChange, g: Guarded | undefined, undo: Undo[], names: Beside): void {
+function step(f: FileChange, g: Guarded | undefined, undo: Undo[], names: TemporaryNames): void {
   const mode = g?.mode ?? modeOf(realOf(f.path));
   const { before, after } = bytesOf(f);
   // A file without its owner's write permission says "leave me": replacing it by a rename would not ask.
@@ -233,7 +233,7 @@ function step(f: FileChange, g: Guarded | undefined, undo: Undo[], names: Beside
 const equalBytes = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && Buffer.compare(a, b) === 0;
 
 function leave(path: string): never {
-  throw new LeftAsIs(path);
+  throw new WrittenMeanwhile(path);
 }
 
 /**
@@ -254,7 +254,7 @@ function rollBack(undo: Undo[], left: string[]): string[] {
     try {
       u.back();
     } catch (err) {
-      if (err instanceof LeftAsIs) left.push(u.path);
+      if (err instanceof WrittenMeanwhile) left.push(u.path);
       else failed.push(u.path);
     }
   }
@@ -269,7 +269,7 @@ function writeFailed(path: string, err: unknown, before: number): LspqError {
 
 /** The error to report once the undo ran: what it could not restore, and what it left to another program. */
 function explain(err: unknown, failed: string[], left: string[]): LspqError {
-  if (err instanceof LeftAsIs) left.push(err.message);
+  if (err instanceof WrittenMeanwhile) left.push(err.message);
   const base =
     err instanceof LspqError
       ? err

@@ -95,7 +95,7 @@ export async function atTarget(
     return undefined;
   }
   const found = await findIndex(req, dirname(spec.path), ctx);
-  // No index: the live server's road checks the file (checked twice, it cost every warm question four system calls).
+  // No index: the live server's path checks the file (checked twice, it cost every warm question four system calls).
   if (!found && mode !== 'only') return undefined;
   assertFile(spec.path, ctx.pool.caches.texts);
   if (!found) throw noIndex(spec.path, req.cwd);

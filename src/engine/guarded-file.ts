@@ -35,7 +35,7 @@ import { linkBeside } from './journal';
 export { realOf };
 
 /** What lspq makes beside a file while it writes it. */
-export interface Beside {
+export interface TemporaryNames {
   temporary: string;
   backup: string;
 }
@@ -83,7 +83,7 @@ export function writeBytes(path: string, bytes: Uint8Array, mode: number | undef
 }
 
 /** Why a file could not be put back without losing another program's write. */
-export class LeftAsIs extends Error {}
+export class WrittenMeanwhile extends Error {}
 
 export class GuardedFile {
   private readonly real: string;
@@ -96,13 +96,13 @@ export class GuardedFile {
     readonly path: string,
     private readonly original: number,
     readonly before: Uint8Array,
-    private readonly beside: Beside,
+    private readonly beside: TemporaryNames,
   ) {
     this.real = realOf(path);
   }
 
   /** The file, opened; undefined when it cannot be read. */
-  static open(path: string, before: Uint8Array, beside: Beside): GuardedFile | undefined {
+  static open(path: string, before: Uint8Array, beside: TemporaryNames): GuardedFile | undefined {
     try {
       return new GuardedFile(path, openSync(realOf(path), 'r'), before, beside);
     } catch {
@@ -126,7 +126,7 @@ export class GuardedFile {
   /**
    * The original back in place, with every write that reached it, and with
    * what other programs appended to lspq's file while it was in place.
-   * Throws LeftAsIs where that cannot be done without losing a write.
+   * Throws WrittenMeanwhile where that cannot be done without losing a write.
    */
   putBack(mode: number | undefined): void {
     const ours = this.ours;
@@ -137,7 +137,7 @@ export class GuardedFile {
         renameSync(this.beside.backup, this.real);
         this.linked = false;
       } else {
-        if (!equal(readFd(ours.fd), ours.bytes)) throw new LeftAsIs(this.path);
+        if (!equal(readFd(ours.fd), ours.bytes)) throw new WrittenMeanwhile(this.path);
         writeBytes(this.path, readFd(this.original), mode, this.beside.temporary);
         return;
       }
@@ -147,7 +147,7 @@ export class GuardedFile {
       const head = now.subarray(0, ours.bytes.length);
       if (now.length > ours.bytes.length && equal(head, ours.bytes))
         appendFileSync(this.real, now.subarray(ours.bytes.length));
-      else throw new LeftAsIs(this.path);
+      else throw new WrittenMeanwhile(this.path);
     } finally {
       closeSync(ours.fd);
     }

@@ -88,7 +88,7 @@ export type Outcome = z.infer<typeof OutcomeShape>;
 
 /** Where lspq's own files beside a file go while it writes: hidden, named for the file and this process. */
 let made = 0;
-export function besideNames(real: string): { temporary: string; backup: string } {
+export function temporaryNames(real: string): { temporary: string; backup: string } {
   const stem = join(dirname(real), `.${basename(real)}.lspq-${process.pid}-${++made}`);
   return { temporary: `${stem}.tmp`, backup: `${stem}.orig` };
 }
@@ -146,7 +146,7 @@ export class Journal {
     };
     const files: FileEntry[] = plan.files.map((f) => {
       const { before, after } = bytesOf(f);
-      const beside = names.get(f.path) ?? besideNames(f.path);
+      const beside = names.get(f.path) ?? temporaryNames(f.path);
       return {
         path: f.path,
         ...(f.renamedTo !== undefined ? { renamedTo: f.renamedTo } : {}),

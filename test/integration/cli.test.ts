@@ -356,7 +356,7 @@ describe('servers --for FILE: what each server of the file can answer, from its 
     expect(r.file).toBe('main.py');
     expect(r.servers.map((s) => [s.id, s.answers.def, s.answers.impls, s.answers.fmt, s.diagnostics])).toEqual([
       ['pyright', true, false, false, 'pull'],
-      ['pylsp', true, false, true, 'push'],
+      ['pylsp', true, false, true, 'push-each'],
       ['ruff', false, false, true, 'pull'],
     ]);
     expect(r.missing.map((m) => m.id)).toEqual(['basedpyright', 'jedi-language-server']);

@@ -4,7 +4,7 @@
  * and the socket client; the engine runs the command line. The bundles are
  * those src/bundles.ts declares, each built from its own entry and never
  * folded into another (the engine once was, through a constant require).
- * Loading the engine evaluates the road, not the language-server half: its
+ * Loading the engine evaluates the command path, not the language-server half: its
  * entry's static imports (what runs at load) reach no LSP client, handler
  * or daemon code; those load when a question or the daemon needs them.
  */
@@ -49,10 +49,10 @@ test('each bundle holds what src/bundles.ts says, and main.js nothing but the ro
     for (const name of Object.keys(COMMANDS))
       expect(mainText).toContain(COMMANDS[name as keyof typeof COMMANDS].summary);
 
-    // The daemon runs every forwarded command line: the engine carries the road, the handlers and the daemon.
+    // The daemon runs every forwarded command line: the engine carries the command path, the handlers and the daemon.
     const engine = inputs('engine');
     for (const file of [
-      'src/commands/road.ts',
+      'src/commands/run-command-line.ts',
       'src/commands/refs/command.ts',
       'src/commands/refs/handler.ts',
       'src/lsp/client.ts',
@@ -64,7 +64,7 @@ test('each bundle holds what src/bundles.ts says, and main.js nothing but the ro
 
     expect(inputs('help').some((f) => f.includes('node_modules/citty/'))).toBe(true);
     expect(inputs('help').filter((f) => f.startsWith('src/commands/') && f !== 'src/commands/help.ts')).toEqual([]);
-    expect(inputs('person').some((f) => f.includes('node_modules/consola/'))).toBe(true);
+    expect(inputs('terminal').some((f) => f.includes('node_modules/consola/'))).toBe(true);
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
@@ -99,9 +99,9 @@ function loadedAtStart(entry: string): string[] {
   return [...seen].map((f) => (f.startsWith('/') ? relative(REPO, f) : f)).sort();
 }
 
-test('loading the engine evaluates the road, not the language-server half', () => {
+test('loading the engine evaluates the command path, not the language-server half', () => {
   const loaded = loadedAtStart(BUNDLES.engine);
-  expect(loaded).toContain('src/commands/road.ts');
+  expect(loaded).toContain('src/commands/run-command-line.ts');
   expect(loaded).toContain('src/commands/refs/command.ts');
   expect(loaded.filter(lspCode)).toEqual([]);
   expect(loaded.filter((f) => f.endsWith('/handler.ts'))).toEqual([]);

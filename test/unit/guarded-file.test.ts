@@ -9,7 +9,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GuardedFile } from '../../src/engine/guarded-file';
-import { besideNames } from '../../src/engine/journal';
+import { temporaryNames } from '../../src/engine/journal';
 
 const bytes = (text: string) => Buffer.from(text);
 
@@ -32,7 +32,7 @@ const appender = (path: string) => openSync(path, 'a');
 describe('GuardedFile', () => {
   test('nothing else wrote: lspq’s text stays, and no link or temporary is left', () => {
     const path = file('one\n');
-    const g = GuardedFile.open(path, bytes('one\n'), besideNames(path))!;
+    const g = GuardedFile.open(path, bytes('one\n'), temporaryNames(path))!;
     g.replace(bytes('ONE\n'), 0o644);
     expect(g.unchanged()).toBe(true);
     g.close();
@@ -42,7 +42,7 @@ describe('GuardedFile', () => {
 
   test('a write that reached the original after the rename is seen, and the original goes back with it', () => {
     const path = file('one\n');
-    const g = GuardedFile.open(path, bytes('one\n'), besideNames(path))!;
+    const g = GuardedFile.open(path, bytes('one\n'), temporaryNames(path))!;
     const theirs = appender(path); // opened before lspq's rename: it writes into the original
     g.replace(bytes('ONE\n'), 0o644);
     writeSync(theirs, 'theirs\n');
@@ -59,7 +59,7 @@ describe('GuardedFile', () => {
 
   test('what was appended to lspq’s file while it was in place comes back with the original', () => {
     const path = file('one\n');
-    const g = GuardedFile.open(path, bytes('one\n'), besideNames(path))!;
+    const g = GuardedFile.open(path, bytes('one\n'), temporaryNames(path))!;
     const early = appender(path);
     g.replace(bytes('ONE\n'), 0o644);
     const late = appender(path); // opened after the rename: it writes into lspq's file

@@ -46,8 +46,8 @@ test("code that runs in the daemon imports nothing of the command's process", ()
   const crossing = [...graph]
     .filter(([f]) => daemonSide.some((p) => rel(f).startsWith(p)) && !here.some((p) => rel(f).startsWith(p)))
     .flatMap(([f, to]) => to.filter((t) => rel(t).startsWith('src/cli/')).map((t) => [rel(f), rel(t)]))
-    // here.ts runs the engine in the command's process and shows its progress there.
-    .filter(([f]) => f !== 'src/commands/here.ts');
+    // in-process.ts runs the engine in the command's process and shows its progress there.
+    .filter(([f]) => f !== 'src/commands/in-process.ts');
   expect(crossing).toEqual([]);
 });
 

@@ -1,7 +1,7 @@
 /**
  * batch: many questions, one process, one connection. Each input line is a
  * request (a JSON array of a command's words, or {"id", "args"}); each is
- * run as that command with --json on the one road, up to `jobs` at once,
+ * run as that command with --json on the one path, up to `jobs` at once,
  * and answered as one JSON line in input order, as soon as it and those
  * before it are done. A bad line is answered with an error and the batch
  * goes on. The exit code is the worst of the answers'.
@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import { type CommandOutput, errorOutput, type ExitCode, usage } from '../../common/errors';
 import type { CommandLine } from '../../common/messages';
 import { scanWords } from '../../common/words';
-import { defineCommand, type Road } from '../define';
+import { defineCommand, type Invocation } from '../define';
 import { serverArgs } from '../common-args';
 import { positiveInt } from '../options';
 import { BatchLineShape } from './shape';
@@ -44,7 +44,7 @@ export function parseRequest(text: string): Parsed {
 }
 
 /** The commands a batch runs: those that ask a language server (their declarations run them in the daemon). */
-function checkCommand(name: string, commands: Road['commands']): void {
+function checkCommand(name: string, commands: Invocation['commands']): void {
   const command = commands[name];
   if (!command) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
   if (command.process !== 'daemon' || command.stream)
@@ -56,7 +56,7 @@ async function answerOne(
   text: string,
   index: number,
   base: CommandLine,
-  ctx: Road,
+  ctx: Invocation,
 ): Promise<{ line: string; exit: ExitCode }> {
   let id: unknown;
   let output: CommandOutput;
@@ -95,7 +95,7 @@ export async function runBatch(
   base: CommandLine,
   lines: AsyncIterable<string>,
   emit: (line: string) => void,
-  ctx: Road,
+  ctx: Invocation,
   jobs: number,
 ): Promise<ExitCode> {
   let worst: ExitCode = 0;
@@ -137,9 +137,9 @@ export const batch = defineCommand({
   run: async () => {
     throw usage("'batch' does not run in a batch; run it on its own");
   },
-  streams: async (args, road, input, emit) => {
+  streams: async (args, invocation, input, emit) => {
     const jobs = positiveInt(args.jobs, '--jobs') ?? DEFAULT_JOBS;
-    return { stdout: '', exit: await runBatch(road.line, input, emit, road, jobs) } satisfies CommandOutput;
+    return { stdout: '', exit: await runBatch(invocation.line, input, emit, invocation, jobs) } satisfies CommandOutput;
   },
   shape: BatchLineShape,
 });

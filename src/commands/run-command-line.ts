@@ -1,5 +1,5 @@
 /**
- * The one road every command travels: a command line in (from the
+ * The one path every command line travels: a command line in (from the
  * command's process, through the daemon or here), parsed by the command's
  * declared flags, answered through the host, rendered, and its exit code
  * decided. Nothing here prints.
@@ -8,7 +8,7 @@ import type { Request } from '../answers/caller';
 import { loadBundle } from '../bundles';
 import { type CommandOutput, errorOutput, usage } from '../common/errors';
 import type { CommandLine } from '../common/messages';
-import type { Defined, Listed, Road } from './define';
+import type { Defined, Listed, Invocation } from './define';
 import type { HelpBundle } from './help';
 import { COMMANDS, isCommand } from './list';
 import { callerContext } from './options';
@@ -23,7 +23,7 @@ export interface Host {
 /** Every command as the others may know it (a batch's checks, the schema). */
 const LISTED: Readonly<Record<string, Listed>> = COMMANDS;
 
-function roadFor(line: CommandLine, host: Host): Road {
+function invocationFor(line: CommandLine, host: Host): Invocation {
   return {
     line,
     ask: (query, flags) =>
@@ -54,7 +54,7 @@ export async function runCommandLine(line: CommandLine, host: Host): Promise<Com
   try {
     const command = commandOf(line);
     if (line.help) return { stdout: await loadBundle<HelpBundle>('help').helpFor(line.command), exit: 0 };
-    return await command.exec(roadFor(line, host));
+    return await command.exec(invocationFor(line, host));
   } catch (err) {
     host.report?.(err);
     return errorOutput(err, line.json);
@@ -75,7 +75,7 @@ export async function runStreamLine(
   try {
     const command = commandOf(line);
     if (!command.execStream) throw usage(`'${line.command}' reads no requests from stdin`);
-    return await command.execStream(roadFor(line, host), input, emit);
+    return await command.execStream(invocationFor(line, host), input, emit);
   } catch (err) {
     host.report?.(err);
     return errorOutput(err, false);

@@ -62,4 +62,4 @@ export function debug(line: string): void {
   consola().debug(line);
 }
 
-export type PersonBundle = typeof import('./person');
+export type TerminalBundle = typeof import('./terminal-messages');

@@ -1,33 +1,33 @@
 /**
- * The road's other end: the engine run in the command's own process, for
+ * The other end of the one path: the engine run in the command's own process, for
  * the commands whose declarations run them here (git, daemon control,
  * trust, schema), --help, and --no-daemon. The language-server half loads
  * only if a question is asked, and whatever it started is stopped before
  * the command exits.
  */
 import { loadBundle } from '../bundles';
-import type { PersonBundle } from '../cli/person';
+import type { TerminalBundle } from '../cli/terminal-messages';
 import type { LocalEngine } from '../engine/local';
 import { type CommandOutput, withNotes } from '../common/errors';
 import type { CommandLine } from '../common/messages';
-import { type Host, runCommandLine, runStreamLine } from './road';
+import { type Host, runCommandLine, runStreamLine } from './run-command-line';
 
 /** The language-server half, loaded at the first question, and its close for when the command is done. */
 function localHost(line: CommandLine): Host & { close: () => Promise<void>; notes: Set<string> } {
   let engine: Promise<LocalEngine> | undefined;
   const notes = new Set<string>();
   let shown = false;
-  const person = () => loadBundle<PersonBundle>('person');
+  const terminal = () => loadBundle<TerminalBundle>('terminal');
   const start = async () =>
     (await import('../engine/local')).localEngine({
       answerers: (await import('./handlers')).ANSWERERS,
       progress: line.progress
         ? (text) => {
             shown = true;
-            person().progress(text);
+            terminal().progress(text);
           }
         : undefined,
-      log: line.env.LSPQ_DEBUG ? (text) => person().debug(text) : undefined,
+      log: line.env.LSPQ_DEBUG ? (text) => terminal().debug(text) : undefined,
       warn: (note) => notes.add(note),
     });
   return {
@@ -39,7 +39,7 @@ function localHost(line: CommandLine): Host & { close: () => Promise<void>; note
     // The progress lines go before the answer is printed: it takes their place.
     close: async () => {
       await (await engine)?.close();
-      if (shown) await person().clearProgress();
+      if (shown) await terminal().clearProgress();
     },
   };
 }
