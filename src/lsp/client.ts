@@ -32,7 +32,7 @@ import { pathToUri } from './uri';
 import { RetryableError, requestFailure, seconds } from './request-failures';
 import { mergeSettings, sameStyle, settingAt, styleSections, withRoot } from './style-settings';
 import { workerGone } from './workers';
-import { checkAnswer, crashError } from './crash';
+import { checkAnswer, crashError } from './server-faults';
 import { slowNotices } from './slow-notices';
 import { traceMessages } from './trace';
 import type { RequestOptions } from './request-options';
