@@ -47,6 +47,13 @@ const NO_NAVIGATION: ServerSpec['lacks'] = [
   'renameProvider',
 ];
 
+const readsData = (why: string): WorkspaceCode => ({ runs: 'nothing', why });
+const codeConfig = (runs: string, configs?: string[]): WorkspaceCode => ({
+  runs,
+  untrusted: 'refuse',
+  ...(configs ? { configs } : {}),
+});
+
 const LISTED: ServerSpec[] = [
   simple(
     'elixir-ls',
@@ -56,6 +63,7 @@ const LISTED: ServerSpec[] = [
     { '.ex': 'elixir', '.exs': 'elixir', '.heex': 'phoenix-heex' },
     [['mix.exs']],
     'install elixir-ls and put elixir-ls on PATH',
+    codeConfig('mix.exs, which Mix compiles and runs'),
   ),
   simple(
     'jdtls',
@@ -65,6 +73,7 @@ const LISTED: ServerSpec[] = [
     { '.java': 'java' },
     [['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle']],
     'install jdtls (for example brew install jdtls)',
+    codeConfig('Gradle and Maven builds and their plugins'),
   ),
   simple(
     'ruby-lsp',
@@ -74,6 +83,7 @@ const LISTED: ServerSpec[] = [
     { '.rb': 'ruby', '.rake': 'ruby', Gemfile: 'ruby' },
     [['Gemfile', '.ruby-version']],
     'gem install ruby-lsp',
+    codeConfig('Bundler with the Gemfile, which is Ruby'),
   ),
   simple(
     'lua-language-server',
@@ -83,6 +93,7 @@ const LISTED: ServerSpec[] = [
     { '.lua': 'lua' },
     [['.luarc.json', '.luarc.jsonc', '.stylua.toml']],
     'install lua-language-server (for example brew install lua-language-server)',
+    codeConfig('the plugin a .luarc.json names'),
   ),
   {
     ...simple(
@@ -93,6 +104,7 @@ const LISTED: ServerSpec[] = [
       { '.sh': 'shellscript', '.bash': 'shellscript' },
       [],
       'npm install -g bash-language-server',
+      readsData('parses scripts and runs shellcheck, which reads them as text'),
     ),
     // It reads an opened file in the background: until its diagnostics come, a def finds nothing.
     readiness: 'indexed',
@@ -108,6 +120,7 @@ const LISTED: ServerSpec[] = [
       { '.yaml': 'yaml', '.yml': 'yaml' },
       [],
       'npm install -g yaml-language-server',
+      readsData('reads YAML and JSON schemas as data'),
     ),
     // It publishes for every file sent, an empty list included: the first publish after the text is its answer.
     diagnostics: 'push-each',
@@ -120,6 +133,7 @@ const LISTED: ServerSpec[] = [
     { '.json': 'json', '.jsonc': 'jsonc' },
     [],
     'npm install -g vscode-langservers-extracted',
+    readsData('reads JSON and JSON schemas as data'),
   ),
   simple(
     'vscode-css-language-server',
@@ -129,6 +143,7 @@ const LISTED: ServerSpec[] = [
     { '.css': 'css', '.scss': 'scss', '.less': 'less' },
     [],
     'npm install -g vscode-langservers-extracted',
+    readsData('reads stylesheets as data'),
   ),
   simple(
     'vscode-html-language-server',
@@ -138,6 +153,7 @@ const LISTED: ServerSpec[] = [
     { '.html': 'html', '.htm': 'html' },
     [],
     'npm install -g vscode-langservers-extracted',
+    readsData('reads HTML as data'),
   ),
   {
     ...simple(
@@ -148,6 +164,7 @@ const LISTED: ServerSpec[] = [
       { Dockerfile: 'dockerfile', Containerfile: 'dockerfile', '.dockerfile': 'dockerfile' },
       [],
       'npm install -g dockerfile-language-server-nodejs',
+      readsData('reads Dockerfiles as data; builds nothing'),
     ),
     // It publishes for every file sent, an empty list included: the first publish after the text is its answer.
     diagnostics: 'push-each',
@@ -161,6 +178,7 @@ const LISTED: ServerSpec[] = [
       { '.php': 'php' },
       [['composer.json']],
       'npm install -g intelephense',
+      readsData('parses PHP itself; runs no PHP'),
     ),
     readiness: 'indexing',
     // Its first references after indexing leave out overriding methods (monolog's isHandling: 17, then 20).
@@ -185,6 +203,11 @@ const LISTED: ServerSpec[] = [
     { '.svelte': 'svelte' },
     [['svelte.config.js', 'svelte.config.mjs', 'package.json']],
     'npm install -g svelte-language-server typescript-svelte-plugin',
+    codeConfig("the workspace's svelte compiler and TypeScript", [
+      'svelte.config.js',
+      'svelte.config.mjs',
+      'svelte.config.cjs',
+    ]),
   ),
   {
     ...simple(
@@ -195,6 +218,7 @@ const LISTED: ServerSpec[] = [
       { '.vue': 'vue' },
       [['package.json']],
       'npm install -g @vue/language-server @vue/typescript-plugin',
+      codeConfig("the workspace's TypeScript and its plugins"),
     ),
     // Hybrid mode: script and template expressions are typescript-language-server's (with @vue/typescript-plugin);
     // this server's own questions to TypeScript are relayed there.
@@ -220,6 +244,14 @@ const LISTED: ServerSpec[] = [
         ],
       ],
       'npm install -g graphql-language-service-cli',
+      codeConfig('its configuration where that is code', [
+        'graphql.config.js',
+        'graphql.config.ts',
+        'graphql.config.cjs',
+        'graphql.config.mjs',
+        '.graphqlrc.js',
+        '.graphqlrc.ts',
+      ]),
     ),
     // It loads the project's config and schema after initialize, and answers a definition with nothing until then.
     readiness: 'enumerated',
@@ -237,6 +269,7 @@ const LISTED: ServerSpec[] = [
     { '.tf': 'terraform', '.tfvars': 'terraform-vars' },
     [['.terraform', '.terraform.lock.hcl']],
     'install terraform-ls (brew install hashicorp/tap/terraform-ls, or its release binary)',
+    codeConfig('terraform, which fetches and runs the providers the configuration names'),
   ),
   {
     ...simple(
@@ -247,6 +280,7 @@ const LISTED: ServerSpec[] = [
       { '.toml': 'toml' },
       [['.taplo.toml', 'taplo.toml']],
       "cargo install taplo-cli --locked --features lsp (npm's and PyPI's taplo have no language server)",
+      readsData('reads TOML as data'),
     ),
     // It publishes for every file sent, an empty list included: the first publish after the text is its answer.
     diagnostics: 'push-each',
@@ -259,6 +293,7 @@ const LISTED: ServerSpec[] = [
     { '.md': 'markdown', '.markdown': 'markdown' },
     [['.marksman.toml']],
     'install marksman (brew install marksman, or its release binary)',
+    readsData('reads Markdown as data'),
   ),
   simple(
     'zls',
@@ -268,6 +303,7 @@ const LISTED: ServerSpec[] = [
     { '.zig': 'zig', '.zon': 'zig' },
     [['build.zig', 'zls.json']],
     'install zls (brew install zls, or its release binary)',
+    codeConfig('build.zig, which zig build runs'),
   ),
   simple(
     'csharp-ls',
@@ -277,6 +313,7 @@ const LISTED: ServerSpec[] = [
     { '.cs': 'csharp' },
     [['global.json', 'Directory.Build.props', 'nuget.config']],
     'dotnet tool install --global csharp-ls',
+    codeConfig('MSBuild, which runs the tasks of the project files'),
   ),
   simple(
     'sourcekit-lsp',
@@ -286,6 +323,7 @@ const LISTED: ServerSpec[] = [
     { '.swift': 'swift' },
     [['Package.swift']],
     'install Swift (sourcekit-lsp comes with the toolchain)',
+    codeConfig('Package.swift, which SwiftPM runs'),
   ),
   simple(
     'kotlin-language-server',
@@ -295,6 +333,7 @@ const LISTED: ServerSpec[] = [
     { '.kt': 'kotlin', '.kts': 'kotlin' },
     [['settings.gradle.kts', 'settings.gradle', 'build.gradle.kts', 'build.gradle', 'pom.xml']],
     'install kotlin-language-server (brew install kotlin-language-server)',
+    codeConfig('Gradle builds and their plugins'),
   ),
   {
     ...simple(
@@ -315,6 +354,18 @@ const LISTED: ServerSpec[] = [
         ],
       ],
       'npm install -g vscode-langservers-extracted (and eslint in the project)',
+      codeConfig("the project's eslint and the plugins its configuration loads", [
+        'eslint.config.js',
+        'eslint.config.mjs',
+        'eslint.config.cjs',
+        'eslint.config.ts',
+        '.eslintrc.js',
+        '.eslintrc.cjs',
+        '.eslintrc.json',
+        '.eslintrc.yml',
+        '.eslintrc.yaml',
+        '.eslintrc',
+      ]),
     ),
     needsMarker: true,
     lacks: [...NO_NAVIGATION!, 'hoverProvider'],
@@ -348,6 +399,12 @@ const LISTED: ServerSpec[] = [
         ],
       ],
       'npm install -g @tailwindcss/language-server',
+      codeConfig("the project's tailwindcss and the plugins its configuration loads", [
+        'tailwind.config.js',
+        'tailwind.config.ts',
+        'tailwind.config.cjs',
+        'tailwind.config.mjs',
+      ]),
     ),
     needsMarker: true,
     lacks: NO_NAVIGATION,
@@ -361,74 +418,13 @@ const LISTED: ServerSpec[] = [
   },
 ];
 
-const readsData = (why: string): WorkspaceCode => ({ runs: 'nothing', why });
-const codeConfig = (runs: string, configs?: string[]): WorkspaceCode => ({
-  runs,
-  untrusted: 'refuse',
-  ...(configs ? { configs } : {}),
-});
-
 /**
- * What each runs of a repository's code (docs/security.md). One whose
- * configuration is code runs only in a trusted repository; one not listed
- * here has not been audited and runs only there too.
+ * The servers besides the language's own, each with what it runs of a
+ * workspace's code (docs/security.md) beside it: one whose configuration
+ * is code runs only in a trusted workspace; one with none said has not
+ * been audited and runs only there too.
  */
-const WORKSPACE_CODE: Record<string, WorkspaceCode> = {
-  'elixir-ls': codeConfig('mix.exs, which Mix compiles and runs'),
-  jdtls: codeConfig('Gradle and Maven builds and their plugins'),
-  'ruby-lsp': codeConfig('Bundler with the Gemfile, which is Ruby'),
-  'lua-language-server': codeConfig('the plugin a .luarc.json names'),
-  'bash-language-server': readsData('parses scripts and runs shellcheck, which reads them as text'),
-  'yaml-language-server': readsData('reads YAML and JSON schemas as data'),
-  'vscode-json-language-server': readsData('reads JSON and JSON schemas as data'),
-  'vscode-css-language-server': readsData('reads stylesheets as data'),
-  'vscode-html-language-server': readsData('reads HTML as data'),
-  'docker-langserver': readsData('reads Dockerfiles as data; builds nothing'),
-  intelephense: readsData('parses PHP itself; runs no PHP'),
-  svelteserver: codeConfig("the workspace's svelte compiler and TypeScript", [
-    'svelte.config.js',
-    'svelte.config.mjs',
-    'svelte.config.cjs',
-  ]),
-  'vue-language-server': codeConfig("the workspace's TypeScript and its plugins"),
-  'graphql-lsp': codeConfig('its configuration where that is code', [
-    'graphql.config.js',
-    'graphql.config.ts',
-    'graphql.config.cjs',
-    'graphql.config.mjs',
-    '.graphqlrc.js',
-    '.graphqlrc.ts',
-  ]),
-  'terraform-ls': codeConfig('terraform, which fetches and runs the providers the configuration names'),
-  taplo: readsData('reads TOML as data'),
-  marksman: readsData('reads Markdown as data'),
-  zls: codeConfig('build.zig, which zig build runs'),
-  'csharp-ls': codeConfig('MSBuild, which runs the tasks of the project files'),
-  'sourcekit-lsp': codeConfig('Package.swift, which SwiftPM runs'),
-  'kotlin-language-server': codeConfig('Gradle builds and their plugins'),
-  'vscode-eslint-language-server': codeConfig("the project's eslint and the plugins its configuration loads", [
-    'eslint.config.js',
-    'eslint.config.mjs',
-    'eslint.config.cjs',
-    'eslint.config.ts',
-    '.eslintrc.js',
-    '.eslintrc.cjs',
-    '.eslintrc.json',
-    '.eslintrc.yml',
-    '.eslintrc.yaml',
-    '.eslintrc',
-  ]),
-  'tailwindcss-language-server': codeConfig("the project's tailwindcss and the plugins its configuration loads", [
-    'tailwind.config.js',
-    'tailwind.config.ts',
-    'tailwind.config.cjs',
-    'tailwind.config.mjs',
-  ]),
-};
-
-export const OTHER_SERVERS: ServerSpec[] = LISTED.map((spec) =>
-  WORKSPACE_CODE[spec.id] ? { ...spec, workspaceCode: WORKSPACE_CODE[spec.id] } : spec,
-);
+export const OTHER_SERVERS: ServerSpec[] = LISTED;
 
 export function simple(
   id: string,
@@ -438,6 +434,7 @@ export function simple(
   languages: Record<string, string>,
   rootMarkers: string[][],
   install: string,
+  workspaceCode?: WorkspaceCode,
 ): ServerSpec {
   return {
     id,
@@ -447,6 +444,7 @@ export function simple(
     languages,
     rootMarkers,
     install,
+    ...(workspaceCode ? { workspaceCode } : {}),
     envKeys: ['PATH'],
     readiness: 'immediate',
     versionArgs: ['--version'],
