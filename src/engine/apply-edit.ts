@@ -17,7 +17,8 @@ import { LspqError } from '../common/errors';
 import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/workspace-edit';
 import { crashPoint } from './fault';
 import { guardWrite, makeFolders } from '../common/workspace-guard';
-import { type TemporaryNames, GuardedFile, WrittenMeanwhile, realOf, writeBytes } from './guarded-file';
+import { type TemporaryNames, GuardedFile, WrittenMeanwhile, writeBytes } from './guarded-file';
+import { realOf } from '../common/real-path';
 import { temporaryNames, Journal, type JournalPlace, readBytesNow, removeMade } from './journal';
 import { turnEvery } from '../common/turns';
 

@@ -31,9 +31,6 @@ import { dirname } from 'node:path';
 import { crashPoint } from './fault';
 import { linkBeside } from './journal';
 
-/** The file a path writes to: a symlink's target (the link stays a link). */
-export { realOf };
-
 /** What lspq makes beside a file while it writes it. */
 export interface TemporaryNames {
   temporary: string;
