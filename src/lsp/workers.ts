@@ -27,26 +27,28 @@ export function workerAlive(pid: number, command: RegExp): boolean {
   });
 }
 
-/**
- * How long an empty answer from a server with a worker waits for word of
- * the worker's death: 13 ms measured on a quiet machine, over 50 ms once in
- * four whole runs of the suite beside other work.
- */
-const WORKER_DEATH_GRACE_MS = 100;
-
 /** An answer that says nothing: what a server whose worker died gives to every question. */
 const isEmpty = (result: unknown) =>
   result === null || result === undefined || (Array.isArray(result) && result.length === 0);
 
 /**
  * Whether an answer came from a server whose worker is gone: asked only of
- * an empty answer from a server with a worker. A worker dying (out of its
- * heap) answers nothing a moment before its exit is logged: while it still
- * runs, that moment is awaited, and the log line decides (server-answers.ts).
+ * an empty answer from a server with a worker. Gone from the process table
+ * (or a zombie) is gone at once. One still listed may be dying (out of its
+ * heap, it runs on for a moment after its server has answered nothing), so
+ * the worker itself is asked (`ask`: a round trip through the server to
+ * it): a worker that answers is alive, and one that dies meanwhile is
+ * logged by its server before the server answers (server-answers.ts sees
+ * that line first). No sleep: a round trip costs what the worker's answer
+ * costs, and a real empty answer no more than that.
  */
-export async function workerGone(spec: ServerSpec, pid: number | undefined, result: unknown): Promise<boolean> {
+export async function workerGone(
+  spec: ServerSpec,
+  pid: number | undefined,
+  result: unknown,
+  ask: () => Promise<boolean>,
+): Promise<boolean> {
   if (!spec.worker || pid === undefined || !isEmpty(result)) return false;
   if (!workerAlive(pid, spec.worker.command)) return true;
-  await Bun.sleep(WORKER_DEATH_GRACE_MS);
-  return false;
+  return !(await ask());
 }
