@@ -1,7 +1,12 @@
 /**
  * The pool of running servers, keyed by (server, root, the environment that
  * matters to it). Concurrent callers share one start in progress; a server
- * that crashes too often is left off for its root; idle servers stop.
+ * that crashes too often is left off for its root; idle servers stop. The
+ * servers' memory is the pool's limit, not their number: a count applies
+ * only where LSPQ_MAX_SERVERS sets one. A question's extra servers (Go's
+ * other build configurations) are counted apart, stop soon after their
+ * question, and go first when memory runs short: they never cost another
+ * project its warm servers.
  */
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
@@ -17,7 +22,8 @@ import type { PythonEnv } from './servers/install-places';
 import type { LeftOut } from '../trust/decision';
 
 export const SERVER_IDLE_MS = 10 * 60_000;
-export const MAX_SERVERS = 8;
+/** How long a question's extra server stays once idle: a question asked again soon finds it warm. */
+export const EXTRA_IDLE_MS = 60_000;
 /** vscode-languageclient's budget, tightened per the contract: 3 crashes in 3 minutes. */
 export const CRASH_LIMIT = 3;
 export const CRASH_WINDOW_MS = 3 * 60_000;
@@ -38,10 +44,13 @@ export interface Session {
   diskMark?: number;
   /** Where a server whose first answer for a place can be partial (spec.settles) has given two that agreed. */
   settled?: Set<string>;
+  /** Started for a question beside the project's own server (another build configuration): short-lived. */
+  extra: boolean;
 }
 
 export interface PoolOptions {
   idleMs?: number;
+  /** How many of the projects' servers may run at once (extras apart); no count but memory without it. */
   maxServers?: number;
   /** The servers' total resident memory the pool keeps under (bytes). */
   memoryLimit?: number;
@@ -77,6 +86,8 @@ export interface AcquireOptions {
   binary: string;
   root: string;
   env: Record<string, string>;
+  /** A question's extra server (another build configuration): counted apart, stopped soon (EXTRA_IDLE_MS). */
+  extra?: boolean;
 }
 
 /**
@@ -183,6 +194,7 @@ export class ServerPool {
   private readonly crashes = new Map<string, number[]>();
   private readonly broken = new Set<string>();
   private readonly idleMs: number;
+  private readonly extraIdleMs: number;
   private readonly maxServers: number;
   readonly memoryLimit: number;
   private readonly log: (line: string) => void;
@@ -192,12 +204,13 @@ export class ServerPool {
 
   constructor(options: PoolOptions = {}) {
     this.idleMs = options.idleMs ?? SERVER_IDLE_MS;
-    this.maxServers = options.maxServers ?? MAX_SERVERS;
+    this.extraIdleMs = Math.min(this.idleMs, EXTRA_IDLE_MS);
+    this.maxServers = options.maxServers ?? Number.POSITIVE_INFINITY;
     this.memoryLimit = options.memoryLimit ?? defaultMemoryLimit();
     this.log = options.log ?? (() => {});
     this.beforeStart = options.beforeStart;
     this.renewIf = options.renewIf;
-    this.sweeper = setInterval(() => void this.stopIdle(), Math.min(this.idleMs, 30_000));
+    this.sweeper = setInterval(() => void this.stopIdle(), Math.min(this.extraIdleMs, 30_000));
     this.sweeper.unref?.();
   }
 
@@ -239,8 +252,14 @@ export class ServerPool {
   warm(options: AcquireOptions): Session | undefined {
     const existing = this.sessions.get(this.keyOf(options));
     if (!existing?.client.running || this.renewIf?.(existing)) return undefined;
-    existing.lastUsed = Date.now();
+    this.used(existing, options);
     return existing;
+  }
+
+  /** Asked now; an extra asked as the project's own server is one from then on. */
+  private used(session: Session, options: AcquireOptions): void {
+    session.lastUsed = Date.now();
+    if (!options.extra) session.extra = false;
   }
 
   async acquire(options: AcquireOptions): Promise<Session> {
@@ -260,7 +279,7 @@ export class ServerPool {
       this.log(`${spec.id} (${root}): too many files changed on disk to bring up to date; starting it again`);
       this.retire(running);
     } else if (running) {
-      running.lastUsed = Date.now();
+      this.used(running, options);
       return running;
     } else if (existing) {
       // Died between questions, its exit not yet reported: a crash all the same.
@@ -289,7 +308,7 @@ export class ServerPool {
         this.log(`${options.spec.id} (${options.root}): trust changed; replacing the one started before`);
         this.retire(other);
       }
-    await this.makeRoom();
+    if (!options.extra) await this.makeRoom();
     const diskMark = await this.beforeStart?.(options.root);
     this.log(`starting ${options.spec.id} (${options.binary}) for ${options.root}`);
     const client = await LspClient.start({ ...options, log: this.log, signal });
@@ -304,6 +323,7 @@ export class ServerPool {
       inFlight: 0,
       lock: new SessionLock(),
       ...(diskMark !== undefined ? { diskMark } : {}),
+      extra: options.extra === true,
     };
     this.sessions.set(key, session);
     client.state.onEvent(() => {
@@ -339,10 +359,11 @@ export class ServerPool {
     if (recent.length >= CRASH_LIMIT) this.broken.add(brokenKey);
   }
 
-  /** Least recently used idle server goes when the pool is full. */
+  /** Where LSPQ_MAX_SERVERS sets a count: the least recently used idle project server goes when it is reached. */
   private async makeRoom(): Promise<void> {
-    while (this.sessions.size >= this.maxServers) {
-      const oldest = this.list()
+    const counted = () => this.list().filter((s) => !s.extra);
+    while (counted().length >= this.maxServers) {
+      const oldest = counted()
         .filter(idle)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
       if (!oldest) return;
@@ -366,8 +387,9 @@ export class ServerPool {
   }
 
   /**
-   * Keeps the servers' total memory under the limit: the least recently
-   * used idle server stops first (never the one just asked). Where none is
+   * Keeps the servers' total memory under the limit: idle extras stop
+   * first, then the least recently used idle server (never the one just
+   * asked). Where none is
    * left to stop, a server that alone is over the limit is stopped though
    * busy: the question it serves fails naming both sizes, and the next gets
    * a fresh server. Several in use, each under the limit, are kept (logged).
@@ -379,7 +401,7 @@ export class ServerPool {
       const newest = this.newest();
       const idleOnes = this.list()
         .filter((s) => idle(s) && s !== newest)
-        .sort((a, b) => a.lastUsed - b.lastUsed);
+        .sort((a, b) => Number(b.extra) - Number(a.extra) || a.lastUsed - b.lastUsed);
       const victim = idleOnes[0];
       if (victim) {
         this.log(
@@ -412,8 +434,10 @@ export class ServerPool {
 
   async stopIdle(now = Date.now()): Promise<void> {
     for (const session of this.list()) {
-      if (idle(session) && now - session.lastUsed >= this.idleMs) {
-        this.log(`idle: stopping ${session.client.spec.id} (${session.client.root})`);
+      if (idle(session) && now - session.lastUsed >= (session.extra ? this.extraIdleMs : this.idleMs)) {
+        this.log(
+          `idle: stopping ${session.client.spec.id} (${session.client.root})${session.extra ? ', an extra' : ''}`,
+        );
         await this.stop(session);
       }
     }
