@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import {
   CancellationTokenSource,
   DidChangeConfigurationNotification,
-  ExecuteCommandRequest,
   createMessageConnection,
   ExitNotification,
   InitializedNotification,
@@ -42,8 +41,6 @@ export const INITIALIZE_TIMEOUT_MS = 60_000;
 export const SHUTDOWN_TIMEOUT_MS = 2_000;
 const STDERR_TAIL_BYTES = 4_096;
 const STDERR_DRAIN_MS = 200;
-/** How long an empty answer's probe of the server's worker waits for it before taking the answer as it is. */
-const WORKER_PROBE_MS = 2_000;
 
 type RequestParamOf<P> = P extends null ? P | undefined : P;
 /** First and longest pause before asking again a request the server cancelled because it was busy. */
@@ -362,7 +359,7 @@ export class LspClient {
       const result = await Promise.race([sent, bounded]);
       options.serverTime?.add(sentAt);
       // Answered after its worker died: an empty answer from a server with nothing behind it, not the truth.
-      if (!this.deadWorker && (await workerGone(this.spec, this.proc.pid, result, () => this.workerAnswers())))
+      if (!this.deadWorker && (await workerGone(this.spec, this.proc.pid, result, this.connection)))
         await this.workerDied('its worker process is gone');
       if (this.deadWorker || this.overMemory || this.failedProject) throw this.crashError();
       this.requestsAnswered++;
@@ -389,35 +386,6 @@ export class LspClient {
     if (this.brokenFrame || !this.alive) return;
     this.brokenFrame = why;
     await this.killGroup();
-  }
-
-  /**
-   * Whether the server's worker answers its probe (workers.ts): sent
-   * straight on the connection, so its own empty answer is not checked
-   * again. No answer within WORKER_PROBE_MS (a worker busy with another
-   * question's long request) counts as alive.
-   */
-  private async workerAnswers(): Promise<boolean> {
-    const probe = this.spec.worker?.probe;
-    if (!probe) return true;
-    const source = new CancellationTokenSource();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), WORKER_PROBE_MS);
-    });
-    const answer = this.connection
-      .sendRequest(ExecuteCommandRequest.type, { command: probe.command, arguments: probe.arguments }, source.token)
-      .catch(() => 'failed' as const);
-    try {
-      const result = await Promise.race([answer, late]);
-      if (result === 'late') source.cancel();
-      // An error is an answer too (a tsserver without `status` refuses it): only the server's word that nothing
-      // stands behind it is the worker's death.
-      return result === 'late' || result === 'failed' || probe.answered(result);
-    } finally {
-      clearTimeout(timer);
-      source.dispose();
-    }
   }
 
   /**

@@ -11,13 +11,14 @@
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
 import { BoundedCache } from '../common/bounded-cache';
+import { configuredHash, poolKey } from './pool-key';
 import { LspClient } from './client';
 import { LineCache } from './convert';
 import { SessionLock } from './leases';
 import { processParents, treeMemory } from './memory';
 import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
-import { onPath } from './servers/locate';
+import { rememberServer } from './known-servers';
 import type { PythonEnv } from './servers/install-places';
 import type { LeftOut } from '../trust/decision';
 
@@ -46,6 +47,8 @@ export interface Session {
   settled?: Set<string>;
   /** Started for a question beside the project's own server (another build configuration): short-lived. */
   extra: boolean;
+  /** The environment of the question that started it: where what it said of itself is remembered (its cache). */
+  startedWith: Record<string, string>;
 }
 
 export interface PoolOptions {
@@ -91,39 +94,16 @@ export interface AcquireOptions {
 }
 
 /**
- * What makes a server's answers differ, and nothing else: its binary, the
- * programs it runs from PATH (where PATH finds them, not the PATH string:
- * a git hook's PATH starts with git's exec folder), the environment
- * variables it reads, and what a .lsp.json starts it with.
+ * What a server said of itself (its capabilities, what it registered since),
+ * remembered in the user's cache for `servers --for`, which starts nothing:
+ * as it starts, and again as it stops, its registrations all in.
  */
-function poolKey(
-  spec: ServerSpec,
-  root: string,
-  binary: string,
-  env: Record<string, string>,
-  configured: (spec: ServerSpec) => string,
-): string {
-  const relevant = spec.envKeys
-    .map((k) =>
-      k === 'PATH' ? `PATH→${(spec.pathTools ?? []).map((t) => toolOnPath(t, env) ?? '-')}` : `${k}=${env[k] ?? ''}`,
-    )
-    .join('\0');
-  return `${spec.id}\0${root}\0${binary}\0${relevant}\0${configured(spec)}`;
-}
-
-/**
- * What a .lsp.json sets is part of the server it starts: edited, the next
- * question gets a server that has it (a spec is never changed: an edited
- * configuration makes new ones).
- */
-const configuredHash = (spec: ServerSpec) =>
-  String(Bun.hash(JSON.stringify([spec.command, spec.args, spec.env, spec.settings, spec.initializationOptions])));
-
-/** Where PATH finds a tool, by tool and PATH: looked up along PATH (a file test per folder) at most every few seconds. */
-const toolsOnPath = new BoundedCache<string, { path: string | undefined }>(64, 3_000);
-function toolOnPath(tool: string, env: Record<string, string>): string | undefined {
-  const key = `${tool}\0${env.PATH ?? ''}`;
-  return (toolsOnPath.get(key) ?? toolsOnPath.set(key, { path: onPath(tool, env) })).path;
+export function remember(session: Session): void {
+  const { client } = session;
+  rememberServer(session.startedWith, client.spec.id, session.binary, {
+    capabilities: client.capabilities,
+    registered: [...client.state.registrations.values()].map((r) => r.method),
+  });
 }
 
 /**
@@ -256,6 +236,12 @@ export class ServerPool {
     return existing;
   }
 
+  /** The running server for `options`, if one runs, left as it is (not counted as asked: `servers --for` looks). */
+  peek(options: AcquireOptions): Session | undefined {
+    const existing = this.sessions.get(this.keyOf(options));
+    return existing?.client.running ? existing : undefined;
+  }
+
   /** Asked now; an extra asked as the project's own server is one from then on. */
   private used(session: Session, options: AcquireOptions): void {
     session.lastUsed = Date.now();
@@ -324,8 +310,10 @@ export class ServerPool {
       lock: new SessionLock(),
       ...(diskMark !== undefined ? { diskMark } : {}),
       extra: options.extra === true,
+      startedWith: options.env,
     };
     this.sessions.set(key, session);
+    remember(session);
     client.state.onEvent(() => {
       if (client.alive || this.sessions.get(key) !== session) return;
       this.sessions.delete(key);
@@ -343,6 +331,7 @@ export class ServerPool {
     const stopWhenFree = () => {
       if (!idle(session)) return;
       unwatch();
+      remember(session);
       void session.client.shutdown();
     };
     const unwatch = session.lock.watch(stopWhenFree);
@@ -374,6 +363,7 @@ export class ServerPool {
 
   private async stop(session: Session): Promise<void> {
     this.sessions.delete(session.key);
+    remember(session);
     await session.client.shutdown();
   }
 
