@@ -83,10 +83,7 @@ export async function interleaved(sides: (() => Promise<number>)[]): Promise<num
 export async function beforeBuild(): Promise<{ binary: string; commit: string }> {
   if (process.env.LSPQ_BENCH_BEFORE) return { binary: process.env.LSPQ_BENCH_BEFORE, commit: 'LSPQ_BENCH_BEFORE' };
   const { existsSync, mkdirSync, symlinkSync } = await import('node:fs');
-  const rev = process.env.BENCH_BEFORE ?? 'main';
-  const parsed = Bun.spawnSync(['git', 'rev-parse', '--verify', `${rev}^{commit}`], { cwd: REPO });
-  if (parsed.exitCode !== 0) throw new Error(`BENCH_BEFORE=${rev} names no commit here`);
-  const commit = parsed.stdout.toString().trim();
+  const commit = beforeCommit();
   const dir = join(REPO, 'bench', '.work', `before-${commit.slice(0, 12)}`);
   const binary = join(dir, 'dist', 'lspq');
   if (existsSync(binary)) return { binary, commit };
@@ -98,6 +95,14 @@ export async function beforeBuild(): Promise<{ binary: string; commit: string }>
   if (built.exitCode !== 0 || !existsSync(binary))
     throw new Error(`building ${commit} failed: ${built.stderr.toString()}`);
   return { binary, commit };
+}
+
+/** The commit of the build before this change: BENCH_BEFORE, main by default. */
+export function beforeCommit(): string {
+  const rev = process.env.BENCH_BEFORE ?? 'main';
+  const parsed = Bun.spawnSync(['git', 'rev-parse', '--verify', `${rev}^{commit}`], { cwd: REPO });
+  if (parsed.exitCode !== 0) throw new Error(`BENCH_BEFORE=${rev} names no commit here`);
+  return parsed.stdout.toString().trim();
 }
 
 /** An environment like `env` with a daemon socket of its own: two builds measured side by side never share one. */
