@@ -11,7 +11,7 @@
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeBuild, fmt, LSPQ, median, ownDaemon, quantile, table, timeCommand, toolsEnv } from './harness';
+import { beforeBuild, fmt, LSPQ, median, ownCache, ownDaemon, quantile, table, timeCommand, toolsEnv } from './harness';
 import { REPO } from './projects';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
@@ -22,7 +22,7 @@ const before = await beforeBuild();
 const builds = [
   { name: 'this build', binary: LSPQ },
   { name: `before (${before.commit.slice(0, 12)})`, binary: before.binary },
-].map((b, i) => ({ ...b, env: ownDaemon(toolsEnv({ XDG_CACHE_HOME: join(work, `cache-${i}`) }), `looking-${i}`) }));
+].map((b, i) => ({ ...b, env: ownDaemon(ownCache(toolsEnv(), join(work, `cache-${i}`)), `looking-${i}`) }));
 const LOOKS = [['servers'], ['servers', '--for', 'main.go'], ['trust', '--explain'], ['daemon', 'status']];
 
 const rows: (string | number)[][] = [];

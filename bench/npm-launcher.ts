@@ -3,8 +3,9 @@
  * packages `npm run release` packs (dist/npm/*.tgz) installed into three
  * empty folders: one as npm installs them (the install step makes the bin
  * the binary), one with --ignore-scripts then the install step of the
- * build before this change (BENCH_BEFORE, main by default: a hard link to
- * the binary as npm unpacked it), one with --ignore-scripts alone (the
+ * build before this change (BENCH_BEFORE, else where this branch left
+ * main: a hard link to the binary as npm unpacked it), one with
+ * --ignore-scripts alone (the
  * Node launcher stays). Each is timed side by side with the release's
  * binary (dist/release, the same build): `--version`, and a warm `def`
  * through the same daemon. Run `npm run release` first.
