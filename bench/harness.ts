@@ -73,3 +73,50 @@ export async function interleaved(sides: (() => Promise<number>)[]): Promise<num
   }
   return times;
 }
+
+/**
+ * The build before this change, to measure side by side with it: the
+ * binary LSPQ_BENCH_BEFORE names, else BENCH_BEFORE (a commit; where this
+ * branch left main by default) compiled into bench/.work/before-COMMIT (its sources from git
+ * archive, this checkout's node_modules), once per commit.
+ */
+export async function beforeBuild(): Promise<{ binary: string; commit: string }> {
+  if (process.env.LSPQ_BENCH_BEFORE) return { binary: process.env.LSPQ_BENCH_BEFORE, commit: 'LSPQ_BENCH_BEFORE' };
+  const { existsSync, mkdirSync, symlinkSync } = await import('node:fs');
+  const commit = beforeCommit();
+  const dir = join(REPO, 'bench', '.work', `before-${commit.slice(0, 12)}`);
+  const binary = join(dir, 'dist', 'lspq');
+  if (existsSync(binary)) return { binary, commit };
+  mkdirSync(dir, { recursive: true });
+  const unpack = Bun.spawnSync(['sh', '-c', `git archive ${commit} | tar -x -C '${dir}'`], { cwd: REPO });
+  if (unpack.exitCode !== 0) throw new Error(`git archive ${commit} failed: ${unpack.stderr.toString()}`);
+  if (!existsSync(join(dir, 'node_modules'))) symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'));
+  const built = Bun.spawnSync([process.execPath, join(dir, 'scripts', 'build.ts')], { cwd: dir, stderr: 'pipe' });
+  if (built.exitCode !== 0 || !existsSync(binary))
+    throw new Error(`building ${commit} failed: ${built.stderr.toString()}`);
+  return { binary, commit };
+}
+
+/** The commit of the build before this change: BENCH_BEFORE, else where this branch left main. */
+export function beforeCommit(): string {
+  const base = Bun.spawnSync(['git', 'merge-base', 'HEAD', 'main'], { cwd: REPO }).stdout.toString().trim();
+  const rev = process.env.BENCH_BEFORE ?? (base || 'main');
+  const parsed = Bun.spawnSync(['git', 'rev-parse', '--verify', `${rev}^{commit}`], { cwd: REPO });
+  if (parsed.exitCode !== 0) throw new Error(`BENCH_BEFORE=${rev} names no commit here`);
+  return parsed.stdout.toString().trim();
+}
+
+/** An environment like `env` with a daemon socket of its own: two builds measured side by side never share one. */
+export function ownDaemon(env: Record<string, string>, name: string): Record<string, string> {
+  return { ...env, LSPQ_SOCKET: join(mkdtempSync(join(tmpdir(), `lspq-bench-${name}-`)), 'daemon.sock') };
+}
+
+/**
+ * `env` with lspq's cache (its tables, what it knows of servers) in `dir`,
+ * and Go's build cache where it was: Go keeps it under XDG_CACHE_HOME too,
+ * and a new one makes scip-go compile GOROOT again (an hour here).
+ */
+export function ownCache(env: Record<string, string>, dir: string): Record<string, string> {
+  const goCache = env.GOCACHE ?? Bun.spawnSync(['go', 'env', 'GOCACHE'], { env }).stdout.toString().trim();
+  return { ...env, XDG_CACHE_HOME: dir, ...(goCache ? { GOCACHE: goCache } : {}) };
+}

@@ -1,10 +1,13 @@
 /**
  * What an npm-installed lspq costs a call beside the binary itself: the
- * packages `npm run release` packs (dist/npm/*.tgz) installed into two
- * empty folders, one as npm installs them (the install step makes the bin
- * the binary), one with --ignore-scripts (the Node launcher stays). Each
- * is timed side by side with the release's binary (dist/release, the
- * same build): `--version`, and a warm `def`
+ * packages `npm run release` packs (dist/npm/*.tgz) installed into three
+ * empty folders: one as npm installs them (the install step makes the bin
+ * the binary), one with --ignore-scripts then the install step of the
+ * build before this change (BENCH_BEFORE, else where this branch left
+ * main: a hard link to the binary as npm unpacked it), one with
+ * --ignore-scripts alone (the
+ * Node launcher stays). Each is timed side by side with the release's
+ * binary (dist/release, the same build): `--version`, and a warm `def`
  * through the same daemon. Run `npm run release` first.
  *
  *   bun bench/npm-launcher.ts
@@ -12,7 +15,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchEnv, fmt, interleaved, median, table, timeCommand } from './harness';
+import { beforeCommit, benchEnv, fmt, interleaved, median, quantile, table, timeCommand } from './harness';
 import { REPO } from './projects';
 
 const { version } = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string };
@@ -49,9 +52,25 @@ const binary = join(
   'release',
   `lspq-${process.platform === 'win32' ? 'windows' : process.platform}-${process.arch}`,
 );
+/** The install step of the build before, run over an install without scripts (its text from its release.ts). */
+function installBefore(name: string): string {
+  const bin = install(name, ['--ignore-scripts']);
+  const commit = beforeCommit();
+  const source = Bun.spawnSync(['git', 'show', `${commit}:scripts/release.ts`], { cwd: REPO }).stdout.toString();
+  const literal = /const INSTALL = `((?:[^`\\]|\\[\s\S])*)`;/.exec(source)?.[1];
+  if (!literal) throw new Error(`no install step in ${commit}'s scripts/release.ts`);
+  const script = join(work, name, 'node_modules', 'lspq', 'install-before.js');
+  // The template literal's own escapes (\` and \${) read as the script it is.
+  writeFileSync(script, new Function(`return \`${literal}\`;`)() as string);
+  const r = Bun.spawnSync(['node', script], { cwd: join(work, name, 'node_modules', 'lspq') });
+  if (r.exitCode !== 0) throw new Error(`the install step of ${commit} failed: ${r.stderr.toString()}`);
+  return bin;
+}
+
 const sides = {
   binary,
   'npm bin': install('native', []),
+  'npm bin, the install step before': installBefore('before'),
   'Node launcher': install('shim', ['--ignore-scripts']),
 };
 
@@ -68,8 +87,9 @@ for (const [what, args] of [
   const base = median(times[0]!);
   Object.keys(sides).forEach((name, i) => {
     const m = median(times[i]!);
-    rows.push([what, name, fmt(m), `${(m / base).toFixed(2)}x`]);
+    const spread = `${fmt(quantile(times[i]!, 0.1))}-${fmt(quantile(times[i]!, 0.9))}`;
+    rows.push([what, name, fmt(m), spread, `${(m / base).toFixed(2)}x`]);
   });
 }
-console.log(table(['call', 'lspq run as', 'median ms', 'vs the binary'], rows));
+console.log(table(['call', 'lspq run as', 'median ms', 'p10-p90', 'vs the binary'], rows));
 await timeCommand([binary, 'daemon', 'stop'], go);

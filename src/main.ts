@@ -14,7 +14,7 @@
  */
 import { BUILD } from './common/build-info';
 import { loadBundle } from './bundles';
-import { forward, forwardBatch } from './cli/forward';
+import { forward, forwardBatch, forwardIfRunning } from './cli/forward';
 import { scanWords } from './common/words';
 import { didYouMean } from './common/nearest';
 import { isTerminal, wantsColor } from './cli/terminal';
@@ -146,7 +146,11 @@ async function run(): Promise<ExitCode> {
   // --help is answered here: asking it must not start a daemon.
   const here = spec.process === 'here' || words.noDaemon || help;
   if (spec.stream && !help) return print(await batch(line, here));
-  if (!here) return print(await forward(line, showProgress));
+  if (!here && spec.process === 'look') {
+    // The running daemon knows its servers; with none running, this process answers and none is started.
+    const answered = await forwardIfRunning(line);
+    if (answered) return print(answered);
+  } else if (!here) return print(await forward(line, showProgress));
   return print(await loadBundle<EngineBundle>('engine').runHere(line));
 }
 

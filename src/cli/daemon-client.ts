@@ -170,10 +170,14 @@ export function patience(request: Request): number {
   return (request.line.timeoutMs ?? DEFAULT_TIMEOUT_MS) + ANSWER_GRACE_MS;
 }
 
-/** Sends a request, starting or replacing the daemon as needed; undefined when none runs and `start` is false. */
+/**
+ * Sends a request, starting or replacing the daemon as needed; undefined
+ * when none runs and `start` is false (or, with `keepOther`, when the one
+ * running is of another build, which is then left as it is).
+ */
 export async function ask(
   request: Request,
-  options: { start: boolean; onProgress?: (text: string) => void; once?: boolean },
+  options: { start: boolean; onProgress?: (text: string) => void; once?: boolean; keepOther?: boolean },
 ): Promise<Reply | undefined> {
   const path = socketPath(process.env);
   let lostOnce = false;
@@ -214,6 +218,7 @@ export async function ask(
       continue;
     }
     if (!reply.ok && 'mismatch' in reply) {
+      if (options.keepOther && !options.start) return undefined;
       // A daemon from another build: replace it, never talk across builds.
       await stopDaemon(path);
       if (!options.start) return undefined;

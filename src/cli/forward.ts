@@ -26,6 +26,17 @@ export async function forward(line: CommandLine, onProgress?: (text: string) => 
 }
 
 /**
+ * A command line to the daemon if one of this build runs; undefined where
+ * none does (none is started, and one of another build is left running).
+ */
+export async function forwardIfRunning(line: CommandLine): Promise<CommandOutput | undefined> {
+  const reply = await ask({ op: 'run', line }, { start: false, keepOther: true });
+  if (reply === undefined) return undefined;
+  if ('output' in reply) return reply.output;
+  throw new LspqError('daemon', "the daemon answered a command line with something else; run 'lspq daemon restart'");
+}
+
+/**
  * The daemon died under a command that may have written files: it is not
  * sent again. The next daemon finishes or takes back what the journal
  * holds of the edit as it starts, and says which.

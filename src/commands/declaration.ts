@@ -6,8 +6,10 @@ import type { ArgsDef } from 'citty';
  * process with --no-daemon), for anything that asks a language server.
  * `here`: always the command's own process: git needs no server and lets
  * git's own messages reach the terminal; daemon control talks to the daemon.
+ * `look`: the daemon if one runs (it knows the servers it holds), else
+ * this process; it never starts one (`servers`: looking starts nothing).
  */
-export type Process = 'daemon' | 'here';
+export type Process = 'daemon' | 'here' | 'look';
 
 /** A command as the command's process needs it: plain data, inlined into its bundle (declarations.ts). */
 export interface Declaration {

@@ -59,6 +59,8 @@ export interface HeldServer {
   memoryBytes: number | null;
   requests: number;
   state: string;
+  /** A question's extra server (another build configuration): counted apart from the pool's, stopped soon. */
+  extra?: boolean;
 }
 
 export interface DaemonStatus {

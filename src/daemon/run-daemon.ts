@@ -7,7 +7,7 @@ import { closeSync, existsSync, readFileSync, unlinkSync, writeFileSync, writeSy
 import type { ExitCode } from '../common/errors';
 import { recover } from '../engine/journal-recovery';
 import { outgrown } from '../lsp/file-events';
-import { MAX_SERVERS, SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
+import { SERVER_IDLE_MS, ServerPool } from '../lsp/manager';
 import { ensureSocketDir, socketPath, stateFile } from '../common/socket';
 import { fileLogger } from './log';
 import { releaseLock, takeLock } from './lock';
@@ -50,7 +50,7 @@ export async function runDaemon(): Promise<ExitCode> {
   const watchers = new Watchers(log);
   const pool = new ServerPool({
     idleMs: msFromSeconds(process.env.LSPQ_SERVER_IDLE_SECONDS, SERVER_IDLE_MS),
-    maxServers: Number.isSafeInteger(maxServers) && maxServers > 0 ? maxServers : MAX_SERVERS,
+    ...(Number.isSafeInteger(maxServers) && maxServers > 0 ? { maxServers } : {}),
     ...(Number.isFinite(memoryMb) && memoryMb > 0 ? { memoryLimit: Math.round(memoryMb * 1_048_576) } : {}),
     log,
     beforeStart: (root) => watchers.watch(root),

@@ -42,6 +42,7 @@ export function status(o: ListenOptions): DaemonStatus {
           : s.client.state.busy
             ? `loading (${s.client.state.progressTitles.join(', ')})`
             : 'idle',
+      ...(s.extra ? { extra: true } : {}),
     })),
     broken: o.pool.brokenList(),
     serversMemoryBytes: memory.total,

@@ -42,6 +42,8 @@ export interface HandlerContext extends EngineContext {
   capabilities: readonly [string, (c: ServerCapabilities) => boolean][];
   /** Checkers the project configures that could not run for this question (diag says its answer is not whole). */
   withheld: Map<string, Withheld>;
+  /** The servers this question starts are extras (another build configuration's): counted apart, stopped soon. */
+  extraServers?: boolean;
 }
 
 /** A question's answer, computed by the engine (in the daemon, or here with --no-daemon); `never`: any handler's own query. */

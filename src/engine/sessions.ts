@@ -262,7 +262,13 @@ export function candidatesFor(
  * edit), this one waits, so it never sees that question's state.
  */
 export async function acquire(ctx: HandlerContext, candidate: Candidate, req: CallerContext): Promise<Session> {
-  const options = { spec: candidate.spec, binary: candidate.binary, root: candidate.root, env: candidate.env };
+  const options = {
+    spec: candidate.spec,
+    binary: candidate.binary,
+    root: candidate.root,
+    env: candidate.env,
+    ...(ctx.extraServers ? { extra: true } : {}),
+  };
   const session = ctx.pool.warm(options) ?? (await started(ctx, candidate, options, req));
   await ctx.leases.share(session, leaseWait(session, req, ctx));
   const plugin = candidate.spec.relaysTsserverTo;

@@ -359,7 +359,7 @@ export class LspClient {
       const result = await Promise.race([sent, bounded]);
       options.serverTime?.add(sentAt);
       // Answered after its worker died: an empty answer from a server with nothing behind it, not the truth.
-      if (!this.deadWorker && (await workerGone(this.spec, this.proc.pid, result)))
+      if (!this.deadWorker && (await workerGone(this.spec, this.proc.pid, result, this.connection)))
         await this.workerDied('its worker process is gone');
       if (this.deadWorker || this.overMemory || this.failedProject) throw this.crashError();
       this.requestsAnswered++;

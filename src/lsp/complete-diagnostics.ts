@@ -11,6 +11,7 @@ import {
   DocumentDiagnosticReportKind,
   DocumentDiagnosticRequest,
   type Diagnostic,
+  type ServerCapabilities,
 } from 'vscode-languageserver-protocol';
 import * as z from 'zod/mini';
 import { existsSync } from 'node:fs';
@@ -18,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { LspqError } from '../common/errors';
 import { misfit } from './message-shapes';
 import type { Session } from './manager';
-import type { DiagnosticsStrategy } from './servers/registry';
+import type { DiagnosticsStrategy, ServerSpec } from './servers/registry';
 
 /** After a push, this long without another publish for the file means the wave is over. */
 export const PUSH_QUIET_MS = 250;
@@ -37,25 +38,45 @@ export interface DiagnosticsOptions {
   signal?: AbortSignal;
 }
 
-const offersCommand = (session: Session, command: string) =>
-  session.client.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
+/** What a server offers, as it said: its capabilities, and the methods it registered since. */
+export interface Offered {
+  capabilities: ServerCapabilities;
+  registered: Iterable<string>;
+}
+
+/** A running server's offer. */
+export const offeredBy = (session: Session): Offered => ({
+  capabilities: session.client.capabilities,
+  registered: [...session.client.state.registrations.values()].map((r) => r.method),
+});
+
+const offersCommand = (offered: Offered, command: string) =>
+  offered.capabilities.executeCommandProvider?.commands.includes(command) ?? false;
 
 /** Whether the server answers textDocument/diagnostic (announced at start, or registered since). */
 export function offersPull(session: Session): boolean {
-  const client = session.client;
-  if (client.capabilities.diagnosticProvider) return true;
-  for (const r of client.state.registrations.values()) if (r.method === DocumentDiagnosticRequest.method) return true;
+  return pullOffered(offeredBy(session));
+}
+
+function pullOffered(offered: Offered): boolean {
+  if (offered.capabilities.diagnosticProvider) return true;
+  for (const method of offered.registered) if (method === DocumentDiagnosticRequest.method) return true;
   return false;
 }
 
 /** The server's declared strategy where it has what that needs; pull where offered; else its pushes. */
 export function strategyFor(session: Session): DiagnosticsStrategy {
-  const declared = session.client.spec.diagnostics;
-  if (declared === 'gopls-barrier' && offersCommand(session, GOPLS_DIAGNOSE)) return declared;
-  if (declared === 'tsserver' && offersCommand(session, TSSERVER_REQUEST)) return declared;
+  return strategyOf(session.client.spec, offeredBy(session));
+}
+
+/** The same, from what a server offered when it last ran (servers --for, which starts nothing). */
+export function strategyOf(spec: ServerSpec, offered: Offered): DiagnosticsStrategy {
+  const declared = spec.diagnostics;
+  if (declared === 'gopls-barrier' && offersCommand(offered, GOPLS_DIAGNOSE)) return declared;
+  if (declared === 'tsserver' && offersCommand(offered, TSSERVER_REQUEST)) return declared;
   if (declared === 'versioned' || declared === 'push-each') return declared;
-  if (declared === 'pull-and-check' && offersPull(session)) return declared;
-  return offersPull(session) ? 'pull' : 'push';
+  if (declared === 'pull-and-check' && pullOffered(offered)) return declared;
+  return pullOffered(offered) ? 'pull' : 'push';
 }
 
 async function pull(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<Diagnostic[]> {

@@ -1,23 +1,30 @@
 /**
  * The pool of running servers, keyed by (server, root, the environment that
  * matters to it). Concurrent callers share one start in progress; a server
- * that crashes too often is left off for its root; idle servers stop.
+ * that crashes too often is left off for its root; idle servers stop. The
+ * servers' memory is the pool's limit, not their number: a count applies
+ * only where LSPQ_MAX_SERVERS sets one. A question's extra servers (Go's
+ * other build configurations) are counted apart, stop soon after their
+ * question, and go first when memory runs short: they never cost another
+ * project its warm servers.
  */
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
 import { BoundedCache } from '../common/bounded-cache';
+import { configuredHash, poolKey } from './pool-key';
 import { LspClient } from './client';
 import { LineCache } from './convert';
 import { SessionLock } from './leases';
 import { processParents, treeMemory } from './memory';
 import { Documents } from './documents';
 import type { ServerSpec } from './servers/registry';
-import { onPath } from './servers/locate';
+import { rememberServer } from './known-servers';
 import type { PythonEnv } from './servers/install-places';
 import type { LeftOut } from '../trust/decision';
 
 export const SERVER_IDLE_MS = 10 * 60_000;
-export const MAX_SERVERS = 8;
+/** How long a question's extra server stays once idle: a question asked again soon finds it warm. */
+export const EXTRA_IDLE_MS = 60_000;
 /** vscode-languageclient's budget, tightened per the contract: 3 crashes in 3 minutes. */
 export const CRASH_LIMIT = 3;
 export const CRASH_WINDOW_MS = 3 * 60_000;
@@ -38,10 +45,15 @@ export interface Session {
   diskMark?: number;
   /** Where a server whose first answer for a place can be partial (spec.settles) has given two that agreed. */
   settled?: Set<string>;
+  /** Started for a question beside the project's own server (another build configuration): short-lived. */
+  extra: boolean;
+  /** The environment of the question that started it: where what it said of itself is remembered (its cache). */
+  startedWith: Record<string, string>;
 }
 
 export interface PoolOptions {
   idleMs?: number;
+  /** How many of the projects' servers may run at once (extras apart); no count but memory without it. */
   maxServers?: number;
   /** The servers' total resident memory the pool keeps under (bytes). */
   memoryLimit?: number;
@@ -77,42 +89,21 @@ export interface AcquireOptions {
   binary: string;
   root: string;
   env: Record<string, string>;
+  /** A question's extra server (another build configuration): counted apart, stopped soon (EXTRA_IDLE_MS). */
+  extra?: boolean;
 }
 
 /**
- * What makes a server's answers differ, and nothing else: its binary, the
- * programs it runs from PATH (where PATH finds them, not the PATH string:
- * a git hook's PATH starts with git's exec folder), the environment
- * variables it reads, and what a .lsp.json starts it with.
+ * What a server said of itself (its capabilities, what it registered since),
+ * remembered in the user's cache for `servers --for`, which starts nothing:
+ * as it starts, and again as it stops, its registrations all in.
  */
-function poolKey(
-  spec: ServerSpec,
-  root: string,
-  binary: string,
-  env: Record<string, string>,
-  configured: (spec: ServerSpec) => string,
-): string {
-  const relevant = spec.envKeys
-    .map((k) =>
-      k === 'PATH' ? `PATH→${(spec.pathTools ?? []).map((t) => toolOnPath(t, env) ?? '-')}` : `${k}=${env[k] ?? ''}`,
-    )
-    .join('\0');
-  return `${spec.id}\0${root}\0${binary}\0${relevant}\0${configured(spec)}`;
-}
-
-/**
- * What a .lsp.json sets is part of the server it starts: edited, the next
- * question gets a server that has it (a spec is never changed: an edited
- * configuration makes new ones).
- */
-const configuredHash = (spec: ServerSpec) =>
-  String(Bun.hash(JSON.stringify([spec.command, spec.args, spec.env, spec.settings, spec.initializationOptions])));
-
-/** Where PATH finds a tool, by tool and PATH: looked up along PATH (a file test per folder) at most every few seconds. */
-const toolsOnPath = new BoundedCache<string, { path: string | undefined }>(64, 3_000);
-function toolOnPath(tool: string, env: Record<string, string>): string | undefined {
-  const key = `${tool}\0${env.PATH ?? ''}`;
-  return (toolsOnPath.get(key) ?? toolsOnPath.set(key, { path: onPath(tool, env) })).path;
+export function remember(session: Session): void {
+  const { client } = session;
+  rememberServer(session.startedWith, client.spec.id, session.binary, {
+    capabilities: client.capabilities,
+    registered: [...client.state.registrations.values()].map((r) => r.method),
+  });
 }
 
 /**
@@ -183,6 +174,7 @@ export class ServerPool {
   private readonly crashes = new Map<string, number[]>();
   private readonly broken = new Set<string>();
   private readonly idleMs: number;
+  private readonly extraIdleMs: number;
   private readonly maxServers: number;
   readonly memoryLimit: number;
   private readonly log: (line: string) => void;
@@ -192,12 +184,13 @@ export class ServerPool {
 
   constructor(options: PoolOptions = {}) {
     this.idleMs = options.idleMs ?? SERVER_IDLE_MS;
-    this.maxServers = options.maxServers ?? MAX_SERVERS;
+    this.extraIdleMs = Math.min(this.idleMs, EXTRA_IDLE_MS);
+    this.maxServers = options.maxServers ?? Number.POSITIVE_INFINITY;
     this.memoryLimit = options.memoryLimit ?? defaultMemoryLimit();
     this.log = options.log ?? (() => {});
     this.beforeStart = options.beforeStart;
     this.renewIf = options.renewIf;
-    this.sweeper = setInterval(() => void this.stopIdle(), Math.min(this.idleMs, 30_000));
+    this.sweeper = setInterval(() => void this.stopIdle(), Math.min(this.extraIdleMs, 30_000));
     this.sweeper.unref?.();
   }
 
@@ -239,8 +232,20 @@ export class ServerPool {
   warm(options: AcquireOptions): Session | undefined {
     const existing = this.sessions.get(this.keyOf(options));
     if (!existing?.client.running || this.renewIf?.(existing)) return undefined;
-    existing.lastUsed = Date.now();
+    this.used(existing, options);
     return existing;
+  }
+
+  /** The running server for `options`, if one runs, left as it is (not counted as asked: `servers --for` looks). */
+  peek(options: AcquireOptions): Session | undefined {
+    const existing = this.sessions.get(this.keyOf(options));
+    return existing?.client.running ? existing : undefined;
+  }
+
+  /** Asked now; an extra asked as the project's own server is one from then on. */
+  private used(session: Session, options: AcquireOptions): void {
+    session.lastUsed = Date.now();
+    if (!options.extra) session.extra = false;
   }
 
   async acquire(options: AcquireOptions): Promise<Session> {
@@ -260,7 +265,7 @@ export class ServerPool {
       this.log(`${spec.id} (${root}): too many files changed on disk to bring up to date; starting it again`);
       this.retire(running);
     } else if (running) {
-      running.lastUsed = Date.now();
+      this.used(running, options);
       return running;
     } else if (existing) {
       // Died between questions, its exit not yet reported: a crash all the same.
@@ -289,7 +294,7 @@ export class ServerPool {
         this.log(`${options.spec.id} (${options.root}): trust changed; replacing the one started before`);
         this.retire(other);
       }
-    await this.makeRoom();
+    if (!options.extra) await this.makeRoom();
     const diskMark = await this.beforeStart?.(options.root);
     this.log(`starting ${options.spec.id} (${options.binary}) for ${options.root}`);
     const client = await LspClient.start({ ...options, log: this.log, signal });
@@ -304,8 +309,11 @@ export class ServerPool {
       inFlight: 0,
       lock: new SessionLock(),
       ...(diskMark !== undefined ? { diskMark } : {}),
+      extra: options.extra === true,
+      startedWith: options.env,
     };
     this.sessions.set(key, session);
+    remember(session);
     client.state.onEvent(() => {
       if (client.alive || this.sessions.get(key) !== session) return;
       this.sessions.delete(key);
@@ -323,6 +331,7 @@ export class ServerPool {
     const stopWhenFree = () => {
       if (!idle(session)) return;
       unwatch();
+      remember(session);
       void session.client.shutdown();
     };
     const unwatch = session.lock.watch(stopWhenFree);
@@ -339,10 +348,11 @@ export class ServerPool {
     if (recent.length >= CRASH_LIMIT) this.broken.add(brokenKey);
   }
 
-  /** Least recently used idle server goes when the pool is full. */
+  /** Where LSPQ_MAX_SERVERS sets a count: the least recently used idle project server goes when it is reached. */
   private async makeRoom(): Promise<void> {
-    while (this.sessions.size >= this.maxServers) {
-      const oldest = this.list()
+    const counted = () => this.list().filter((s) => !s.extra);
+    while (counted().length >= this.maxServers) {
+      const oldest = counted()
         .filter(idle)
         .sort((a, b) => a.lastUsed - b.lastUsed)[0];
       if (!oldest) return;
@@ -353,6 +363,7 @@ export class ServerPool {
 
   private async stop(session: Session): Promise<void> {
     this.sessions.delete(session.key);
+    remember(session);
     await session.client.shutdown();
   }
 
@@ -366,8 +377,9 @@ export class ServerPool {
   }
 
   /**
-   * Keeps the servers' total memory under the limit: the least recently
-   * used idle server stops first (never the one just asked). Where none is
+   * Keeps the servers' total memory under the limit: idle extras stop
+   * first, then the least recently used idle server (never the one just
+   * asked). Where none is
    * left to stop, a server that alone is over the limit is stopped though
    * busy: the question it serves fails naming both sizes, and the next gets
    * a fresh server. Several in use, each under the limit, are kept (logged).
@@ -379,7 +391,7 @@ export class ServerPool {
       const newest = this.newest();
       const idleOnes = this.list()
         .filter((s) => idle(s) && s !== newest)
-        .sort((a, b) => a.lastUsed - b.lastUsed);
+        .sort((a, b) => Number(b.extra) - Number(a.extra) || a.lastUsed - b.lastUsed);
       const victim = idleOnes[0];
       if (victim) {
         this.log(
@@ -412,8 +424,10 @@ export class ServerPool {
 
   async stopIdle(now = Date.now()): Promise<void> {
     for (const session of this.list()) {
-      if (idle(session) && now - session.lastUsed >= this.idleMs) {
-        this.log(`idle: stopping ${session.client.spec.id} (${session.client.root})`);
+      if (idle(session) && now - session.lastUsed >= (session.extra ? this.extraIdleMs : this.idleMs)) {
+        this.log(
+          `idle: stopping ${session.client.spec.id} (${session.client.root})${session.extra ? ', an extra' : ''}`,
+        );
         await this.stop(session);
       }
     }

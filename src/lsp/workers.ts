@@ -6,6 +6,11 @@
  * nothing to everything.
  */
 import { readFileSync } from 'node:fs';
+import {
+  CancellationTokenSource,
+  ExecuteCommandRequest,
+  type MessageConnection,
+} from 'vscode-languageserver-protocol/node';
 import { commandLine, isZombie, processTable } from '../common/process-table';
 import type { ServerSpec } from './servers/spec';
 
@@ -27,26 +32,60 @@ export function workerAlive(pid: number, command: RegExp): boolean {
   });
 }
 
-/**
- * How long an empty answer from a server with a worker waits for word of
- * the worker's death: 13 ms measured on a quiet machine, over 50 ms once in
- * four whole runs of the suite beside other work.
- */
-const WORKER_DEATH_GRACE_MS = 100;
-
 /** An answer that says nothing: what a server whose worker died gives to every question. */
 const isEmpty = (result: unknown) =>
   result === null || result === undefined || (Array.isArray(result) && result.length === 0);
 
 /**
  * Whether an answer came from a server whose worker is gone: asked only of
- * an empty answer from a server with a worker. A worker dying (out of its
- * heap) answers nothing a moment before its exit is logged: while it still
- * runs, that moment is awaited, and the log line decides (server-answers.ts).
+ * an empty answer from a server with a worker. Gone from the process table
+ * (or a zombie) is gone at once. One still listed may be dying (out of its
+ * heap, it runs on for a moment after its server has answered nothing), so
+ * the worker itself is asked (a round trip through the server to it,
+ * workerAnswers): a worker that answers is alive, and one that dies meanwhile is
+ * logged by its server before the server answers (server-answers.ts sees
+ * that line first). No sleep: a round trip costs what the worker's answer
+ * costs, and a real empty answer no more than that.
  */
-export async function workerGone(spec: ServerSpec, pid: number | undefined, result: unknown): Promise<boolean> {
+export async function workerGone(
+  spec: ServerSpec,
+  pid: number | undefined,
+  result: unknown,
+  connection: MessageConnection,
+): Promise<boolean> {
   if (!spec.worker || pid === undefined || !isEmpty(result)) return false;
   if (!workerAlive(pid, spec.worker.command)) return true;
-  await Bun.sleep(WORKER_DEATH_GRACE_MS);
-  return false;
+  return !(await workerAnswers(connection, spec));
+}
+
+/** How long an empty answer's probe of the server's worker waits for it before taking the answer as it is. */
+const WORKER_PROBE_MS = 2_000;
+
+/**
+ * Whether the server's worker answers its probe (the spec's command, sent
+ * straight on the connection, so its own empty answer is not checked
+ * again). No answer within WORKER_PROBE_MS (a worker busy with another
+ * question's long request) counts as alive.
+ */
+export async function workerAnswers(connection: MessageConnection, spec: ServerSpec): Promise<boolean> {
+  const probe = spec.worker?.probe;
+  if (!probe) return true;
+  const source = new CancellationTokenSource();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => {
+    timer = setTimeout(() => resolve('late'), WORKER_PROBE_MS);
+  });
+  const answer = connection
+    .sendRequest(ExecuteCommandRequest.type, { command: probe.command, arguments: probe.arguments }, source.token)
+    .catch(() => 'failed' as const);
+  try {
+    const result = await Promise.race([answer, late]);
+    if (result === 'late') source.cancel();
+    // An error is an answer too (a tsserver without `status` refuses it): only the server's word that nothing
+    // stands behind it is the worker's death.
+    return result === 'late' || result === 'failed' || probe.answered(result);
+  } finally {
+    clearTimeout(timer);
+    source.dispose();
+  }
 }

@@ -26,6 +26,7 @@ import {
   type ScipPlace,
   type ScipSymbol,
   STRIDE,
+  statedRootOf,
   types,
 } from './scip-types';
 
@@ -373,6 +374,17 @@ export function lastName(symbol: string): string {
 }
 
 /** The file's bytes, mapped read-only where the runtime can map (Bun), else read. */
+/**
+ * The root an index is read at whatever root it is offered (`load`
+ * without rebase): the project root its first metadata names, where that
+ * folder is on this machine; undefined where the offered root decides.
+ */
+export function ownRoot(file: string): string | undefined {
+  const stated = statedRootOf(file);
+  const root = stated ? uriToPath(stated)?.replace(/(.)\/$/, '$1') : undefined;
+  return root && existsDir(root) ? root : undefined;
+}
+
 function mapFile(file: string): Uint8Array {
   const bun = (globalThis as { Bun?: { mmap?: (path: string, o?: { shared?: boolean }) => Uint8Array } }).Bun;
   if (bun?.mmap) {

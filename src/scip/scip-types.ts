@@ -115,3 +115,65 @@ export function rootMetadata(root: string): Buffer {
   writer.uint32((t.index.metadata << 3) | 2).bytes(metadata);
   return Buffer.from(writer.finish());
 }
+
+/** SCIP's field numbers of Index.metadata and Metadata.project_root (scip-schema.ts; a unit test holds them to it). */
+export const HEAD_FIELDS = { metadata: 1, projectRoot: 3 } as const;
+
+/** How much of an index's head is read for its root: its first metadata is a few hundred bytes. */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The project root an index's first metadata names (a file: URI), read
+ * from the first bytes of the file without protobufjs (loading it costs a
+ * question 80-100 ms): the fields before it skipped by their lengths.
+ * Undefined where the head holds no metadata naming one.
+ */
+export function statedRootOf(file: string): string | undefined {
+  const { closeSync, openSync, readSync } = require('node:fs') as typeof import('node:fs');
+  const head = Buffer.alloc(HEAD_BYTES);
+  let size: number;
+  try {
+    const fd = openSync(file, 'r');
+    try {
+      size = readSync(fd, head, 0, HEAD_BYTES, 0);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+  const bytes = head.subarray(0, size);
+  let at = 0;
+  const varint = (): number | undefined => {
+    let value = 0;
+    for (let shift = 0; shift < 35 && at < bytes.length; shift += 7) {
+      const b = bytes[at++]!;
+      value += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return value;
+    }
+    return undefined;
+  };
+  /** The fields of bytes[from, to): `field`'s length-delimited value, skipping the others. */
+  const find = (to: number, field: number): { start: number; end: number } | undefined => {
+    while (at < to) {
+      const tag = varint();
+      if (tag === undefined) return undefined;
+      const wire = tag & 7;
+      if (wire === 0) {
+        if (varint() === undefined) return undefined;
+        continue;
+      }
+      if (wire !== 2) return undefined; // SCIP writes no fixed-size fields before its metadata
+      const length = varint();
+      if (length === undefined || at + length > to) return undefined;
+      if (tag >>> 3 === field) return { start: at, end: at + length };
+      at += length;
+    }
+    return undefined;
+  };
+  const metadata = find(bytes.length, HEAD_FIELDS.metadata);
+  if (!metadata) return undefined;
+  at = metadata.start;
+  const root = find(metadata.end, HEAD_FIELDS.projectRoot);
+  return root ? bytes.subarray(root.start, root.end).toString('utf8') : undefined;
+}

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
-import { rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { capture, exactPath, FIXTURES, Lspq, lspqArgv } from '../helpers/lspq';
+import { capture, exactPath, FIXTURES, Lspq, lspqArgv, REPO, toolsPath } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const go = join(FIXTURES, 'go-shapes');
@@ -327,19 +327,23 @@ describe('a file past the size lspq hands a server', () => {
 });
 
 describe('servers --for FILE: what each server of the file can answer, from its own initialize result', () => {
+  const GOPLS = (known: string) =>
+    [
+      'gopls golang.org/x/tools/gopls v0.23.0',
+      `  binary: ${REPO}/.tools/bin/gopls (found in PATH)`,
+      `  root: ${go}`,
+      `  ${known}`,
+      '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename diag',
+      '  cannot: fmt-range mv',
+      '  diagnostics complete by: gopls-barrier',
+      '',
+    ].join('\n');
+
   test('Go: one server, where it was found, what it answers and cannot, how its diagnostics complete', async () => {
-    const { REPO } = await import('../helpers/lspq');
+    expect((await lspq.run(['def', 'main.go:7:TotalArea'], { cwd: go })).exit).toBe(0);
     expect(await lspq.run(['servers', '--for', 'main.go'], { cwd: go })).toEqual({
       exit: 0,
-      stdout: [
-        'gopls golang.org/x/tools/gopls v0.23.0',
-        `  binary: ${REPO}/.tools/bin/gopls (found in PATH)`,
-        `  root: ${go}`,
-        '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename diag',
-        '  cannot: fmt-range mv',
-        '  diagnostics complete by: gopls-barrier',
-        '',
-      ].join('\n'),
+      stdout: GOPLS('asked: its running server'),
       stderr: '',
     });
   });
@@ -347,19 +351,88 @@ describe('servers --for FILE: what each server of the file can answer, from its 
   test('Python (JSON): pyright, pylsp and ruff in the order asked, each with its answers; the others missing', async () => {
     // Exactly these three (and the runtimes) on PATH: basedpyright is installed for other tests.
     const only = exactPath(['node', 'python3', 'pyright-langserver', 'pylsp', 'ruff']);
+    const env = { PATH: only };
+    const cwd = join(FIXTURES, 'py-shapes');
+    // Each of them running: diag asks pyright and ruff, def pylsp.
+    await lspq.run(['diag', 'main.py'], { cwd, env });
+    await lspq.run(['def', 'main.py:7:total_area', '--server', 'pylsp'], { cwd, env });
     const r = await lspq.json<{
       file: string;
-      servers: { id: string; answers: Record<string, boolean>; diagnostics: string }[];
+      servers: { id: string; answers: Record<string, boolean>; diagnostics: string; known: { from: string } }[];
       missing: { id: string }[];
-    }>(['servers', '--for', 'main.py'], { cwd: join(FIXTURES, 'py-shapes'), env: { PATH: only } });
+    }>(['servers', '--for', 'main.py'], { cwd, env });
     rmSync(only, { recursive: true, force: true });
     expect(r.file).toBe('main.py');
-    expect(r.servers.map((s) => [s.id, s.answers.def, s.answers.impls, s.answers.fmt, s.diagnostics])).toEqual([
-      ['pyright', true, false, false, 'pull'],
-      ['pylsp', true, false, true, 'push-each'],
-      ['ruff', false, false, true, 'pull'],
-    ]);
+    expect(r.servers.map((s) => [s.id, s.answers.def, s.answers.impls, s.answers.fmt, s.diagnostics, s.known])).toEqual(
+      [
+        ['pyright', true, false, false, 'pull', { from: 'running' }],
+        ['pylsp', true, false, true, 'push-each', { from: 'running' }],
+        ['ruff', false, false, true, 'pull', { from: 'running' }],
+      ],
+    );
     expect(r.missing.map((m) => m.id)).toEqual(['basedpyright', 'jedi-language-server']);
+  });
+
+  test('looking starts nothing: no daemon, no server; what a server answers is remembered from its last run', async () => {
+    const looker = new Lspq();
+    // gopls as a program that says each time it runs, and with which words.
+    const bin = exactPath(['gopls']);
+    const said = join(looker.dir, 'gopls-runs');
+    const real = Bun.which('gopls', { PATH: toolsPath() })!;
+    rmSync(join(bin, 'gopls'));
+    writeFileSync(join(bin, 'gopls'), `#!/bin/sh\necho "run: $*" >> '${said}'\nexec '${real}' "$@"\n`);
+    chmodSync(join(bin, 'gopls'), 0o755);
+    const env = { PATH: `${bin}:${toolsPath()}` };
+    const runs = () => (existsSync(said) ? readFileSync(said, 'utf8') : '');
+    const GOPLS_HERE = (known: string) => GOPLS(known).replace(`${REPO}/.tools/bin/gopls`, join(bin, 'gopls'));
+    try {
+      for (let i = 0; i < 2; i++) {
+        // (daemon status: exit 1, none running.)
+        for (const [args, exit] of [
+          [['servers'], 0],
+          [['trust', '--explain'], 0],
+          [['daemon', 'status'], 1],
+        ] as const)
+          expect([args, (await looker.run([...args], { cwd: go, env })).exit]).toEqual([args, exit]);
+        const forFile = await looker.run(['servers', '--for', 'main.go'], { cwd: go, env });
+        expect(forFile).toEqual({
+          exit: 0,
+          stdout: GOPLS_HERE('not started: never run here, so known from the registry only (what it is known to lack)')
+            .replace(
+              '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename diag',
+              '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt fmt-range rename diag',
+            )
+            .replace('  cannot: fmt-range mv', '  cannot: mv'),
+          stderr: '',
+        });
+        expect(existsSync(looker.socket)).toBe(false);
+        // gopls ran once, to say its version, and never as a server.
+        expect(runs()).toBe('run: version\n');
+      }
+      // Run once as a server: what it said is remembered when it stops, and looking answers from it.
+      expect((await looker.run(['def', 'main.go:7:TotalArea'], { cwd: go, env })).exit).toBe(0);
+      expect((await looker.run(['servers', '--for', 'main.go'], { cwd: go, env })).stdout).toBe(
+        GOPLS_HERE('asked: its running server'),
+      );
+      await looker.run(['daemon', 'stop']);
+      const today = new Date().toISOString().slice(0, 10);
+      for (let i = 0; i < 2; i++) {
+        expect(await looker.run(['servers', '--for', 'main.go'], { cwd: go, env })).toEqual({
+          exit: 0,
+          stdout: GOPLS_HERE(`not started: known from its last run here (${today})`),
+          stderr: '',
+        });
+        expect(existsSync(looker.socket)).toBe(false);
+      }
+      expect(
+        runs()
+          .split('\n')
+          .filter((l) => l && l !== 'run: version'),
+      ).toHaveLength(1);
+    } finally {
+      expect(await looker.stop()).toEqual([]);
+      rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
 

@@ -43,6 +43,22 @@ async function logsSay(text: string): Promise<void> {
   throw new Error(`the daemon's log never said: ${text}`);
 }
 
+test('a live tsserver that finds nothing: exit 1 each time, cold and warm, and the same server stays', async () => {
+  expect(await lspq.run(['def', 'a.ts:2:x', ...TSLS], { cwd: dir })).toEqual({ stdout: DEF, stderr: '', exit: 0 });
+  const before = await serverPid();
+  for (let i = 0; i < 2; i++) {
+    expect(await lspq.run(['hover', 'a.ts:1:1', ...TSLS], { cwd: dir })).toEqual({
+      stdout: '',
+      stderr: 'lspq: no hover information for export (a.ts:1:1)\n',
+      exit: 1,
+    });
+    const refs = await lspq.run(['refs', 'a.ts:2:y', ...TSLS], { cwd: dir });
+    expect([refs.exit, refs.stdout]).toEqual([1, '']);
+  }
+  expect(await serverPid()).toBe(before!);
+  expect(await lspq.run(['def', 'a.ts:2:x', ...TSLS], { cwd: dir })).toEqual({ stdout: DEF, stderr: '', exit: 0 });
+});
+
 test('tsserver killed with -9: the question beside it fails naming the crash or is answered right; then a fresh server answers', async () => {
   for (let round = 0; round < 2; round++) {
     expect(await lspq.run(['def', 'a.ts:2:x', ...TSLS], { cwd: dir })).toEqual({ stdout: DEF, stderr: '', exit: 0 });
@@ -57,7 +73,7 @@ test('tsserver killed with -9: the question beside it fails naming the crash or 
     process.kill(children[0]!, 'SIGKILL');
     // At once: never "nothing found".
     const beside = await lspq.run(['refs', 'a.ts:1:x', ...TSLS], { cwd: dir });
-    if (beside.exit === 0) expect(beside.stdout).toBe('a.ts:2:18: export const y = x + 1;\n');
+    if (beside.exit === 0) expect(beside.stdout).toBe('a.ts:2:18: export const y = x + 1;  (in y)\n');
     else expect([beside.exit, beside.stderr]).toEqual([3, expect.stringMatching(LOST)]);
     await logsSay('a process it runs died ([tsserver] Exited. Code: null. Signal: SIGKILL)');
     expect(await lspq.run(['def', 'a.ts:2:x', ...TSLS], { cwd: dir })).toEqual({ stdout: DEF, stderr: '', exit: 0 });

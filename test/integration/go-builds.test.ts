@@ -12,7 +12,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, Lspq, scratchDir } from '../helpers/lspq';
+import { copyFixture, git, Lspq, scratchDir } from '../helpers/lspq';
 import { mkdirSync } from 'node:fs';
 
 const lspq = new Lspq();
@@ -128,6 +128,65 @@ describe('refs and rename across build configurations', () => {
     expect([only.stdout, only.exit]).toEqual(['a.go: 2 edits\nb_linux.go: 1 edit\n', 0]);
     expect(only.stderr).toContain("lspq: warning: 'Bar' is still written where gopls did not rename it");
     expect(only.stderr).toContain('b_windows.go:3:31, b_windows.go:3:39, c_tagged.go:5:28, d_weird.go:5:27');
+  });
+});
+
+describe("another build's gopls is a question's extra", () => {
+  // A daemon of its own that counts three project servers at most (LSPQ_MAX_SERVERS): the extras are not counted.
+  const counted = new Lspq();
+  const env = { LSPQ_MAX_SERVERS: '3' };
+  const pkg = scratchDir('go-builds-extras');
+  const others = [copyFixture('go-shapes'), copyFixture('go-shapes')];
+  for (const [path, text] of Object.entries(FILES)) writeFileSync(join(pkg, path), text);
+  git(pkg, 'init', '-q');
+  git(pkg, 'add', '-A');
+  git(pkg, 'commit', '-qm', 'builds');
+  afterAll(async () => {
+    expect(await counted.stop()).toEqual([]);
+    for (const d of [pkg, ...others]) rmSync(d, { recursive: true, force: true });
+  });
+  interface Held {
+    id: string;
+    root: string;
+    pid: number;
+    extra?: boolean;
+  }
+  const held = async () => (await counted.json<{ servers: Held[] }>(['daemon', 'status'], { env })).servers;
+
+  test('two other projects’ warm servers survive refs across three builds, cold and asked again', async () => {
+    for (const other of others)
+      expect(await counted.run(['def', 'main.go:7:TotalArea'], { cwd: other, env })).toEqual({
+        stdout: 'geometry.go:17:6: func TotalArea(shapes []Shape, unit Unit) string {\n',
+        stderr: '',
+        exit: 0,
+      });
+    const warm = (await held()).filter((s) => others.includes(s.root));
+    expect(warm.map((s) => [s.id, s.extra])).toEqual([
+      ['gopls', undefined],
+      ['gopls', undefined],
+    ]);
+    for (let i = 0; i < 2; i++) {
+      expect(await counted.run(['refs', 'a.go:4:Foo'], { cwd: pkg, env })).toEqual({
+        stdout: REFS,
+        stderr: '',
+        exit: 0,
+      });
+      const now = await held();
+      expect(now.filter((s) => others.includes(s.root)).map((s) => [s.root, s.pid])).toEqual(
+        warm.map((s) => [s.root, s.pid]),
+      );
+      // The project's own gopls, and one extra for windows and one for the integration tag.
+      expect(
+        now
+          .filter((s) => s.root === pkg)
+          .map((s) => s.extra ?? false)
+          .sort(),
+      ).toEqual([false, true, true]);
+    }
+    // The other projects answer from the same servers.
+    for (const other of others)
+      expect((await counted.run(['def', 'main.go:7:TotalArea'], { cwd: other, env })).exit).toBe(0);
+    expect((await held()).filter((s) => others.includes(s.root)).map((s) => s.pid)).toEqual(warm.map((s) => s.pid));
   });
 });
 

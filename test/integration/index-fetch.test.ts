@@ -9,7 +9,7 @@
  * answer for a question.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
-import { appendFileSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { FIXTURES, git, Lspq, REPO } from '../helpers/lspq';
 
@@ -65,11 +65,20 @@ describe('lspq index --fetch', () => {
     // fetch makes it forget that at once.
     await lspq.run(['def', 'src/main.ts:7:totalArea', '--no-index'], { cwd: here });
     expect((await lspq.json<Answer>(['def', 'src/main.ts:7:totalArea'], { cwd: here })).source).toBe('server');
-    const r = await lspq.json<{ file: string; commit: string; url: string }>(['index', '--fetch', url], { cwd: here });
+    const r = await lspq.json<{ file: string; commit: string; url: string; table: { file: string } }>(
+      ['index', '--fetch', url],
+      { cwd: here },
+    );
     expect(r.commit).toBe(commit);
     expect(r.file).toBe(join(lspq.dir, 'cache', 'lspq', 'indexes', `${commit}.scip`));
     expect(r.url).toBe(url.replace('{commit}', commit));
+    // Its table made with it: a new daemon's first question reads it, and makes none.
+    expect(existsSync(r.table.file)).toBe(true);
+    await lspq.run(['daemon', 'stop']);
+    const made = () => readFileSync(join(lspq.dir, 'run', 'daemon.log'), 'utf8').match(/made the table of /g)?.length;
+    const before = made();
     const def = await lspq.json<Answer>(['def', 'src/main.ts:7:totalArea'], { cwd: here });
+    expect(made()).toBe(before);
     expect([def.source, places(def)]).toEqual(['index', ['src/geometry.ts:13:17']]);
     const refs = await lspq.json<Answer>(['refs', 'src/shape.ts:2:Shape'], { cwd: here });
     expect(refs.source).toBe('index');

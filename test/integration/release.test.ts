@@ -15,6 +15,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,8 +89,14 @@ test('npm install of the packed lspq and linux-x64 packages gives a node_modules
   );
   expect(install.exit).toBe(0);
   const bin = join(app, 'node_modules', '.bin', 'lspq');
-  // Its install step made the bin the platform's binary itself: no Node in between.
+  // Its install step made the bin the platform's binary itself: no Node in between. That binary was written
+  // again whole first (its pages as npm wrote them cost each start); one file, the release's bytes, nothing left.
   expect(readFileSync(realpathSync(bin)).subarray(0, 4).toString('hex')).toBe('7f454c46');
+  const platform = join(app, 'node_modules', '@lspq', 'linux-x64', 'bin');
+  const [binStat, platformStat] = [statSync(realpathSync(bin)), statSync(join(platform, 'lspq'))];
+  expect([binStat.ino, binStat.nlink, (binStat.mode & 0o777).toString(8)]).toEqual([platformStat.ino, 2, '755']);
+  expect(readFileSync(join(platform, 'lspq')).equals(readFileSync(join(release, 'lspq-linux-x64')))).toBe(true);
+  expect([readdirSync(platform), readdirSync(join(app, 'node_modules', 'lspq', 'bin'))]).toEqual([['lspq'], ['lspq']]);
   const dist = await capture([join(REPO, 'dist', 'lspq'), '--version'], REPO, env);
   expect((await capture([bin, '--version'], app, env)).stdout).toBe(dist.stdout);
   const r = await capture([bin, 'def', 'main.go:7:TotalArea'], go, lspq.env());

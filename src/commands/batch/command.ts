@@ -47,8 +47,7 @@ export function parseRequest(text: string): Parsed {
 function checkCommand(name: string, commands: Invocation['commands']): void {
   const command = commands[name];
   if (!command) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
-  if (command.process !== 'daemon' || command.stream)
-    throw usage(`'${name}' does not run in a batch; run it on its own`);
+  if (command.process === 'here' || command.stream) throw usage(`'${name}' does not run in a batch; run it on its own`);
 }
 
 /** The answer line for one request: `{"id"?, "exit", "answer"}` or `{"id"?, "exit", "error"}`. */

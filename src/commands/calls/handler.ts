@@ -74,7 +74,8 @@ export async function calls(req: CallsQuery, ctx: HandlerContext): Promise<Calls
   let total = first.total;
   for (const { build, files } of others.builds) {
     try {
-      const again = await callsOnce({ ...req, env: envFor(req.env, build) }, ctx);
+      // An extra server: it never costs another project its warm servers (manager.ts).
+      const again = await callsOnce({ ...req, env: envFor(req.env, build) }, { ...ctx, extraServers: true });
       for (const c of again.calls) {
         const key = `${c.item.path}:${c.item.line}:${c.item.column}`;
         if (seen.has(key)) continue;

@@ -39,7 +39,8 @@ export function renderDaemonStatus(s: DaemonStatus, o: RenderOptions): Rendered 
   else lines.push(`servers: ${mb(s.serversMemoryBytes)} of the ${mb(s.memoryLimitBytes)} limit`);
   const differs = distinctions(s.servers);
   for (const [i, v] of s.servers.entries()) {
-    const which = differs[i] ? `  ${c.dim(`(${differs[i]})`)}` : '';
+    const notes = [differs[i], v.extra ? "a question's extra, stopped a minute after it" : ''].filter(Boolean);
+    const which = notes.length ? `  ${c.dim(`(${notes.join('; ')})`)}` : '';
     lines.push(
       `  ${c.bold(v.id.padEnd(26))} pid ${String(v.pid ?? '?').padEnd(7)} up ${duration(v.uptimeSeconds).padEnd(7)} ${mb(v.memoryBytes).padEnd(7)} ${String(v.requests).padStart(5)} requests  ${v.state}  ${v.root}${which}`,
     );

@@ -23,6 +23,7 @@ export const DaemonStatusShape = z.union([
         memoryBytes: z.nullable(z.number()),
         requests: int,
         state: z.string(),
+        extra: z.optional(z.boolean()),
       }),
     ),
     broken: z.array(z.object({ id: z.string(), root: z.string() })),

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { LspqError } from '../../common/errors';
 import { describeFiles, foldersOf, manifestPath } from '../../scip/manifest';
 import { recordOwn } from '../../trust/own-files';
@@ -217,11 +217,9 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
     // The user's own, by its content: read without trust wherever it lies.
     recordOwn(out, req.env);
     ctx.pool.caches.indexless.clear();
-    if (out === join(root, '.lspq', 'index.scip')) {
-      writeOwnFile(join(root, '.lspq', '.gitignore'), '*\n', root);
-      // Its table made now, off the daemon's thread, so the first question reads rows rather than the index.
-      await ensureTable(out, root, true, tablePath(out, root, true, req.env), ctx.log);
-    }
+    if (out === join(root, '.lspq', 'index.scip')) writeOwnFile(join(root, '.lspq', '.gitignore'), '*\n', root);
+    const read = readAs(out, root);
+    const table = await prepareTable(out, read.root, read.rebase, req, ctx);
     return {
       file: out,
       root: indexed.root,
@@ -229,6 +227,7 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       bytes: indexed.bytes,
       indexers: done,
       ...(manifest.commit ? { commit: manifest.commit } : {}),
+      ...(table ? { table } : {}),
     };
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -257,6 +256,8 @@ async function takeFetched(template: string, req: IndexQuery, ctx: HandlerContex
       `no index at ${template} for HEAD ${commits.map((c) => c.slice(0, 12)).join(' or its merge base ')}; build one with 'lspq index', or the live servers answer`,
     );
   const index = ScipIndex.load(fetched.file, repo.top, true);
+  // Read as the checkout's own (index-files.ts): paths from its top, whatever CI's root was.
+  const table = await prepareTable(fetched.file, repo.top, true, req, ctx);
   return {
     file: fetched.file,
     root: repo.top,
@@ -265,5 +266,37 @@ async function takeFetched(template: string, req: IndexQuery, ctx: HandlerContex
     indexers: index.tools.map((name) => ({ name, ms: 0 })),
     commit: fetched.commit,
     url: fetched.url,
+    ...(table ? { table } : {}),
   };
+}
+
+/**
+ * How questions will read an index written at `out`: one in a folder's
+ * `.lspq/` describes that folder, its paths from there (index-files.ts:
+ * `beside`); one elsewhere is named (--index, LSPQ_INDEX) and read at the
+ * root it names.
+ */
+function readAs(out: string, root: string): { root: string; rebase: boolean } {
+  if (basename(out) === 'index.scip' && basename(dirname(out)) === '.lspq')
+    return { root: dirname(dirname(out)), rebase: true };
+  return { root, rebase: false };
+}
+
+/**
+ * The index's table, made now, keyed as the question that reads it keys
+ * it (index-tables.ts), so its first answer reads rows rather than the
+ * index; undefined where it cannot be made (that question reads it whole).
+ */
+async function prepareTable(
+  file: string,
+  root: string,
+  rebase: boolean,
+  req: IndexQuery,
+  ctx: HandlerContext,
+): Promise<IndexResult['table']> {
+  ctx.progress?.(`making the table of ${file} for its questions`);
+  const started = performance.now();
+  const table = tablePath(file, root, rebase, req.env);
+  if (!(await ensureTable(file, root, rebase, table, ctx.log))) return undefined;
+  return { file: table, ms: Math.round(performance.now() - started) };
 }

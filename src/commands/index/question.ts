@@ -19,4 +19,6 @@ export interface IndexResult {
   commit?: string;
   /** Where a fetched index came from. */
   url?: string;
+  /** Its table (index-tables.ts), made with it for the questions that read it, and how long that took. */
+  table?: { file: string; ms: number };
 }

@@ -10,4 +10,5 @@ export const IndexShape = z.object({
   indexers: z.array(z.object({ name: z.string(), ms: int })),
   commit: z.optional(z.string()),
   url: z.optional(z.string()),
+  table: z.optional(z.object({ file: z.string(), ms: int })),
 });

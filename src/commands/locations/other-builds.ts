@@ -59,8 +59,12 @@ export async function withOtherBuilds(
       continue;
     }
     try {
-      // The same question of a gopls for that configuration (its environment keys its own server).
-      const again = await once({ ...req, env: envFor(req.env, build), index: { mode: 'off' } }, ctx);
+      // The same question of a gopls for that configuration (its environment keys its own server), an extra:
+      // it never costs another project its warm servers (manager.ts).
+      const again = await once(
+        { ...req, env: envFor(req.env, build), index: { mode: 'off' } },
+        { ...ctx, extraServers: true },
+      );
       locations = [...locations, ...again.locations];
       truncated ||= again.truncated;
       builds.push(buildLabel(build));

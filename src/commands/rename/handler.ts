@@ -99,7 +99,15 @@ async function otherBuildEdits(
   for (const { build, files } of others.builds) {
     try {
       const under = { ...req, env: envFor(req.env, build) };
-      const open = await openTarget(req.target, under, ctx, deadline, 'renameProvider', 'rename');
+      // An extra server: it never costs another project its warm servers (manager.ts).
+      const open = await openTarget(
+        req.target,
+        under,
+        { ...ctx, extraServers: true },
+        deadline,
+        'renameProvider',
+        'rename',
+      );
       if (req.write) await holdAlone([open.session], under, ctx, deadline);
       const theirs = await using(open.session, () => renameEdit(open, under, ctx, deadline));
       plan = mergeBuildPlans(plan, theirs);

@@ -12,12 +12,12 @@ export const servers = defineCommand({
     ...serverArgs,
     for: {
       type: 'string',
-      description: 'The servers for FILE, in the order asked, and the commands each can answer (starts them)',
+      description: 'The servers for FILE, in the order asked, and the commands each can answer (starts none)',
       valueHint: 'FILE',
     },
   },
   examples: ['lspq servers', 'lspq servers --json', 'lspq servers --for main.go'],
-  process: 'daemon',
+  process: 'look',
   handlers: {
     servers: async () => (await import('./handler')).servers,
     serversFor: async () => (await import('./handler')).serversFor,

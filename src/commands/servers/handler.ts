@@ -1,25 +1,30 @@
 /** servers: every known server, whether it is found, its version, and the roots it runs for; --for FILE what each can answer. */
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { strategyFor } from '../../lsp/complete-diagnostics';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { type Offered, offeredBy, strategyOf } from '../../lsp/complete-diagnostics';
+import { knownServer, knownVersion, rememberVersion } from '../../lsp/known-servers';
 import { loadServers } from '../../lsp/servers/config';
 import { locateFor } from '../../lsp/servers/locate';
 import type { ServerSpec } from '../../lsp/servers/registry';
-import type { PoolCaches } from '../../lsp/manager';
+import { type PoolCaches, remember } from '../../lsp/manager';
 import type { CallerContext } from '../../answers/caller';
 import type { ServerForFile, ServerInfo, ServersForResult, ServersResult } from './question';
-import { deadlineFor, type HandlerContext } from '../../engine/context';
+import type { HandlerContext } from '../../engine/context';
 import { assertFile } from '../../engine/files';
-import { acquire, candidatesFor, type PassedOver, prepare } from '../../engine/sessions';
+import { candidatesFor, type PassedOver } from '../../engine/sessions';
 import type { ServersForQuery } from './question';
 
 const VERSION_TIMEOUT_MS = 5_000;
 
 /**
- * A binary's own version line, remembered per binary and modification
- * time. Run beside the daemon's other work, never blocking it: a binary
- * that hangs on --version is stopped after VERSION_TIMEOUT_MS.
+ * A binary's version line: where an npm package or a Python distribution
+ * installed it, its name and version (read, not run); else what it printed when
+ * asked before (this daemon's memory, then the user's cache:
+ * known-servers.ts), so looking runs nothing twice; else its own
+ * `--version`, run once per binary (beside the daemon's other work, never
+ * blocking it; one that hangs is stopped after VERSION_TIMEOUT_MS) and
+ * remembered.
  */
 async function versionOf(
   binary: string,
@@ -32,8 +37,10 @@ async function versionOf(
     mtime = statSync(binary).mtimeMs;
   } catch {}
   const key = `${binary}\0${mtime}`;
-  const known = caches.versions.get(key);
-  if (known) return known.line;
+  const known = caches.versions.get(key) ?? knownVersion(env, binary);
+  if (known) return caches.versions.set(key, known).line;
+  const fromPackage = packageVersion(binary) ?? scriptVersion(binary);
+  if (fromPackage) return caches.versions.set(key, { line: fromPackage }).line;
   let text = '';
   try {
     const run = Bun.spawn([binary, ...args], { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
@@ -47,11 +54,11 @@ async function versionOf(
     // A failing --version prints a stack trace, not a version (pyright-langserver does).
     if (status === 0) text = `${out}\n${err}`;
   } catch {}
-  const line =
-    text
-      .split('\n')
-      .find((l) => /\d+\.\d+/.test(l))
-      ?.trim() ?? packageVersion(binary);
+  const line = text
+    .split('\n')
+    .find((l) => /\d+\.\d+/.test(l))
+    ?.trim();
+  rememberVersion(env, binary, line);
   return caches.versions.set(key, line === undefined ? {} : { line }).line;
 }
 
@@ -75,6 +82,45 @@ function packageVersion(binary: string): string | undefined {
       return typeof name === 'string' && typeof version === 'string' ? `${name} ${version}` : undefined;
     } catch {}
   }
+  return undefined;
+}
+
+/**
+ * For a Python console script (pip's `pylsp`, `jedi-language-server`), the
+ * distribution that installed it, name and version: the entry points of the
+ * site-packages beside the interpreter its first line names. Read, not run
+ * (a Python server's --version takes a second or more).
+ */
+function scriptVersion(binary: string): string | undefined {
+  let real: string;
+  let head: string;
+  try {
+    real = realpathSync(binary);
+    head = readFileSync(real, 'utf8').slice(0, 512);
+  } catch {
+    return undefined;
+  }
+  const python = /^#!\s*(\S*python[\d.]*)\s*$/m.exec(head.split('\n')[0] ?? '')?.[1];
+  if (!python?.startsWith('/')) return undefined;
+  const lib = join(dirname(dirname(python)), 'lib');
+  const script = basename(real);
+  const entry = new RegExp(`^\\s*${script.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*=`, 'm');
+  try {
+    for (const version of readdirSync(lib).filter((d) => d.startsWith('python'))) {
+      const site = join(lib, version, 'site-packages');
+      for (const info of readdirSync(site).filter((d) => d.endsWith('.dist-info'))) {
+        let points: string;
+        try {
+          points = readFileSync(join(site, info, 'entry_points.txt'), 'utf8');
+        } catch {
+          continue;
+        }
+        const scripts = /\[console_scripts\]([^[]*)/.exec(points)?.[1] ?? '';
+        const named = /^(.+)-([^-]+)\.dist-info$/.exec(info);
+        if (named && entry.test(scripts)) return `${named[1]} ${named[2]}`;
+      }
+    }
+  } catch {}
   return undefined;
 }
 
@@ -123,24 +169,55 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
 }
 
 /**
+ * What every command needs of a server, all offered but what the registry
+ * says it lacks: the registry's word for a server never run here.
+ */
+function declared(spec: ServerSpec): ServerCapabilities {
+  const all: ServerCapabilities = {
+    definitionProvider: true,
+    typeDefinitionProvider: true,
+    implementationProvider: true,
+    referencesProvider: true,
+    hoverProvider: true,
+    documentSymbolProvider: true,
+    workspaceSymbolProvider: true,
+    callHierarchyProvider: true,
+    codeActionProvider: true,
+    documentFormattingProvider: true,
+    documentRangeFormattingProvider: true,
+    renameProvider: true,
+  };
+  for (const key of spec.lacks ?? []) delete all[key];
+  return all;
+}
+
+/**
  * servers --for FILE: the servers for the file, in the order lspq asks
- * them, each started (so it is warm afterwards) to read what it can answer.
+ * them, and what each can answer, starting nothing: from its running
+ * server where the daemon holds one, else from what it said of itself the
+ * last time this binary ran (known-servers.ts), else the registry's word
+ * (what it is known to lack), each answer saying which.
  */
 export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Promise<ServersForResult> {
   assertFile(req.file);
   const passed: PassedOver[] = [];
   const found = candidatesFor(req.file, req, ctx, passed);
-  const deadline = deadlineFor(req);
   const servers: ServerForFile[] = [];
   for (const c of found) {
-    const session = await acquire(ctx, c, req);
-    // Ready with the file open: capabilities registered after start (pyright's pull diagnostics) are in.
-    await session.docs.sync(req.file);
-    await prepare(session, ctx, deadline);
-    const capabilities = session.client.capabilities;
+    const running = ctx.pool.peek({ spec: c.spec, binary: c.binary, root: c.root, env: c.env });
+    const remembered = running ? undefined : knownServer(req.env, c.spec.id, c.binary);
+    const offered: Offered = running
+      ? offeredBy(running)
+      : (remembered ?? { capabilities: declared(c.spec), registered: [] });
+    const known: ServerForFile['known'] = running
+      ? { from: 'running' }
+      : remembered
+        ? { from: 'remembered', at: remembered.at }
+        : { from: 'declared' };
+    if (running) remember(running);
     // What its binary prints, else what the server said of itself as it started (pyright-langserver prints none).
     const version =
-      (await versionOf(c.binary, c.spec.versionArgs, req.env, ctx.pool.caches)) ?? session.client.serverVersion;
+      (await versionOf(c.binary, c.spec.versionArgs, req.env, ctx.pool.caches)) ?? running?.client.serverVersion;
     servers.push({
       id: c.spec.id,
       root: c.root,
@@ -148,9 +225,10 @@ export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Pro
       foundBy: c.rule,
       ...(c.python ? { python: c.python } : {}),
       ...(version ? { version } : {}),
-      answers: Object.fromEntries(ctx.capabilities.map(([name, can]) => [name, can(capabilities)])),
-      ...paidFor(c.spec, capabilities, ctx.capabilities),
-      diagnostics: strategyFor(session),
+      known,
+      answers: Object.fromEntries(ctx.capabilities.map(([name, can]) => [name, can(offered.capabilities)])),
+      ...paidFor(c.spec, offered.capabilities, ctx.capabilities),
+      diagnostics: known.from === 'declared' ? (c.spec.diagnostics ?? 'push') : strategyOf(c.spec, offered),
     });
   }
   // Each server not asked is in one list: not installed, not trusted, or not for this file (and why).

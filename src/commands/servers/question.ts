@@ -25,7 +25,7 @@ export interface ServerInfo {
   untrusted?: string[];
 }
 
-/** What one server answers for a file, read from its own initialize result. */
+/** What one server answers for a file, from its own initialize result (its running one's, or the last one's here). */
 export interface ServerForFile {
   id: string;
   root: string;
@@ -35,6 +35,12 @@ export interface ServerForFile {
   /** The Python environment a Python server was given (VIRTUAL_ENV), when one was found. */
   python?: string;
   version?: string;
+  /**
+   * Where what it answers is known from, nothing being started for it: its
+   * running server; what it said of itself when this binary last ran here
+   * (`at`); or, never run here, the registry's word of what it lacks.
+   */
+  known: { from: 'running' | 'remembered' | 'declared'; at?: string };
   /** lspq's commands (and fmt-range, symbols-w) and whether this server can answer each. */
   answers: Record<string, boolean>;
   /** What of those it answers only with a paid licence, and how one is given. */

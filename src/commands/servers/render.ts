@@ -1,6 +1,6 @@
 /** servers: one block per server, found ones first. */
 import { displayPath } from '../../common/paths';
-import type { ServersForResult, ServersResult } from './question';
+import type { ServerForFile, ServersForResult, ServersResult } from './question';
 import type { RenderOptions } from '../../render/style';
 import type { ServersForShape, ServersShape } from './shape';
 import type { Rendered } from '../../render/rendered';
@@ -30,6 +30,14 @@ export const serversForJson = (r: ServersForResult, cwd: string): z.infer<typeof
   file: displayPath(r.file, cwd),
 });
 
+/** Where what a server answers is known from: `servers --for` starts nothing to ask it. */
+function knownFrom(known: ServerForFile['known']): string {
+  if (known.from === 'running') return 'asked: its running server';
+  if (known.from === 'remembered')
+    return `not started: known from its last run here (${known.at?.slice(0, 10) ?? 'date unknown'})`;
+  return 'not started: never run here, so known from the registry only (what it is known to lack)';
+}
+
 /** One block per server for the file, in the order lspq asks them: where it was found, what it answers. */
 export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendered {
   const c = o.colors;
@@ -44,6 +52,7 @@ export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendere
       `${c.bold(s.id)} ${c.dim(s.version ?? 'version unknown')}`,
       `  binary: ${s.path} (found in ${s.foundBy})`,
       `  root: ${s.root}`,
+      `  ${knownFrom(s.known)}`,
       ...(s.python ? [`  python environment: ${s.python}`] : []),
       `  answers: ${can.join(' ')}`,
       ...(cannot.length ? [`  cannot: ${cannot.join(' ')}`] : []),

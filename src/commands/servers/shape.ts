@@ -31,6 +31,10 @@ export const ServersForShape = z.object({
       foundBy: z.string(),
       python: z.optional(z.string()),
       version: z.optional(z.string()),
+      known: z.object({
+        from: z.enum(['running', 'remembered', 'declared']),
+        at: z.optional(z.string()),
+      }),
       answers: z.record(z.string(), z.boolean()),
       paid: z.optional(z.object({ commands: z.array(z.string()), how: z.string() })),
       diagnostics: z.string(),

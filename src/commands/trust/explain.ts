@@ -78,8 +78,11 @@ export function wouldRun(top: string, caller: Pick<CallerContext, 'env' | 'cwd'>
   const req = { ...caller, root: undefined } as CallerContext;
   const { files, folders } = representatives(top);
   const decided = new Set<string>();
+  // A folder's servers read once: its files of each kind ask the same (read per file, 4,600 files took 0.8 s).
+  const specsIn = new Map<string, ReturnType<typeof loadServers>>();
   for (const file of files) {
-    const specs = loadServers(dirname(file), caller.env, trust);
+    const dir = dirname(file);
+    const specs = specsIn.get(dir) ?? specsIn.set(dir, loadServers(dir, caller.env, trust)).get(dir)!;
     for (const spec of serversForFile(specs, file)) {
       if (spec.needsMarker && !findMarkedRoot(spec, dirname(file))) continue;
       const key = `${spec.id}\0${findRoot(spec, file)}\0${dirname(file)}`;

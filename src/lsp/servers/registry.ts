@@ -107,7 +107,17 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     diagnostics: 'tsserver',
     versionArgs: ['--version'],
     // It lives on when its tsserver dies (killed, out of its heap), answering nothing from then on.
-    worker: { exitLog: /\[tsserver\] Exited\. Code: \S+\. Signal: \S+/, command: /(^|\/)tsserver\.js$/ },
+    worker: {
+      exitLog: /\[tsserver\] Exited\. Code: \S+\. Signal: \S+/,
+      command: /(^|\/)tsserver\.js$/,
+      // tsserver's `status` (its version) through typescript.tsserverRequest: its response, or with no tsserver
+      // behind it, typescript-language-server's `noServer` or `cancelled` in its place.
+      probe: {
+        command: 'typescript.tsserverRequest',
+        arguments: ['status', {}],
+        answered: (answer) => typeof answer === 'object' && answer !== null && 'success' in answer,
+      },
+    },
     notSources: ['.d.ts', '.d.cts', '.d.mts'],
     style: 'tsserver',
     tsPlugins: [

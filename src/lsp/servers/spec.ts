@@ -268,12 +268,18 @@ export interface ServerSpec {
   needsMarker?: boolean;
   /**
    * A process it answers through (typescript-language-server's tsserver):
-   * its log line saying the worker died, and a word of the worker's command
-   * line. When the worker dies (the line, or an empty answer with no such
-   * child alive), the server is stopped as crashed, never left answering
-   * "nothing found".
+   * its log line saying the worker died, a word of the worker's command
+   * line, and a command that asks the worker something through the server
+   * (`workspace/executeCommand`), with how an answer from the worker looks.
+   * When the worker dies (the line, or an empty answer with no such child
+   * alive, or one the worker does not answer the probe after), the server
+   * is stopped as crashed, never left answering "nothing found".
    */
-  worker?: { exitLog: RegExp; command: RegExp };
+  worker?: {
+    exitLog: RegExp;
+    command: RegExp;
+    probe: { command: string; arguments: unknown[]; answered: (answer: unknown) => boolean };
+  };
   /**
    * It sees one build configuration of several a project may have (gopls:
    * this platform's, these tags): workspace-wide questions are asked again
