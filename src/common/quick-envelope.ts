@@ -35,6 +35,7 @@ const LINE_KEYS = new Set([
   'timeoutMs',
   'editId',
   'confine',
+  'stdin',
 ]);
 const EDIT_ID = /^[\w-]{1,64}$/;
 
@@ -61,7 +62,8 @@ function fitsCommandLine(v: unknown): boolean {
     (v.alsoText === undefined || isBoolean(v.alsoText)) &&
     (v.timeoutMs === undefined || isNumber(v.timeoutMs)) &&
     (v.editId === undefined || (isString(v.editId) && EDIT_ID.test(v.editId))) &&
-    (v.confine === undefined || (isString(v.confine) && v.confine.length > 0))
+    (v.confine === undefined || (isString(v.confine) && v.confine.length > 0)) &&
+    (v.stdin === undefined || isString(v.stdin))
   );
 }
 
