@@ -35,6 +35,12 @@ export interface DiagnosticsOptions {
   deadline: () => number;
   budgetMs?: number;
   signal?: AbortSignal;
+  /**
+   * The server's own diagnostics only, never those of a check it runs on
+   * the disk (rust-analyzer's cargo check): the texts it holds are not the
+   * disk's (a patch checked in memory), so the check would speak of others.
+   */
+  ownOnly?: boolean;
 }
 
 const offersCommand = (session: Session, command: string) =>
@@ -272,7 +278,7 @@ const CHECK_SUCCESSOR_MS = 1_000;
 const isCheck = (token: string | number) => String(token).includes('flycheck');
 
 /** Whether rust-analyzer runs its check on save: on unless its settings turn checkOnSave off. */
-function checksOnSave(spec: Session['client']['spec']): boolean {
+export function checksOnSave(spec: Session['client']['spec']): boolean {
   const off = (o: unknown) =>
     typeof o === 'object' && o !== null && (o as Record<string, unknown>).checkOnSave === false;
   return !off(spec.initializationOptions) && !off(spec.settings?.['rust-analyzer']);
@@ -356,10 +362,13 @@ export async function completeDiagnostics(
   const strategy = strategyFor(session);
   const uris = paths.map((p) => session.docs.uri(p));
   const out = new Map<string, Diagnostic[]>();
-  if (strategy === 'pull-and-check') return pullAndCheck(session, paths, uris, o);
-  if (strategy === 'pull' || strategy === 'tsserver') {
+  if (strategy === 'pull-and-check' && !o.ownOnly) return pullAndCheck(session, paths, uris, o);
+  if (strategy === 'pull' || strategy === 'tsserver' || strategy === 'pull-and-check') {
     for (const [i, path] of paths.entries())
-      out.set(path, strategy === 'pull' ? await pull(session, path, uris[i]!, o) : await tsserver(session, path, o));
+      out.set(
+        path,
+        strategy === 'tsserver' ? await tsserver(session, path, o) : await pull(session, path, uris[i]!, o),
+      );
     return out;
   }
   if (strategy === 'gopls-barrier') await goplsBarrier(session, uris, o);
