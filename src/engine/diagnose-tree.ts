@@ -1,0 +1,135 @@
+/**
+ * What a change held in memory introduces: the same servers asked about the
+ * files as they are on disk and about the tree the change makes of them,
+ * laid over the disk (memory-tree.ts), and the diagnostics of the one told
+ * from those of the other as diag --since tells them (diagnose-since.ts).
+ * diag --patch and a dry run's --verify lay the changed tree after the
+ * disk; the after-edit hook lays the tree before the edit, the disk being
+ * after it. Nothing is written; each server is held alone while it holds
+ * the tree, and has the disk's texts back before it is given up.
+ */
+import type { ChangedFile, Diagnostic, Withheld } from '../answers/diagnostics';
+import { checksOnSave, strategyFor } from '../lsp/complete-diagnostics';
+import { lineMap } from '../lsp/line-map';
+import type { Session } from '../lsp/manager';
+import type { Deadline, HandlerContext } from './context';
+import { type Collected, collected, type DiagRequest, fileSessions, mergeDiagnostics, workspaceWork } from './diagnose';
+import { type Changed, pass, splitNew } from './diagnose-since';
+import { refuseUnshowable, type Tree } from './memory-tree';
+import { holdAlone } from './sessions';
+
+export type { ChangedFile };
+
+export interface Introduced {
+  /** In the state after the change and not before it (each marked new). */
+  fresh: Diagnostic[];
+  /** In the state after the change and already before it. */
+  old: Diagnostic[];
+  /** Files checked in either state. */
+  files: string[];
+  incomplete: Set<string>;
+  skipped: Map<string, string>;
+  sessions: Session[];
+  /** Checks that read the disk and so could not be asked about the tree (rust-analyzer's cargo check). */
+  withheld: Withheld[];
+}
+
+/**
+ * The servers to ask and their files: `workspace`, every source file of
+ * the workspaces of the changed files' servers (a broken caller nobody
+ * touched is found); `files`, the changed files alone. Files the change
+ * creates are added to their own servers' lists.
+ */
+async function workOf(
+  changes: ChangedFile[],
+  scope: 'workspace' | 'files',
+  req: DiagRequest,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  out: Collected,
+): Promise<Map<Session, string[]>> {
+  const touched = changes.flatMap((c) => [c.path, ...(c.renamedFrom ? [c.renamedFrom] : [])]);
+  const work = new Map<Session, string[]>();
+  const add = (session: Session, path: string) => {
+    const list = work.get(session) ?? [];
+    if (!list.includes(path)) work.set(session, [...list, path]);
+  };
+  if (scope === 'workspace') {
+    const servers = new Set<Session>();
+    for (const path of touched) for (const s of await fileSessions(path, req, ctx, true)) servers.add(s);
+    if (servers.size > 0)
+      for (const [s, files] of (await workspaceWork(req, ctx, deadline, out, false, [...servers])).work)
+        for (const f of files) add(s, f);
+  }
+  for (const path of touched) for (const s of await fileSessions(path, req, ctx, true)) add(s, path);
+  return work;
+}
+
+/** Checks that read the disk, left out of a comparison whose one side is held in memory. */
+function diskChecks(sessions: Session[]): Withheld[] {
+  return sessions
+    .filter((s) => strategyFor(s) === 'pull-and-check' && checksOnSave(s.client.spec) && !s.client.spec.restricted)
+    .map((s) => ({
+      server: s.client.spec.id,
+      missing: "cargo check's diagnostics (it checks the files on disk, not text held in memory)",
+      fix: "write the edit and ask 'lspq diag --since HEAD --all'",
+    }));
+}
+
+/**
+ * The diagnostics `changes` introduce. `disk`: which side the disk is,
+ * the other laid over it as a tree. The disk's side is asked first: warm,
+ * its servers often know its answers already.
+ */
+export async function introducedBy(
+  changes: ChangedFile[],
+  disk: 'before' | 'after',
+  scope: 'workspace' | 'files',
+  req: DiagRequest,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<Introduced> {
+  const listed = collected(req.context);
+  const work = await workOf(changes, scope, req, ctx, deadline, listed);
+  const side = (c: ChangedFile) => (disk === 'before' ? c.after : c.before);
+  const tree: Tree = new Map(
+    changes.flatMap((c): [string, string | null][] => [
+      [c.path, side(c)],
+      // A renamed file is gone from where it was, after the change.
+      ...(c.renamedFrom && disk === 'before' ? [[c.renamedFrom, null] as [string, null]] : []),
+    ]),
+  );
+  const sessions = [...work.keys()];
+  refuseUnshowable(sessions, tree, req.cwd);
+  // Both states are this question's alone: no other question sees the tree.
+  await holdAlone(sessions, req, ctx, deadline);
+  const how = { keepOpen: scope === 'files', ownOnly: true };
+  const onDisk = await pass(work, new Map(), req, ctx, deadline, how);
+  const inMemory = await pass(work, tree, req, ctx, deadline, how);
+  const [then, now] = disk === 'before' ? [onDisk, inMemory] : [inMemory, onDisk];
+  // What was said of a renamed file where it was is said of it where it goes.
+  const moved = new Map(changes.flatMap((c) => (c.renamedFrom ? [[c.renamedFrom, c.path] as const] : [])));
+  const before = mergeDiagnostics(then.diagnostics.map((d) => ({ ...d, path: moved.get(d.path) ?? d.path })));
+  const after = mergeDiagnostics(now.diagnostics);
+  const byPath = new Map<string, Changed>();
+  for (const c of changes) {
+    if (c.after === null) continue;
+    const then = c.before ?? undefined;
+    byPath.set(c.path, {
+      path: c.path,
+      now: c.after,
+      ...(then !== undefined ? { then } : {}),
+      lines: lineMap(then ?? '', c.after),
+    });
+  }
+  const { fresh, old } = splitNew(before, after, byPath);
+  return {
+    fresh,
+    old,
+    files: [...new Set([...onDisk.files, ...inMemory.files])].sort(),
+    incomplete: new Set([...onDisk.incomplete, ...inMemory.incomplete, ...listed.incomplete]),
+    skipped: listed.skipped,
+    sessions,
+    withheld: diskChecks(sessions),
+  };
+}
