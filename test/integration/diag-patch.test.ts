@@ -294,3 +294,91 @@ describe.each(LANGUAGES)('$name', (lang) => {
     return path;
   }
 });
+
+describe('TypeScript 7: several files, CRLF, a subfolder, a patch that does not apply, two questions at once', () => {
+  const dir = join(base, 'extras');
+  const files: Record<string, string> = {
+    ...TS_FILES,
+    'src/dos.ts': 'export const dos = 1;\r\nexport const tres = 3;\r\n',
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  git(dir, 'init', '-q', '-b', 'main');
+  // The CRLF file is committed as it is (git diff then prints its lines with their CR).
+  git(dir, '-c', 'core.autocrlf=false', 'add', '.');
+  git(dir, 'commit', '-qm', 'base');
+  const clean = snapshot(dir);
+  /** What git diff prints for an edit of the work tree, the tree then put back. */
+  const diffOf = (edits: Record<string, string>) => {
+    for (const [name, text] of Object.entries(edits)) writeFileSync(join(dir, name), text);
+    const patch = git(dir, 'diff');
+    git(dir, 'checkout', '-q', '--', '.');
+    return patch;
+  };
+  const several = diffOf({
+    'src/lib.ts': 'export function scale(x: number, by: number): number {\n  return x * by;\n}\n',
+    'src/dos.ts': 'export const dos: string = 1;\r\nexport const tres = 3;\r\n',
+  });
+  const patchFile = join(base, 'extras.patch');
+  writeFileSync(patchFile, several);
+  const expected = [
+    'src/caller.ts:3:22: error: Expected 2 arguments, but got 1. [ts 2554]',
+    "src/dos.ts:1:14: error: Type 'number' is not assignable to type 'string'. [ts 2322]",
+  ];
+
+  test('a git diff of two files, one of them CRLF: both checked, exact places', async () => {
+    expect(several).toContain('\r\n');
+    const r = await lspq.run(['diag', '--patch', patchFile], { cwd: dir });
+    expect([lines(r.stdout), r.exit]).toEqual([expected, 1]);
+    expect(snapshot(dir)).toEqual(clean);
+  });
+
+  test("run from a subfolder: git's paths are read from the repository's top", async () => {
+    const r = await lspq.run(['diag', '--patch', patchFile], { cwd: join(dir, 'src') });
+    expect([lines(r.stdout), r.exit]).toEqual([expected.map((l) => l.slice('src/'.length)), 1]);
+  });
+
+  test('a patch that does not apply: exit 2 naming the file, the hunk and the line; nothing asked', async () => {
+    const wrong = several.replace('-  return x * 2;', '-  return x * 3;');
+    const r = await piped(['diag', '--patch', '-'], dir, wrong);
+    expect(r).toEqual({
+      exit: 2,
+      stdout: '',
+      stderr:
+        'lspq: the patch does not apply: src/lib.ts hunk 1 (@@ -1,3 +1,3 @@) expects "  return x * 3;" at line 2, where the file has "  return x * 2;"\n',
+    });
+  });
+
+  test('a patch check beside a plain diag of the same files, three times: neither sees the other', async () => {
+    for (let i = 0; i < 3; i++) {
+      const [patched, plain] = await Promise.all([
+        lspq.run(['diag', '--patch', patchFile], { cwd: dir }),
+        lspq.run(['diag', 'src/lib.ts', 'src/caller.ts', 'src/dos.ts'], { cwd: dir }),
+      ]);
+      expect([lines(patched.stdout), patched.exit]).toEqual([expected, 1]);
+      expect([plain.stdout, plain.stderr, plain.exit]).toEqual(['', 'lspq: no problems in 3 files\n', 0]);
+    }
+    expect(snapshot(dir)).toEqual(clean);
+  });
+});
+
+test("rust-analyzer: its own diagnostics of the patched text; cargo check's, which read the disk, named as left out (exit 3)", async () => {
+  const dir = join(base, 'rust');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "patch"\nversion = "0.1.0"\nedition = "2021"\n');
+  writeFileSync(join(dir, 'src/lib.rs'), 'pub fn twice(n: i32) -> i32 {\n    n * 2\n}\n');
+  writeFileSync(join(dir, 'src/main.rs'), 'mod lib;\n\nfn main() {\n    println!("{}", lib::twice(2));\n}\n');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'base');
+  const patch =
+    '--- a/src/lib.rs\n+++ b/src/lib.rs\n@@ -1,3 +1,3 @@\n-pub fn twice(n: i32) -> i32 {\n-    n * 2\n+pub fn twice(n: i32, by: i32) -> i32 {\n+    n * by\n }\n';
+  const r = await piped(['diag', '--patch', '-', '--timeout', '150'], dir, patch);
+  expect(r.stdout).toBe('src/main.rs:4:32: error: expected 2 arguments, found 1 [rust-analyzer E0107]\n');
+  expect(r.stderr).toBe(
+    "lspq: 1 error new with the patch (1 file touched) in 2 files\nlspq: diagnostics are incomplete: rust-analyzer left out cargo check's diagnostics (it checks the files on disk, not text held in memory) (write the edit and ask 'lspq diag --since HEAD --all')\n",
+  );
+  expect(r.exit).toBe(3);
+}, 240_000);
