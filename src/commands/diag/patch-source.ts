@@ -47,38 +47,35 @@ function diffText(value: string, line: CommandLine): string {
 /** The files the diff touches, before and after, its paths read from the current folder or else the repository's top. */
 export async function patchFor(value: string, line: CommandLine): Promise<ReadPatch> {
   const text = diffText(value, line);
+  const pinned = line.confine ? realOf(line.confine) : undefined;
+  // Inside the MCP server's pinned workspace, or refused before anything outside is read.
+  const within = (path: string) => {
+    if (pinned !== undefined && !isWithin(whereItLands(path), pinned))
+      throw new LspqError(
+        'outside_workspace',
+        `the patch touches ${displayPath(path, line.cwd)}, outside the workspace this MCP server was started for (${line.confine})`,
+      );
+    return path;
+  };
   const read = (base: string) =>
     readPatch(
       text,
-      (name) => resolvePath(base, name),
+      (name) => within(resolvePath(base, name)),
       readText,
       (p) => displayPath(p, line.cwd),
     );
-  let patch: ReadPatch;
   try {
-    patch = read(line.cwd);
+    return read(line.cwd);
   } catch (err) {
     // git diff names files from the repository's top, wherever in it it ran.
     const top = err instanceof LspqError && err.code === 'patch_does_not_apply' ? await topOf(line) : undefined;
     if (top === undefined || top === line.cwd) throw err;
     try {
-      patch = read(top);
+      return read(top);
     } catch {
       throw err;
     }
   }
-  if (line.confine) {
-    const pinned = realOf(line.confine);
-    const outside = patch.files
-      .flatMap((f) => [f.path, ...(f.renamedFrom ? [f.renamedFrom] : [])])
-      .find((p) => !isWithin(whereItLands(p), pinned));
-    if (outside !== undefined)
-      throw new LspqError(
-        'outside_workspace',
-        `the patch touches ${outside}, outside the workspace this MCP server was started for (${line.confine})`,
-      );
-  }
-  return patch;
 }
 
 async function topOf(line: CommandLine): Promise<string | undefined> {
