@@ -63,7 +63,7 @@ export async function pass(
   for (const [session, all] of work) {
     const files = all.filter((f) => inTree(tree, f));
     try {
-      await layOver(session, tree);
+      await layOver(session, tree, ctx, deadline);
       for (const f of files) out.files.add(f);
       for (let i = 0; i < files.length; i += BATCH)
         await diagnoseBatch(session, files.slice(i, i + BATCH), keepOpen, ctx, deadline, out, {

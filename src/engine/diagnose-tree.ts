@@ -32,6 +32,8 @@ export interface Introduced {
   sessions: Session[];
   /** Checks that read the disk and so could not be asked about the tree (rust-analyzer's cargo check). */
   withheld: Withheld[];
+  /** The files those checks would have judged. */
+  unjudged: string[];
 }
 
 /**
@@ -65,15 +67,16 @@ async function workOf(
   return work;
 }
 
-/** Checks that read the disk, left out of a comparison whose one side is held in memory. */
+/** Servers with a check that reads the disk, left out of a comparison whose one side is held in memory. */
+const checksDisk = (s: Session) =>
+  strategyFor(s) === 'pull-and-check' && checksOnSave(s.client.spec) && !s.client.spec.restricted;
+
 function diskChecks(sessions: Session[]): Withheld[] {
-  return sessions
-    .filter((s) => strategyFor(s) === 'pull-and-check' && checksOnSave(s.client.spec) && !s.client.spec.restricted)
-    .map((s) => ({
-      server: s.client.spec.id,
-      missing: "cargo check's diagnostics (it checks the files on disk, not text held in memory)",
-      fix: "write the edit and ask 'lspq diag --since HEAD --all'",
-    }));
+  return sessions.filter(checksDisk).map((s) => ({
+    server: s.client.spec.id,
+    missing: "cargo check's diagnostics (it checks the files on disk, not text held in memory)",
+    fix: "write the edit and ask 'lspq diag --since HEAD --all'",
+  }));
 }
 
 /**
@@ -131,5 +134,6 @@ export async function introducedBy(
     skipped: listed.skipped,
     sessions,
     withheld: diskChecks(sessions),
+    unjudged: [...work].flatMap(([s, files]) => (checksDisk(s) ? files : [])).sort(),
   };
 }
