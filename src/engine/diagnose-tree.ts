@@ -13,7 +13,15 @@ import { checksOnSave, strategyFor } from '../lsp/complete-diagnostics';
 import { lineMap } from '../lsp/line-map';
 import type { Session } from '../lsp/manager';
 import type { Deadline, HandlerContext } from './context';
-import { type Collected, collected, type DiagRequest, fileSessions, mergeDiagnostics, workspaceWork } from './diagnose';
+import {
+  type Collected,
+  collected,
+  type DiagRequest,
+  fileSessions,
+  mergeDiagnostics,
+  withheldBy,
+  workspaceWork,
+} from './diagnose';
 import { type Changed, pass, splitNew } from './diagnose-since';
 import { refuseUnshowable, type Tree } from './memory-tree';
 import { holdAlone } from './sessions';
@@ -30,7 +38,7 @@ export interface Introduced {
   incomplete: Set<string>;
   skipped: Map<string, string>;
   sessions: Session[];
-  /** Checks that read the disk and so could not be asked about the tree (rust-analyzer's cargo check). */
+  /** What the servers left out (withheldBy), and checks that read the disk, which could not be asked about the tree (rust-analyzer's cargo check). */
   withheld: Withheld[];
   /** The files those checks would have judged. */
   unjudged: string[];
@@ -91,6 +99,8 @@ export async function introducedBy(
   req: DiagRequest,
   ctx: HandlerContext,
   deadline: Deadline,
+  /** A file absent from the tree stands as an empty one where a server cannot be shown it gone (the hook's new files). */
+  absentAsEmpty = false,
 ): Promise<Introduced> {
   const listed = collected(req.context);
   const work = await workOf(changes, scope, req, ctx, deadline, listed);
@@ -103,7 +113,7 @@ export async function introducedBy(
     ]),
   );
   const sessions = [...work.keys()];
-  refuseUnshowable(sessions, tree, req.cwd);
+  refuseUnshowable(sessions, tree, req.cwd, absentAsEmpty);
   // Both states are this question's alone: no other question sees the tree.
   await holdAlone(sessions, req, ctx, deadline);
   const how = { keepOpen: scope === 'files', ownOnly: true };
@@ -133,7 +143,9 @@ export async function introducedBy(
     incomplete: new Set([...onDisk.incomplete, ...inMemory.incomplete, ...listed.incomplete]),
     skipped: listed.skipped,
     sessions,
-    withheld: diskChecks(sessions),
+    withheld: [...withheldBy(sessions, ctx), ...diskChecks(sessions)].filter(
+      (w, i, all) => all.findIndex((o) => o.server === w.server) === i,
+    ),
     unjudged: [...work].flatMap(([s, files]) => (checksDisk(s) ? files : [])).sort(),
   };
 }

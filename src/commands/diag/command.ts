@@ -77,7 +77,7 @@ export const diag = defineCommand({
     'lspq diag --staged --fail-on warning',
     'lspq diag --all --json',
     'lspq diag --since main --all',
-    'git diff | lspq diag --patch -',
+    'lspq diag --patch fix.patch',
   ],
   process: 'daemon',
   mcp: {

@@ -71,6 +71,8 @@ export function readPatch(
   read: (path: string) => string | undefined,
   show: (path: string) => string,
 ): ReadPatch {
+  // Nothing at all (git diff of a clean tree): a patch that changes nothing.
+  if (text.trim() === '') return { files: [], binary: [] };
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(text);

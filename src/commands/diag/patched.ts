@@ -7,7 +7,7 @@
 import { answeredBy } from '../../answers/caller';
 import type { Diagnostic, Severity } from '../../answers/diagnostics';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
-import { atLeast, type DiagRequest, mergeDiagnostics, withheldBy } from '../../engine/diagnose';
+import { atLeast, type DiagRequest, mergeDiagnostics } from '../../engine/diagnose';
 import { introducedBy } from '../../engine/diagnose-tree';
 import type { DiagResult } from './question';
 
@@ -28,8 +28,6 @@ export async function diagPatch(req: DiagRequest, ctx: HandlerContext): Promise<
   const visible = shown.filter((d) => !req.severity || atLeast(d.severity, req.severity));
   const skipped = new Map(found.skipped);
   for (const path of patch.binary) skipped.set(path, 'a binary change, which no server checks');
-  const servers = withheldBy(found.sessions, ctx);
-  const named = new Set(servers.map((w) => w.server));
   return {
     diagnostics: visible.slice(0, req.limit),
     summary: count(shown),
@@ -39,7 +37,7 @@ export async function diagPatch(req: DiagRequest, ctx: HandlerContext): Promise<
     incomplete: [...found.incomplete].sort(),
     skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy(found.sessions),
-    withheld: [...servers, ...found.withheld.filter((w) => !named.has(w.server))],
+    withheld: found.withheld,
     patch: {
       files: patch.files.map((f) => f.path).sort(),
       introduced: count(found.fresh),
