@@ -155,8 +155,9 @@ async function answers(root: string): Promise<string> {
   const compared: Compared[] = [];
   for (const edit of edits) compared.push(await compareEdit(root, edit, run, (...args) => git(root, ...args)));
   const kinds = ['rename', 'action', 'signature', 'unexport'] as const;
+  const skipped = compared.filter((c) => c.skipped);
   const rows = kinds.map((k) => {
-    const of = compared.filter((c) => c.edit.kind === k);
+    const of = compared.filter((c) => c.edit.kind === k && !c.skipped);
     return [
       k,
       of.length,
@@ -165,12 +166,15 @@ async function answers(root: string): Promise<string> {
       fmt(median(of.map((c) => c.patchMs))),
     ];
   });
-  const differ = compared.filter((c) => !c.same);
+  const differ = compared.filter((c) => !c.same && !c.skipped);
   return [
     `#### ${compared.length} seeded edits of immer (seed 1): diag --patch against diag --since HEAD~1 --all once committed`,
     '',
     table(['edit', 'edits', 'same answer', 'introduce problems', '`--patch` median ms'], rows),
     '',
+    skipped.length
+      ? `Not compared, git apply refusing the diff lspq printed: ${skipped.map((c) => `${c.edit.what} (${c.skipped})`).join('; ')}`
+      : '',
     differ.length === 0
       ? 'Every answer the same.'
       : `Different: ${differ

@@ -90,9 +90,11 @@ function diskChecks(sessions: Session[]): Withheld[] {
 /**
  * The diagnostics `changes` introduce. `disk`: which side the disk is,
  * the other laid over it as a tree. The state after the change is asked
- * of every file; the state before, of the files with something to say
- * after it (the rest can hold nothing new): on immer, a patch's check went
- * from a full pass each way to one and a few files.
+ * of every file; the state before it, where the disk is that state and its
+ * servers diagnosed it with nothing changed since, of every file first
+ * (their answers kept, little to pay); else after, of the files with
+ * something to say after the change alone (on immer, a patch's check went
+ * from a full pass each way to one and a few files).
  */
 export async function introducedBy(
   changes: ChangedFile[],
@@ -120,16 +122,23 @@ export async function introducedBy(
   await holdAlone(sessions, req, ctx, deadline);
   const how = { keepOpen: scope === 'files', ownOnly: true };
   const none: Tree = new Map();
-  const now = await pass(work, disk === 'before' ? tree : none, req, ctx, deadline, how);
-  // Only a file with something to say after the change can hold something it said before: the state before is
-  // asked of those alone (where was before a rename too), the far larger rest of the workspace not again.
   const moved = new Map(changes.flatMap((c) => (c.renamedFrom ? [[c.renamedFrom, c.path] as const] : [])));
-  const said = new Set(now.diagnostics.map((d) => d.path));
-  const asked = (f: string) => said.has(f) || said.has(moved.get(f) ?? '');
-  const before = new Map(
-    [...work].map(([s, files]) => [s, files.filter(asked)] as const).filter(([, f]) => f.length > 0),
-  );
-  const then = await pass(before, disk === 'before' ? none : tree, req, ctx, deadline, how);
+  // The disk's side first where it costs little (its servers diagnosed it and nothing changed since): every file
+  // then, before the tree is laid. Else the state after the change first, and the state before it only for the
+  // files with something to say after it (the rest can hold nothing new): a server laid a tree over and taken off
+  // again checks afresh what it is asked.
+  const warm = disk === 'before' && sessions.every((s) => s.docs.warm);
+  let then: Collected | undefined;
+  if (warm) then = await pass(work, none, req, ctx, deadline, how);
+  const now = await pass(work, disk === 'before' ? tree : none, req, ctx, deadline, how);
+  if (!then) {
+    const said = new Set(now.diagnostics.map((d) => d.path));
+    const asked = (f: string) => said.has(f) || said.has(moved.get(f) ?? '');
+    const before = new Map(
+      [...work].map(([s, files]) => [s, files.filter(asked)] as const).filter(([, f]) => f.length > 0),
+    );
+    then = await pass(before, disk === 'before' ? none : tree, req, ctx, deadline, how);
+  }
   // What was said of a renamed file where it was is said of it where it goes.
   const old = mergeDiagnostics(then.diagnostics.map((d) => ({ ...d, path: moved.get(d.path) ?? d.path })));
   const after = mergeDiagnostics(now.diagnostics);

@@ -114,6 +114,7 @@ export async function diagnoseBatch(
         signal: ctx.signal,
         ownOnly: how.ownOnly,
       });
+      session.docs.diagnosedNow();
       const texts = textsOf(session, ctx);
       // Context while the servers still hold what they checked (the staged text with --staged).
       for (const [path, items] of found) {

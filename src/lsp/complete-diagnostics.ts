@@ -363,12 +363,13 @@ export async function completeDiagnostics(
   const uris = paths.map((p) => session.docs.uri(p));
   const out = new Map<string, Diagnostic[]>();
   if (strategy === 'pull-and-check' && !o.ownOnly) return pullAndCheck(session, paths, uris, o);
-  if (strategy === 'pull' || strategy === 'tsserver' || strategy === 'pull-and-check') {
-    for (const [i, path] of paths.entries())
-      out.set(
-        path,
-        strategy === 'tsserver' ? await tsserver(session, path, o) : await pull(session, path, uris[i]!, o),
-      );
+  if (strategy === 'pull' || strategy === 'pull-and-check') {
+    const answers = await Promise.all(paths.map((path, i) => pull(session, path, uris[i]!, o)));
+    for (const [i, path] of paths.entries()) out.set(path, answers[i]!);
+    return out;
+  }
+  if (strategy === 'tsserver') {
+    for (const path of paths) out.set(path, await tsserver(session, path, o));
     return out;
   }
   if (strategy === 'gopls-barrier') await goplsBarrier(session, uris, o);

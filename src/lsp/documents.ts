@@ -281,6 +281,23 @@ export class Documents {
     });
   }
 
+  /** The world when the server last diagnosed the disk's own texts (no overlay, nothing hidden). */
+  private diagnosedDiskAt = -1;
+
+  /** The server has just diagnosed what it holds: if that is the disk's, it is remembered so (warm). */
+  diagnosedNow(): void {
+    if (this.hidden.size === 0 && ![...this.open.values()].some((d) => d.overlay)) this.diagnosedDiskAt = this.world;
+  }
+
+  /**
+   * Nothing changed since the server last diagnosed the disk's texts: a
+   * server that keeps what it computed (TypeScript 7's checker) answers
+   * for the disk again at little cost.
+   */
+  get warm(): boolean {
+    return this.diagnosedDiskAt === this.world;
+  }
+
   /** Something under the root changed on disk: remembered diagnoses no longer hold. */
   touchWorld(): void {
     this.world++;

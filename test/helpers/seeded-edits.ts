@@ -117,20 +117,17 @@ export async function seededEdits(
       const patch = handPatch(root, d.file, d.line, lang.unexport);
       if (patch) edits.push({ kind, what: `${at} no longer exported`, patch });
     } else if (kind === 'action') {
-      const listed = await run(['actions', `${d.file}:${d.line}`, '--kind', lang.actionKind, '--json']);
+      // Listed whole and chosen by kind here: TypeScript 7 answered `only: ["refactor"]` with none of its refactor.* ones.
+      const listed = await run(['actions', `${d.file}:${d.line}`, '--json']);
       const actions =
-        listed.exit === 0 ? (JSON.parse(listed.stdout) as { actions: { index: number; title: string }[] }).actions : [];
+        listed.exit === 0
+          ? (JSON.parse(listed.stdout) as { actions: { index: number; kind: string; title: string }[] }).actions.filter(
+              (a) => a.kind.startsWith(lang.actionKind),
+            )
+          : [];
       if (actions.length === 0) continue;
       const a = pick(actions);
-      const r = await run([
-        'actions',
-        `${d.file}:${d.line}`,
-        '--kind',
-        lang.actionKind,
-        '--apply',
-        String(a.index),
-        '--dry-run',
-      ]);
+      const r = await run(['actions', `${d.file}:${d.line}`, '--apply', String(a.index), '--dry-run']);
       if (r.exit === 0 && r.stdout.startsWith('diff'))
         edits.push({ kind, what: `${a.title} at ${at}`, patch: r.stdout });
     }
@@ -144,6 +141,8 @@ const keyOf = (d: Record<string, unknown>) =>
 
 export interface Compared {
   edit: Edit;
+  /** Why the edit was not compared: git itself does not apply its diff. */
+  skipped?: string;
   /** The diagnostics each reported as new, as keys. */
   patch: string[];
   since: string[];
@@ -162,12 +161,17 @@ export async function compareEdit(
   run: Run,
   git: (...args: string[]) => string,
 ): Promise<Compared> {
+  const file = join(root, '.git', 'seeded-edit.patch');
+  writeFileSync(file, edit.patch);
+  try {
+    git('apply', '--check', file);
+  } catch (err) {
+    return { edit, skipped: (err as Error).message.split('\n')[0]!, patch: [], since: [], same: false, patchMs: 0 };
+  }
   const start = performance.now();
   const patched = await run(['diag', '--patch', '-', '--json', '--limit', '100000'], edit.patch);
   const patchMs = performance.now() - start;
   const patch = (JSON.parse(patched.stdout) as { diagnostics?: Record<string, unknown>[] }).diagnostics;
-  const file = join(root, '.git', 'seeded-edit.patch');
-  writeFileSync(file, edit.patch);
   git('apply', file);
   git('add', '-A');
   git('commit', '-qm', edit.what);

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, Lspq, lspqArgv, lspqOnPath, scratchDir, toolsPath } from '../helpers/lspq';
+import { checkAnswer } from '../helpers/schema';
 
 const lspq = new Lspq();
 const base = scratchDir('hook');
@@ -119,6 +120,14 @@ describe('Claude Code (TypeScript 7)', () => {
       stdout: '',
       stderr: `lspq: this edit of src/lib.ts introduced 1 error:\n${BROKEN}\n`,
     });
+    // lspq's own document, where asked: the schema's.
+    const json = await hook(['run', '--for', 'claude', '--json'], dir, event('PostToolUse', 's1', edit));
+    const doc = JSON.parse(json.stdout) as { compared: unknown[]; diagnostics: { path: string }[] };
+    checkAnswer('hook', doc);
+    expect([doc.compared, doc.diagnostics.map((d) => d.path)]).toEqual([
+      [{ path: 'src/lib.ts', with: 'the edit undone' }],
+      ['src/caller.ts'],
+    ]);
     // The next edit fixes the caller: judged against the caller as it was just before it, it introduced nothing.
     const caller = join(dir, 'src/caller.ts');
     const fix = { file_path: caller, old_string: 'scale(2)', new_string: 'scale(2, 2)' };
