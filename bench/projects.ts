@@ -123,6 +123,31 @@ function typescriptProject(): Project {
   };
 }
 
+/**
+ * immer's TypeScript sources, from its npm package (npm pack: the registry's
+ * tarball holds src/), with a tsconfig of its own: a small library whose
+ * files all import one another, for diag --patch (bench/patch.ts).
+ */
+export function immer(): string {
+  const root = join(WORK, 'immer');
+  if (!existsSync(root)) {
+    const dl = join(WORK, 'dl');
+    mkdirSync(dl, { recursive: true });
+    run(['npm', 'pack', 'immer@11.2.10', '--pack-destination', dl, '--silent'], WORK);
+    run(['tar', 'xzf', join(dl, 'immer-11.2.10.tgz'), '-C', dl], WORK);
+    mkdirSync(root, { recursive: true });
+    copyOnce(join(dl, 'package', 'src'), join(root, 'src'));
+    writeFileSync(
+      join(root, 'tsconfig.json'),
+      '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2020", "lib": ["es2020"], "module": "esnext", "moduleResolution": "bundler", "skipLibCheck": true }, "include": ["src"] }\n',
+    );
+    // Its build defines process.env.NODE_ENV; the sources alone need it declared.
+    writeFileSync(join(root, 'src', 'types', 'node.d.ts'), 'declare const process: { env: { NODE_ENV?: string } }\n');
+    writeFileSync(join(root, 'package.json'), '{ "name": "immer-bench", "private": true }\n');
+  }
+  return root;
+}
+
 export function projects(): Project[] {
   mkdirSync(WORK, { recursive: true });
   return [typescriptProject(), goProject(), pythonProject(), cProject()];

@@ -15,7 +15,7 @@
 import { BUILD } from './common/build-info';
 import { loadBundle } from './bundles';
 import { forward, forwardBatch, forwardIfRunning } from './cli/forward';
-import { scanWords } from './common/words';
+import { asksStdin, scanWords } from './common/words';
 import { didYouMean } from './common/nearest';
 import { isTerminal, wantsColor } from './cli/terminal';
 import { declarations } from './commands/declarations' with { type: 'macro' };
@@ -143,6 +143,8 @@ async function run(): Promise<ExitCode> {
         ? { timeoutMs: spec.timeoutSeconds * 1000 }
         : {}),
   };
+  // Read whole where the words ask for it (diag --patch -): the engine, in the daemon, has no stdin of ours.
+  if (!help && asksStdin(spec.stdin, args)) line.stdin = await readStdin();
   // --help is answered here: asking it must not start a daemon.
   const here = spec.process === 'here' || words.noDaemon || help;
   if (spec.stream && !help) return print(await batch(line, here));
@@ -152,6 +154,16 @@ async function run(): Promise<ExitCode> {
     if (answered) return print(answered);
   } else if (!here) return print(await forward(line, showProgress));
   return print(await loadBundle<EngineBundle>('engine').runHere(line));
+}
+
+/** Past this, stdin does not fit the one line a command travels in to the daemon. */
+const STDIN_MAX_BYTES = 3 * 1024 * 1024;
+
+async function readStdin(): Promise<string> {
+  const text = await Bun.stdin.text();
+  if (text.length > STDIN_MAX_BYTES)
+    throw usage(`stdin holds more than ${STDIN_MAX_BYTES / 1_048_576} MB; give it as a file instead of '-'`);
+  return text;
 }
 
 /** A batch: stdin's lines to the engine, each answer line to stdout as it comes, in order. */

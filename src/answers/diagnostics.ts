@@ -29,6 +29,16 @@ export interface DiagQuery extends CallerContext {
   since?: string;
   /** Only diagnostics on lines added or changed since `since` (else HEAD). */
   changedLines?: boolean;
+  /** What a unified diff would introduce, applied in memory: the files it touches, and those it changes that are no text. */
+  patch?: { files: ChangedFile[]; binary: string[] };
+}
+
+/** A file a change touches: its text before and after (null: absent then), and where it was before a rename. */
+export interface ChangedFile {
+  path: string;
+  before: string | null;
+  after: string | null;
+  renamedFrom?: string;
 }
 
 /** A checker left out of a diagnosis: what is missing from the answer, and what would bring it in. */

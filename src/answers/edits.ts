@@ -20,6 +20,8 @@ export interface Verify {
 export interface Verification {
   introduced: Diagnostic[];
   reverted: boolean;
+  /** false for --dry-run --verify: checked in memory, nothing written (or put back). */
+  written?: boolean;
   /**
    * Files whose diagnostics cannot be compared: they did not all come in
    * time, or a check that reads the disk (cargo check) has errors in them

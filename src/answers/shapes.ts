@@ -56,10 +56,11 @@ export const DiagnosticShape = z.object({
   new: z.optional(z.boolean()),
 });
 
-/** --verify: the errors the edit introduced, and whether every file was put back for them. */
+/** --verify: the errors the edit introduced, and whether every file was put back for them; `written: false` for a dry run's. */
 export const VerificationShape = z.object({
   introduced: z.array(DiagnosticShape),
   reverted: z.boolean(),
+  written: z.optional(z.boolean()),
   incomplete: z.optional(z.array(z.string())),
 });
 

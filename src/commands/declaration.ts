@@ -36,6 +36,13 @@ export interface Declaration {
   writes?: boolean;
   /** Its MCP tool (lspq mcp), where it has one: a question, or an edit and how it is kept a dry run. */
   mcp?: McpTool;
+  /**
+   * When its words ask for it, the command's process reads stdin whole and
+   * sends it with the line: `--FLAG -` (diag --patch -), or WORD as the
+   * first positional word (hook run). Never otherwise: a script's stdin is
+   * not lspq's to take.
+   */
+  stdin?: { flag: string } | { word: string };
 }
 
 /**
@@ -46,7 +53,15 @@ export interface Declaration {
  * must be given for the edit to be one (actions: which action).
  */
 export type McpTool = (
-  | { kind: 'question' }
+  | {
+      kind: 'question';
+      /**
+       * Flags whose value the tool takes as text and hands the command on
+       * its stdin (`--FLAG -`), by the flag's name, with the input's
+       * description: diag's `patch` is the diff itself, never a path.
+       */
+      text?: Readonly<Record<string, string>>;
+    }
   | { kind: 'edit'; dryRun: string; chosenBy?: readonly string[] }
   | { kind: 'edit'; write: string }
 ) & {

@@ -31,6 +31,7 @@ function declarationOf(c: Declaration): Declaration {
     ...(c.writes ? { writes: true } : {}),
     ...(c.timeoutSeconds ? { timeoutSeconds: c.timeoutSeconds } : {}),
     ...(c.values ? { values: c.values } : {}),
+    ...(c.stdin ? { stdin: c.stdin } : {}),
   };
 }
 

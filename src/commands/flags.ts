@@ -79,7 +79,8 @@ export function parseFlags<A extends ArgsDef>(
     const value = rawArgs[i + 1];
     if (value === undefined) throw usage(`${raw} needs a value; see 'lspq ${name} --help'`);
     if (/^-\d/.test(value)) throw usage(`${raw} takes a positive number, not '${value}'`);
-    if (value.startsWith('-')) throw usage(`${raw} needs a value, not the flag '${value}'`);
+    // `-` alone is stdin, as the value of a flag that reads a file (diag --patch -).
+    if (value.startsWith('-') && value !== '-') throw usage(`${raw} needs a value, not the flag '${value}'`);
     return value;
   };
   for (let i = 0; i < rawArgs.length; i++) {

@@ -16,6 +16,7 @@ import { def } from './def/command';
 import { diag } from './diag/command';
 import { fmt } from './fmt/command';
 import { git } from './git/command';
+import { hook } from './hook/command';
 import { hover } from './hover/command';
 import { impls } from './impls/command';
 import { index } from './index/command';
@@ -50,6 +51,7 @@ export const COMMANDS = {
   servers,
   daemon,
   completion,
+  hook,
   mcp,
 };
 

@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'ambiguous_symbol'
   | 'ambiguous_target'
   | 'cannot_rename'
+  | 'patch_does_not_apply'
   | 'no_server'
   | 'server_not_installed'
   | 'untrusted'
@@ -44,6 +45,7 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   ambiguous_symbol: 2,
   ambiguous_target: 2,
   cannot_rename: 2,
+  patch_does_not_apply: 2,
   no_server: 3,
   server_not_installed: 3,
   untrusted: 3,

@@ -39,6 +39,8 @@ export const CommandLineShape = z.object({
   editId: z.optional(z.string().check(z.regex(/^[\w-]{1,64}$/))),
   /** The folder every path of the line must stay in (an MCP server's pinned workspace): read or written. */
   confine: z.optional(z.string().check(z.minLength(1))),
+  /** What the command's process read on its stdin, where the words asked for it (`diag --patch -`, `hook run`). */
+  stdin: z.optional(z.string()),
 });
 export type CommandLine = z.infer<typeof CommandLineShape>;
 

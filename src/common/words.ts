@@ -82,3 +82,19 @@ export function scanWords(
   const timeoutMs = seconds !== undefined && Number.isFinite(n) && n > 0 ? n * 1000 : undefined;
   return { command, args, json, help, noDaemon, timeoutMs };
 }
+
+/**
+ * Whether a command's words ask for its stdin, as its declaration says
+ * (`--FLAG -` or `--FLAG=-`, or WORD as the first positional word).
+ */
+export function asksStdin(how: { flag: string } | { word: string } | undefined, args: readonly string[]): boolean {
+  if (!how) return false;
+  for (let i = 0; i < args.length; i++) {
+    const word = args[i]!;
+    if (word === '--') return 'word' in how && args[i + 1] === how.word;
+    if ('flag' in how) {
+      if (word === `--${how.flag}=-` || (word === `--${how.flag}` && args[i + 1] === '-')) return true;
+    } else if (!word.startsWith('-')) return word === how.word;
+  }
+  return false;
+}

@@ -6,9 +6,9 @@
  */
 import type { LineMap } from '../lsp/line-map';
 import type { Session } from '../lsp/manager';
-import { languageIdFor } from '../lsp/servers/registry';
 import type { Diagnostic } from '../answers/diagnostics';
 import type { Deadline, HandlerContext } from './context';
+import { inTree, layOver, takeOff, type Tree } from './memory-tree';
 import {
   BATCH,
   type Collected,
@@ -44,24 +44,33 @@ export async function workFor(
   return work;
 }
 
-/** One state of the project: `texts` laid over the disk's for each server of their language, then put back. */
+/**
+ * One state of the project: `tree` laid over the disk's for each server of
+ * its languages, then taken off; the files of `work` that the state holds
+ * are diagnosed. `keepOpen`: the files stay open after (a question about
+ * named files); `ownOnly`: no check that reads the disk (memory.ts).
+ */
 export async function pass(
   work: Map<Session, string[]>,
-  texts: Map<string, string>,
+  tree: Tree,
   req: DiagRequest,
   ctx: HandlerContext,
   deadline: Deadline,
+  how: { keepOpen?: boolean; ownOnly?: boolean } = {},
 ): Promise<Collected> {
   const out = collected(req.context);
-  for (const [session, files] of work) {
-    const laid = [...texts].filter(([p]) => languageIdFor(session.client.spec, p) !== undefined);
+  const keepOpen = how.keepOpen ?? !req.all;
+  for (const [session, all] of work) {
+    const files = all.filter((f) => inTree(tree, f));
     try {
-      for (const [p, text] of laid) await session.docs.overlay(p, text);
+      await layOver(session, tree, ctx, deadline);
       for (const f of files) out.files.add(f);
       for (let i = 0; i < files.length; i += BATCH)
-        await diagnoseBatch(session, files.slice(i, i + BATCH), !req.all, ctx, deadline, out);
+        await diagnoseBatch(session, files.slice(i, i + BATCH), keepOpen, ctx, deadline, out, {
+          ownOnly: how.ownOnly,
+        });
     } finally {
-      for (const [p] of laid) await session.docs.endOverlay(p);
+      await takeOff(session, tree);
     }
   }
   return out;

@@ -95,8 +95,9 @@ export async function diagnoseBatch(
   ctx: HandlerContext,
   deadline: Deadline,
   out: Collected,
-  staged?: Map<string, string>,
+  how: { staged?: Map<string, string>; ownOnly?: boolean } = {},
 ): Promise<void> {
+  const staged = how.staged;
   await using(session, async () => {
     const openedHere = paths.filter((p) => !session.docs.isOpen(p));
     try {
@@ -111,7 +112,9 @@ export async function diagnoseBatch(
         deadline: () => deadline.remaining,
         budgetMs: deadline.totalMs,
         signal: ctx.signal,
+        ownOnly: how.ownOnly,
       });
+      session.docs.diagnosedNow();
       const texts = textsOf(session, ctx);
       // Context while the servers still hold what they checked (the staged text with --staged).
       for (const [path, items] of found) {
@@ -279,12 +282,14 @@ export async function workspaceWork(
   deadline: Deadline,
   out: Collected,
   pullWhole = true,
+  /** The servers whose workspaces to cover (a patch's files'); else those of the project around --root or cwd. */
+  from?: Session[],
 ): Promise<{ work: Map<Session, string[]>; asked: Set<Session> }> {
   const work = new Map<Session, string[]>();
   const asked = new Set<Session>();
   const pulled = new Set<Session>();
   const files = new Set<string>();
-  for (const session of await workspaceSessions(req, ctx)) {
+  for (const session of from ?? (await workspaceSessions(req, ctx))) {
     asked.add(session);
     if (pullWhole && (await using(session, () => workspacePull(session, deadline, ctx, out)))) pulled.add(session);
     for (const f of await workspaceFilesFor(session, req.env)) files.add(f);

@@ -4,7 +4,12 @@
  * compared with those of the same files as they were, handed back to the
  * same servers as unsaved documents, as `diag --since` compares with a
  * revision. An error the edit introduced puts every file back as it was.
+ * With --dry-run nothing is written: the edit's texts are laid over the
+ * disk's in memory instead, as diag --patch lays a patch's (verifyPlanned).
  */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ChangedFile } from '../answers/diagnostics';
 import type { EditPlan } from '../lsp/workspace-edit';
 import { reversePlan } from '../lsp/workspace-edit';
 import { lineMap } from '../lsp/line-map';
@@ -18,6 +23,8 @@ import { journalFor } from './edit-plans';
 import { type Collected, mergeDiagnostics, type DiagRequest } from './diagnose';
 import { pass, splitNew, workFor, type Changed } from './diagnose-since';
 import { strategyFor } from '../lsp/complete-diagnostics';
+import { introducedBy } from './diagnose-tree';
+import { unhandable } from './files';
 
 /** Each file the plan leaves behind, with its text now and before it (undefined: created). */
 function touched(plan: EditPlan): Changed[] {
@@ -90,4 +97,73 @@ export async function verifyWritten(
   await writePlan(reversePlan(plan), { ...where, journal });
   for (const session of new Set([...held, ...work.keys()])) await session.docs.refreshAll();
   return { introduced, reverted: true };
+}
+
+/** Every file under `dir` (a folder a move takes), as it is. */
+function filesUnder(dir: string): string[] {
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [dir];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : [],
+  );
+}
+
+/**
+ * The files a plan changes as a change held in memory: each with its text
+ * before and after; a file moved (mv, a server's rename of a file) said
+ * where it goes, renamed from where it was.
+ */
+export function planChanges(plan: EditPlan): ChangedFile[] {
+  const out = new Map<string, ChangedFile>();
+  for (const { from, to } of plan.moves ?? [])
+    for (const old of filesUnder(from)) {
+      // What no server reads (a binary, a file past the size lspq hands one) is moved, never laid over.
+      if (unhandable(old)) continue;
+      const path = to + old.slice(from.length);
+      const text = readFileSync(old, 'utf8');
+      out.set(path, { path, before: text, after: text, renamedFrom: old });
+    }
+  for (const f of plan.files) {
+    const moved = out.get(f.path);
+    if (moved) out.set(f.path, { ...moved, after: f.after });
+    else if (f.renamedTo && f.after !== null)
+      out.set(f.renamedTo, { path: f.renamedTo, before: f.before, after: f.after, renamedFrom: f.path });
+    else out.set(f.path, { path: f.path, before: f.before, after: f.after });
+  }
+  return [...out.values()];
+}
+
+/**
+ * --dry-run --verify: the errors the edit would introduce, its texts laid
+ * over the disk's in memory for the servers of the files it touches (with
+ * --verify-all, over their workspaces); nothing is written.
+ */
+export async function verifyPlanned(
+  plan: EditPlan,
+  req: CallerContext & { verifyAll?: boolean },
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<Verification> {
+  const asDiag: DiagRequest = {
+    op: 'diag',
+    files: [],
+    all: false,
+    cwd: req.cwd,
+    env: req.env,
+    limit: Number.MAX_SAFE_INTEGER,
+    ...(req.root ? { root: req.root } : {}),
+    ...(req.timeoutMs ? { timeoutMs: req.timeoutMs } : {}),
+  };
+  // Every server of the files checks, whichever --server made the edit (as when it is written).
+  const found = await introducedBy(
+    planChanges(plan),
+    'before',
+    req.verifyAll ? 'workspace' : 'files',
+    asDiag,
+    ctx,
+    deadline,
+  );
+  const introduced = found.fresh.filter((d) => d.severity === 'error');
+  // A check that reads the disk (cargo check) cannot judge text held in memory: its files are not verified.
+  const incomplete = [...new Set([...found.incomplete, ...found.unjudged])].sort();
+  return { introduced, reverted: false, written: false, ...(incomplete.length ? { incomplete } : {}) };
 }

@@ -36,6 +36,12 @@ export interface DiagnosticsOptions {
   deadline: () => number;
   budgetMs?: number;
   signal?: AbortSignal;
+  /**
+   * The server's own diagnostics only, never those of a check it runs on
+   * the disk (rust-analyzer's cargo check): the texts it holds are not the
+   * disk's (a patch checked in memory), so the check would speak of others.
+   */
+  ownOnly?: boolean;
 }
 
 /** What a server offers, as it said: its capabilities, and the methods it registered since. */
@@ -293,7 +299,7 @@ const CHECK_SUCCESSOR_MS = 1_000;
 const isCheck = (token: string | number) => String(token).includes('flycheck');
 
 /** Whether rust-analyzer runs its check on save: on unless its settings turn checkOnSave off. */
-function checksOnSave(spec: Session['client']['spec']): boolean {
+export function checksOnSave(spec: Session['client']['spec']): boolean {
   const off = (o: unknown) =>
     typeof o === 'object' && o !== null && (o as Record<string, unknown>).checkOnSave === false;
   return !off(spec.initializationOptions) && !off(spec.settings?.['rust-analyzer']);
@@ -377,10 +383,14 @@ export async function completeDiagnostics(
   const strategy = strategyFor(session);
   const uris = paths.map((p) => session.docs.uri(p));
   const out = new Map<string, Diagnostic[]>();
-  if (strategy === 'pull-and-check') return pullAndCheck(session, paths, uris, o);
-  if (strategy === 'pull' || strategy === 'tsserver') {
-    for (const [i, path] of paths.entries())
-      out.set(path, strategy === 'pull' ? await pull(session, path, uris[i]!, o) : await tsserver(session, path, o));
+  if (strategy === 'pull-and-check' && !o.ownOnly) return pullAndCheck(session, paths, uris, o);
+  if (strategy === 'pull' || strategy === 'pull-and-check') {
+    const answers = await Promise.all(paths.map((path, i) => pull(session, path, uris[i]!, o)));
+    for (const [i, path] of paths.entries()) out.set(path, answers[i]!);
+    return out;
+  }
+  if (strategy === 'tsserver') {
+    for (const path of paths) out.set(path, await tsserver(session, path, o));
     return out;
   }
   if (strategy === 'gopls-barrier') await goplsBarrier(session, uris, o);

@@ -3,12 +3,14 @@
  * document is an overlay the server trusts over the disk, so before every
  * request each one is compared with the file and re-sent or closed.
  */
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
 import {
   DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DidSaveTextDocumentNotification,
+  FileChangeType,
   type Diagnostic,
 } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
@@ -66,6 +68,8 @@ export class Documents {
   private readonly pins = new Set<string>();
   /** The last version each path was given, so a document opened again goes on counting (a server keys answers on it). */
   private readonly versions = new Map<string, number>();
+  /** Files on disk the server was told are gone (a file a patch deletes, checked in memory), until `unhide`. */
+  private readonly hidden = new Set<string>();
   /**
    * Counts changes the server was told of: a document's new text, files
    * changed on disk under the root. A file's diagnostics depend on others,
@@ -215,6 +219,9 @@ export class Documents {
    * unsaved buffer (the staged content of a file), until `endOverlay`.
    */
   async overlay(path: string, text: string): Promise<void> {
+    // A file on disk is opened as it is, then edited, as in an editor: pyright, given a document opened with other
+    // text than the disk's, rechecks it but not the files that import it (a caller a patch breaks stayed clean).
+    if (!this.open.has(path) && readDisk(path)) await this.sync(path);
     let doc = this.open.get(path);
     if (!doc) {
       const uri = pathToUri(path);
@@ -248,6 +255,47 @@ export class Documents {
     }
     doc.mtimeMs = Number.NaN;
     await this.refresh(path, doc);
+  }
+
+  /**
+   * Tells the server `path` is gone though it is still on disk, as a
+   * watched-files event (a server that believes the event over the disk:
+   * TypeScript 7), until `unhide`: a file a patch deletes, checked in memory.
+   */
+  async hide(path: string): Promise<void> {
+    await this.close(path);
+    this.hidden.add(path);
+    this.world++;
+    await this.client.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: pathToUri(path), type: FileChangeType.Deleted }],
+    });
+  }
+
+  /** The server is told of `path` as it is on disk again. */
+  async unhide(path: string): Promise<void> {
+    if (!this.hidden.delete(path)) return;
+    this.world++;
+    if (!this.client.alive) return;
+    await this.client.sendNotification(DidChangeWatchedFilesNotification.type, {
+      changes: [{ uri: pathToUri(path), type: existsSync(path) ? FileChangeType.Created : FileChangeType.Deleted }],
+    });
+  }
+
+  /** The world when the server last diagnosed the disk's own texts (no overlay, nothing hidden). */
+  private diagnosedDiskAt = -1;
+
+  /** The server has just diagnosed what it holds: if that is the disk's, it is remembered so (warm). */
+  diagnosedNow(): void {
+    if (this.hidden.size === 0 && ![...this.open.values()].some((d) => d.overlay)) this.diagnosedDiskAt = this.world;
+  }
+
+  /**
+   * Nothing changed since the server last diagnosed the disk's texts: a
+   * server that keeps what it computed (TypeScript 7's checker) answers
+   * for the disk again at little cost.
+   */
+  get warm(): boolean {
+    return this.diagnosedDiskAt === this.world;
   }
 
   /** Something under the root changed on disk: remembered diagnoses no longer hold. */
@@ -296,9 +344,10 @@ export class Documents {
 
   private async evict(): Promise<void> {
     if (this.open.size - this.pins.size <= MAX_OPEN_DOCUMENTS) return;
-    for (const path of [...this.open.keys()]) {
+    for (const [path, doc] of [...this.open]) {
       if (this.open.size - this.pins.size <= MAX_OPEN_DOCUMENTS) return;
-      if (!this.pins.has(path)) await this.close(path);
+      // Text laid over the disk's is the question's answer until it ends: closed, the server would read the disk.
+      if (!this.pins.has(path) && !doc.overlay) await this.close(path);
     }
   }
 

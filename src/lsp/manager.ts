@@ -121,6 +121,9 @@ export const idle = (session: Session) => session.inFlight === 0 && session.lock
 export const RESOLVE_CACHE_MS = 3_000;
 
 /** What the pool remembers between questions, each bounded, for as long as the pool lives. */
+/** How long a file an agent is editing is remembered as it was: a turn of the agent's, with room. */
+const BASELINE_MS = 6 * 60 * 60_000;
+
 export interface PoolCaches {
   /** Split lines of files and open documents (positions and previews). */
   lines: LineCache;
@@ -142,6 +145,12 @@ export interface PoolCaches {
   indexless: BoundedCache<string, true>;
   /** Files found to be text (no NUL in their head), by path, with the stamp of the version sniffed. */
   texts: BoundedCache<string, string>;
+  /**
+   * Files as they were before an agent edited them (lspq hook run), by
+   * agent and session, each by path (null: not there) with how that was
+   * known: what an edit introduced is judged against them.
+   */
+  baselines: BoundedCache<string, Map<string, { text: string | null; how: string }>>;
 }
 
 /** Where a server for a folder runs and its binary, as found for one caller. */
@@ -166,6 +175,7 @@ export class ServerPool {
     symbols: new BoundedCache(64),
     indexless: new BoundedCache(1_000, RESOLVE_CACHE_MS),
     texts: new BoundedCache(1_000),
+    baselines: new BoundedCache(64, BASELINE_MS),
   };
   private readonly sessions = new Map<string, Session>();
   /** Each server spec's configuration hashed once: hashed anew, it cost every warm question 0.02 ms. */

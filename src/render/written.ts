@@ -32,17 +32,33 @@ export const verificationJson = (v: Verification | undefined, cwd: string) =>
 
 /**
  * --verify's word on an edit: put back, with the errors it introduced as
- * diag prints them (the answer's stdout); or kept, and said so.
+ * diag prints them (the answer's stdout); or kept, and said so. A dry run's
+ * (--dry-run --verify): the errors it would introduce in place of its diff,
+ * or its diff and the word that it would introduce none.
  */
 export function verified(out: Rendered, v: Verification | undefined, what: string, o: RenderOptions): Rendered {
   if (!v) return out;
-  if (!v.reverted && v.incomplete?.length) {
+  const dry = v.written === false;
+  if (v.introduced.length === 0 && v.incomplete?.length) {
     const files = v.incomplete.map((p) => displayPath(p, o.cwd)).join(', ');
+    const why = dry
+      ? "its check reads the disk, not text held in memory: rust-analyzer's cargo check); nothing written"
+      : "its check reads the disk and has errors there: rust-analyzer's cargo check); kept as written, 'lspq diag' them";
     return {
       ...out,
-      stderr: `${out.stderr ?? what}; not verified: the diagnostics of ${files} cannot be compared (a server did not finish in time, or its check reads the disk and has errors there: rust-analyzer's cargo check); kept as written, 'lspq diag' them`,
+      stderr: `${out.stderr ?? what}; not verified: the diagnostics of ${files} cannot be compared (a server did not finish in time, or ${why}`,
     };
   }
+  if (dry && v.introduced.length === 0)
+    return {
+      ...out,
+      stderr: `${out.stderr ?? what}; verified in memory: it would introduce no error; nothing written`,
+    };
+  if (dry)
+    return {
+      stdout: diagnosticLines(v.introduced, o),
+      stderr: `${what} would introduce ${plural(v.introduced.length, 'error')}; nothing was written`,
+    };
   if (!v.reverted) return { ...out, stderr: `${out.stderr ?? what}; verified: it introduced no error` };
   return {
     stdout: diagnosticLines(v.introduced, o),

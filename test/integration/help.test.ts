@@ -55,6 +55,8 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq diag --all --json': { in: 'ts-diag', exit: 1 },
   // broken.ts, added since main, holds the only errors: all new.
   'lspq diag --since main --all': { in: 'repo', exit: 1 },
+  // The patch gives twice() a return type its body breaks.
+  'lspq diag --patch fix.patch': { in: 'ts-diag', exit: 1 },
   'printf \'["hover", "geometry.go:9:sumAreas"]\\n["def", "main.go:7:TotalArea"]\\n\' | lspq batch': {
     in: 'go-shapes',
   },
@@ -77,6 +79,9 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq daemon stop': { in: 'go-shapes' },
   'lspq completion bash': { in: 'go-shapes' },
   'lspq completion fish': { in: 'go-shapes' },
+  'lspq hook': { in: 'go-shapes' },
+  'lspq hook claude': { in: 'go-shapes' },
+  'lspq hook cursor --json': { in: 'go-shapes' },
   // stdin closed at once: the MCP server starts, reads its end and exits.
   'lspq mcp': { in: 'go-shapes' },
   'lspq mcp --root . --timeout 60': { in: 'go-shapes' },

@@ -7,7 +7,7 @@
  * shell uses.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -114,6 +114,55 @@ describe('one session', () => {
     expect([missing.isError, text(missing)]).toEqual([
       true,
       `${join(dir, 'nowhere.go')} does not exist; check the path (relative paths are from the current directory)`,
+    ]);
+  });
+
+  test('diag takes patch, the diff itself: what it would introduce, nothing written; a file outside the workspace refused', async () => {
+    const before = readFileSync(join(dir, 'geometry.go'), 'utf8');
+    const patch = [
+      '--- a/geometry.go',
+      '+++ b/geometry.go',
+      '@@ -17,3 +17,3 @@',
+      '-func TotalArea(shapes []Shape, unit Unit) string {',
+      '+func TotalArea(shapes []Shape, unit Unit, digits int) string {',
+      ' \treturn fmt.Sprintf("%v %s²", sumAreas(shapes), unit)',
+      ' }',
+      '',
+    ].join('\n');
+    const { tools } = await client.listTools();
+    const diag = tools.find((t) => t.name === 'diag')!;
+    expect((diag.inputSchema.properties as Record<string, { type: string }>).patch!.type).toBe('string');
+    for (let i = 0; i < 2; i++) {
+      const r = await client.callTool({ name: 'diag', arguments: { patch } });
+      expect(r.isError).toBeFalsy();
+      const answer = r.structuredContent as {
+        diagnostics: { path: string; line: number; message: string; new: boolean }[];
+        patch: { files: string[] };
+      };
+      expect(answer.diagnostics.map((d) => [d.path, d.line, d.message.split('\n')[0], d.new])).toEqual([
+        ['main.go', 7, 'not enough arguments in call to TotalArea', true],
+      ]);
+      expect(answer.patch.files).toEqual(['geometry.go']);
+      expect(text(r)).toContain('main.go:7:');
+    }
+    expect(readFileSync(join(dir, 'geometry.go'), 'utf8')).toBe(before);
+    writeFileSync(join(dir, '..', 'outside-mcp.go'), 'a\n');
+    const outside = await client.callTool({
+      name: 'diag',
+      arguments: { patch: '--- a/../outside-mcp.go\n+++ b/../outside-mcp.go\n@@ -1 +1 @@\n-a\n+b\n' },
+    });
+    expect([outside.isError, text(outside)]).toEqual([
+      true,
+      `the patch touches ${join(dir, '..', 'outside-mcp.go')}, outside the workspace this MCP server was started for (${dir})`,
+    ]);
+    rmSync(join(dir, '..', 'outside-mcp.go'));
+    const bad = await client.callTool({
+      name: 'diag',
+      arguments: { patch: patch.replace('-func TotalArea(shapes', '-func TotalAreas(shapes') },
+    });
+    expect([bad.isError, text(bad)]).toEqual([
+      true,
+      'the patch does not apply: geometry.go hunk 1 (@@ -17,3 +17,3 @@) expects "func TotalAreas(shapes []Shape, unit Unit) string {" at line 17, where the file has "func TotalArea(shapes []Shape, unit Unit) string {"',
     ]);
   });
 

@@ -6,7 +6,7 @@
  * file, checked by TypeScript 7).
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeProject, FIXTURES, Lspq, REPO } from '../helpers/lspq';
 
@@ -71,15 +71,75 @@ describe('rename --verify', () => {
     expect(read(dir, 'main.py')).toBe(text);
   });
 
-  test('--verify with --dry-run is bad input', async () => {
-    const r = await lspq.run(['rename', 'main.ts:3:value', 'x', '--verify', '--dry-run'], {
-      cwd: join(base, 'ts-rename'),
+  test('--dry-run --verify: the error the rename would introduce, checked in memory; nothing written', async () => {
+    const dir = join(base, 'ts-rename');
+    writeFileSync(join(dir, 'main.ts'), TS);
+    for (let i = 0; i < 2; i++) {
+      const r = await lspq.run(['rename', 'main.ts:3:value', 'util', '--dry-run', '--verify'], { cwd: dir });
+      expect(r).toEqual({
+        exit: 1,
+        stdout: "main.ts:4:15: error: Property 'double' does not exist on type 'number'. [ts 2339]\n",
+        stderr: "lspq: the rename to 'util' would introduce 1 error; nothing was written\n",
+      });
+      expect(read(dir, 'main.ts')).toBe(TS);
+    }
+    const json = await lspq.json<{ applied: boolean; verification: { reverted: boolean; written: boolean } }>(
+      ['rename', 'main.ts:3:value', 'util', '--dry-run', '--verify'],
+      { cwd: dir },
+    );
+    expect([json.applied, json.verification.reverted, json.verification.written]).toEqual([false, false, false]);
+    // The servers hold the disk's text again: the file is clean.
+    expect((await lspq.run(['diag', 'main.ts'], { cwd: dir })).exit).toBe(0);
+  });
+
+  test('--dry-run --verify of a rename that breaks nothing: its diff, and the word that it would introduce no error', async () => {
+    const dir = join(base, 'ts-rename');
+    const r = await lspq.run(['rename', 'main.ts:3:value', 'amount', '--dry-run', '--verify'], { cwd: dir });
+    expect(r.exit).toBe(0);
+    expect(r.stdout).toContain('+export function run(amount: number): number {');
+    expect(r.stderr).toBe(
+      "lspq: the rename to 'amount'; verified in memory: it would introduce no error; nothing written\n",
+    );
+    expect(read(dir, 'main.ts')).toBe(TS);
+  });
+
+  test('Python: --dry-run --verify of a parameter renamed onto a module it uses', async () => {
+    const dir = join(base, 'py-rename');
+    const text = read(dir, 'main.py');
+    const r = await lspq.run(['rename', 'main.py:4:path', 'os', '--dry-run', '--verify', '--server', 'pyright'], {
+      cwd: dir,
     });
     expect(r).toEqual({
-      exit: 2,
-      stdout: '',
-      stderr: 'lspq: --verify checks what was written; drop --dry-run (or --verify)\n',
+      exit: 1,
+      stdout:
+        'main.py:5:15: error: Cannot access attribute "path" for class "str" Attribute "path" is unknown [Pyright reportAttributeAccessIssue]\n',
+      stderr: "lspq: the rename to 'os' would introduce 1 error; nothing was written\n",
     });
+    expect(read(dir, 'main.py')).toBe(text);
+  });
+});
+
+describe('mv --dry-run --verify', () => {
+  test('TypeScript 7: a move without updating its importer breaks it (--verify-all finds the caller), nothing moved', async () => {
+    const dir = project('ts-move', {
+      'tsconfig.json': TSCONFIG,
+      'lib.ts': 'export const one = 1;\n',
+      'main.ts': "import { one } from './lib';\n\nexport const two = one + 1;\n",
+    });
+    const r = await lspq.run(['mv', 'lib.ts', 'moved.ts', '--no-update', '--dry-run', '--verify-all'], { cwd: dir });
+    expect(r).toEqual({
+      exit: 1,
+      stdout: "main.ts:1:21: error: Cannot find module './lib' or its corresponding type declarations. [ts 2307]\n",
+      stderr: 'lspq: the move of lib.ts -> moved.ts would introduce 1 error; nothing was written\n',
+    });
+    expect([read(dir, 'lib.ts'), existsSync(join(dir, 'moved.ts'))]).toEqual(['export const one = 1;\n', false]);
+    // Moved with its importer updated, the same check finds nothing.
+    const updated = await lspq.run(['mv', 'lib.ts', 'moved.ts', '--dry-run', '--verify-all'], { cwd: dir });
+    expect([updated.exit, updated.stderr]).toEqual([
+      0,
+      'lspq: would move lib.ts -> moved.ts; 1 edit in 1 file; verified in memory: it would introduce no error; nothing written\n',
+    ]);
+    expect((await lspq.run(['diag', 'main.ts', 'lib.ts'], { cwd: dir })).exit).toBe(0);
   });
 });
 
@@ -109,6 +169,17 @@ describe('actions --apply --verify', () => {
     expect(r.stderr).toBe(
       "lspq: code action 1 ('Fix it by command') introduced 4 errors; every file was put back as it was\n",
     );
+    expect(read(dir, 'main.ts')).toBe(TS);
+  });
+
+  test('--dry-run --verify: the same errors, said of the dry run; the file never written', async () => {
+    const dir = join(base, 'ts-action');
+    const r = await lspq.run(['actions', 'main.ts:1', '--server', 'fake', '--apply', '1', '--dry-run', '--verify'], {
+      cwd: dir,
+    });
+    expect(r.exit).toBe(1);
+    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(4);
+    expect(r.stderr).toBe("lspq: code action 1 ('Fix it by command') would introduce 4 errors; nothing was written\n");
     expect(read(dir, 'main.ts')).toBe(TS);
   });
 });

@@ -31,7 +31,7 @@ import { assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, candidatesFor, acquire, using, holdAlone } from '../../engine/sessions';
 import { familyOf, onePerFamily } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
-import { verifyWritten } from '../../engine/verify';
+import { verifyPlanned, verifyWritten } from '../../engine/verify';
 import { openTarget } from '../../engine/open-target';
 import { answeredBy } from '../../answers/caller';
 import type { ActionsQuery } from './question';
@@ -316,8 +316,11 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
       const { plan, urls } = await run(by, action, `applied ${chosen.index}: ${chosen.title}`, req, ctx, deadline);
       const files: FileEdit[] = fileEdits(plan, shown);
       const where = { root: by.client.root, allowOutside: req.allowOutside, confine: req.confine };
-      const verification =
-        req.write && req.verify ? await verifyWritten(plan, sessions, where, req, ctx, deadline) : undefined;
+      const verification = !req.verify
+        ? undefined
+        : req.write
+          ? await verifyWritten(plan, sessions, where, req, ctx, deadline)
+          : await verifyPlanned(plan, req, ctx, deadline);
       applied = {
         index: chosen.index,
         title: chosen.title,

@@ -1,7 +1,8 @@
 /**
- * diag: which files (named, --staged, --all, or git's changed files), the
- * severities, and the exit code: 1 at --fail-on or worse, 3 when a file's
- * diagnostics could not be completed in time (never reported clean).
+ * diag: which files (named, --staged, --all, git's changed files, or those
+ * a --patch touches), the severities, and the exit code: 1 at --fail-on or
+ * worse, 3 when a file's diagnostics could not be completed in time (never
+ * reported clean).
  */
 import { SEVERITIES } from '../../answers/diagnostics';
 import { GitRepo } from '../../git/repo';
@@ -13,6 +14,7 @@ import { defineCommand, present } from '../define';
 import { severityFlag } from '../options';
 import { githubCommands, sarifLog } from './ci-formats';
 import { diagJson, renderDiag, skippedLines, summaryLine } from './render';
+import { patchFor } from './patch-source';
 import { DiagShape } from './shape';
 
 /** The staged, and the changed and untracked files of the repository around `cwd`; undefined outside one. */
@@ -47,6 +49,12 @@ export const diag = defineCommand({
       type: 'boolean',
       description: 'Only diagnostics on lines added or changed (since REV, else HEAD)',
     },
+    patch: {
+      type: 'string',
+      description:
+        'What a unified diff would introduce (callers included), checked in memory, never written; - reads it from stdin; with --all, every problem of the patched files',
+      valueHint: 'FILE|-',
+    },
     format: {
       type: 'string',
       description: 'sarif (SARIF 2.1.0, for code scanning) or github (workflow commands, inline on a pull request)',
@@ -69,9 +77,14 @@ export const diag = defineCommand({
     'lspq diag --staged --fail-on warning',
     'lspq diag --all --json',
     'lspq diag --since main --all',
+    'lspq diag --patch fix.patch',
   ],
   process: 'daemon',
-  mcp: { kind: 'question' },
+  mcp: {
+    kind: 'question',
+    text: { patch: 'A unified diff (as git diff writes it): what it would introduce, checked without writing it' },
+  },
+  stdin: { flag: 'patch' },
   variadic: true,
   handlers: { diag: async () => (await import('./handler')).diag },
   run: async (args, { line, ask }) => {
@@ -82,6 +95,10 @@ export const diag = defineCommand({
     if (format !== undefined && args.json) throw usage('give --format or --json, not both');
     const since = args.since;
     const changedLines = args['changed-lines'] === true;
+    if (args.patch !== undefined && (named.length > 0 || args.staged || since !== undefined || changedLines))
+      throw usage(
+        '--patch checks the files the patch touches and their callers: give it without FILEs, --staged, --since or --changed-lines',
+      );
     const compared = since !== undefined || changedLines;
     // With --since, --staged says what "now" is and --all how far to look; FILEs narrow the changed files.
     const modes = compared
@@ -100,7 +117,7 @@ export const diag = defineCommand({
     let files = named;
     let changed = false;
     // --staged: the engine reads the index once, for the list and the staged text together.
-    if (!compared && !args.staged && !args.all && named.length === 0) {
+    if (args.patch === undefined && !compared && !args.staged && !args.all && named.length === 0) {
       const found = await gitFiles(line.cwd, line.env);
       if (!found) throw usage('no files given and not in a git repository: name FILEs, or use --all');
       files = found.changed;
@@ -115,6 +132,7 @@ export const diag = defineCommand({
       ...(shown ? { severity: shown } : {}),
       ...(since !== undefined ? { since } : {}),
       ...(changedLines ? { changedLines } : {}),
+      ...(args.patch !== undefined ? { patch: await patchFor(args.patch, line) } : {}),
     };
     const result = await ask(query, args);
     // CI places annotations by paths from the repository's top, wherever in it lspq ran.

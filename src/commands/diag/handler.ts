@@ -1,7 +1,8 @@
 /**
  * diag: the diagnostics of the files asked (named, staged, changed, or the
  * whole workspace), each file's complete ones or the file said incomplete;
- * with --since or --changed-lines, only what is new (since.ts).
+ * with --since or --changed-lines, only what is new (since.ts); with
+ * --patch, what a diff would introduce (patched.ts).
  */
 import { answeredBy } from '../../answers/caller';
 import type { Severity } from '../../answers/diagnostics';
@@ -10,6 +11,7 @@ import { assertFile, unhandable } from '../../engine/files';
 import { holdAlone } from '../../engine/sessions';
 import type { Session } from '../../lsp/manager';
 import type { DiagResult } from './question';
+import { diagPatch } from './patched';
 import { diagSince } from './since';
 import {
   atLeast,
@@ -25,6 +27,7 @@ import {
 } from '../../engine/diagnose';
 
 export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
+  if (req.patch) return diagPatch(req, ctx);
   if (req.since !== undefined || req.changedLines) return diagSince(req, ctx);
   const deadline = deadlineFor(req);
   const out = collected(req.context);
@@ -76,7 +79,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     for (const f of files) out.files.add(f);
     for (let i = 0; i < files.length; i += BATCH) {
       const batch = files.slice(i, i + BATCH);
-      await diagnoseBatch(session, batch, !req.all, ctx, deadline, out, staged);
+      await diagnoseBatch(session, batch, !req.all, ctx, deadline, out, staged ? { staged } : {});
       done += batch.length;
       // Worth a word only when there are several batches to go through (diag --all).
       if (total > BATCH) ctx.progress?.(`diagnosing with ${session.client.spec.id}: ${done} of ${total} files`);

@@ -21,4 +21,9 @@ export interface DiagResult {
   withheld: Withheld[];
   /** With --since: the revision compared with, and the diagnostics already present there (not shown, not judged). */
   since?: { rev: string; present: Record<Severity, number> };
+  /**
+   * With --patch: the files it touches, what it introduces, and the problems
+   * already there that are not listed (with --all the patched files' are).
+   */
+  patch?: { files: string[]; introduced: Record<Severity, number>; present: Record<Severity, number> };
 }

@@ -23,6 +23,7 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
     servers: r.answered,
     withheld: r.withheld,
     ...(r.since ? { since: r.since } : {}),
+    ...(r.patch ? { patch: { ...r.patch, files: r.patch.files.map((f) => displayPath(f, cwd)) } } : {}),
   };
 }
 
@@ -33,6 +34,20 @@ export function summaryLine(r: DiagResult): string {
   // A file whose diagnostics did not complete, or that could not be checked, is not "without problems": counted apart.
   const skipped = r.skipped.length ? `; ${plural(r.skipped.length, 'file')} skipped` : '';
   const where = `${plural(r.files.length - r.incomplete.length, 'file')}${skipped}`;
+  if (r.patch) {
+    const old = Object.values(r.patch.present).reduce((a, b) => a + b, 0);
+    const fresh = Object.values(r.patch.introduced).reduce((a, b) => a + b, 0);
+    const already = old ? `; ${plural(old, 'problem')} already there, not counted` : '';
+    const touched = plural(r.patch.files.length, 'file');
+    // --all lists the patched files' old problems too: how many of those listed are new is said apart.
+    const listed = counts.length && fresh !== Object.values(r.summary).reduce((a, b) => a + b, 0);
+    const what = !counts.length
+      ? 'nothing new'
+      : listed
+        ? `${counts.join(', ')} (${fresh} new)`
+        : `${counts.join(', ')} new`;
+    return `${what} with the patch (${touched} touched) in ${where}${already}`;
+  }
   if (r.since) {
     const old = Object.values(r.since.present).reduce((a, b) => a + b, 0);
     const already = old ? `; ${plural(old, 'problem')} already at ${r.since.rev}, not counted` : '';

@@ -2,9 +2,11 @@
 import * as z from 'zod/mini';
 import { answered, cut, DiagnosticShape, int, ServerRootShape } from '../../answers/shapes';
 
+const Counts = z.object({ error: int, warning: int, info: int, hint: int });
+
 export const DiagShape = z.object({
   diagnostics: z.array(DiagnosticShape),
-  summary: z.object({ error: int, warning: int, info: int, hint: int }),
+  summary: Counts,
   files: z.array(z.string()),
   ...cut,
   incomplete: z.array(z.string()),
@@ -16,7 +18,7 @@ export const DiagShape = z.object({
   /** Servers that ran in their untrusted mode, and the diagnostics they could not give so (exit 3). */
   withheld: z.array(z.object({ server: z.string(), missing: z.string(), fix: z.string() })),
   /** With --since: the revision compared with, and the diagnostics already present there (not counted in summary). */
-  since: z.optional(
-    z.object({ rev: z.string(), present: z.object({ error: int, warning: int, info: int, hint: int }) }),
-  ),
+  since: z.optional(z.object({ rev: z.string(), present: Counts })),
+  /** With --patch: the files it touches, what it introduces, and the problems already there that are not listed. */
+  patch: z.optional(z.object({ files: z.array(z.string()), introduced: Counts, present: Counts })),
 });

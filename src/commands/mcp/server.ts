@@ -35,7 +35,7 @@ function outputSchema(shape: z.ZodMiniType): Record<string, unknown> {
   return schema.type === 'object' ? schema : { type: 'object', ...schema };
 }
 
-function lineFor(words: string[], root: string, writes: boolean, timeoutMs?: number): CommandLine {
+function lineFor(words: string[], root: string, writes: boolean, timeoutMs?: number, stdin?: string): CommandLine {
   const [command, ...args] = words;
   return {
     command: command!,
@@ -52,6 +52,7 @@ function lineFor(words: string[], root: string, writes: boolean, timeoutMs?: num
     help: false,
     ...(writes ? { editId: crypto.randomUUID() } : {}),
     ...(timeoutMs !== undefined && !words.includes('--timeout') ? { timeoutMs } : {}),
+    ...(stdin !== undefined ? { stdin } : {}),
   };
 }
 
@@ -83,7 +84,7 @@ async function call(tool: Tool, args: unknown, root: string, timeoutMs?: number)
     return failure(
       `lspq ${tool.model.name}: ${outside} is outside the workspace this MCP server was started for (${root}); start another in that folder (lspq mcp --root DIR)`,
     );
-  const out = await ask(lineFor(asked.words, root, asked.applying, timeoutMs));
+  const out = await ask(lineFor(asked.words, root, asked.applying, timeoutMs, asked.stdin));
   if (failed(out)) return failure(out.stderr ?? `lspq ${tool.model.name} failed (exit ${out.exit})`);
   let structured: unknown;
   try {

@@ -57,7 +57,8 @@ interface Input {
   key: string;
   /** The tool's name for it: the command's in camelCase (JSON's way: newName), and actions' --apply N is `action`. */
   name: string;
-  kind: 'positional' | 'words' | 'string' | 'number' | 'boolean';
+  /** `text`: the value itself handed to the command on its stdin (`--FLAG -`), never read as a path. */
+  kind: 'positional' | 'words' | 'string' | 'number' | 'boolean' | 'text';
   schema: JsonSchema;
 }
 
@@ -81,7 +82,15 @@ export interface ToolModel {
 
 const EDIT_NOTE = ' Without apply: true this is a dry run: the diff, nothing written.';
 
-function inputOf(key: string, def: ArgDef, variadic: boolean, values: readonly string[] | undefined): Input {
+function inputOf(
+  key: string,
+  def: ArgDef,
+  variadic: boolean,
+  values: readonly string[] | undefined,
+  text: string | undefined,
+): Input {
+  if (text !== undefined)
+    return { key, name: camelCase(key), kind: 'text', schema: { type: 'string', description: text } };
   const description = def.description ?? '';
   const valueEnum = values ? { enum: [...values] } : {};
   // actions' --apply N is the action's number here: `apply` is every edit tool's yes to writing.
@@ -120,7 +129,15 @@ export function toolModels(
         ([key]) =>
           !LEFT_OUT.has(key) && (tool.kind !== 'edit' || ('dryRun' in tool ? tool.dryRun : tool.write) !== `--${key}`),
       )
-      .map(([key, def]) => inputOf(key, def as ArgDef, c.variadic === true, c.values?.[key]));
+      .map(([key, def]) =>
+        inputOf(
+          key,
+          def as ArgDef,
+          c.variadic === true,
+          c.values?.[key],
+          tool.kind === 'question' ? tool.text?.[key] : undefined,
+        ),
+      );
     return {
       name,
       description: `${c.summary}.${writes ? EDIT_NOTE : ''} Targets: FILE:LINE:COL or FILE:LINE:NAME, paths from the workspace the server was started in.`,
@@ -188,7 +205,7 @@ function checker(tool: ToolModel) {
 export function commandWords(
   tool: ToolModel,
   args: unknown,
-): { ok: true; words: string[]; applying: boolean; paths: string[] } | { ok: false; why: string } {
+): { ok: true; words: string[]; applying: boolean; paths: string[]; stdin?: string } | { ok: false; why: string } {
   const named = camelArguments(tool, args ?? {});
   if (!named.ok) return named;
   const parsed = checker(tool).safeParse(named.value);
@@ -199,10 +216,15 @@ export function commandWords(
   const given = parsed.data as Record<string, string | number | boolean | string[] | undefined>;
   const positionals: string[] = [];
   const flags: string[] = [];
+  let stdin: string | undefined;
   for (const i of tool.inputs) {
     const value = given[i.name];
     if (value === undefined || value === false) continue;
-    if (i.kind === 'positional') positionals.push(value as string);
+    if (i.kind === 'text') {
+      // The text itself, on the command's stdin: no value of it is ever read as a path or a flag.
+      flags.push(`--${i.key}`, '-');
+      stdin = value as string;
+    } else if (i.kind === 'positional') positionals.push(value as string);
     else if (i.kind === 'words') positionals.push(...(value as string[]));
     else if (i.kind === 'boolean') flags.push(`--${i.key}`);
     else flags.push(`--${i.key}`, String(value));
@@ -222,5 +244,5 @@ export function commandWords(
   if (!applying && edit && 'dryRun' in edit && chosen) flags.push(edit.dryRun);
   // Positional words come after `--`: a word such as '--write' is a file's name, never a flag.
   const words = [tool.name, ...flags, '--', ...positionals];
-  return { ok: true, words, applying, paths: pathsOfCall(tool, given) };
+  return { ok: true, words, applying, paths: pathsOfCall(tool, given), ...(stdin !== undefined ? { stdin } : {}) };
 }

@@ -22,7 +22,7 @@ import { languageIdFor } from '../../lsp/servers/registry';
 import { onePerFamily } from '../../engine/sessions';
 import { fileEdits, journalFor, planFor, planSize } from '../../engine/edit-plans';
 import { loadProjects } from '../../engine/projects';
-import { verifyWritten } from '../../engine/verify';
+import { verifyPlanned, verifyWritten } from '../../engine/verify';
 import { answeredBy } from '../../answers/caller';
 import type { MvQuery } from './question';
 
@@ -234,6 +234,7 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   } else {
     // The outside check, and a destination that appeared, answered by a dry run as by the move.
     checkPlan(plan, { root, allowOutside: req.allowOutside, confine: req.confine });
+    if (req.verify) verification = await verifyPlanned(plan, req, ctx, deadline);
   }
   return {
     moves: [{ from, to }],

@@ -23,7 +23,8 @@ export function renderMv(r: MvResult, o: RenderOptions): Rendered {
   const moves = r.moves.map((m) => `${displayPath(m.from, o.cwd)} -> ${displayPath(m.to, o.cwd)}`).join(', ');
   const edits = r.files.reduce((n, f) => n + f.changes, 0);
   const updated = r.files.length ? `; ${plural(edits, 'edit')} in ${plural(r.files.length, 'file')}` : '';
-  if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd), stderr: `would move ${moves}${updated}` };
-  const out = { stdout: writtenLines(r.files, o.cwd), stderr: `moved ${moves}${updated}` };
+  const out = r.applied
+    ? { stdout: writtenLines(r.files, o.cwd), stderr: `moved ${moves}${updated}` }
+    : { stdout: unifiedDiff(r.files, o.cwd), stderr: `would move ${moves}${updated}` };
   return verified(out, r.verification, `the move of ${moves}`, o);
 }

@@ -18,7 +18,7 @@ import { projectFiles } from '../../lsp/project-files';
 import type { EditPlan } from '../../lsp/workspace-edit';
 import { holdAlone, using } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from '../../engine/edit-plans';
-import { verifyWritten } from '../../engine/verify';
+import { verifyPlanned, verifyWritten } from '../../engine/verify';
 import { nameAt } from '../locations/other-builds';
 import { loadProjects } from '../../engine/projects';
 import { type OpenTarget, openTarget } from '../../engine/open-target';
@@ -180,8 +180,11 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
         ...where,
         journal: journalFor(ctx, req, `renamed to '${req.newName}': ${planSize(plan)}`),
       });
-    const verification =
-      req.write && req.verify ? await verifyWritten(plan, [session], where, req, ctx, deadline) : undefined;
+    const verification = !req.verify
+      ? undefined
+      : req.write
+        ? await verifyWritten(plan, [session], where, req, ctx, deadline)
+        : await verifyPlanned(plan, req, ctx, deadline);
     const touched = new Set(plan.files.flatMap((f) => [f.path, ...(f.renamedTo ? [f.renamedTo] : [])]));
     // Planned, then searched for leftovers, then shown: other questions run between (a 2,000-file edit).
     await nextTurn();

@@ -69,6 +69,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     envKeys: NODE_ENV,
     readiness: 'immediate',
     diagnostics: 'pull',
+    // Imports resolve to an open document not on disk; a Deleted event hides a file on disk until Created.
+    memoryFiles: { created: true, deleted: 'event' },
     versionArgs: ['--version'],
     notSources: ['.d.ts', '.d.cts', '.d.mts'],
     style: 'typescript-native',
@@ -290,6 +292,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     pathTools: ['go'],
     readiness: 'immediate',
     diagnostics: 'gopls-barrier',
+    // Its overlays may name files not on disk; an empty overlay is no file to it (a package's last one included).
+    memoryFiles: { created: true, deleted: 'empty' },
     versionArgs: ['version'],
     // gopls answers workspace/symbol with its best 100 matches and no word that it stopped.
     symbolCap: 100,
@@ -314,6 +318,8 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     pathTools: ['cargo', 'rustc'],
     readiness: 'quiescent',
     diagnostics: 'pull-and-check',
+    // An open document is a file of its module tree; a file on disk stays there whatever it is told.
+    memoryFiles: { created: true },
     quietFormatter: { by: 'syntax-errors', formatter: 'rustfmt', code: 'syntax-error' },
     versionArgs: ['--version'],
     outputDirs: ['target'],

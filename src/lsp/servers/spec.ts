@@ -311,6 +311,15 @@ export interface ServerSpec {
   /** How it takes in files changed on disk; 'watched' unless said. */
   diskChanges?: DiskChanges;
   /**
+   * How it can be shown files created or deleted in memory only (diag
+   * --patch, a dry run's --verify): `created`, opened as documents that
+   * other files' imports then resolve to; `deleted`, by a watched-files
+   * event it believes over the disk ('event'), or an empty document it
+   * takes for no file ('empty'). Unset: it reads them from the disk, and
+   * such a check is exit 3 naming it (docs/servers.md: files held in memory).
+   */
+  memoryFiles?: { created: boolean; deleted?: 'event' | 'empty' };
+  /**
    * Folders of build output under the root (cargo's target): never walked
    * for sources, and a change inside is not a change to the project (it
    * would cost a push server's settle window on the next diag).

@@ -1,0 +1,83 @@
+/**
+ * Where diag --patch's diff comes from (a file, or stdin as the command's
+ * process read it) and where its paths lead: from the current folder, or
+ * from the repository's top where git wrote them so; inside the MCP
+ * server's pinned workspace, or refused.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import type { ReadPatch } from './patch';
+import { readPatch } from './patch';
+import { LspqError, usage } from '../../common/errors';
+import type { CommandLine } from '../../common/messages';
+import { displayPath, isWithin, resolvePath } from '../../common/paths';
+import { realOf } from '../../common/real-path';
+import { whereItLands } from '../../common/workspace-guard';
+import { GitRepo } from '../../git/repo';
+
+/** A file's text, or undefined where there is no file. */
+function readText(path: string): string | undefined {
+  try {
+    return statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The diff `--patch VALUE` names: stdin for `-`, else a file. */
+function diffText(value: string, line: CommandLine): string {
+  if (value === '-') {
+    if (line.stdin === undefined)
+      throw usage(
+        "--patch - reads the diff from stdin, and none came with this command (a batch's stdin is its requests): give the diff as a file",
+      );
+    return line.stdin;
+  }
+  const path = resolvePath(line.cwd, value);
+  if (line.confine && !isWithin(whereItLands(path), realOf(line.confine)))
+    throw new LspqError('outside_workspace', `${value} is outside the workspace (${line.confine})`);
+  const text = readText(path);
+  if (text === undefined)
+    throw new LspqError(
+      'file_not_found',
+      `${value} does not exist or is not a file; give the diff's file, or - for stdin`,
+    );
+  return text;
+}
+
+/** The files the diff touches, before and after, its paths read from the current folder or else the repository's top. */
+export async function patchFor(value: string, line: CommandLine): Promise<ReadPatch> {
+  const text = diffText(value, line);
+  const pinned = line.confine ? realOf(line.confine) : undefined;
+  // Inside the MCP server's pinned workspace, or refused before anything outside is read.
+  const within = (path: string) => {
+    if (pinned !== undefined && !isWithin(whereItLands(path), pinned))
+      throw new LspqError(
+        'outside_workspace',
+        `the patch touches ${displayPath(path, line.cwd)}, outside the workspace this MCP server was started for (${line.confine})`,
+      );
+    return path;
+  };
+  const read = (base: string) =>
+    readPatch(
+      text,
+      (name) => within(resolvePath(base, name)),
+      readText,
+      (p) => displayPath(p, line.cwd),
+    );
+  try {
+    return read(line.cwd);
+  } catch (err) {
+    // git diff names files from the repository's top, wherever in it it ran.
+    const top = err instanceof LspqError && err.code === 'patch_does_not_apply' ? await topOf(line) : undefined;
+    if (top === undefined || top === line.cwd) throw err;
+    try {
+      return read(top);
+    } catch {
+      throw err;
+    }
+  }
+}
+
+async function topOf(line: CommandLine): Promise<string | undefined> {
+  return (await GitRepo.open(line.cwd, line.env))?.top;
+}

@@ -1,0 +1,169 @@
+/**
+ * What a change held in memory introduces: the same servers asked about the
+ * files as they are on disk and about the tree the change makes of them,
+ * laid over the disk (memory-tree.ts), and the diagnostics of the one told
+ * from those of the other as diag --since tells them (diagnose-since.ts).
+ * diag --patch and a dry run's --verify lay the changed tree after the
+ * disk; the after-edit hook lays the tree before the edit, the disk being
+ * after it. Nothing is written; each server is held alone while it holds
+ * the tree, and has the disk's texts back before it is given up.
+ */
+import type { ChangedFile, Diagnostic, Withheld } from '../answers/diagnostics';
+import { checksOnSave, strategyFor } from '../lsp/complete-diagnostics';
+import { lineMap } from '../lsp/line-map';
+import type { Session } from '../lsp/manager';
+import type { Deadline, HandlerContext } from './context';
+import {
+  type Collected,
+  collected,
+  type DiagRequest,
+  fileSessions,
+  mergeDiagnostics,
+  withheldBy,
+  workspaceWork,
+} from './diagnose';
+import { type Changed, pass, splitNew } from './diagnose-since';
+import { refuseUnshowable, type Tree } from './memory-tree';
+import { holdAlone } from './sessions';
+
+export type { ChangedFile };
+
+export interface Introduced {
+  /** In the state after the change and not before it (each marked new). */
+  fresh: Diagnostic[];
+  /** In the state after the change and already before it. */
+  old: Diagnostic[];
+  /** Files checked in either state. */
+  files: string[];
+  incomplete: Set<string>;
+  skipped: Map<string, string>;
+  sessions: Session[];
+  /** What the servers left out (withheldBy), and checks that read the disk, which could not be asked about the tree (rust-analyzer's cargo check). */
+  withheld: Withheld[];
+  /** The files those checks would have judged. */
+  unjudged: string[];
+}
+
+/**
+ * The servers to ask and their files: `workspace`, every source file of
+ * the workspaces of the changed files' servers (a broken caller nobody
+ * touched is found); `files`, the changed files alone. Files the change
+ * creates are added to their own servers' lists.
+ */
+async function workOf(
+  changes: ChangedFile[],
+  scope: 'workspace' | 'files',
+  req: DiagRequest,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  out: Collected,
+): Promise<Map<Session, string[]>> {
+  const touched = changes.flatMap((c) => [c.path, ...(c.renamedFrom ? [c.renamedFrom] : [])]);
+  const work = new Map<Session, string[]>();
+  const add = (session: Session, path: string) => {
+    const list = work.get(session) ?? [];
+    if (!list.includes(path)) work.set(session, [...list, path]);
+  };
+  if (scope === 'workspace') {
+    const servers = new Set<Session>();
+    for (const path of touched) for (const s of await fileSessions(path, req, ctx, true)) servers.add(s);
+    if (servers.size > 0)
+      for (const [s, files] of (await workspaceWork(req, ctx, deadline, out, false, [...servers])).work)
+        for (const f of files) add(s, f);
+  }
+  for (const path of touched) for (const s of await fileSessions(path, req, ctx, true)) add(s, path);
+  return work;
+}
+
+/** Servers with a check that reads the disk, left out of a comparison whose one side is held in memory. */
+const checksDisk = (s: Session) =>
+  strategyFor(s) === 'pull-and-check' && checksOnSave(s.client.spec) && !s.client.spec.restricted;
+
+function diskChecks(sessions: Session[]): Withheld[] {
+  return sessions.filter(checksDisk).map((s) => ({
+    server: s.client.spec.id,
+    missing: "cargo check's diagnostics (it checks the files on disk, not text held in memory)",
+    fix: "write the edit and ask 'lspq diag --since HEAD --all'",
+  }));
+}
+
+/**
+ * The diagnostics `changes` introduce. `disk`: which side the disk is,
+ * the other laid over it as a tree. The state after the change is asked
+ * of every file; the state before it, where the disk is that state and its
+ * servers diagnosed it with nothing changed since, of every file first
+ * (their answers kept, little to pay); else after, of the files with
+ * something to say after the change alone (on immer, a patch's check went
+ * from a full pass each way to one and a few files).
+ */
+export async function introducedBy(
+  changes: ChangedFile[],
+  disk: 'before' | 'after',
+  scope: 'workspace' | 'files',
+  req: DiagRequest,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  /** A file absent from the tree stands as an empty one where a server cannot be shown it gone (the hook's new files). */
+  absentAsEmpty = false,
+): Promise<Introduced> {
+  const listed = collected(req.context);
+  const work = await workOf(changes, scope, req, ctx, deadline, listed);
+  const side = (c: ChangedFile) => (disk === 'before' ? c.after : c.before);
+  const tree: Tree = new Map(
+    changes.flatMap((c): [string, string | null][] => [
+      [c.path, side(c)],
+      // A renamed file is gone from where it was, after the change.
+      ...(c.renamedFrom && disk === 'before' ? [[c.renamedFrom, null] as [string, null]] : []),
+    ]),
+  );
+  const sessions = [...work.keys()];
+  refuseUnshowable(sessions, tree, req.cwd, absentAsEmpty);
+  // Both states are this question's alone: no other question sees the tree.
+  await holdAlone(sessions, req, ctx, deadline);
+  const how = { keepOpen: scope === 'files', ownOnly: true };
+  const none: Tree = new Map();
+  const moved = new Map(changes.flatMap((c) => (c.renamedFrom ? [[c.renamedFrom, c.path] as const] : [])));
+  // The disk's side first where it costs little (its servers diagnosed it and nothing changed since): every file
+  // then, before the tree is laid. Else the state after the change first, and the state before it only for the
+  // files with something to say after it (the rest can hold nothing new): a server laid a tree over and taken off
+  // again checks afresh what it is asked.
+  const warm = disk === 'before' && sessions.every((s) => s.docs.warm);
+  let then: Collected | undefined;
+  if (warm) then = await pass(work, none, req, ctx, deadline, how);
+  const now = await pass(work, disk === 'before' ? tree : none, req, ctx, deadline, how);
+  if (!then) {
+    const said = new Set(now.diagnostics.map((d) => d.path));
+    const asked = (f: string) => said.has(f) || said.has(moved.get(f) ?? '');
+    const before = new Map(
+      [...work].map(([s, files]) => [s, files.filter(asked)] as const).filter(([, f]) => f.length > 0),
+    );
+    then = await pass(before, disk === 'before' ? none : tree, req, ctx, deadline, how);
+  }
+  // What was said of a renamed file where it was is said of it where it goes.
+  const old = mergeDiagnostics(then.diagnostics.map((d) => ({ ...d, path: moved.get(d.path) ?? d.path })));
+  const after = mergeDiagnostics(now.diagnostics);
+  const byPath = new Map<string, Changed>();
+  for (const c of changes) {
+    if (c.after === null) continue;
+    const then = c.before ?? undefined;
+    byPath.set(c.path, {
+      path: c.path,
+      now: c.after,
+      ...(then !== undefined ? { then } : {}),
+      lines: lineMap(then ?? '', c.after),
+    });
+  }
+  const split = splitNew(old, after, byPath);
+  return {
+    fresh: split.fresh,
+    old: split.old,
+    files: [...new Set([...now.files, ...then.files])].sort(),
+    incomplete: new Set([...now.incomplete, ...then.incomplete, ...listed.incomplete]),
+    skipped: listed.skipped,
+    sessions,
+    withheld: [...withheldBy(sessions, ctx), ...diskChecks(sessions)].filter(
+      (w, i, all) => all.findIndex((o) => o.server === w.server) === i,
+    ),
+    unjudged: [...work].flatMap(([s, files]) => (checksDisk(s) ? files : [])).sort(),
+  };
+}
