@@ -28,6 +28,7 @@ import type { Session } from '../../lsp/manager';
 import { previewOf } from '../../lsp/preview';
 import { lastName, type ScipPlace } from '../../scip/scip-index';
 import { LspqError } from '../../common/errors';
+import { Requests } from '../../lsp/requests';
 import type { LocationsHandler, LocationsResult } from './question';
 import { nameAt, withOtherBuilds } from './other-builds';
 import { INDEXERS } from '../../lsp/servers/indexers';
@@ -113,16 +114,26 @@ const placesOf = (raw: Raw) =>
 
 /**
  * A workspace-wide answer from a server that settles (spec.settles): the
- * first time a place is asked, asked until two answers in a row agree, so
- * a cold answer is the warm one; after that, asked once.
+ * first time a place is asked, hovered first where the server resolves a
+ * place only so (spec.resolvesOnHover), then asked until two answers in a
+ * row agree, so a cold answer is the warm one; after that, asked once.
  */
-async function settled(session: Session, place: string, asking: () => Promise<Raw>, ctx: HandlerContext): Promise<Raw> {
+async function settled(
+  session: Session,
+  place: string,
+  params: TextDocumentPositionParams,
+  asking: () => Promise<Raw>,
+  ctx: HandlerContext,
+  options: RequestOptions,
+): Promise<Raw> {
+  const spec = session.client.spec;
+  if ((!spec.settles && !spec.resolvesOnHover) || session.settled?.has(place)) return asking();
+  if (spec.resolvesOnHover) await session.client.request(Requests.hover, params, options);
   let raw = await asking();
-  if (!session.client.spec.settles || session.settled?.has(place)) return raw;
-  for (let n = 1; n < MAX_ASKS; n++) {
+  for (let n = 1; spec.settles && n < MAX_ASKS; n++) {
     const again = await asking();
     if (placesOf(again) === placesOf(raw)) break;
-    ctx.log(`${session.client.spec.id}: a cold answer changed when asked again (${n + 1} asks)`);
+    ctx.log(`${spec.id}: a cold answer changed when asked again (${n + 1} asks)`);
     raw = again;
   }
   session.settled ??= new Set();
@@ -179,14 +190,11 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
         await loadProjects(session, ctx, deadline, name ? { name } : undefined);
       }
       const options = deadline.options(ctx);
+      const params = { textDocument: { uri }, position };
       const asking = () =>
-        ask.server(
-          session,
-          { textDocument: { uri }, position },
-          { includeDeclaration: req.includeDeclaration ?? false, ctx, deadline, options },
-        );
+        ask.server(session, params, { includeDeclaration: req.includeDeclaration ?? false, ctx, deadline, options });
       const place = `${uri}:${position.line}:${position.character}`;
-      const raw = ask.spansWorkspace ? await settled(session, place, asking, ctx) : await asking();
+      const raw = ask.spansWorkspace ? await settled(session, place, params, asking, ctx, options) : await asking();
       const texts = textsOf(session, ctx);
       // A server whose watcher lags may still answer from a file just deleted or renamed away.
       const found: Place[] = flattenLocations(raw)

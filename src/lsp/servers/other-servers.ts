@@ -181,8 +181,10 @@ const LISTED: ServerSpec[] = [
       readsData('parses PHP itself; runs no PHP'),
     ),
     readiness: 'indexing',
-    // Its first references after indexing leave out overriding methods (monolog's isHandling: 17, then 20).
+    // Its first references at a place leave out overriding methods (monolog's isHandling: 17, then 20) unless the
+    // place was hovered first; asked again, under load the second can be as partial as the first.
     settles: true,
+    resolvesOnHover: true,
     fileEvents: ['**/*.php'],
     paid: {
       capabilities: [

@@ -184,6 +184,12 @@ export interface ServerSpec {
    * methods): asked again until two answers agree, once per place.
    */
   settles?: boolean;
+  /**
+   * Resolves what a place names only when asked of that place itself: a
+   * workspace-wide answer asked first is partial (intelephense leaves out
+   * overriding methods), so the place is hovered first, awaited, once.
+   */
+  resolvesOnHover?: boolean;
   diagnostics?: DiagnosticsStrategy;
   /** With readiness 'enumerated': the server's log line that says it is ready. */
   readyLog?: RegExp;
