@@ -43,7 +43,7 @@ export interface Session {
   lock: SessionLock;
   /** The daemon's mark of changes on disk from just before the server read the disk: it is told what changed since. */
   diskMark?: number;
-  /** Where a server whose first answer for a place can be partial (spec.settles, resolvesOnHover) has answered whole. */
+  /** Where a server whose first answer for a place can be partial (spec.settles) has given two that agreed. */
   settled?: Set<string>;
   /** Started for a question beside the project's own server (another build configuration): short-lived. */
   extra: boolean;

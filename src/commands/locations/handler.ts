@@ -113,10 +113,11 @@ const placesOf = (raw: Raw) =>
   );
 
 /**
- * A workspace-wide answer from a server that settles (spec.settles): the
- * first time a place is asked, hovered first where the server resolves a
- * place only so (spec.resolvesOnHover), then asked until two answers in a
- * row agree, so a cold answer is the warm one; after that, asked once.
+ * A workspace-wide answer from a server whose first answer can be partial:
+ * hovered first, every time, where the server resolves a place only so
+ * (spec.resolvesOnHover); where it settles (spec.settles), the first time
+ * a place is asked, asked until two answers in a row agree, so a cold
+ * answer is the warm one; after that, asked once.
  */
 async function settled(
   session: Session,
@@ -127,10 +128,10 @@ async function settled(
   options: RequestOptions,
 ): Promise<Raw> {
   const spec = session.client.spec;
-  if ((!spec.settles && !spec.resolvesOnHover) || session.settled?.has(place)) return asking();
   if (spec.resolvesOnHover) await session.client.request(Requests.hover, params, options);
+  if (!spec.settles || session.settled?.has(place)) return asking();
   let raw = await asking();
-  for (let n = 1; spec.settles && n < MAX_ASKS; n++) {
+  for (let n = 1; n < MAX_ASKS; n++) {
     const again = await asking();
     if (placesOf(again) === placesOf(raw)) break;
     ctx.log(`${spec.id}: a cold answer changed when asked again (${n + 1} asks)`);

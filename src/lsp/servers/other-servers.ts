@@ -181,8 +181,8 @@ const LISTED: ServerSpec[] = [
       readsData('parses PHP itself; runs no PHP'),
     ),
     readiness: 'indexing',
-    // Its first references at a place leave out overriding methods (monolog's isHandling: 17, then 20) unless the
-    // place was hovered first; asked again, under load the second can be as partial as the first.
+    // Its references leave out overriding methods (monolog's isHandling: 17, then 20) unless the place was hovered
+    // first: asked again, the second was whole, but once the file was opened anew, partial again.
     settles: true,
     resolvesOnHover: true,
     fileEvents: ['**/*.php'],

@@ -186,8 +186,9 @@ export interface ServerSpec {
   settles?: boolean;
   /**
    * Resolves what a place names only when asked of that place itself: a
-   * workspace-wide answer asked first is partial (intelephense leaves out
-   * overriding methods), so the place is hovered first, awaited, once.
+   * workspace-wide answer asked alone is partial (intelephense leaves out
+   * overriding methods, again each time the file is opened anew), so the
+   * place is hovered first, awaited, each time.
    */
   resolvesOnHover?: boolean;
   diagnostics?: DiagnosticsStrategy;
