@@ -60,6 +60,14 @@ describe('svelte', () => {
     expect([r.stdout, r.exit]).toEqual([REFS, 0]);
   });
 
+  test('servers --for lib.ts: the plugin loaded, nothing said unsearched', async () => {
+    const r = await lspq.json<{ servers: { id: string; withoutPlugins?: unknown }[] }>(
+      ['servers', '--for', 'src/lib.ts', ...ts],
+      { cwd: root },
+    );
+    expect(r.servers.map((s) => [s.id, s.withoutPlugins])).toEqual([['typescript-language-server', undefined]]);
+  });
+
   test('asked again, and without --server: the same', async () => {
     for (const args of [ts, []]) {
       const r = await lspq.run(['refs', 'src/lib.ts:1:double', ...args], { cwd: root });
@@ -162,5 +170,29 @@ describe('svelte, with no typescript-svelte-plugin anywhere', () => {
         'lspq: not searched: src/Counter.svelte (typescript-language-server knows them only with typescript-svelte-plugin loaded, in a project with svelte installed (npm install -g typescript-svelte-plugin beside svelteserver)); the answer may lack their places',
       );
     }
+  });
+
+  test('servers --for lib.ts says so before any question: the plugin it lacks, what goes unsearched, how to install it', async () => {
+    const env = { PATH: path };
+    const r = await lspq.json<{ servers: { id: string; withoutPlugins?: unknown }[] }>(
+      ['servers', '--for', 'src/lib.ts', ...ts],
+      { cwd: bare, env },
+    );
+    expect(r.servers.map((s) => [s.id, s.withoutPlugins])).toEqual([
+      [
+        'typescript-language-server',
+        [
+          {
+            plugin: 'typescript-svelte-plugin',
+            unsearched: ['.svelte'],
+            install: 'npm install -g typescript-svelte-plugin beside svelteserver',
+          },
+        ],
+      ],
+    ]);
+    const text = await lspq.run(['servers', '--for', 'src/lib.ts', ...ts], { cwd: bare, env });
+    expect(text.stdout).toContain(
+      '\n  without typescript-svelte-plugin: uses in .svelte files go unsearched (npm install -g typescript-svelte-plugin beside svelteserver)\n',
+    );
   });
 });

@@ -18,7 +18,7 @@ import { textsOf, using } from '../../engine/sessions';
 import { withBodies, withContext } from '../../engine/excerpts';
 import { withEnclosing } from '../../engine/enclosing';
 import { atTarget, type IndexHit, indexServer, locationsOf, mentions, writesName } from '../../engine/from-index';
-import { missingPlugins } from '../../lsp/servers/ts-plugins';
+import { missingPlugins, pluginInstall } from '../../lsp/servers/ts-plugins';
 import { projectFiles } from '../../lsp/project-files';
 import { loadProjects } from '../../engine/projects';
 import { openTarget } from '../../engine/open-target';
@@ -90,10 +90,7 @@ async function unknownToServer(
   if (files.length === 0) return undefined;
   const plugins = missing
     .filter((p) => files.some((f) => (p.reaches ?? []).some((ext) => f.endsWith(ext))))
-    .map(
-      (p) =>
-        `${p.name} loaded, in a project with ${p.forPackage} installed (npm install -g ${p.name} beside ${p.beside})`,
-    );
+    .map((p) => `${p.name} loaded, in a project with ${p.forPackage} installed (${pluginInstall(p)})`);
   return {
     unsearched: files,
     unsearchedBecause: `${session.client.spec.id} knows them only with ${plugins.join(', ')}`,

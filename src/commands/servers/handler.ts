@@ -13,6 +13,7 @@ import type { ServerForFile, ServerInfo, ServersForResult, ServersResult } from 
 import type { HandlerContext } from '../../engine/context';
 import { assertFile } from '../../engine/files';
 import { candidatesFor, type PassedOver } from '../../engine/sessions';
+import { pluginInstall, pluginsLacking } from '../../lsp/servers/ts-plugins';
 import type { ServersForQuery } from './question';
 
 const VERSION_TIMEOUT_MS = 5_000;
@@ -218,6 +219,7 @@ export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Pro
     // What its binary prints, else what the server said of itself as it started (pyright-langserver prints none).
     const version =
       (await versionOf(c.binary, c.spec.versionArgs, req.env, ctx.pool.caches)) ?? running?.client.serverVersion;
+    const lacking = pluginsLacking(c.spec, c.root);
     servers.push({
       id: c.spec.id,
       root: c.root,
@@ -229,6 +231,15 @@ export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Pro
       answers: Object.fromEntries(ctx.capabilities.map(([name, can]) => [name, can(offered.capabilities)])),
       ...paidFor(c.spec, offered.capabilities, ctx.capabilities),
       diagnostics: known.from === 'declared' ? (c.spec.diagnostics ?? 'push') : strategyOf(c.spec, offered),
+      ...(lacking.length > 0
+        ? {
+            withoutPlugins: lacking.map((p) => ({
+              plugin: p.name,
+              unsearched: p.reaches ?? [],
+              install: pluginInstall(p),
+            })),
+          }
+        : {}),
     });
   }
   // Each server not asked is in one list: not installed, not trusted, or not for this file (and why).

@@ -47,6 +47,8 @@ export interface ServerForFile {
   paid?: { commands: string[]; how: string };
   /** How lspq knows its diagnostics are complete (docs/servers.md). */
   diagnostics: string;
+  /** tsserver plugins the project's framework needs and that were not found: uses in those files go unsearched. */
+  withoutPlugins?: { plugin: string; unsearched: string[]; install: string }[];
 }
 
 export interface ServersForResult {

@@ -58,6 +58,10 @@ export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendere
       ...(cannot.length ? [`  cannot: ${cannot.join(' ')}`] : []),
       ...(s.paid ? [`  only with ${s.paid.how}: ${s.paid.commands.join(' ')}`] : []),
       `  diagnostics complete by: ${s.diagnostics}`,
+      ...(s.withoutPlugins ?? []).map(
+        (p) =>
+          `  ${c.yellow('without')} ${p.plugin}: uses in ${p.unsearched.join(' ')} files go unsearched (${p.install})`,
+      ),
     ].join('\n');
   });
   const missing = r.missing.map((m) => `${c.yellow('missing')} ${m.id}: ${m.install}`);

@@ -38,6 +38,9 @@ export const ServersForShape = z.object({
       answers: z.record(z.string(), z.boolean()),
       paid: z.optional(z.object({ commands: z.array(z.string()), how: z.string() })),
       diagnostics: z.string(),
+      withoutPlugins: z.optional(
+        z.array(z.object({ plugin: z.string(), unsearched: z.array(z.string()), install: z.string() })),
+      ),
     }),
   ),
   missing: z.array(z.object({ id: z.string(), install: z.string() })),

@@ -99,3 +99,11 @@ export function missingPlugins(spec: ServerSpec): TsPlugin[] {
     (p) => p.reaches !== undefined && !options?.plugins?.some((loaded) => loaded.name === p.name),
   );
 }
+
+/** How a missing plugin is installed where lspq looks for it: beside the framework's own language server. */
+export const pluginInstall = (p: TsPlugin) => `npm install -g ${p.name} beside ${p.beside}`;
+
+/** The plugins `spec` did not load though the project at `root` has their framework: files it cannot search. */
+export function pluginsLacking(spec: ServerSpec, root: string): TsPlugin[] {
+  return missingPlugins(spec).filter((p) => holderAbove(p.forPackage, root) !== undefined);
+}
