@@ -142,13 +142,13 @@ for (const c of CASES) {
         sed(helper, twice, [p.decl.split(':')[0]!]);
         const failOn = ['--fail-on', c.failOn ?? 'error'];
         const broken = await lspq.run(['diag', p.use, ...failOn, ...server], { cwd: p.dir });
-        expect(broken.exit).toBe(1);
+        // stderr beside the exit: what a server was waited for shows in a failure's report.
+        expect([broken.exit, broken.stderr]).toEqual([1, expect.any(String)]);
         expect(broken.stdout).toContain(`${p.use}:`);
         expect(broken.stdout).toContain(helper);
         reset();
         const clean = await lspq.run(['diag', p.use, ...failOn, ...server], { cwd: p.dir });
-        expect(clean.stdout).toBe('');
-        expect(clean.exit).toBe(0);
+        expect([clean.exit, clean.stdout, clean.stderr]).toEqual([0, '', expect.any(String)]);
       });
     }
   });
