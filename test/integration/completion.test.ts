@@ -56,7 +56,7 @@ describe('bash', () => {
     expect(await complete(['lspq', '--json', 'd'])).toEqual(['def', 'diag', 'daemon']);
     expect(await complete(['lspq', '--json', '--root', '.', 're'])).toEqual(['refs', 'rename']);
     expect(await complete(['lspq', '--j'])).toEqual(['--json']);
-    expect(await complete(['lspq', 'h'])).toEqual(['hover', 'help']);
+    expect(await complete(['lspq', 'h'])).toEqual(['hover', 'hook', 'help']);
     expect(await complete(['lspq', 'help', 'sy'])).toEqual(['symbols']);
     expect(await complete(['lspq', 'help', 'ag'])).toEqual(['agents']);
     expect(await complete(['lspq', 'def', '--server', ''])).toEqual(SERVER_IDS);
@@ -84,7 +84,7 @@ describe('fish', () => {
     expect(await complete('lspq --json d')).toEqual(['daemon', 'def', 'diag']);
     expect(await complete('lspq --server gopls re')).toEqual(['refs', 'rename']);
     expect(await complete('lspq --j')).toEqual(['--json']);
-    expect(await complete('lspq h')).toEqual(['help', 'hover']);
+    expect(await complete('lspq h')).toEqual(['help', 'hook', 'hover']);
     expect(await complete('lspq help sy')).toEqual(['symbols']);
     expect((await complete('lspq def --server ')).sort()).toEqual([...SERVER_IDS].sort());
     expect(await complete('lspq --server gop')).toEqual(['gopls']);
