@@ -186,7 +186,8 @@ export async function loadIndex(found: FoundIndex, req: CallerContext, ctx: Hand
   }
   loaded ??= readWhole(file, root, rebase, stamp, manifest);
   held.set(key, loaded);
-  while (held.size > HELD_MAX) letGo(held.keys().next().value!);
+  // Oldest first; a Map's iteration skips the keys letGo deletes.
+  for (const oldest of held.keys()) if (held.size > HELD_MAX) letGo(oldest);
   return loaded;
 }
 
