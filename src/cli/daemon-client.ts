@@ -9,7 +9,7 @@
 import { BUILD } from '../common/build-info';
 import { selfArgv } from '../bundles';
 import { DEFAULT_TIMEOUT_MS } from '../common/messages';
-import { fromErrorPayload, LspqError } from '../common/errors';
+import { fromErrorPayload, LspqError, messageOf } from '../common/errors';
 import { PROTOCOL_VERSION, type DaemonStatus, type Envelope, type Reply, type Request } from '../common/messages';
 import { processRuns } from '../common/process';
 import { ConnectFailed, NoAnswer, roundTrip } from './round-trip';
@@ -208,11 +208,11 @@ export async function ask(
         );
       }
       // The daemon died under the question: ask a fresh one, once; a question that may have written, never.
-      if (options.once) throw new DaemonLost((err as Error).message);
+      if (options.once) throw new DaemonLost(messageOf(err));
       if (lostOnce || request.op === 'stop')
         throw new LspqError(
           'daemon',
-          `the daemon stopped while answering (${(err as Error).message}); run the command again, or see 'lspq daemon logs'`,
+          `the daemon stopped while answering (${messageOf(err)}); run the command again, or see 'lspq daemon logs'`,
         );
       lostOnce = true;
       continue;

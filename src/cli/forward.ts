@@ -3,7 +3,7 @@
  * stream of request lines, sent through the socket client and answered
  * with the output to print.
  */
-import { fromErrorPayload, LspqError, type CommandOutput } from '../common/errors';
+import { fromErrorPayload, LspqError, type CommandOutput, messageOf } from '../common/errors';
 import { ask, DaemonLost, envelope, patience, roundTrip, type Stream } from './daemon-client';
 import { batchEditId, type CommandLine, type Reply, type Request } from '../common/messages';
 import { socketPath } from '../common/socket';
@@ -109,7 +109,7 @@ export async function forwardBatch(
     reply = await roundTrip(socketPath(process.env), envelope(request), patience(request), onProgress, counted);
   } catch (err) {
     if (err instanceof LspqError) throw err;
-    const why = (err as Error).message;
+    const why = messageOf(err);
     const edits = line.editId ? await batchOutcomes(line.editId, sent) : [];
     if (edits.length > 0)
       throw new LspqError(

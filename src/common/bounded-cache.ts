@@ -3,6 +3,14 @@
  * used go first) and, when given, in age. Owned by the pool whose lifetime
  * it shares (the daemon's, or one --no-daemon command's), never a module.
  */
+/** Drops a Map's first key, the one set longest ago (a Map keeps the order keys were set in). */
+export function dropOldest<K, V>(map: Map<K, V>): void {
+  for (const key of map.keys()) {
+    map.delete(key);
+    return;
+  }
+}
+
 export class BoundedCache<K, V> {
   private readonly entries = new Map<K, { value: V; at: number }>();
 
@@ -28,7 +36,7 @@ export class BoundedCache<K, V> {
   set(key: K, value: V): V {
     this.entries.delete(key);
     this.entries.set(key, { value, at: Date.now() });
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size > this.maxEntries) dropOldest(this.entries);
     return value;
   }
 

@@ -102,12 +102,28 @@ export interface ErrorPayload {
   candidates?: string[];
 }
 
+/** What a caught value says: an Error's message, anything else as text (JavaScript can throw anything). */
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A caught value for a log: an Error's stack, anything else as text. */
+export function stackOf(err: unknown): string {
+  return (err instanceof Error ? err.stack : undefined) ?? String(err);
+}
+
+/** A system error's code (ENOENT, EEXIST...), or undefined for anything else thrown. */
+export function errnoOf(err: unknown): string | undefined {
+  return typeof err === 'object' && err !== null && 'code' in err && typeof err.code === 'string'
+    ? err.code
+    : undefined;
+}
+
 export function toErrorPayload(err: unknown): ErrorPayload {
   if (err instanceof LspqError) {
     return { code: err.code, message: err.message, ...(err.candidates?.length ? { candidates: err.candidates } : {}) };
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return { code: 'internal', message: `internal error: ${message} (please report it with the command you ran)` };
+  return { code: 'internal', message: `internal error: ${messageOf(err)} (please report it with the command you ran)` };
 }
 
 export function fromErrorPayload(payload: ErrorPayload): LspqError {

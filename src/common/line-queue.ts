@@ -16,7 +16,8 @@ export class LineQueue implements AsyncIterable<string> {
 
   async *[Symbol.asyncIterator](): AsyncIterator<string> {
     for (;;) {
-      if (this.lines.length > 0) yield this.lines.shift()!;
+      const line = this.lines.shift();
+      if (line !== undefined) yield line;
       else if (this.ended) return;
       else await new Promise<void>((resolve) => (this.wake = resolve));
     }

@@ -4,15 +4,20 @@
 export function editDistance(a: string, b: string, ignoreCase = true): number {
   const x = ignoreCase ? a.toLowerCase() : a;
   const y = ignoreCase ? b.toLowerCase() : b;
-  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  // One row of the table at a time; `left` and `diagonal` are its neighbours of the cell being filled.
+  let row = Array.from({ length: y.length + 1 }, (_, j) => j);
   for (let i = 1; i <= x.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= y.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    const next = [i];
+    let left = i;
+    let diagonal = i - 1;
+    for (const [j, up] of row.slice(1).entries()) {
+      left = Math.min(up + 1, left + 1, diagonal + (x[i - 1] === y[j] ? 0 : 1));
+      diagonal = up;
+      next.push(left);
     }
-    previous = current;
+    row = next;
   }
-  return previous[y.length]!;
+  return row.at(-1) ?? y.length; // never empty: y.length + 1 cells
 }
 
 /**

@@ -4,6 +4,7 @@
  * alone would call it alive (/proc on Linux, ps elsewhere: process-table.ts,
  * loaded only when asked: the command path imports this file).
  */
+import { errnoOf } from './errors';
 
 let table: typeof import('./process-table') | undefined;
 
@@ -11,7 +12,7 @@ export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    return errnoOf(err) === 'EPERM';
   }
   // Loaded once, when first asked (a warm question asks for each server it uses).
   table ??= require('./process-table') as typeof import('./process-table');

@@ -7,7 +7,7 @@
  * about 1 ms, and a warm question checks the folder with Bun.file instead.
  */
 import { dirnameOf as dirname, joinPath as join } from './paths';
-import { LspqError } from './errors';
+import { LspqError, messageOf } from './errors';
 
 export function socketPath(env: Record<string, string | undefined>): string {
   if (env.LSPQ_SOCKET) return env.LSPQ_SOCKET;
@@ -47,7 +47,7 @@ export function ensureSocketDir(socket: string): void {
   } catch (err) {
     throw new LspqError(
       'daemon',
-      `cannot create the daemon folder ${dir}: ${(err as Error).message}; set LSPQ_SOCKET to a path in a folder you own`,
+      `cannot create the daemon folder ${dir}: ${messageOf(err)}; set LSPQ_SOCKET to a path in a folder you own`,
     );
   }
   checkSocketDir(dir, statSync(dir));

@@ -64,36 +64,41 @@ function patternSides(text: string, raw: string): { before: string; after: strin
  */
 export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
   const pos = POSITION.exec(raw) ?? PRINTED.exec(raw);
+  // Each pattern's groups are all required: a match has every one.
   if (pos) {
+    const [, file = '', line = '', column = ''] = pos;
     return {
       kind: 'position',
-      path: absolute(cwd, pos[1]!),
-      line: positive(pos[2]!, 'the line', raw),
-      column: positive(pos[3]!, 'the column', raw),
+      path: absolute(cwd, file),
+      line: positive(line, 'the line', raw),
+      column: positive(column, 'the column', raw),
     };
   }
   const pattern = PATTERN.exec(raw);
   if (pattern) {
+    const [, file = '', line = '', sides = ''] = pattern;
     return {
       kind: 'pattern',
-      path: absolute(cwd, pattern[1]!),
-      line: positive(pattern[2]!, 'the line', raw),
-      ...patternSides(pattern[3]!, raw),
+      path: absolute(cwd, file),
+      line: positive(line, 'the line', raw),
+      ...patternSides(sides, raw),
       nth: positive(String(nth), '--nth', raw),
     };
   }
   const named = NAME.exec(raw);
   if (named) {
+    const [, file = '', line = '', name = ''] = named;
     return {
       kind: 'name',
-      path: absolute(cwd, named[1]!),
-      line: positive(named[2]!, 'the line', raw),
-      name: named[3]!,
+      path: absolute(cwd, file),
+      line: positive(line, 'the line', raw),
+      name,
       nth: positive(String(nth), '--nth', raw),
     };
   }
-  const line = LINE.exec(raw);
-  if (line) return { kind: 'line', path: absolute(cwd, line[1]!), line: positive(line[2]!, 'the line', raw) };
+  const [, file, line] = LINE.exec(raw) ?? [];
+  if (file !== undefined && line !== undefined)
+    return { kind: 'line', path: absolute(cwd, file), line: positive(line, 'the line', raw) };
   throw usage(
     `'${raw}' is not a target: write FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:LINE:TEXT<|>TEXT (for example src/app.ts:12:5, src/app.ts:12:render or 'src/app.ts:12:render(<|>view)'), or use --symbol NAME`,
   );
@@ -101,13 +106,14 @@ export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
 
 /** `FILE:LINE` or `FILE:START-END` (actions, fmt --range). */
 export function parseLineTarget(raw: string, cwd: string): LineSpec {
-  const m = LINE_RANGE.exec(raw);
-  if (!m) throw usage(`'${raw}' is not a line target: write FILE:LINE or FILE:START-END`);
-  const startLine = positive(m[2]!, 'the line', raw);
-  const endLine = m[3] ? positive(m[3], 'the end line', raw) : startLine;
+  const [, file, start, end] = LINE_RANGE.exec(raw) ?? [];
+  if (file === undefined || start === undefined)
+    throw usage(`'${raw}' is not a line target: write FILE:LINE or FILE:START-END`);
+  const startLine = positive(start, 'the line', raw);
+  const endLine = end ? positive(end, 'the end line', raw) : startLine;
   if (endLine < startLine)
     throw usage(`the range in '${raw}' ends before it starts: write FILE:START-END with START <= END`);
-  return { path: absolute(cwd, m[1]!), startLine, endLine };
+  return { path: absolute(cwd, file), startLine, endLine };
 }
 
 /**

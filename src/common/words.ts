@@ -20,22 +20,19 @@ const SWITCHES = new Set<string>(LEADING_SWITCHES);
 export function commandFirst(argv: readonly string[]): string[] {
   const leading: string[] = [];
   let i = 0;
-  while (i < argv.length) {
-    const word = argv[i]!;
-    const name = word.split('=', 1)[0]!;
-    if (SWITCHES.has(word)) {
+  for (let word = argv[0]; word !== undefined; word = argv[i]) {
+    const value = argv[i + 1];
+    if (SWITCHES.has(word) || (word.includes('=') && TAKES_VALUE.has(word.slice(0, word.indexOf('='))))) {
       leading.push(word);
       i++;
-    } else if (TAKES_VALUE.has(name) && word.includes('=')) {
-      leading.push(word);
-      i++;
-    } else if (TAKES_VALUE.has(word) && i + 1 < argv.length) {
-      leading.push(word, argv[i + 1]!);
+    } else if (TAKES_VALUE.has(word) && value !== undefined) {
+      leading.push(word, value);
       i += 2;
     } else break;
   }
-  if (leading.length === 0 || i >= argv.length) return [...argv];
-  return [argv[i]!, ...leading, ...argv.slice(i + 1)];
+  const command = argv[i];
+  if (leading.length === 0 || command === undefined) return [...argv];
+  return [command, ...leading, ...argv.slice(i + 1)];
 }
 
 export interface Scanned {
@@ -67,8 +64,7 @@ export function scanWords(
   // Only flags and no command (`lspq --json`): the flags still say how to report that.
   const read = command?.startsWith('-') ? [command, ...args] : args;
   // A plain loop: the first call of a builtin such as Array.prototype.some compiles it (0.1-0.2 ms).
-  for (let i = 0; i < read.length; i++) {
-    const word = read[i]!;
+  for (let i = 0, word = read[0]; word !== undefined; word = read[++i]) {
     if (word === '--') break;
     if (word === '--json') json = true;
     else if (word === '--no-json') json = false;
@@ -89,8 +85,7 @@ export function scanWords(
  */
 export function asksStdin(how: { flag: string } | { word: string } | undefined, args: readonly string[]): boolean {
   if (!how) return false;
-  for (let i = 0; i < args.length; i++) {
-    const word = args[i]!;
+  for (let i = 0, word = args[0]; word !== undefined; word = args[++i]) {
     if (word === '--') return 'word' in how && args[i + 1] === how.word;
     if ('flag' in how) {
       if (word === `--${how.flag}=-` || (word === `--${how.flag}` && args[i + 1] === '-')) return true;

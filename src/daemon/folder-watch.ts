@@ -8,6 +8,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { join } from 'node:path';
 import { IN_DELETE, IN_DELETE_SELF, IN_IGNORED, IN_MOVE_SELF, IN_MOVED_FROM, IN_Q_OVERFLOW, Inotify } from './inotify';
+import { errnoOf } from '../common/errors';
 
 /**
  * Something happened to `name` in the watched folder `dir`: `left` when it
@@ -98,7 +99,7 @@ class NodeWatch implements FolderWatch {
       this.watchers.set(dir, watcher);
       return 'ok';
     } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'ENOSPC' ? 'limit' : 'gone';
+      return errnoOf(err) === 'ENOSPC' ? 'limit' : 'gone';
     }
   }
 

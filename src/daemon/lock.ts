@@ -4,6 +4,7 @@
  */
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { processRuns } from '../common/process';
+import { errnoOf } from '../common/errors';
 
 /** True if this process now holds the lock. */
 export function takeLock(path: string): boolean {
@@ -14,7 +15,7 @@ export function takeLock(path: string): boolean {
       closeSync(fd);
       return true;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (errnoOf(err) !== 'EEXIST') throw err;
     }
     let holder = NaN;
     try {

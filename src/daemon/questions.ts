@@ -14,7 +14,7 @@ import { recordOutput, takeOutcome, unsettled } from '../engine/journal';
 import { ServerTime } from '../lsp/request-options';
 import { tellChanges } from '../lsp/file-events';
 import { BUILD } from '../common/build-info';
-import { type CommandOutput, LspqError, toErrorPayload, withNotes } from '../common/errors';
+import { type CommandOutput, LspqError, toErrorPayload, withNotes, stackOf } from '../common/errors';
 import { LineQueue } from '../common/line-queue';
 import { type CommandLine, type EditOutcome, PROTOCOL_VERSION } from '../common/messages';
 import {
@@ -123,8 +123,7 @@ export class Questions {
       const host: Host = {
         answer: (query) => dispatch(query, { ...this.engineContext(socket, line, notes), serverTime }, ANSWERERS),
         report: (err: unknown) => {
-          if (!(err instanceof LspqError))
-            o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
+          if (!(err instanceof LspqError)) o.log(`internal error for ${line.command}: ${stackOf(err)}`);
         },
       };
       const output = await this.output(socket, line, host, notes);
@@ -137,7 +136,7 @@ export class Questions {
       o.log(`${line.command} (exit ${output.exit}) answered in ${timings(socket, started, serverTime)}`);
     } catch (err) {
       // runCommandLine turns every failure into output; this is a failure of the daemon itself.
-      o.log(`internal error for ${line.command}: ${(err as Error).stack ?? String(err)}`);
+      o.log(`internal error for ${line.command}: ${stackOf(err)}`);
       if (!socket.data.abort.signal.aborted) send(socket, { ok: false, error: toErrorPayload(err) });
     } finally {
       this.inFlight--;

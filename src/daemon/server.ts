@@ -3,7 +3,7 @@
  * streams its request lines after the first). A connection that closes
  * early (the command was killed) cancels its request.
  */
-import { toErrorPayload } from '../common/errors';
+import { toErrorPayload, stackOf } from '../common/errors';
 import { MAX_LINE_BYTES } from '../common/socket-shapes';
 import { type Connection, type DaemonSocket, flush, newConnection, send } from './connection';
 import { Questions } from './questions';
@@ -30,7 +30,7 @@ function received(socket: DaemonSocket, chunk: Buffer, questions: Questions, log
       d.readAt = performance.now();
       // Whatever a request does, it fails alone: the daemon and every other question go on.
       questions.handle(socket, text).catch((err: unknown) => {
-        log(`internal error: ${(err as Error).stack ?? String(err)}`);
+        log(`internal error: ${stackOf(err)}`);
         if (!socket.data.answered) send(socket, { ok: false, error: toErrorPayload(err) });
       });
     } else if (d.input) questions.takeInput(d.input, text);

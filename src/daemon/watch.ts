@@ -156,8 +156,7 @@ export class Watchers implements DiskView {
     if (since < this.forgotten) return undefined;
     const out: DiskChange[] = [];
     const seen = new Set<string>();
-    for (let i = this.firstAfter(since); i < this.log.length; i++) {
-      const path = this.log[i]!.path;
+    for (const { path } of this.log.slice(this.firstAfter(since))) {
       if (seen.has(path) || !under(path, root)) continue;
       seen.add(path);
       const change = this.changes.get(path);
@@ -184,6 +183,7 @@ export class Watchers implements DiskView {
     let hi = this.log.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
+      // biome-ignore lint/style/noNonNullAssertion: lo <= mid < hi <= the log's length
       if (this.log[mid]!.seq <= since) lo = mid + 1;
       else hi = mid;
     }
@@ -248,9 +248,8 @@ export class Watchers implements DiskView {
 
   /** Keeps the newest changes; a server that heard last before them will be told everything. */
   private cutLog(): void {
-    const cut = this.log.length - CHANGES_MAX;
-    this.forgotten = this.log[cut - 1]!.seq;
-    this.log = this.log.slice(cut);
+    const dropped = this.log.splice(0, this.log.length - CHANGES_MAX);
+    this.forgotten = dropped.at(-1)?.seq ?? this.forgotten;
     for (const [path, change] of this.changes) if (change.seq <= this.forgotten) this.changes.delete(path);
   }
 
@@ -293,8 +292,7 @@ export class Watchers implements DiskView {
   private async walk(root: string, state: WatchedRoot, top: string, created: boolean, yields: boolean): Promise<void> {
     const queue = [top];
     let count = 0;
-    while (queue.length > 0) {
-      const dir = queue.shift()!;
+    for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
       if (dir !== root && neverSources(dir)) continue;
       if (!state.folders.has(dir)) {
         if (!this.folders.has(dir)) {
@@ -317,6 +315,7 @@ export class Watchers implements DiskView {
       try {
         entries = readdirSync(dir, { withFileTypes: true });
       } catch {}
+      // biome-ignore lint/style/noNonNullAssertion: a folder of a root's is in this.folders (added just above if new)
       const names = this.folders.get(dir)!;
       const polled = this.polled.get(dir);
       for (const e of entries) {

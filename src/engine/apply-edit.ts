@@ -13,7 +13,7 @@
  */
 import { existsSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { LspqError } from '../common/errors';
+import { LspqError, errnoOf, messageOf } from '../common/errors';
 import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/workspace-edit';
 import { crashPoint } from './fault';
 import { guardWrite, makeFolders } from '../common/workspace-guard';
@@ -263,7 +263,7 @@ function rollBack(undo: Undo[], left: string[]): string[] {
 }
 
 function writeFailed(path: string, err: unknown, before: number): LspqError {
-  const why = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  const why = errnoOf(err) ?? messageOf(err);
   const restored = before ? ` (${before} file(s) written before it were restored)` : '';
   return new LspqError('write_failed', `could not write ${path} (${why}); nothing was changed${restored}`);
 }
@@ -274,7 +274,7 @@ function explain(err: unknown, failed: string[], left: string[]): LspqError {
   const base =
     err instanceof LspqError
       ? err
-      : new LspqError('write_failed', `could not write the edit (${(err as Error).message}); files were restored`);
+      : new LspqError('write_failed', `could not write the edit (${messageOf(err)}); files were restored`);
   if (failed.length === 0 && left.length === 0) return base;
   const notes = [
     failed.length ? `could not restore ${failed.join(', ')}; check them with git diff` : '',

@@ -25,6 +25,7 @@ import {
   tagsOf,
 } from './go-constraints';
 import { realOf } from '../common/real-path';
+import { dropOldest } from '../common/bounded-cache';
 import * as z from 'zod/mini';
 import { findWord } from '../common/target';
 import { probeEnv, spawnGit } from '../git/run';
@@ -96,7 +97,7 @@ export async function otherBuilds(
   if (unchanged && disk.changesSince(root, known.mark)?.length === 0) return known.answer;
   const answer = await search(root, name, env, walk);
   if (mark !== undefined) {
-    if (remembered.size >= REMEMBERED_MAX) remembered.delete(remembered.keys().next().value!);
+    if (remembered.size >= REMEMBERED_MAX) dropOldest(remembered);
     remembered.set(key, { mark, answer });
   }
   return answer;

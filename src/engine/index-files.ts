@@ -15,7 +15,7 @@ import type { IndexAnswers } from '../scip/index-answers';
 import { TableIndex } from '../scip/index-table';
 import { ScipIndex } from '../scip/scip-index';
 import { ensureTable, tablePath } from './index-tables';
-import { LspqError } from '../common/errors';
+import { LspqError, messageOf } from '../common/errors';
 import { displayPath } from '../common/paths';
 import type { HandlerContext } from './context';
 import { checkoutTop } from '../project/checkout';
@@ -126,7 +126,7 @@ async function fetchNow(
       `no index at ${template} for ${commits.map((c) => c.slice(0, 12)).join(' or ')}; the live servers answer`,
     );
   } catch (err) {
-    ctx.warn?.(`${(err as Error).message}; the live servers answer`);
+    ctx.warn?.(`${messageOf(err)}; the live servers answer`);
   }
   missing.add(key);
   return undefined;
@@ -181,12 +181,13 @@ export async function loadIndex(found: FoundIndex, req: CallerContext, ctx: Hand
     try {
       loaded = { stamp, index: new TableIndex(file, table), manifest, memory: 0 };
     } catch (err) {
-      ctx.log(`the table of ${file} cannot be read (${(err as Error).message}); reading the index whole`);
+      ctx.log(`the table of ${file} cannot be read (${messageOf(err)}); reading the index whole`);
     }
   }
   loaded ??= readWhole(file, root, rebase, stamp, manifest);
   held.set(key, loaded);
-  while (held.size > HELD_MAX) letGo(held.keys().next().value!);
+  // Oldest first; a Map's iteration skips the keys letGo deletes.
+  for (const oldest of held.keys()) if (held.size > HELD_MAX) letGo(oldest);
   return loaded;
 }
 

@@ -30,6 +30,7 @@ import {
   removeMade,
   writerRuns,
 } from './journal';
+import { messageOf } from '../common/errors';
 
 /** Outcomes nobody asked for are removed after this long. */
 const OUTCOME_KEEP_MS = 24 * 60 * 60_000;
@@ -139,7 +140,7 @@ export function recover(dir: string, log: (line: string) => void): Outcome[] {
       if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? 'not a journal');
       record = parsed.data;
     } catch (err) {
-      log(`journal ${file} is unreadable (${(err as Error).message}); left for a person to look at`);
+      log(`journal ${file} is unreadable (${messageOf(err)}); left for a person to look at`);
       continue;
     }
     // Its writer still runs (an edit of --no-daemon in another process): not ours to settle.

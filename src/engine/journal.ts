@@ -38,6 +38,7 @@ import { bytesOf, type EditPlan } from '../lsp/workspace-edit';
 import { processRuns } from '../common/process';
 import { startedAt } from '../common/process-table';
 import { crashPoint } from './fault';
+import { messageOf } from '../common/errors';
 
 /** A file's bytes in the journal's blob: where and how long. */
 const Slice = z.tuple([z.number(), z.number()]);
@@ -230,7 +231,7 @@ export function unsettled(dir: string, id: string): string | undefined {
     if (writerRuns(parsed.data)) return `process ${parsed.data.pid} is still writing it (journal ${file})`;
     return `its journal ${file} is not settled yet`;
   } catch (err) {
-    return `its journal ${file} cannot be read (${(err as Error).message})`;
+    return `its journal ${file} cannot be read (${messageOf(err)})`;
   }
 }
 

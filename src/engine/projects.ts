@@ -59,8 +59,7 @@ export async function projectsUnder(
   /** The first source file of the project at `dir`, not in a nested project. */
   const firstSource = async (dir: string): Promise<string | undefined> => {
     const queue = [dir];
-    while (queue.length > 0) {
-      const d = queue.shift()!;
+    for (let d = queue.shift(); d !== undefined; d = queue.shift()) {
       const entries = await entriesOf(d);
       if (d !== dir && entries.some((e) => CONFIGS.includes(e.name))) continue;
       const file = entries.find((e) => e.isFile() && isSource(join(d, e.name)));

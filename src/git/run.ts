@@ -2,7 +2,7 @@
  * The one place lspq git starts processes: git, by argv (never a shell),
  * with stdin closed so nothing can wait for input.
  */
-import { LspqError } from '../common/errors';
+import { LspqError, messageOf } from '../common/errors';
 import { configParameters } from './neutralize';
 import { parseConfigList } from './parse-config';
 import type { ConfigEntry } from './types';
@@ -44,7 +44,7 @@ export async function spawnGit(args: readonly string[], options: SpawnOptions): 
       stderr: options.stderr,
     });
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
+    const why = messageOf(err);
     throw new LspqError('git_failed', `could not start git (${why}); install git and make sure it is on PATH`);
   }
   const stderr = proc.stderr instanceof ReadableStream ? new Response(proc.stderr).text() : Promise.resolve('');

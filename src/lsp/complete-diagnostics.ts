@@ -332,7 +332,7 @@ function oneSavePerPackage(paths: string[]): string[] {
  * the crates fresh: it counts only once no other began within
  * CHECK_SUCCESSOR_MS, and fresh only when the next save's ends so too.
  */
-async function pullAndCheck(session: Session, paths: string[], uris: string[], o: DiagnosticsOptions) {
+async function pullAndCheck(session: Session, paths: string[], o: DiagnosticsOptions) {
   const client = session.client;
   const stale = paths.filter((p) => !session.docs.diagnosedUnchanged(p));
   if (stale.length > 0) {
@@ -357,9 +357,10 @@ async function pullAndCheck(session: Session, paths: string[], uris: string[], o
     await client.waitFor(() => !checking(), o.deadline(), 'cargo check', o.signal);
   }
   const out = new Map<string, Diagnostic[]>();
-  for (const [i, path] of paths.entries()) {
-    const own = await pull(session, path, uris[i]!, o);
-    const checked = client.state.diagnostics.get(uris[i]!)?.diagnostics ?? [];
+  for (const path of paths) {
+    const uri = session.docs.uri(path);
+    const own = await pull(session, path, uri, o);
+    const checked = client.state.diagnostics.get(uri)?.diagnostics ?? [];
     // The same error found by both (one code at one place): the compiler's words are kept.
     const key = (d: Diagnostic) => `${d.range.start.line}:${d.range.start.character}:${d.code ?? d.message}`;
     const seen = new Set(checked.map(key));
@@ -381,26 +382,24 @@ export async function completeDiagnostics(
   o: DiagnosticsOptions,
 ): Promise<Map<string, Diagnostic[]>> {
   const strategy = strategyFor(session);
-  const uris = paths.map((p) => session.docs.uri(p));
+  const uri = (path: string) => session.docs.uri(path);
   const out = new Map<string, Diagnostic[]>();
-  if (strategy === 'pull-and-check' && !o.ownOnly) return pullAndCheck(session, paths, uris, o);
-  if (strategy === 'pull' || strategy === 'pull-and-check') {
-    const answers = await Promise.all(paths.map((path, i) => pull(session, path, uris[i]!, o)));
-    for (const [i, path] of paths.entries()) out.set(path, answers[i]!);
-    return out;
-  }
+  if (strategy === 'pull-and-check' && !o.ownOnly) return pullAndCheck(session, paths, o);
+  if (strategy === 'pull' || strategy === 'pull-and-check')
+    return new Map(
+      await Promise.all(paths.map(async (path) => [path, await pull(session, path, uri(path), o)] as const)),
+    );
   if (strategy === 'tsserver') {
     for (const path of paths) out.set(path, await tsserver(session, path, o));
     return out;
   }
-  if (strategy === 'gopls-barrier') await goplsBarrier(session, uris, o);
-  else if (strategy === 'versioned')
-    for (const [i, path] of paths.entries()) await versioned(session, path, uris[i]!, o);
-  else if (strategy === 'push-each') await Promise.all(paths.map((path, i) => pushEach(session, path, uris[i]!, o)));
-  else await Promise.all(paths.map((path, i) => push(session, path, uris[i]!, marks.get(path) ?? 0, o)));
-  for (const [i, path] of paths.entries()) {
+  if (strategy === 'gopls-barrier') await goplsBarrier(session, paths.map(uri), o);
+  else if (strategy === 'versioned') for (const path of paths) await versioned(session, path, uri(path), o);
+  else if (strategy === 'push-each') await Promise.all(paths.map((path) => pushEach(session, path, uri(path), o)));
+  else await Promise.all(paths.map((path) => push(session, path, uri(path), marks.get(path) ?? 0, o)));
+  for (const path of paths) {
     const unserved = session.client.state.unserved.has(path);
-    out.set(path, unserved ? [] : (session.client.state.diagnostics.get(uris[i]!)?.diagnostics ?? []));
+    out.set(path, unserved ? [] : (session.client.state.diagnostics.get(uri(path))?.diagnostics ?? []));
     session.docs.markDiagnosed(path);
   }
   return out;

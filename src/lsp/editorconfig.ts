@@ -25,18 +25,18 @@ export function parseEditorconfig(text: string): { root: boolean; sections: Sect
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const header = /^\[(.+)\]$/.exec(line);
-    if (header) {
-      sections.push({ glob: header[1]!, props: {} });
+    const [, glob] = /^\[(.+)\]$/.exec(line) ?? [];
+    if (glob !== undefined) {
+      sections.push({ glob, props: {} });
       continue;
     }
-    const pair = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(line);
-    if (!pair) continue;
-    const key = pair[1]!.toLowerCase();
-    const value = pair[2]!.toLowerCase();
-    if (sections.length === 0) {
-      if (key === 'root') root = value === 'true';
-    } else sections.at(-1)!.props[key] = value;
+    const [, name, given] = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(line) ?? [];
+    if (name === undefined || given === undefined) continue;
+    const key = name.toLowerCase();
+    const value = given.toLowerCase();
+    const section = sections.at(-1);
+    if (section) section.props[key] = value;
+    else if (key === 'root') root = value === 'true';
   }
   return { root, sections };
 }

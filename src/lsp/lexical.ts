@@ -13,6 +13,7 @@
  * JSX's elements with their `{...}`. A template's text and its plain
  * attribute values are not code.
  */
+import { dropOldest } from '../common/bounded-cache';
 import { C_LIKE, copyPoint as copy, HASH, type Kind, type Point, SCRIPT, type Syntax, startOf } from './lexical-frames';
 import { scan } from './lexical-scan';
 
@@ -111,7 +112,7 @@ function pointsOf(text: string, syntax: Syntax): Point[] {
     if (p.lineNo % POINT_EVERY === 0) points.push(copy(p));
   });
   remembered.set(text, { syntax, points });
-  if (remembered.size > POINTS_KEPT) remembered.delete(remembered.keys().next().value!);
+  if (remembered.size > POINTS_KEPT) dropOldest(remembered);
   return points;
 }
 

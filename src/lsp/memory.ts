@@ -18,8 +18,7 @@ export function treeMemory(pid: number | undefined, table = processParents()): n
   for (const [child, info] of table) children.set(info.ppid, [...(children.get(info.ppid) ?? []), child]);
   let total = 0;
   const queue = [pid];
-  while (queue.length > 0) {
-    const next = queue.pop()!;
+  for (let next = queue.pop(); next !== undefined; next = queue.pop()) {
     total += table.get(next)?.rss ?? 0;
     queue.push(...(children.get(next) ?? []));
   }

@@ -76,9 +76,8 @@ async function walk(
   const turn = turnEvery(FOLDERS_PER_TURN);
   // Build output is what git ignores: a dist/ git tracks (a package that keeps its sources there) is walked.
   const ignored = await ignoredFolders(root);
-  while (queue.length > 0) {
+  for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
     await turn();
-    const dir = queue.shift()!;
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });

@@ -1,6 +1,6 @@
 /** What a failed request becomes: one line for the user, the server's whole message in the log. */
 import { ErrorCodes, LSPErrorCodes, ResponseError } from 'vscode-languageserver-protocol';
-import { LspqError } from '../common/errors';
+import { LspqError, messageOf } from '../common/errors';
 
 /** A request the server asked to be sent again; what to report if time runs out first. */
 export class RetryableError extends Error {
@@ -40,7 +40,7 @@ export function requestFailure(err: unknown, id: string, method: string, log: (l
   if (err instanceof ResponseError && err.code === ErrorCodes.MethodNotFound) {
     return new LspqError('unsupported', `${id} does not support ${method}; try another server with --server`);
   }
-  const message = (err as Error).message;
+  const message = messageOf(err);
   if (message.includes('\n')) log(`${id} failed ${method}: ${message}`);
   const reason = firstLine(message);
   return new LspqError('server_failed', `${id} failed ${method}: ${reason}; see 'lspq daemon logs'`, reason);

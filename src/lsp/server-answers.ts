@@ -62,7 +62,7 @@ export interface Answering {
 /** A failure's reason: the line after the one that says it failed, else that line. Pure. */
 export function reasonOf(message: string): string {
   const lines = message.split('\n').map((l) => l.trim());
-  return lines.find((l, i) => i > 0 && l) ?? lines[0]!;
+  return lines.find((l, i) => i > 0 && l) ?? lines[0] ?? '';
 }
 
 /** vue-language-server's `tsserver/request`: [id, command, args], as the one parameter or as the whole list. Pure. */
@@ -182,6 +182,6 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
     a.log(`${a.spec.id} connection error: ${err.message}`);
     // A frame whose header cannot be read leaves the stream out of step: later answers may be lost
     // in it, and every question would wait out its --timeout. The server is stopped instead.
-    if (/Content-Length|Reader received error/.test(err.message)) a.unreadable(err.message.split('\n')[0]!);
+    if (/Content-Length|Reader received error/.test(err.message)) a.unreadable(err.message.split('\n', 1)[0] ?? '');
   });
 }

@@ -1,6 +1,6 @@
 /** A server's process: started in a process group of its own, and that whole group stopped. */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { LspqError } from '../common/errors';
+import { LspqError, messageOf } from '../common/errors';
 import type { ServerSpec } from './servers/spec';
 
 export const KILL_GRACE_MS = 1_000;
@@ -22,7 +22,7 @@ export async function spawnServer(
       detached: true,
     });
   } catch (err) {
-    throw new LspqError('server_failed', `could not start ${spec.id} (${binary}): ${(err as Error).message}`);
+    throw new LspqError('server_failed', `could not start ${spec.id} (${binary}): ${messageOf(err)}`);
   }
   await new Promise<void>((resolve, reject) => {
     proc.once('spawn', resolve);

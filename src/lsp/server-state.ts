@@ -101,7 +101,7 @@ export class ServerState {
       const run = this.running.get(String(token));
       if (run) run.worked = true;
       // The title stays; the report's message ("12/40", a file name) replaces the last one.
-      const title = this.activeProgress.get(token)!.split(': ')[0]!;
+      const [title = ''] = (this.activeProgress.get(token) ?? '').split(': ');
       this.activeProgress.set(token, value.message ? `${title}: ${value.message}` : title);
     }
     this.notify();
@@ -163,7 +163,8 @@ export class ServerState {
       this.lastFailure = '';
       this.failing = true;
     } else if (this.failing) {
-      this.lastFailure = message.split('\n')[0]!.trim();
+      const [first = ''] = message.split('\n', 1);
+      this.lastFailure = first.trim();
       this.failing = false;
     }
   }

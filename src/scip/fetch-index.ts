@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { LspqError } from '../common/errors';
+import { LspqError, messageOf } from '../common/errors';
 import { manifestPath } from './manifest';
 import { ScipIndex } from './scip-index';
 import { cacheFolder } from '../common/user-folders';
@@ -50,7 +50,7 @@ async function download(url: string, signal: AbortSignal | undefined): Promise<B
   try {
     response = await fetch(url, { signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (err) {
-    throw new LspqError('server_failed', `cannot fetch ${url}: ${(err as Error).message}`);
+    throw new LspqError('server_failed', `cannot fetch ${url}: ${messageOf(err)}`);
   }
   if (response.status === 404 || response.status === 410) return undefined;
   if (!response.ok) throw new LspqError('server_failed', `cannot fetch ${url}: HTTP ${response.status}`);
@@ -93,7 +93,7 @@ export async function fetchIndex(
       try {
         ScipIndex.load(probe, top);
       } catch (err) {
-        throw new LspqError('usage', `${url} is not a SCIP index (${(err as Error).message.replace(/^.*?\(/, '(')})`);
+        throw new LspqError('usage', `${url} is not a SCIP index (${messageOf(err).replace(/^.*?\(/, '(')})`);
       } finally {
         rmSync(probe, { force: true });
       }

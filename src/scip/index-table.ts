@@ -14,6 +14,7 @@ import { type Found, foldName, IndexAnswers, innermost, readInfo, type Related, 
 import { lastName, type ScipIndex } from './scip-index';
 import { type ScipOccurrence, type ScipSymbol, STRIDE } from './scip-types';
 import { nextTurn } from '../common/turns';
+import { rowOf, rowsOf } from './table-rows';
 
 /** Rows of the symbol table a name search reads between turns of the event loop: 2-3 ms of the thread (20,000 held it 10 ms). */
 const NAMES_PER_TURN = 5_000;
@@ -69,13 +70,15 @@ export function writeTable(index: ScipIndex, out: string): void {
           rel.run(id, r.symbol, r.reference ? 1 : 0, r.implementation ? 1 : 0, r.typeDefinition ? 1 : 0);
       }
       const doc = db.prepare('INSERT INTO docs VALUES (?, ?, ?)');
-      const occ = db.prepare('INSERT INTO occ VALUES (?, ?, ?, ?, ?, ?, ?)');
+      // Columns in the order of an occurrence's numbers (scip-types' STRIDE), each row one slice of them.
+      const occ = db.prepare(
+        'INSERT INTO occ(doc, line, ch, end_line, end_ch, sym, roles) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
       let d = 0;
       for (const document of documents.values()) {
         doc.run(d, document.path, document.encoding);
         const o = document.occurrences;
-        for (let i = 0; i < o.length; i += STRIDE)
-          occ.run(o[i + 4]!, d, o[i]!, o[i + 1]!, o[i + 2]!, o[i + 3]!, o[i + 5]!);
+        for (let i = 0; i < o.length; i += STRIDE) occ.run(d, ...o.subarray(i, i + STRIDE));
         d++;
       }
     })();
@@ -89,14 +92,7 @@ export function writeTable(index: ScipIndex, out: string): void {
   }
 }
 
-interface OccRow {
-  symbol: string;
-  line: number;
-  ch: number;
-  end_line: number;
-  end_ch: number;
-  roles: number;
-}
+const PLACE = { line: 'int', ch: 'int', end_line: 'int', end_ch: 'int', roles: 'int' } as const;
 
 /** An index answered from its table: a connection and a few prepared statements. */
 export class TableIndex extends IndexAnswers {
@@ -108,47 +104,52 @@ export class TableIndex extends IndexAnswers {
   /** `file`: the SCIP file the table was made from (a hover reads its documentation there). */
   constructor(
     readonly file: string,
-    table: string,
+    private readonly table: string,
   ) {
     super();
     this.db = new Database(table, { readonly: true });
     const meta = (key: string) =>
-      (this.db.query('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | null)?.value;
+      rowOf({ value: 'text' }, this.db.query('SELECT value FROM meta WHERE key = ?').get(key), table)?.value;
     if (meta('version') !== String(TABLE_VERSION)) {
       this.db.close();
       throw new Error(`${table} is a table of another version`);
     }
     this.root = meta('root') ?? '';
-    this.tools = JSON.parse(meta('tools') ?? '[]') as string[];
+    const tools: unknown = JSON.parse(meta('tools') ?? '[]');
+    this.tools = Array.isArray(tools) ? tools.filter((t) => typeof t === 'string') : [];
   }
 
   close(): void {
     this.db.close();
   }
 
-  document(path: string): { encoding: PositionEncoding } | undefined {
+  document(path: string): { id: number; encoding: PositionEncoding } | undefined {
     let known = this.docs.get(path);
     if (known === undefined) {
-      known = this.db.query('SELECT id, encoding FROM docs WHERE path = ?').get(path) as {
-        id: number;
-        encoding: PositionEncoding;
-      } | null;
+      const row = this.db.query('SELECT id, encoding FROM docs WHERE path = ?').get(path);
+      known = rowOf({ id: 'int', encoding: 'encoding' }, row, this.table) ?? null;
       this.docs.set(path, known);
     }
     return known ?? undefined;
   }
 
   at(path: string, line: number, character: number): ScipOccurrence | undefined {
-    const doc = this.document(path) as { id: number } | undefined;
+    const doc = this.document(path);
     if (!doc) return undefined;
     const rows = this.db
       .query(
         `SELECT s.symbol, o.line, o.ch, o.end_line, o.end_ch, o.roles FROM occ o JOIN syms s ON s.id = o.sym
          WHERE o.doc = ? AND o.line <= ? AND o.end_line >= ?`,
       )
-      .all(doc.id, line, line) as OccRow[];
+      .all(doc.id, line, line);
     const found = innermost(
-      rows.map((r) => ({ line: r.line, character: r.ch, endLine: r.end_line, endCharacter: r.end_ch, r })),
+      rowsOf({ symbol: 'text', ...PLACE }, rows, this.table).map((r) => ({
+        line: r.line,
+        character: r.ch,
+        endLine: r.end_line,
+        endCharacter: r.end_ch,
+        r,
+      })),
       line,
       character,
     );
@@ -158,12 +159,11 @@ export class TableIndex extends IndexAnswers {
   }
 
   info(symbol: string): ScipSymbol | undefined {
-    const row = this.db.query('SELECT id, display, doc_start, doc_end FROM syms WHERE symbol = ?').get(symbol) as {
-      id: number;
-      display: string | null;
-      doc_start: number | null;
-      doc_end: number | null;
-    } | null;
+    const row = rowOf(
+      { display: 'text?', doc_start: 'int?', doc_end: 'int?' },
+      this.db.query('SELECT display, doc_start, doc_end FROM syms WHERE symbol = ?').get(symbol),
+      this.table,
+    );
     if (!row || row.doc_start === null || row.doc_end === null) return undefined;
     const known = { relationships: this.relationships(symbol), ...(row.display ? { displayName: row.display } : {}) };
     return readInfo(this.file, [row.doc_start, row.doc_end], known);
@@ -175,8 +175,8 @@ export class TableIndex extends IndexAnswers {
         `SELECT d.path, d.encoding, o.line, o.ch, o.end_line, o.end_ch, o.roles FROM occ o JOIN docs d ON d.id = o.doc
          WHERE o.sym = (SELECT id FROM syms WHERE symbol = ?)`,
       )
-      .all(symbol) as (Omit<OccRow, 'symbol'> & { path: string; encoding: PositionEncoding })[];
-    return rows.map((r) => ({
+      .all(symbol);
+    return rowsOf({ path: 'text', encoding: 'encoding', ...PLACE }, rows, this.table).map((r) => ({
       place: {
         path: r.path,
         encoding: r.encoding,
@@ -192,8 +192,9 @@ export class TableIndex extends IndexAnswers {
   protected relationships(symbol: string): ScipSymbol['relationships'] {
     const rows = this.db
       .query('SELECT target, ref, impl, typedef FROM rel WHERE sym = (SELECT id FROM syms WHERE symbol = ?)')
-      .all(symbol) as { target: string; ref: number; impl: number; typedef: number }[];
-    return rows.map((r) => ({
+      .all(symbol);
+    const shape = { target: 'text', ref: 'int', impl: 'int', typedef: 'int' } as const;
+    return rowsOf(shape, rows, this.table).map((r) => ({
       symbol: r.target,
       reference: r.ref === 1,
       implementation: r.impl === 1,
@@ -204,8 +205,12 @@ export class TableIndex extends IndexAnswers {
   protected related(symbol: string): Related[] {
     const rows = this.db
       .query('SELECT s.symbol, r.ref, r.impl FROM rel r JOIN syms s ON s.id = r.sym WHERE r.target = ?')
-      .all(symbol) as { symbol: string; ref: number; impl: number }[];
-    return rows.map((r) => ({ symbol: r.symbol, reference: r.ref === 1, implementation: r.impl === 1 }));
+      .all(symbol);
+    return rowsOf({ symbol: 'text', ref: 'int', impl: 'int' }, rows, this.table).map((r) => ({
+      symbol: r.symbol,
+      reference: r.ref === 1,
+      implementation: r.impl === 1,
+    }));
   }
 
   /**
@@ -213,7 +218,8 @@ export class TableIndex extends IndexAnswers {
    * every other question, so it is read a range of rows at a time.
    */
   protected async named(folded: string): Promise<{ name: string; symbol: string }[]> {
-    const last = (this.db.query('SELECT max(id) AS last FROM syms').get() as { last: number | null }).last;
+    const last =
+      rowOf({ last: 'int?' }, this.db.query('SELECT max(id) AS last FROM syms').get(), this.table)?.last ?? null;
     const slice = this.db.query(
       'SELECT name, symbol FROM syms WHERE id >= ? AND id < ? AND searchable = 1 AND instr(folded, ?) > 0',
     );
@@ -221,7 +227,7 @@ export class TableIndex extends IndexAnswers {
     // Symbols are numbered from 0, as the index numbers them.
     for (let from = 0; last !== null && from <= last; from += NAMES_PER_TURN) {
       if (from > 0) await nextTurn();
-      out.push(...(slice.all(from, from + NAMES_PER_TURN, folded) as { name: string; symbol: string }[]));
+      out.push(...rowsOf({ name: 'text', symbol: 'text' }, slice.all(from, from + NAMES_PER_TURN, folded), this.table));
     }
     return out;
   }

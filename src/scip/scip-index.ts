@@ -12,7 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type * as Protobuf from 'protobufjs';
-import { LspqError } from '../common/errors';
+import { LspqError, messageOf } from '../common/errors';
 import { isInside } from '../common/paths';
 import { uriToPath } from '../lsp/uri';
 import { type Found, foldName, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
@@ -83,7 +83,7 @@ export class ScipIndex extends IndexAnswers {
     } catch (err) {
       throw new LspqError(
         'usage',
-        `${file} is not a SCIP index (${(err as Error).message.split('\n')[0]}); build it again with 'lspq index'`,
+        `${file} is not a SCIP index (${messageOf(err).split('\n')[0]}); build it again with 'lspq index'`,
       );
     }
     if (index.documents.size === 0)

@@ -14,7 +14,7 @@ import {
   type Range,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../common/errors';
+import { LspqError, messageOf } from '../../common/errors';
 import { completeDiagnostics, publishMarks } from '../../lsp/complete-diagnostics';
 import { bytesOf, composePlans, type EditPlan, planWorkspaceEdit } from '../../lsp/workspace-edit';
 import { readBytesNow, readNow } from '../../engine/apply-edit';
@@ -160,7 +160,7 @@ async function run(
         return { applied: true };
       } catch (err) {
         failed ??= err;
-        return { applied: false, failureReason: (err as Error).message };
+        return { applied: false, failureReason: messageOf(err) };
       }
     };
     await client.applyingEdits(

@@ -100,7 +100,8 @@ export async function runBatch(
   let worst: ExitCode = 0;
   const pending: Promise<{ line: string; exit: ExitCode }>[] = [];
   const flushHead = async () => {
-    const done = await pending.shift()!;
+    const done = await pending.shift();
+    if (!done) return;
     if (done.exit > worst) worst = done.exit;
     emit(done.line);
   };

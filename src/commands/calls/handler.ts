@@ -4,7 +4,7 @@ import { projectFiles } from '../../lsp/project-files';
 import { BUILTIN_SERVERS } from '../../lsp/servers/registry';
 import { Requests } from '../../lsp/requests';
 import type { CallHierarchyItem, Range } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../common/errors';
+import { LspqError, messageOf } from '../../common/errors';
 import { symbolKindName, toSpan, type TextSource } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';
@@ -85,7 +85,7 @@ export async function calls(req: CallsQuery, ctx: HandlerContext): Promise<Calls
       }
       builds.push(buildLabel(build));
     } catch (err) {
-      ctx.log(`${first.server} under ${buildLabel(build)}: ${(err as Error).message}`);
+      ctx.log(`${first.server} under ${buildLabel(build)}: ${messageOf(err)}`);
       unsearched.push(...files);
     }
   }

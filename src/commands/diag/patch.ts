@@ -9,7 +9,7 @@
  */
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
 import type { ChangedFile } from '../../answers/diagnostics';
-import { LspqError, usage } from '../../common/errors';
+import { LspqError, usage, messageOf } from '../../common/errors';
 
 export interface ReadPatch {
   files: ChangedFile[];
@@ -77,7 +77,7 @@ export function readPatch(
   try {
     patches = parsePatch(text);
   } catch (err) {
-    throw usage(`the patch cannot be read: ${(err as Error).message}; give a unified diff (git diff's output)`);
+    throw usage(`the patch cannot be read: ${messageOf(err)}; give a unified diff (git diff's output)`);
   }
   patches = patches.filter((p) => p.oldFileName !== undefined || p.newFileName !== undefined || p.hunks.length > 0);
   if (patches.length === 0) throw usage("the patch names no file: give a unified diff (git diff's output)");

@@ -13,6 +13,7 @@ import { buildLabel, envFor, otherBuilds } from '../../engine/go-builds';
 import { projectFiles } from '../../lsp/project-files';
 import { BUILTIN_SERVERS, languageIdFor } from '../../lsp/servers/registry';
 import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
+import { messageOf } from '../../common/errors';
 
 const MAX_WALK = 20_000;
 
@@ -69,7 +70,7 @@ export async function withOtherBuilds(
       truncated ||= again.truncated;
       builds.push(buildLabel(build));
     } catch (err) {
-      ctx.log(`${first.server} under ${buildLabel(build)}: ${(err as Error).message}`);
+      ctx.log(`${first.server} under ${buildLabel(build)}: ${messageOf(err)}`);
       unsearched.push(...files);
     }
   }

@@ -8,7 +8,7 @@
 import { Requests } from '../../lsp/requests';
 import { isIdentifierChar as isWord } from '../../common/identifiers';
 import type { PrepareRenameResult, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { LspqError } from '../../common/errors';
+import { LspqError, messageOf } from '../../common/errors';
 import type { RenameResult } from './question';
 import { displayPath } from '../../common/paths';
 import { type Deadline, deadlineFor, type HandlerContext } from '../../engine/context';
@@ -115,7 +115,7 @@ async function otherBuildEdits(
       builds.push(buildLabel(build));
     } catch (err) {
       if (err instanceof LspqError && err.code === 'incomplete') throw err;
-      ctx.log(`${client.spec.id} under ${buildLabel(build)}: ${(err as Error).message}`);
+      ctx.log(`${client.spec.id} under ${buildLabel(build)}: ${messageOf(err)}`);
       unsearched.push(...files);
     }
   }

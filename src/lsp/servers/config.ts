@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
-import { LspqError } from '../../common/errors';
+import { LspqError, messageOf } from '../../common/errors';
 import { BUILTIN_SERVERS, type ServerSpec } from './registry';
 import type { Trust } from '../../trust/decision';
 import { configFolder } from '../../common/user-folders';
@@ -46,7 +46,7 @@ function readConfig(file: string): Record<string, ConfigEntry> {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new LspqError('usage', `${file} is not valid JSON (${(err as Error).message}); fix or remove it`);
+    throw new LspqError('usage', `${file} is not valid JSON (${messageOf(err)}); fix or remove it`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new LspqError('usage', `${file} must be an object of servers: { "<id>": { "command": ... } }`);
