@@ -114,6 +114,8 @@ export interface Presenter<R> {
   found: (result: R) => boolean;
   /** The one stderr line that says nothing was found, naming what was asked (`no references to helper (lib.js:1:17)`). */
   nothing?: (result: R, cwd: string) => string;
+  /** What a found answer may lack, said as its one stderr line with exit 3 (an index's files changed since). */
+  incomplete?: (result: R, cwd: string) => string | undefined;
 }
 
 export function present<R>(
@@ -123,9 +125,10 @@ export function present<R>(
   line: CommandLine,
 ): CommandOutput {
   const found = presenter.found(result);
-  const exit: ExitCode = found ? 0 : 1;
+  const lacking = found ? presenter.incomplete?.(result, line.cwd) : undefined;
+  const exit: ExitCode = lacking ? 3 : found ? 0 : 1;
   // Exit 1 with both streams empty looks like a crash: nothing found is said on stderr, with --json too (stdout stays the document).
-  const nothing = found ? undefined : presenter.nothing?.(result, line.cwd);
+  const nothing = lacking ?? (found ? undefined : presenter.nothing?.(result, line.cwd));
   const said = nothing ? { stderr: nothing } : {};
   const asJson = jsonWanted(json, line.env);
   if (asJson && !line.alsoText)

@@ -22,10 +22,14 @@ export const sourcedJson = (r: Sourced, cwd: string) => ({
   ...(r.stale ? { stale: r.stale.map((p) => displayPath(p, cwd)) } : {}),
 });
 
-/** An index answer's word on the files changed since it was built, which may hold more. */
+/**
+ * An index answer (--index-only) with files changed since it was built
+ * that name what was asked: they may hold more, so it is not the whole
+ * answer (exit 3, this line).
+ */
 export function staleNote(r: Sourced, cwd: string): string | undefined {
   if (r.source !== 'index' || !r.stale?.length) return undefined;
   const some = r.stale.slice(0, 5).map((p) => displayPath(p, cwd));
   const more = r.stale.length > 5 ? `, and ${r.stale.length - 5} more` : '';
-  return `answered from the SCIP index; ${r.stale.length} file(s) changed since it was built may hold more: ${some.join(', ')}${more} (run 'lspq index' again, or --no-index)`;
+  return `the answer may be incomplete: answered from the SCIP index, and ${r.stale.length} file(s) changed since it was built may hold more: ${some.join(', ')}${more}; run 'lspq index' again, or drop --index-only`;
 }

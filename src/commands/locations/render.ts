@@ -1,7 +1,7 @@
 /** def, typedef, impls, refs: one `path:line:col: preview` line per location. */
 import type * as z from 'zod/mini';
 import { cutBodies, placedLines } from '../../render/placed-lines';
-import { locationJson, sourcedJson, staleNote, targetJson } from '../../render/place-json';
+import { locationJson, sourcedJson, targetJson } from '../../render/place-json';
 import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
@@ -34,7 +34,6 @@ export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered 
   const notes = [
     r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
     cutBodies(places),
-    staleNote(r, o.cwd),
   ].filter((n): n is string => n !== undefined);
   return { stdout: placedLines(places), warning: notes.length ? notes.join('; ') : undefined };
 }

@@ -5,7 +5,7 @@ import { positiveInt, type TargetFlags, targetFrom } from '../options';
 import type { LocationsHandler, LocationsResult } from './question';
 import { locationsJson, renderLocations } from './render';
 import { displayPath } from '../../common/paths';
-import { targetWords } from '../../render/place-json';
+import { staleNote, targetWords } from '../../render/place-json';
 
 /** The line said of files a Go question could not search. */
 export const unsearchedNote = (files: string, because = 'no build configuration lspq tried compiles them') =>
@@ -40,6 +40,7 @@ export function locationsRun(op: string, none: string) {
         json: locationsJson,
         found: (r) => r.total > 0,
         nothing: (r, cwd) => `no ${none} ${targetWords(r.target, cwd)}`,
+        incomplete: staleNote,
       },
       line,
     );

@@ -7,6 +7,7 @@ import { contextArgs, indexArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { parseKinds } from '../options';
 import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from './render';
+import { staleNote } from '../../render/place-json';
 import { SymbolsShape, WorkspaceSymbolsShape } from './shape';
 
 /** What a miss names: `symbols`, or `function or class symbols` with --kind. */
@@ -52,6 +53,7 @@ export const symbols = defineCommand({
           json: workspaceSymbolsJson,
           found: (r) => r.total > 0,
           nothing: () => `no ${kindWords(kinds)} in the workspace match '${input}'`,
+          incomplete: staleNote,
         },
         line,
       );

@@ -1,6 +1,6 @@
 /** symbols: a tree of `path:line:col: kind name` lines, indented after the location. */
 import { placedLines } from '../../render/placed-lines';
-import { sourcedJson, staleNote } from '../../render/place-json';
+import { sourcedJson } from '../../render/place-json';
 import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
@@ -69,16 +69,10 @@ export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptio
   });
   return {
     stdout: placedLines(places),
-    warning:
-      [
-        r.serverCaps?.length
-          ? capNote(r)
-          : r.truncated
-            ? truncationNote(r.symbols.length, r.total, 'symbols')
-            : undefined,
-        staleNote(r, o.cwd),
-      ]
-        .filter(Boolean)
-        .join('; ') || undefined,
+    warning: r.serverCaps?.length
+      ? capNote(r)
+      : r.truncated
+        ? truncationNote(r.symbols.length, r.total, 'symbols')
+        : undefined,
   };
 }
