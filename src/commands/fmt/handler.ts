@@ -61,6 +61,15 @@ async function formatOne(
   return planned ?? { path, before, after: before, edits: 0 };
 }
 
+/** The formatting under way in each server that formats one document at a time, whichever command asked. */
+const formatting = new WeakMap<Session, Promise<unknown>>();
+
+function oneAtATime<T>(session: Session, format: () => Promise<T>): Promise<T> {
+  const next = (formatting.get(session) ?? Promise.resolve()).catch(() => undefined).then(format);
+  formatting.set(session, next);
+  return next;
+}
+
 /** Whether each server formats at all, asked once of it (its probe's answer). */
 const formatsAtAll = new WeakMap<Session, Promise<boolean>>();
 
@@ -144,6 +153,11 @@ async function formatBatch(session: Session, paths: string[], req: FmtQuery, ctx
   return using(session, async () => {
     for (const path of paths) await session.docs.sync(path);
     await prepare(session, ctx, deadline);
+    if (session.client.spec.formatsOneAtATime) {
+      const out: FileChange[] = [];
+      for (const path of paths) out.push(await oneAtATime(session, () => formatOne(session, path, req, ctx, deadline)));
+      return out;
+    }
     if (!keepsStyle(session)) return Promise.all(paths.map((path) => formatOne(session, path, req, ctx, deadline)));
     // A server that formats with the style it was last told: the files of one style at a time, told it first.
     const out = new Map<string, FileChange>();

@@ -215,6 +215,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     // It lints every file sent, publishing an empty list too: the first publish after the text is its answer.
     diagnostics: 'push-each',
     packagePaths: (dirs) => ({ settings: { pylsp: { plugins: { jedi: { extra_paths: dirs } } } } }),
+    formatsOneAtATime: true,
     quietFormatter: {
       by: 'probe',
       file: '.lspq-format-probe.py',

@@ -268,6 +268,12 @@ export interface ServerSpec {
     | { by: 'probe'; file: string; text: string; plugins: string }
     | { by: 'syntax-errors'; formatter: string; code: string };
   /**
+   * Formats one document at a time: it runs each formatting request on a
+   * thread of its own, and its formatters share state (pylsp with
+   * autopep8: of two files formatted at once, one came back unchanged).
+   */
+  formatsOneAtATime?: true;
+  /**
    * Only where one of its root markers is above the file (ESLint, Tailwind
    * CSS): it serves files other servers answer for, and has nothing to say
    * in a project that does not use it.
