@@ -262,7 +262,12 @@ async function push(session: Session, path: string, uri: string, mark: number, o
 async function pushEach(session: Session, path: string, uri: string, o: DiagnosticsOptions): Promise<void> {
   const { client, docs } = session;
   if (docs.diagnosedUnchanged(path)) return;
-  if (docs.outdated(path)) await docs.resend(path);
+  const answered = (client.state.diagnostics.get(uri)?.sequence ?? 0) > (docs.sentAt(path) ?? 0);
+  if (docs.outdated(path)) {
+    // Its word on this text stands (a change elsewhere is nothing to it); sent again, it would not speak.
+    if (client.spec.diagnosesTextAlone && answered) return;
+    await docs.resend(path);
+  }
   const sentAt = docs.sentAt(path) ?? 0;
   let lastAt: number | undefined;
   let lastSeen = sentAt;

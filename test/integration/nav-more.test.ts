@@ -7,8 +7,10 @@
  * server can answer.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIXTURES, Lspq } from '../helpers/lspq';
+import { FIXTURES, git, Lspq } from '../helpers/lspq';
 
 const lspq = new Lspq();
 afterAll(async () => expect(await lspq.stop()).toEqual([]));
@@ -127,4 +129,35 @@ test('Dockerfile: hover on an instruction', async () => {
   const r = await lspq.run(['hover', 'Dockerfile:1:FROM', '--server', 'docker-langserver'], { cwd: MORE });
   expect(r.exit).toBe(0);
   expect(r.stdout).toStartWith('Set the `baseImage` to use for subsequent instructions.');
+});
+
+describe('push-each servers after a change elsewhere in the workspace', () => {
+  // Each file's diagnostics, asked again after another file of its root changed: sent again, the file is checked
+  // again (bash, YAML), or, for docker-langserver, which checks nothing sent again unchanged, its last word stands.
+  // (docker-langserver's answer waited for a publish that never came, out of time, exit 3.)
+  const dir = mkdtempSync(join(tmpdir(), 'lspq-push-each-'));
+  cpSync(MORE, dir, { recursive: true });
+  git(dir, 'init', '-q');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const MAINTAINER = 'Dockerfile:2:1: warning: MAINTAINER has been deprecated [dockerfile-utils 45]\n';
+  test.each([
+    ['Dockerfile', 'docker-langserver', 0, MAINTAINER],
+    ['script.sh', 'bash-language-server', 0, ''],
+  ] as const)('%s (%s): the same answer, asked again after each change', async (file, server, exit, stdout) => {
+    const ask = async () => {
+      const r = await lspq.run(['diag', file, '--server', server, '--timeout', '20'], { cwd: dir });
+      return [r.exit, r.stdout];
+    };
+    expect(await ask()).toEqual([exit, stdout]);
+    for (let round = 0; round < 2; round++) {
+      writeFileSync(join(dir, `other-${round}.txt`), `${round}\n`);
+      expect([round, await ask()]).toEqual([round, [exit, stdout]]);
+    }
+    // The file itself edited and reverted: checked again each time.
+    const text = readFileSync(join(dir, file), 'utf8');
+    writeFileSync(join(dir, file), `${text}\n`);
+    expect(await ask()).toEqual([exit, stdout]);
+    writeFileSync(join(dir, file), text);
+    expect(await ask()).toEqual([exit, stdout]);
+  });
 });

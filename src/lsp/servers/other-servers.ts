@@ -168,6 +168,8 @@ const LISTED: ServerSpec[] = [
     ),
     // It publishes for every file sent, an empty list included: the first publish after the text is its answer.
     diagnostics: 'push-each',
+    // A text sent again unchanged it does not check again: what it last said of the text stands.
+    diagnosesTextAlone: true,
   },
   {
     ...simple(

@@ -268,6 +268,13 @@ export interface ServerSpec {
     | { by: 'probe'; file: string; text: string; plugins: string }
     | { by: 'syntax-errors'; formatter: string; code: string };
   /**
+   * Diagnoses a file from its own text alone and only when that text
+   * changes (docker-langserver publishes nothing for a text sent again
+   * unchanged): after a change elsewhere, what it last published of the
+   * file stands, and nothing is sent to ask again (push-each).
+   */
+  diagnosesTextAlone?: true;
+  /**
    * Formats one document at a time: it runs each formatting request on a
    * thread of its own, and its formatters share state (pylsp with
    * autopep8: of two files formatted at once, one came back unchanged).
