@@ -265,7 +265,7 @@ export function report(name: string, c: Comparison): string {
 /** Known differences between two servers of one language, documented in docs/servers.md. */
 export const KNOWN_BETWEEN_SERVERS: Record<string, (d: Difference) => string | undefined> = {
   'pyright against basedpyright': (d) =>
-    d.target.name === '__init__' && d.onlyFirst.length === 0
-      ? "basedpyright counts a class's constructor calls as references of __init__; pyright does not"
+    (d.target.name === '__init__' || d.target.name === '__new__') && d.onlyFirst.length === 0
+      ? "basedpyright counts a class's constructor calls as references of __init__ and __new__; pyright does not"
       : undefined,
 };
