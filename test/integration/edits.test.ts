@@ -5,7 +5,7 @@
  * run applied by git itself.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, exactPath, fakeProject, git, Lspq, REPO, scratchDir } from '../helpers/lspq';
 
@@ -473,6 +473,44 @@ describe('actions', () => {
     const applied = await lspq.run(['actions', 'src/main.ts:5:Circle', '--apply', '1', ...server], { cwd: dir });
     expect(applied.stderr).toBe('lspq: applied 1: Add import from "./circle"\n');
   });
+
+  // typescript-language-server writes each file "Move to a new file" creates, empty, before it sends the edit
+  // (TypeScript 7 as well): a dry run left an empty src/areaOf.ts behind, and its diff was no creation git applies.
+  // (TypeScript 7 did the same on immer, but offers the refactor here only now and then.)
+  test.each([['typescript-language-server', 'src/geometry.ts:3:areaOf']])(
+    '%s: "Move to a new file" as a dry run writes nothing, and its diff creates the file; applied, it does',
+    async (server, target) => {
+      const dir = copy('ts-shapes');
+      const files = () => readdirSync(join(dir, 'src')).sort();
+      const before = files();
+      const at = ['actions', target, '--server', server];
+      const listed = await lspq.json<{ actions: { index: number; title: string }[] }>(at, { cwd: dir });
+      const move = String(listed.actions.find((a) => a.title === 'Move to a new file')?.index);
+      for (let round = 0; round < 2; round++) {
+        const dry = await lspq.run([...at, '--apply', move, '--dry-run'], { cwd: dir });
+        expect([round, dry.exit, dry.stdout.split('\n').slice(0, 4)]).toEqual([
+          round,
+          0,
+          [
+            'diff --git a/src/areaOf.ts b/src/areaOf.ts',
+            'new file mode 100644',
+            '--- /dev/null',
+            '+++ b/src/areaOf.ts',
+          ],
+        ]);
+        expect([round, files()]).toEqual([round, before]);
+      }
+      const dry = await lspq.run([...at, '--apply', move, '--dry-run'], { cwd: dir });
+      const created = dry.stdout
+        .split('diff --git')[1]!
+        .split('\n')
+        .filter((l) => l.startsWith('+') && !l.startsWith('+++'));
+      const applied = await lspq.run([...at, '--apply', move], { cwd: dir });
+      expect([applied.exit, applied.stderr]).toEqual([0, `lspq: applied ${move}: Move to a new file\n`]);
+      // Written as the dry run showed it.
+      expect(read(dir, 'src/areaOf.ts')).toBe(`${created.map((l) => l.slice(1)).join('\n')}\n`);
+    },
+  );
 
   test("gopls's command actions: Add test shown as a diff by a dry run (nothing written); Browse documentation prints the address", async () => {
     const dir = copy('go-shapes');

@@ -5,6 +5,7 @@
  * without its edit, its command run with workspace/executeCommand, and the
  * edits the server sends back (workspace/applyEdit) written all or nothing.
  */
+import { rmSync, statSync } from 'node:fs';
 import { Requests } from '../../lsp/requests';
 import {
   CodeActionTriggerKind,
@@ -163,6 +164,7 @@ async function run(
         return { applied: false, failureReason: messageOf(err) };
       }
     };
+    const started = Date.now();
     await client.applyingEdits(
       onApplyEdit,
       (uri) => urls.push(uri),
@@ -174,6 +176,7 @@ async function run(
         ),
     );
     if (failed) throw failed;
+    takeBackServerFiles(plans, client.root, started);
   }
   const plan = composePlans(plans.length ? plans : [{ files: [] }]);
   if (req.write) {
@@ -181,6 +184,32 @@ async function run(
     await commit(plan, [session], { ...where, journal: journalFor(ctx, req, summary) });
   }
   return { plan, urls };
+}
+
+/** How far a file's birth time may read before the clock lspq read first (the kernel's clock is coarser). */
+const CLOCK_SLACK_MS = 50;
+
+/**
+ * The files a server made on disk, empty, while its command ran, before
+ * sending the edit that fills them (typescript-language-server writes each
+ * file "Move to a new file" creates): removed at once, so a dry run leaves
+ * nothing, and planned as created, as the edit means them.
+ */
+function takeBackServerFiles(plans: EditPlan[], root: string, started: number): void {
+  for (const plan of plans)
+    for (const f of plan.files) {
+      if (f.before !== '' || !f.path.startsWith(`${root}/`)) continue;
+      let st: ReturnType<typeof statSync>;
+      try {
+        st = statSync(f.path);
+      } catch {
+        continue;
+      }
+      const born = st.birthtimeMs > 0 ? st.birthtimeMs : st.ctimeMs;
+      if (!st.isFile() || st.size !== 0 || born < started - CLOCK_SLACK_MS) continue;
+      rmSync(f.path, { force: true });
+      f.before = null;
+    }
 }
 
 /** An edit planned on the texts the plans before it leave (the server computed it after them). */
