@@ -31,12 +31,17 @@ const SAMPLE = Number(arg('--sample', '40'));
 const SEED = Number(arg('--seed', '20261127'));
 const ONLY = arg('--only', '');
 
-/** A published project copied into bench/.work and committed (the harness lists files with git). */
-function committed(name: string, from: string, marker?: string): string {
+/**
+ * A published project copied into bench/.work and committed (the harness
+ * lists files with git): `only` its entries of those names. Never the
+ * checkout itself, which may change under a run and would get its index.
+ */
+function committed(name: string, from: string, marker?: string, only?: string[]): string {
   const dir = join(WORK, `diff-${name}`);
   if (!existsSync(dir)) {
     mkdirSync(WORK, { recursive: true });
-    cpSync(from, dir, { recursive: true });
+    if (only) for (const entry of only) cpSync(join(from, entry), join(dir, entry), { recursive: true });
+    else cpSync(from, dir, { recursive: true });
     if (marker) writeFileSync(join(dir, marker), '{}\n');
   }
   if (!existsSync(join(dir, '.git'))) {
@@ -81,7 +86,8 @@ function cases(): Case[] {
     { name: 'cobra 1.8.1 (gopls)', root: committed('cobra', go!.root), extensions: ['.go'], index: true },
     {
       name: "lspq's own TypeScript",
-      root: ts!.root,
+      // Its sources as of the run's start (the packages they import resolve from the checkout's node_modules above).
+      root: committed('lspq', ts!.root, undefined, ['src', 'package.json', 'tsconfig.json']),
       extensions: ['.ts'],
       server: 'typescript',
       pairs: [['typescript', 'typescript-language-server']],
