@@ -135,14 +135,30 @@ export async function seededEdits(
   return edits;
 }
 
-/** A diagnostic as both answers print it. */
+/**
+ * A diagnostic as both answers print it, its message's first line alone:
+ * tsserver elaborates a union's failure with whichever member it meets
+ * first, which differed between two checks of the same text.
+ */
 const keyOf = (d: Record<string, unknown>) =>
-  JSON.stringify([d.path, d.line, d.column, d.endLine, d.endColumn, d.severity, d.source, d.code, d.message]);
+  JSON.stringify([
+    d.path,
+    d.line,
+    d.column,
+    d.endLine,
+    d.endColumn,
+    d.severity,
+    d.source,
+    d.code,
+    String(d.message).split('\n')[0],
+  ]);
 
 export interface Compared {
   edit: Edit;
   /** Why the edit was not compared: git itself does not apply its diff. */
   skipped?: string;
+  /** What `--patch` said it could not check (exit 3), in its one line: no answer to compare. */
+  said?: string;
   /** The diagnostics each reported as new, as keys. */
   patch: string[];
   since: string[];
@@ -171,6 +187,8 @@ export async function compareEdit(
   const start = performance.now();
   const patched = await run(['diag', '--patch', '-', '--json', '--limit', '100000'], edit.patch);
   const patchMs = performance.now() - start;
+  if (patched.exit === 3)
+    return { edit, said: patched.stderr.split('\n')[0] ?? '', patch: [], since: [], same: false, patchMs };
   const patch = (JSON.parse(patched.stdout) as { diagnostics?: Record<string, unknown>[] }).diagnostics;
   git('apply', file);
   git('add', '-A');
