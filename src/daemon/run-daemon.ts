@@ -4,6 +4,7 @@
  */
 import { heldIndexRoots } from '../engine/index-files';
 import { closeSync, existsSync, readFileSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { ExitCode } from '../common/errors';
 import { recover } from '../engine/journal-recovery';
 import { outgrown } from '../lsp/file-events';
@@ -27,7 +28,10 @@ function msFromSeconds(env: string | undefined, fallbackMs: number): number {
 }
 
 export async function runDaemon(): Promise<ExitCode> {
-  const socket = socketPath(process.env);
+  const socket = resolve(socketPath(process.env));
+  // Outlives the folder it was started from, which a user may delete: what it starts (an index's table, a
+  // tool) would fail in a folder that is gone. Every path it is given is absolute.
+  process.chdir('/');
   ensureSocketDir(socket);
   const lock = stateFile(socket, 'daemon.lock');
   const log = fileLogger(stateFile(socket, 'daemon.log'));

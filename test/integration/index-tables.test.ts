@@ -86,3 +86,21 @@ test('index with its default out: a new daemon reads the table made with it', as
   expect([a.source, places(a)]).toEqual(['index', REFS]);
   expect(made()).toBe(before);
 });
+
+test('the daemon started from a folder since deleted: an index and its table are still made', async () => {
+  const own = new Lspq();
+  try {
+    const dir = checkout('gone-cwd');
+    // The first command, and so the daemon, runs from a folder a user then deletes.
+    const gone = join(base, 'gone');
+    mkdirSync(gone, { recursive: true });
+    expect((await own.run(['def', join(dir, 'main.go:7:TotalArea')], { cwd: gone })).exit).toBe(0);
+    rmSync(gone, { recursive: true, force: true });
+    const built = await own.run(['index'], { cwd: dir });
+    expect([built.exit, built.stderr]).toEqual([0, expect.stringMatching(/; its table made for the questions /)]);
+    const a = await own.json<Answer>(['refs', 'geometry.go:17:TotalArea', '--index-only'], { cwd: dir });
+    expect([a.source, places(a)]).toEqual(['index', REFS]);
+  } finally {
+    expect(await own.stop()).toEqual([]);
+  }
+});
