@@ -191,3 +191,36 @@ test('a monorepo of three languages: each indexer over its project, each languag
     expect([a.source, places(a)]).toEqual(['index', [expected]]);
   }
 });
+
+describe('an import that renames the symbol (scip-typescript records its uses as another symbol)', () => {
+  // The refs of lspq's own joinPath from scip-typescript's index lacked socket.ts's uses of `join`, exit 0
+  // (the differential harness found it); the live server follows the alias.
+  const FILE = [
+    'src/aliased.ts',
+    "import { totalArea as total } from './geometry';\n\nexport const sum = total([], 'm');\n",
+  ];
+  test('the live server answers, with the uses through the alias; --index-only says it may lack them (exit 3)', async () => {
+    const dir = join(base, 'aliased');
+    mkdirSync(dir, { recursive: true });
+    cpSync(join(FIXTURES, 'ts-shapes'), dir, { recursive: true });
+    writeFileSync(join(dir, FILE[0]!), FILE[1]!);
+    git(dir, 'init', '-q');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'aliased');
+    expect((await lspq.run(['index'], { cwd: dir })).exit).toBe(0);
+    for (let round = 0; round < 2; round++) {
+      const live = await lspq.json<Answer>(['refs', 'src/geometry.ts:13:totalArea'], { cwd: dir });
+      expect([round, live.source, places(live).filter((p) => p.startsWith('src/aliased.ts'))]).toEqual([
+        round,
+        'server',
+        ['src/aliased.ts:1:10', 'src/aliased.ts:1:23', 'src/aliased.ts:3:20'],
+      ]);
+      const only = await lspq.run(['refs', 'src/geometry.ts:13:totalArea', '--index-only'], { cwd: dir });
+      expect([round, only.exit, only.stderr]).toEqual([
+        round,
+        3,
+        "lspq: the answer may be incomplete: scip-typescript's index leaves out the uses through an import that renames it (src/aliased.ts:1); drop --index-only to ask the live server\n",
+      ]);
+    }
+  });
+});

@@ -29,7 +29,9 @@ import { previewOf } from '../../lsp/preview';
 import { lastName, type ScipPlace } from '../../scip/scip-index';
 import { LspqError } from '../../common/errors';
 import { Requests } from '../../lsp/requests';
-import type { LocationsHandler, LocationsResult } from './question';
+import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
+import type { CallerContext } from '../../answers/caller';
+import { displayPath } from '../../common/paths';
 import { nameAt, withOtherBuilds } from './other-builds';
 import { INDEXERS } from '../../lsp/servers/indexers';
 
@@ -140,6 +142,58 @@ async function settled(
   return raw;
 }
 
+const IDENT = String.raw`[\p{L}_$][\p{L}\p{N}_$]*`;
+/** `X as Y` ending a specifier: before `,`, `}`, `)`, `;`, `from` or the line's end. */
+const RENAMED = new RegExp(String.raw`^\s+as\s+${IDENT}\s*(?:[,})\];]|from\b|$)`, 'u');
+/** A line of an import or export (`import`, `export`, `from`, `use`), or one specifier alone in a long one. */
+const IMPORTING = new RegExp(String.raw`\b(?:import|export|from|use)\b|^\s*${IDENT}\s+as\s+${IDENT}\s*,?\s*$`, 'u');
+
+/** Whether the name at `column` is imported or exported under another (`joinPath as join`), not cast (`x as T`). */
+function renamedAt(line: string, column: number, symbol: string): boolean {
+  return RENAMED.test(line.slice(column - 1 + lastName(symbol).length)) && IMPORTING.test(line);
+}
+
+/**
+ * The answer from the index's places, or undefined where the live server
+ * must answer: a workspace-wide answer that meets an import renaming the
+ * symbol (indexers record the new name's uses as another symbol's, the
+ * server follows it), unless only the index may answer, which then says it
+ * may lack them (exit 3).
+ */
+function indexAnswer(
+  hit: IndexHit,
+  places: ScipPlace[],
+  ask: LocationsAsk,
+  req: LocationsQuery & CallerContext,
+  ctx: HandlerContext,
+  only: boolean,
+  partial: string | undefined,
+): LocationsResult | undefined {
+  const texts = new TextSource(undefined, ctx.pool.caches.lines);
+  // A place that does not write the symbol's name is the indexer's misreading, not a use (from-index.ts).
+  const all = sortLocations(
+    locationsOf(places, ctx).filter((l) => writesName(texts.line(l.path, l.line - 1) ?? '', l.column, hit.symbol)),
+  );
+  const aliased = ask.spansWorkspace
+    ? all.find((l) => renamedAt(texts.line(l.path, l.line - 1) ?? '', l.column, hit.symbol))
+    : undefined;
+  if (aliased && !only) return undefined;
+  const lacking = aliased
+    ? `the uses through an import that renames it (${displayPath(aliased.path, req.cwd)}:${aliased.line})`
+    : partial;
+  return {
+    target: hit.target,
+    server: indexServer(hit.index),
+    root: hit.index.root,
+    locations: withContext(all.slice(0, req.limit), texts, req.context),
+    total: all.length,
+    truncated: all.length > req.limit,
+    source: 'index',
+    stale: hit.stale.filter((p) => p !== hit.target.path),
+    ...(lacking ? { partial: lacking } : {}),
+  };
+}
+
 function answerOnce(ask: LocationsAsk): LocationsHandler {
   return async (req, ctx) => {
     const only = req.index?.mode === 'only';
@@ -159,24 +213,9 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
         'unsupported',
         `the index has no ${ask.what} of ${hit.target.symbol ?? lastName(hit.symbol)} (defined outside the project, or not recorded by ${indexServer(hit.index)}); drop --index-only to ask the live server`,
       );
-    if (hit && (places.length > 0 || only)) {
-      const texts = new TextSource(undefined, ctx.pool.caches.lines);
-      // A place that does not write the symbol's name is the indexer's misreading, not a use (from-index.ts).
-      const all = sortLocations(
-        locationsOf(places, ctx).filter((l) => writesName(texts.line(l.path, l.line - 1) ?? '', l.column, hit.symbol)),
-      );
-      return {
-        target: hit.target,
-        server: indexServer(hit.index),
-        root: hit.index.root,
-        locations: withContext(all.slice(0, req.limit), texts, req.context),
-        total: all.length,
-        truncated: all.length > req.limit,
-        source: 'index',
-        stale: hit.stale.filter((p) => p !== hit.target.path),
-        ...(partial ? { partial } : {}),
-      };
-    }
+    const fromIndex =
+      hit && (places.length > 0 || only) ? indexAnswer(hit, places, ask, req, ctx, only, partial) : undefined;
+    if (fromIndex) return fromIndex;
     const deadline = deadlineFor(req);
     const opened = await openTarget(req.target, req, ctx, deadline, ask.capability, ask.what);
     const { session, path, target, uri, position, shown } = opened;
