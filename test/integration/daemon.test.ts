@@ -70,7 +70,7 @@ describe('the daemon', () => {
   test('SIGKILL of the daemon leaves no server behind, and the next command replaces it unnoticed', async () => {
     const before = await lspq.json<Status>(['daemon', 'status']);
     process.kill(before.pid, 'SIGKILL');
-    // Each server ends when its input closes with the daemon; gopls, busy loading under load, took over 10 s.
+    // Each server ends when its input closes with the daemon; under the suite's load one took over 10 s.
     for (const s of before.servers)
       expect([s.id, await eventually(() => !isAlive(s.pid), 30_000)]).toEqual([s.id, true]);
     const r = await lspq.run(GO_DEF, { cwd: go });
