@@ -16,7 +16,8 @@ import { candidatesFor, type PassedOver } from '../../engine/sessions';
 import { pluginInstall, pluginsLacking } from '../../lsp/servers/ts-plugins';
 import type { ServersForQuery } from './question';
 
-const VERSION_TIMEOUT_MS = 5_000;
+// pyright-langserver's --version alone took 3.9 s here, more under load; it runs once per binary and is remembered.
+const VERSION_TIMEOUT_MS = 10_000;
 
 /**
  * A binary's version line: where an npm package or a Python distribution
