@@ -15,6 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capture, git, lspqArgv } from './lspq';
+import { seeded } from './seeded-random';
 
 /** A place as a comparable key. */
 type Key = string;
@@ -50,18 +51,6 @@ export interface Comparison {
 
 /** A view that failed saying what its answer may lack: lspq named the gap, as the contract asks. */
 const NAMES_ITS_GAP = /may be incomplete|not searched|the answer may lack/;
-
-/** A small deterministic generator (mulberry32): the same seed, the same symbols, on any machine. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Runs lspq with its own daemon at `socket`, the given environment, in `cwd`. */
 export type Ask = (args: string[]) => Promise<{ stdout: string; stderr: string; exit: number }>;

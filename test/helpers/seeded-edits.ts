@@ -10,6 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
+import { seeded } from './seeded-random';
 
 export type Run = (args: string[], stdin?: string) => Promise<{ stdout: string; stderr: string; exit: number }>;
 
@@ -44,18 +45,6 @@ export const GO: Language = {
   addParameter: (line, name) => line.replace(`${name}(`, `${name}(added int, `).replace(', )', ')'),
   actionKind: 'refactor',
 };
-
-/** A small deterministic generator (mulberry32): the same seed draws the same edits. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Declaration {
   file: string;
@@ -97,7 +86,7 @@ export async function seededEdits(
   seed: number,
   count: number,
 ): Promise<Edit[]> {
-  const next = random(seed);
+  const next = seeded(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(next() * xs.length)]!;
   const decls = declarations(root, files, lang);
   const edits: Edit[] = [];
