@@ -13,8 +13,9 @@ import { errnoOf } from '../common/errors';
 /**
  * Something happened to `name` in the watched folder `dir`: `left` when it
  * was deleted or moved away (else created, moved in, or written; an event
- * that cannot tell says both). `overflow`: events were lost, the folders
- * must be looked at again.
+ * that cannot tell says both). `name` empty: the watch of `dir` itself
+ * ended (the folder was deleted). `overflow`: events were lost, the
+ * folders must be looked at again.
  */
 export type FolderEvent = { dir: string; name: string; left: boolean; arrived: boolean } | { overflow: true };
 
@@ -62,9 +63,10 @@ class InotifyWatch implements FolderWatch {
       const dir = this.byWd.get(e.wd);
       if (dir === undefined) continue;
       if (e.mask & IN_IGNORED) {
-        // The watch ended (the folder went away, or lspq removed it).
+        // The kernel ended the watch (a watch lspq removed is no longer known): the folder was deleted.
         if (this.byDir.get(dir) === e.wd) this.byDir.delete(dir);
         this.byWd.delete(e.wd);
+        out.push({ dir, name: '', left: true, arrived: false });
         continue;
       }
       // The folder itself went away: its parent's watch reports it by name too.
@@ -95,7 +97,10 @@ class NodeWatch implements FolderWatch {
         // 'rename' is a creation, a deletion or a move: which, only a look at the path tells.
         this.queue.push({ dir, name, left: event === 'rename', arrived: true });
       });
-      watcher.on('error', () => this.remove(dir));
+      watcher.on('error', () => {
+        this.remove(dir);
+        this.queue.push({ dir, name: '', left: true, arrived: false });
+      });
       this.watchers.set(dir, watcher);
       return 'ok';
     } catch (err) {

@@ -36,6 +36,8 @@ interface Change {
 
 interface WatchedRoot {
   folders: Set<string>;
+  /** The root folder's device and inode when its watch began. */
+  identity?: string;
   /** The mark once its folders were all watched: changes after it are all recorded. */
   since?: number;
 }
@@ -56,6 +58,8 @@ export class Watchers implements DiskView {
   private readonly roots = new Map<string, WatchedRoot>();
   private readonly walking = new Map<string, Promise<void>>();
   private readonly changes = new Map<string, Change>();
+  /** Roots whose own folder went away, with the mark it went at. */
+  private readonly gone = new Map<string, number>();
   private log: { seq: number; path: string }[] = [];
   private seq = 0;
   /** Changes up to this sequence number may have been forgotten (a cut log, lost events). */
@@ -78,6 +82,7 @@ export class Watchers implements DiskView {
 
   /** The sequence number after every change made so far: a server started now is told what changes after it. */
   markNow(): number {
+    this.checkRoots();
     this.drain();
     this.poll();
     return this.seq;
@@ -130,7 +135,8 @@ export class Watchers implements DiskView {
    */
   async watch(root: string): Promise<number> {
     if (!this.roots.has(root)) {
-      const state: WatchedRoot = { folders: new Set() };
+      const identity = identityOf(root);
+      const state: WatchedRoot = { folders: new Set(), ...(identity ? { identity } : {}) };
       this.roots.set(root, state);
       this.walking.set(root, this.walk(root, state, root, false, true));
       this.startDraining();
@@ -207,6 +213,8 @@ export class Watchers implements DiskView {
       const path = entryPath(e);
       // A folder that left is forgotten at once, in order: another may arrive at its name.
       if (e.left && this.folders.has(path)) this.forgetFolder(path);
+      // A root's watch ended: the kernel may give its inode number to the folder made in its place.
+      if (e.name === '' && this.roots.has(path)) this.rootGone(path);
       touched.add(path);
     }
     for (const path of touched) this.look(path);
@@ -266,6 +274,38 @@ export class Watchers implements DiskView {
       for (const name of [...names]) if (!now.has(name)) this.look(join(dir, name));
       for (const e of entries) if (!names.has(e.name)) this.look(join(dir, e.name));
     }
+  }
+
+  /**
+   * Roots whose folder is no longer the one watched (deleted, perhaps made
+   * again at once, or moved away): no watch of a parent would see one come
+   * back, and the kernel ends a deleted folder's watch only once no process
+   * (a server's working folder) holds it, so its identity is compared too.
+   */
+  private checkRoots(): void {
+    for (const [root, state] of [...this.roots])
+      if (state.identity !== undefined && identityOf(root) !== state.identity) this.rootGone(root);
+  }
+
+  /**
+   * A root's folder went: forgotten whole, watched afresh when a server next
+   * starts for it. Inside another root, that root's watch of the parent
+   * tells the folder's going and coming, and its files are left to it.
+   */
+  private rootGone(root: string): void {
+    const inside = [...this.roots.keys()].some((other) => other !== root && under(root, other));
+    const state = this.roots.get(root);
+    if (!inside && this.folders.has(root)) this.forgetFolder(root);
+    else if (state) this.release(state);
+    this.roots.delete(root);
+    this.walking.delete(root);
+    this.gone.set(root, ++this.seq);
+    this.say(`${root} went away on disk; its servers will start again on their next question`);
+  }
+
+  /** Whether `root`'s own folder went away after mark `since`: a server started before knows another tree. */
+  goneSince(root: string, since: number): boolean {
+    return (this.gone.get(root) ?? 0) > since;
   }
 
   /** A folder went away: its files are gone, it and the folders under it are no longer watched. */
@@ -335,15 +375,20 @@ export class Watchers implements DiskView {
     this.drainTimer.unref?.();
   }
 
+  /** A root's folders no longer covered by it: unwatched where no other root covers them. */
+  private release(state: WatchedRoot): void {
+    for (const dir of state.folders) {
+      const left = (this.cover.get(dir) ?? 1) - 1;
+      if (left > 0) this.cover.set(dir, left);
+      else this.unwatch(dir);
+    }
+  }
+
   /** Stops watching roots no server runs for any more: the daemon's housekeeping calls it. */
   prune(liveRoots: ReadonlySet<string>): void {
     for (const [root, state] of this.roots) {
       if (liveRoots.has(root)) continue;
-      for (const dir of state.folders) {
-        const left = (this.cover.get(dir) ?? 1) - 1;
-        if (left > 0) this.cover.set(dir, left);
-        else this.unwatch(dir);
-      }
+      this.release(state);
       this.roots.delete(root);
       this.walking.delete(root);
     }
@@ -367,6 +412,16 @@ function stampOf(path: string): string | undefined {
   try {
     const st = lstatSync(path);
     return `${st.mtimeMs}:${st.size}:${st.ino}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which folder is at `path` now (device and inode); undefined when none is. */
+function identityOf(path: string): string | undefined {
+  try {
+    const st = lstatSync(path);
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : undefined;
   } catch {
     return undefined;
   }

@@ -46,6 +46,8 @@ export interface DiskView {
   filesUnder(root: string): string[];
   /** The mark since which every change under `root` is recorded; undefined while it is not watched whole. */
   watchedSince(root: string): number | undefined;
+  /** Whether `root`'s own folder went away (deleted, moved) after mark `since`. */
+  goneSince(root: string, since: number): boolean;
 }
 
 type Matcher = (path: string) => boolean;
@@ -112,14 +114,23 @@ function unheardSources(session: Session, disk: DiskView): DiskChange[] | undefi
 }
 
 /**
- * A server that keeps changed files open (clangd) and would have to keep
- * too many: started again instead (the pool asks before it hands it out).
+ * Why a server cannot be brought up to date but by starting it again (the
+ * pool asks before it hands it out), if it cannot: its root's folder went
+ * away since it started (deleted and made again, as a fresh clone at the
+ * same path: what it loaded is another tree, and no event of the new one
+ * reached it), or it keeps changed files open (clangd) and would have to
+ * keep too many.
  */
-export function outgrown(session: Session, disk: DiskView): boolean {
-  if (session.client.spec.diskChanges !== 'pinned-documents') return false;
+export function outgrown(session: Session, disk: DiskView): string | undefined {
   disk.markNow();
+  const mark = session.diskMark;
+  if (mark !== undefined && disk.goneSince(session.client.root, mark))
+    return 'its folder was replaced on disk since it started';
+  if (session.client.spec.diskChanges !== 'pinned-documents') return undefined;
   const unheard = unheardSources(session, disk);
-  return unheard === undefined || session.docs.pinned + unheard.length > MAX_PINNED_DOCUMENTS;
+  if (unheard === undefined || session.docs.pinned + unheard.length > MAX_PINNED_DOCUMENTS)
+    return 'too many files changed on disk to bring up to date';
+  return undefined;
 }
 
 /**

@@ -60,8 +60,8 @@ export interface PoolOptions {
   log?: (line: string) => void;
   /** Before a server for `root` starts: the daemon watches the root's files, and gives the mark to tell it changes from. */
   beforeStart?: (root: string) => Promise<number | undefined>;
-  /** A running server that cannot be brought up to date but by starting it again (file-events.ts: outgrown). */
-  renewIf?: (session: Session) => boolean;
+  /** Why a running server cannot be brought up to date but by starting it again, if so (file-events.ts: outgrown). */
+  renewIf?: (session: Session) => string | undefined;
 }
 
 /**
@@ -271,8 +271,9 @@ export class ServerPool {
     const existing = this.sessions.get(key);
     // Asked once: whether it runs reads /proc.
     const running = existing?.client.running ? existing : undefined;
-    if (running && this.renewIf?.(running)) {
-      this.log(`${spec.id} (${root}): too many files changed on disk to bring up to date; starting it again`);
+    const renew = running && this.renewIf?.(running);
+    if (running && renew) {
+      this.log(`${spec.id} (${root}): ${renew}; starting it again`);
       this.retire(running);
     } else if (running) {
       this.used(running, options);
