@@ -10,6 +10,7 @@ import {
   DiagnosticTag,
   DocumentDiagnosticReportKind,
   DocumentDiagnosticRequest,
+  NotificationType,
   type Diagnostic,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol';
@@ -294,9 +295,9 @@ const UNWORKED_CHECKS = 2;
 /**
  * How long after a check that ended having checked nothing no other may
  * begin for it to count as ended rather than cancelled. rust-analyzer ends
- * a check a save cancels just as it ends one of fresh crates, then starts
- * the next 50 ms after the last save it takes together: under load (six
- * busy loops on two cores) the next began 120 to 640 ms after the cancel.
+ * a check a later ask cancels just as it ends one of fresh crates, then
+ * starts the next 50 ms after the last ask it takes together: under load
+ * (six busy loops on two cores) the next began 120 to 640 ms after.
  */
 const CHECK_SUCCESSOR_MS = 1_000;
 
@@ -325,42 +326,60 @@ function oneSavePerPackage(paths: string[]): string[] {
   return [...byPackage.values()];
 }
 
+/** How long a check asked for may take to begin before it is asked for again (under load one began 1.3 s after). */
+const CHECK_START_MS = 3_000;
+/** Checks asked for with rust-analyzer/runFlycheck before saves are tried (check.workspace off: it starts none). */
+const RUN_CHECK_ASKS = 2;
+/** rust-analyzer's own notification: with no document, every workspace's check starts again. */
+const RunFlycheck = new NotificationType<{ textDocument: null }>('rust-analyzer/runFlycheck');
+
 /**
  * rust-analyzer: its own diagnostics are pulled, cargo check's are pushed
- * after a save. Unless nothing changed since the files were last checked,
- * one file of each package is saved (lspq sends it no other save: a save
- * cancels the check under way), and a check that starts after the save
- * and checks something is awaited, however late it starts (under load it
- * began more than a second after the save, and an answer taken before it
- * was the last check's, clean where the files were not); then both are
- * merged. A check that ends having checked nothing was cancelled or found
- * the crates fresh: it counts only once no other began within
- * CHECK_SUCCESSOR_MS, and fresh only when the next save's ends so too.
+ * once a check ends. Unless nothing changed since the files were last
+ * checked, a check is asked for with rust-analyzer/runFlycheck, which
+ * starts one at once; a save starts it from a task that any change
+ * arriving meanwhile cancels without a word (no check at all: diag waited
+ * out its deadline). A check that begins after the ask and checks
+ * something is awaited, however late it begins; one that has not begun
+ * within CHECK_START_MS is asked for again. A check that ends having
+ * checked nothing was cancelled or found the crates fresh: it counts only
+ * once no other began within CHECK_SUCCESSOR_MS, and fresh only when the
+ * next ask's ends so too. Then both kinds are merged.
  */
 async function pullAndCheck(session: Session, paths: string[], o: DiagnosticsOptions) {
   const client = session.client;
   const stale = paths.filter((p) => !session.docs.diagnosedUnchanged(p));
-  if (stale.length > 0) {
-    const saves = oneSavePerPackage(stale);
-    let since = client.state.progressBegun;
-    for (const p of saves) await session.docs.saved(p);
-    const checking = () => client.state.progressTokens.some(isCheck);
-    if (checksOnSave(client.spec)) {
-      for (let unworked = 0; ; ) {
-        const last = () => client.state.endedSince(isCheck, since).at(-1);
-        // Ended with none begun since: a check that checked something at once; one that did not, after a spell.
-        const settled = () => {
-          const end = last();
-          return !checking() && end !== undefined && (end.worked || Date.now() - end.at >= CHECK_SUCCESSOR_MS);
-        };
-        await client.waitFor(settled, o.deadline(), 'cargo check', o.signal, CHECK_SUCCESSOR_MS / 4);
-        if (last()!.worked || ++unworked >= UNWORKED_CHECKS) break;
-        since = client.state.progressBegun;
-        for (const p of saves) await session.docs.saved(p);
+  const checking = () => client.state.progressTokens.some(isCheck);
+  if (stale.length > 0 && checksOnSave(client.spec)) {
+    let since = 0;
+    let askedAt = 0;
+    let asks = 0;
+    const ask = async () => {
+      since = client.state.progressBegun;
+      askedAt = Date.now();
+      if (++asks <= RUN_CHECK_ASKS) await client.sendNotification(RunFlycheck, { textDocument: null });
+      else for (const p of oneSavePerPackage(stale)) await session.docs.saved(p);
+    };
+    await ask();
+    for (let unworked = 0; ; ) {
+      const last = () => client.state.endedSince(isCheck, since).at(-1);
+      const unstarted = () => !client.state.begunSince(isCheck, since) && Date.now() - askedAt >= CHECK_START_MS;
+      // Ended with none begun since: a check that checked something at once; one that did not, after a spell.
+      const settled = () => {
+        const end = last();
+        return !checking() && end !== undefined && (end.worked || Date.now() - end.at >= CHECK_SUCCESSOR_MS);
+      };
+      await client.waitFor(() => settled() || unstarted(), o.deadline(), 'cargo check', o.signal, 250);
+      const end = last();
+      if (end === undefined) {
+        await ask();
+        continue;
       }
+      if (end.worked || ++unworked >= UNWORKED_CHECKS) break;
+      await ask();
     }
-    await client.waitFor(() => !checking(), o.deadline(), 'cargo check', o.signal);
   }
+  if (stale.length > 0) await client.waitFor(() => !checking(), o.deadline(), 'cargo check', o.signal);
   const out = new Map<string, Diagnostic[]>();
   for (const path of paths) {
     const uri = session.docs.uri(path);

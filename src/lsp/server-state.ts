@@ -116,6 +116,12 @@ export class ServerState {
     return this.ended.filter((e) => e.began > begins && which(e.token));
   }
 
+  /** Whether work under the tokens `which` picks began after `begins` (a count of progressBegun), ended or not. */
+  begunSince(which: (token: string) => boolean, begins: number): boolean {
+    for (const [token, run] of this.running) if (run.began > begins && which(token)) return true;
+    return this.endedSince(which, begins).length > 0;
+  }
+
   /** rust-analyzer's experimental/serverStatus. */
   status(quiescent: boolean): void {
     this.quiescent = quiescent;

@@ -1,12 +1,14 @@
 /**
- * A fake rust-analyzer whose cargo check, started by a save, is cancelled
- * twice before the check that runs to its end: as rust-analyzer does when
- * saves reach it spread out (on a loaded machine, after a git checkout), it
- * ends a cancelled check with no report, the same `end` it sends for a
- * check of fresh crates, and begins the next a moment later. The check that
- * ends reports its crate and publishes an error in `src/uses/u0.rs`. It
- * loads like rust-analyzer (Roots Scanned, then quiescent) and offers pull
- * diagnostics (always none: its own analysis sees nothing wrong).
+ * A fake rust-analyzer whose cargo check, once asked for (a save or
+ * rust-analyzer/runFlycheck), is cancelled twice before the check that
+ * runs to its end: as rust-analyzer does when asks reach it spread out (on
+ * a loaded machine, after a git checkout), it ends a cancelled check with
+ * no report, the same `end` it sends for a check of fresh crates, and
+ * begins the next a moment later. The check that ends reports its crate
+ * and publishes an error in `src/uses/u0.rs`. The first ask starts
+ * nothing, as a save does whose task a change cancels. It loads like
+ * rust-analyzer (Roots Scanned, then quiescent) and offers pull diagnostics
+ * (always none: its own analysis sees nothing wrong).
  */
 import {
   createMessageConnection,
@@ -61,8 +63,10 @@ connection.onRequest(DocumentDiagnosticRequest.type, () => ({ kind: 'full' as co
 /** A run of checks under way: the saves of one burst start one run. */
 let checking = false;
 
-connection.onNotification(DidSaveTextDocumentNotification.type, async () => {
-  if (checking) return;
+let asks = 0;
+
+async function check(): Promise<void> {
+  if (++asks === 1 || checking) return;
   checking = true;
   await connection.sendRequest(WorkDoneProgressCreateRequest.type, { token: CHECK });
   for (let cancelled = 0; cancelled < 2; cancelled++) {
@@ -87,7 +91,10 @@ connection.onNotification(DidSaveTextDocumentNotification.type, async () => {
   progress(CHECK, { kind: 'report', cancellable: true, message: 'bulk (lib)' });
   progress(CHECK, { kind: 'end' });
   checking = false;
-});
+}
+
+connection.onNotification(DidSaveTextDocumentNotification.type, check);
+connection.onNotification('rust-analyzer/runFlycheck', check);
 
 connection.onRequest(ShutdownRequest.type, () => undefined);
 connection.onNotification(ExitNotification.type, () => process.exit(0));

@@ -13,7 +13,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type BulkProject, bulkProject } from '../helpers/bulk-project';
 import { git, Lspq, REPO, toolsPath } from '../helpers/lspq';
 
@@ -151,13 +151,27 @@ for (const c of CASES) {
         expect([clean.exit, clean.stdout, clean.stderr]).toEqual([0, '', expect.any(String)]);
       });
     }
+
+    // The folder the server was started in is gone (rust-analyzer, working in it, kept the kernel from ending its
+    // watch): before lspq compared the root's identity, the new tree's files reached no server, and refs left out
+    // every generated file with exit 0.
+    round('the project deleted and cloned afresh at its path, then a generator writes files', async () => {
+      const origin = `${p.dir}-origin`;
+      scratch.push(origin);
+      git(dirname(p.dir), 'clone', '-q', p.dir, origin);
+      rmSync(p.dir, { recursive: true, force: true });
+      git(dirname(p.dir), 'clone', '-q', origin, p.dir);
+      generated.push(...Array.from({ length: GENERATED }, (_, k) => p.extra(k, helper)));
+      expect(await refs(helper)).toEqual({ total: full + GENERATED * c.perUse, exit: 0 });
+    });
   });
 }
 
-describe('rust-analyzer ending cancelled checks as it ends checks of fresh crates (a fake, as under load)', () => {
-  // Under load, saves reach rust-analyzer spread out, and each cancels the check under way: it ends a cancelled
+describe('rust-analyzer starting no check when asked, then ending cancelled checks as it ends checks of fresh crates (a fake, as under load)', () => {
+  // Under load, asks reach rust-analyzer spread out, and each cancels the check under way: it ends a cancelled
   // check with no report, the same end as a check of fresh crates, and begins the next a moment later. diag took
-  // two such ends for "fresh" and answered clean (exit 0) before the check that found the error had begun.
+  // two such ends for "fresh" and answered clean (exit 0) before the check that found the error had begun. And a
+  // save whose task a change cancels starts no check at all: diag waited out its deadline (exit 3).
   const dir = mkdtempSync(join(tmpdir(), 'lspq-cancelled-checks-'));
   scratch.push(dir);
   const bin = join(dir, 'bin');
