@@ -23,7 +23,9 @@ export async function makeIndexTable(args: string[]): Promise<ExitCode> {
   if (!file || !root || !out) return 2;
   const { ScipIndex } = await import('./scip/scip-index');
   const { writeTable } = await import('./scip/index-table');
-  writeTable(ScipIndex.load(file, root, rebase === '1'), out);
+  const { leftOutOfIndex } = await import('./engine/index-left-out');
+  const index = ScipIndex.load(file, root, rebase === '1');
+  writeTable(index, out, await leftOutOfIndex(index));
   return 0;
 }
 

@@ -11,7 +11,8 @@
  * command cannot. A file no configuration tried compiles is said
  * unsearched, never silently left out.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
+import type { LeftOutFile } from '../scip/index-table';
 import { basename, dirname, relative } from 'node:path';
 import {
   type Build,
@@ -57,6 +58,78 @@ async function filesNaming(root: string, name: string, env: Record<string, strin
     .split('\0')
     .filter(Boolean)
     .map((p) => `${root}/${p}`);
+}
+
+/** Every Go file under `root` a build could take: git's (tracked, and untracked but not ignored) in a checkout. */
+async function goFiles(root: string, env: Record<string, string>): Promise<string[] | undefined> {
+  try {
+    const { stdout, exit } = await spawnGit(
+      ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '*.go'],
+      {
+        cwd: root,
+        env: probeEnv(env),
+        stderr: 'pipe',
+        pathspecs: 'git', // the one pathspec is lspq's own glob
+      },
+    );
+    if (exit !== 0) return undefined;
+    return [...new Set(stdout.split('\0').filter(Boolean))].map((p) => `${root}/${p}`);
+  } catch {
+    return undefined; // git cannot start
+  }
+}
+
+/** A file whose name, build line or cgo decides whether a build compiles it, and that some build can. */
+function mayBeLeftOut(path: string, text: string): boolean {
+  // A `//go:build ignore` file is a program of its own (go run gen.go), in no build of the package.
+  return !/\bignore\b/.test(buildLine(text) ?? '') && constrained(path, text);
+}
+
+/** Go identifiers, as written: the words a left-out file is found by. */
+const WORDS = /[\p{L}_][\p{L}\p{N}_]*/gu;
+
+/**
+ * The Go files under `root` that the build an index was made with left out
+ * (not among `indexed`: scip-go indexes one configuration) by their names,
+ * build lines or cgo, each with every word it writes: kept in the index's
+ * table, so a question the index answers alone names those that write its
+ * name without reading the tree (GOROOT/src: 6,726 files read, 2.2 s of a
+ * first answer). `walk` lists the files where git cannot.
+ */
+export async function leftOutByBuild(
+  root: string,
+  indexed: ReadonlySet<string>,
+  env: Record<string, string>,
+  walk: () => Promise<string[]>,
+): Promise<LeftOutFile[]> {
+  const files = (await goFiles(root, env)) ?? (await walk()).filter((p) => p.endsWith('.go'));
+  const out: LeftOutFile[] = [];
+  for (const path of files) {
+    if (indexed.has(path)) continue;
+    let text: string;
+    let st: import('node:fs').Stats;
+    try {
+      st = statSync(path);
+      text = readFileSync(path, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!mayBeLeftOut(path, text)) continue;
+    out.push({ path, size: st.size, mtimeMs: st.mtimeMs, words: [...new Set(text.match(WORDS) ?? [])] });
+  }
+  return out;
+}
+
+/** Of the files an index's build left out that may write `name` (its table's), those that write it in code now. */
+export function writingLeftOut(candidates: string[], name: string): string[] {
+  return candidates.filter((path) => {
+    try {
+      const text = readFileSync(path, 'utf8');
+      return mayBeLeftOut(path, text) && namesInCode(path, text, name);
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Whether `text` writes `name` in code (not only in a comment or a string). */
@@ -123,9 +196,7 @@ async function search(
     } catch {
       continue;
     }
-    // A `//go:build ignore` file is a program of its own (go run gen.go), in no build of the package.
-    if (/\bignore\b/.test(buildLine(text) ?? '')) continue;
-    if (constrained(path, text) && namesInCode(path, text, name)) looked.push({ path, text });
+    if (mayBeLeftOut(path, text) && namesInCode(path, text, name)) looked.push({ path, text });
   }
   if (looked.length === 0) return { builds: [], unsearched: [] };
   const dirs = [...new Set(looked.map((f) => dirname(f.path)))];

@@ -43,6 +43,16 @@ export abstract class IndexAnswers {
   /** Declared symbols (not locals, parameters, type parameters or files) whose folded name holds `folded`. */
   protected abstract named(folded: string): Promise<{ name: string; symbol: string }[]>;
 
+  /**
+   * The files under the root the index's build left out (Go's other
+   * platforms) that may write `name`: those that wrote it when the index was
+   * built, and those changed since. Undefined where the index does not know
+   * what its build left out.
+   */
+  leftOut(_name: string): string[] | undefined {
+    return undefined;
+  }
+
   /** Where the symbol is defined in the index; empty for one defined outside the project (the library's). */
   definitions(symbol: string, inDoc?: string): ScipPlace[] {
     return this.occurrencesOf(symbol)

@@ -8,7 +8,7 @@
  * downloads; a symbol's documentation is still read from it on a hover.
  */
 import { Database } from 'bun:sqlite';
-import { renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync, statSync } from 'node:fs';
 import type { PositionEncoding } from '../lsp/position';
 import { type Found, foldName, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
 import { lastName, type ScipIndex } from './scip-index';
@@ -20,7 +20,15 @@ import { rowOf, rowsOf } from './table-rows';
 const NAMES_PER_TURN = 5_000;
 
 /** Bumped when the tables' shape changes: a table of another version is converted again. */
-export const TABLE_VERSION = 2;
+export const TABLE_VERSION = 3;
+
+/** A source file under the root the index's build left out (Go's other platforms), with the words it writes. */
+export interface LeftOutFile {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  words: string[];
+}
 
 const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -31,6 +39,8 @@ CREATE TABLE occ(sym INTEGER NOT NULL, doc INTEGER NOT NULL, line INTEGER NOT NU
   end_line INTEGER NOT NULL, end_ch INTEGER NOT NULL, roles INTEGER NOT NULL);
 CREATE TABLE rel(sym INTEGER NOT NULL, target TEXT NOT NULL, ref INTEGER NOT NULL, impl INTEGER NOT NULL,
   typedef INTEGER NOT NULL);
+CREATE TABLE left_out(id INTEGER PRIMARY KEY, path TEXT NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL);
+CREATE TABLE left_out_words(word TEXT NOT NULL, file INTEGER NOT NULL);
 `;
 
 const INDEXES = `
@@ -38,10 +48,14 @@ CREATE INDEX occ_by_sym ON occ(sym);
 CREATE INDEX occ_by_doc ON occ(doc, line);
 CREATE INDEX rel_by_sym ON rel(sym);
 CREATE INDEX rel_by_target ON rel(target);
+CREATE INDEX left_out_by_word ON left_out_words(word);
 `;
 
-/** Writes `index` as a table at `out`, whole or not at all (a temporary file renamed into place). */
-export function writeTable(index: ScipIndex, out: string): void {
+/**
+ * Writes `index` as a table at `out`, whole or not at all (a temporary file
+ * renamed into place); `leftOut`, where known, the files its build left out.
+ */
+export function writeTable(index: ScipIndex, out: string, leftOut?: LeftOutFile[]): void {
   const temporary = `${out}.${process.pid}.tmp`;
   rmSync(temporary, { force: true });
   const db = new Database(temporary, { create: true });
@@ -80,6 +94,15 @@ export function writeTable(index: ScipIndex, out: string): void {
         const o = document.occurrences;
         for (let i = 0; i < o.length; i += STRIDE) occ.run(d, ...o.subarray(i, i + STRIDE));
         d++;
+      }
+      if (leftOut) {
+        meta.run('left_out', '1');
+        const file = db.prepare('INSERT INTO left_out VALUES (?, ?, ?, ?)');
+        const word = db.prepare('INSERT INTO left_out_words VALUES (?, ?)');
+        for (const [id, f] of leftOut.entries()) {
+          file.run(id, f.path, f.size, f.mtimeMs);
+          for (const w of f.words) word.run(w, id);
+        }
       }
     })();
     db.exec(INDEXES);
@@ -121,6 +144,38 @@ export class TableIndex extends IndexAnswers {
 
   close(): void {
     this.db.close();
+  }
+
+  /** The left-out files as the table has them, read at the first ask: each is looked at on every ask. */
+  private leftOutFiles: { path: string; size: number; mtime: number }[] | undefined;
+
+  override leftOut(name: string): string[] | undefined {
+    const known = rowOf(
+      { value: 'text' },
+      this.db.query("SELECT value FROM meta WHERE key = 'left_out'").get(),
+      this.table,
+    );
+    if (known?.value !== '1') return undefined;
+    this.leftOutFiles ??= rowsOf(
+      { path: 'text', size: 'int', mtime: 'real' },
+      this.db.query('SELECT path, size, mtime FROM left_out').all(),
+      this.table,
+    );
+    const writing = rowsOf(
+      { path: 'text' },
+      this.db.query('SELECT f.path FROM left_out_words w JOIN left_out f ON f.id = w.file WHERE w.word = ?').all(name),
+      this.table,
+    ).map((r) => r.path);
+    // A file changed since may write it now: its words in the table are its old ones.
+    const changed = this.leftOutFiles.filter((f) => {
+      try {
+        const st = statSync(f.path);
+        return st.size !== f.size || st.mtimeMs !== f.mtime;
+      } catch {
+        return false;
+      }
+    });
+    return [...new Set([...writing, ...changed.map((f) => f.path)])].sort();
   }
 
   document(path: string): { id: number; encoding: PositionEncoding } | undefined {

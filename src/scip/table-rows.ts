@@ -8,6 +8,7 @@ import type { PositionEncoding } from '../lsp/position';
 const COLUMNS = {
   text: (v: unknown): v is string => typeof v === 'string',
   int: (v: unknown): v is number => typeof v === 'number',
+  real: (v: unknown): v is number => typeof v === 'number',
   'text?': (v: unknown): v is string | null => v === null || typeof v === 'string',
   'int?': (v: unknown): v is number | null => v === null || typeof v === 'number',
   encoding: (v: unknown): v is PositionEncoding => v === 'utf-8' || v === 'utf-16' || v === 'utf-32',

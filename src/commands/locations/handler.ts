@@ -32,7 +32,7 @@ import { Requests } from '../../lsp/requests';
 import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
 import type { CallerContext } from '../../answers/caller';
 import { displayPath } from '../../common/paths';
-import { nameAt, withOtherBuilds } from './other-builds';
+import { leftOutByIndex, nameAt, withOtherBuilds } from './other-builds';
 import { INDEXERS } from '../../lsp/servers/indexers';
 
 type Raw = LspLocation | LspLocation[] | LocationLink[] | Location | null | undefined;
@@ -181,6 +181,8 @@ function indexAnswer(
   const lacking = aliased
     ? `the uses through an import that renames it (${displayPath(aliased.path, req.cwd)}:${aliased.line})`
     : partial;
+  // Alone, it names the files its build left out that write the name, where its table knows them.
+  const leftOut = only && ask.spansWorkspace ? leftOutByIndex(hit.index, lastName(hit.symbol)) : undefined;
   return {
     target: hit.target,
     server: indexServer(hit.index),
@@ -191,6 +193,7 @@ function indexAnswer(
     source: 'index',
     stale: hit.stale.filter((p) => p !== hit.target.path),
     ...(lacking ? { partial: lacking } : {}),
+    ...leftOut,
   };
 }
 

@@ -9,7 +9,8 @@ import { sortLocations } from '../../answers/places';
 import type { CallerContext } from '../../answers/caller';
 import { findWord } from '../../common/target';
 import type { HandlerContext } from '../../engine/context';
-import { buildLabel, envFor, otherBuilds } from '../../engine/go-builds';
+import { buildLabel, envFor, otherBuilds, writingLeftOut } from '../../engine/go-builds';
+import type { IndexAnswers } from '../../scip/index-answers';
 import { projectFiles } from '../../lsp/project-files';
 import { BUILTIN_SERVERS, languageIdFor } from '../../lsp/servers/registry';
 import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
@@ -31,6 +32,27 @@ export function nameAt(path: string, line: number, column: number, symbol?: stri
   return m && findWord(lineText, m[0]).length > 0 ? m[0] : undefined;
 }
 
+/**
+ * What an answer of the index alone leaves unsearched: the files its build
+ * left out that write `name`, as its table knows them (made with the index,
+ * so a first question reads no tree); undefined where it does not know.
+ */
+export function leftOutByIndex(
+  index: IndexAnswers,
+  name: string,
+): Pick<LocationsResult, 'unsearched' | 'unsearchedBecause'> | undefined {
+  const candidates = index.leftOut(name);
+  if (!candidates) return undefined;
+  const files = writingLeftOut(candidates, name);
+  return files.length === 0
+    ? { unsearched: [] }
+    : {
+        unsearched: files,
+        unsearchedBecause:
+          "the index's build leaves them out; drop --index-only to ask gopls under a build that compiles each",
+      };
+}
+
 export async function withOtherBuilds(
   first: LocationsResult,
   req: LocationsQuery & CallerContext,
@@ -43,6 +65,10 @@ export async function withOtherBuilds(
     (s) => s.buildConfigurations === 'go' && languageIdFor(s, first.target.path) !== undefined,
   );
   if (!spec || (first.source === 'server' && first.server !== spec.id)) return first;
+  // Only the index may answer (--index-only): no server starts, so another build's files are named unsearched.
+  const indexOnly = first.source === 'index' && req.index?.mode === 'only';
+  // The index named those itself, from its table.
+  if (indexOnly && first.unsearched !== undefined) return first;
   const name = nameAt(first.target.path, first.target.line, first.target.column, first.target.symbol);
   if (!name) return first;
   const walk = () => projectFiles(spec, first.root, MAX_WALK);
@@ -52,8 +78,6 @@ export async function withOtherBuilds(
   let locations = [...first.locations];
   let truncated = first.truncated;
   const builds: string[] = [];
-  // Only the index may answer (--index-only): no server starts, so another build's files are named unsearched.
-  const indexOnly = first.source === 'index' && req.index?.mode === 'only';
   for (const { build, files } of others.builds) {
     if (indexOnly) {
       unsearched.push(...files);
