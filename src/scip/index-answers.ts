@@ -8,7 +8,7 @@
 import type { PositionEncoding } from '../lsp/position';
 import { ROLE_DEFINITION } from './scip-schema';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { isLocal, type RawSymbol, type ScipOccurrence, type ScipPlace, type ScipSymbol, types } from './scip-types';
+import { isLocal, RawSymbolShape, type ScipOccurrence, type ScipPlace, type ScipSymbol, types } from './scip-types';
 import { turnEvery } from '../common/turns';
 
 /** Symbols whose definitions a name search reads between turns of the event loop. */
@@ -124,7 +124,9 @@ export function readInfo(
   } finally {
     closeSync(fd);
   }
-  const raw = types().symbol.decode(bytes) as RawSymbol;
+  // protobufjs holds the fields to the schema's types; the check names them for TypeScript.
+  const decoded = RawSymbolShape.safeParse(types().symbol.decode(bytes));
+  const raw = decoded.success ? decoded.data : {};
   const sig = raw.signatureDocumentation;
   return {
     documentation: raw.documentation ?? [],

@@ -20,7 +20,7 @@ import {
   ENCODINGS,
   type Held,
   type RawMetadata,
-  type RawRelationship,
+  RawMetadataShape,
   type ScipDocument,
   type ScipOccurrence,
   type ScipPlace,
@@ -109,7 +109,7 @@ export class ScipIndex extends IndexAnswers {
       const length = reader.uint32();
       const start = reader.pos;
       if (field === t.index.metadata)
-        root = this.rootOf(t.metadata.decode(reader, length) as RawMetadata, fallbackRoot);
+        root = this.rootOf(RawMetadataShape.safeParse(t.metadata.decode(reader, length)).data, fallbackRoot);
       else if (field === t.index.documents) {
         // Paths start at the root the metadata names; it comes first, else the documents wait for it.
         if (root) this.readDocument(reader, start + length, root);
@@ -184,10 +184,10 @@ export class ScipIndex extends IndexAnswers {
     const known = this.documents.get(path);
     if (known) rows.push(...known.occurrences);
     const order = Array.from({ length: rows.length / STRIDE }, (_, i) => i * STRIDE);
-    order.sort((x, y) => rows[x]! - rows[y]! || rows[x + 1]! - rows[y + 1]!);
+    order.sort((x, y) => cell(rows, x) - cell(rows, y) || cell(rows, x + 1) - cell(rows, y + 1));
     const occurrences = new Int32Array(rows.length);
     order.forEach((from, i) => {
-      for (let k = 0; k < STRIDE; k++) occurrences[i * STRIDE + k] = rows[from + k]!;
+      for (let k = 0; k < STRIDE; k++) occurrences[i * STRIDE + k] = cell(rows, from + k);
     });
     this.documents.set(path, { path, encoding, occurrences });
     this.places = undefined;
@@ -216,7 +216,8 @@ export class ScipIndex extends IndexAnswers {
     }
     const chosen = typed ?? range;
     if (!symbol || (chosen.length !== 3 && chosen.length !== 4)) return;
-    const [line, character, a, b] = chosen as [number, number, number, number?];
+    // Three or four numbers, just checked: the defaults are never taken.
+    const [line = 0, character = 0, a = 0, b] = chosen;
     rows.push(line, character, b === undefined ? line : a, b === undefined ? a : b, this.number(symbol), roles);
   }
 
@@ -234,14 +235,8 @@ export class ScipIndex extends IndexAnswers {
       if (field === t.info.symbol && wire === 2) symbol = reader.string();
       else if (field === t.info.displayName && wire === 2) displayName = reader.string();
       else if (field === t.info.relationships && wire === 2) {
-        const r = t.relationship.decode(reader, reader.uint32()) as RawRelationship;
-        if (r.symbol)
-          relationships.push({
-            symbol: r.symbol,
-            reference: r.isReference === true,
-            implementation: r.isImplementation === true,
-            typeDefinition: r.isTypeDefinition === true,
-          });
+        const r = readRelationship(reader, reader.uint32() + reader.pos);
+        if (r.symbol) relationships.push(r);
       } else reader.skipType(wire);
     }
     if (symbol) this.infos.set(symbol, { relationships, ...(displayName ? { displayName } : {}), at: [start, end] });
@@ -256,12 +251,12 @@ export class ScipIndex extends IndexAnswers {
   private occurrence(doc: ScipDocument, i: number): ScipOccurrence {
     const o = doc.occurrences;
     return {
-      line: o[i]!,
-      character: o[i + 1]!,
-      endLine: o[i + 2]!,
-      endCharacter: o[i + 3]!,
-      symbol: this.names[o[i + 4]!]!,
-      roles: o[i + 5]!,
+      line: cell(o, i),
+      character: cell(o, i + 1),
+      endLine: cell(o, i + 2),
+      endCharacter: cell(o, i + 3),
+      symbol: cell(this.names, cell(o, i + 4)),
+      roles: cell(o, i + 5),
     };
   }
 
@@ -278,7 +273,7 @@ export class ScipIndex extends IndexAnswers {
     if (!doc) return undefined;
     const o = doc.occurrences;
     const around: ScipOccurrence[] = [];
-    for (let i = 0; i < o.length && o[i]! <= line; i += STRIDE) around.push(this.occurrence(doc, i));
+    for (let i = 0; i < o.length && cell(o, i) <= line; i += STRIDE) around.push(this.occurrence(doc, i));
     return innermost(around, line, character);
   }
 
@@ -291,13 +286,19 @@ export class ScipIndex extends IndexAnswers {
     if (this.places) return this.places;
     const docs = [...this.documents.values()];
     const starts = new Int32Array(this.names.length + 1);
-    for (const doc of docs) for (let i = 4; i < doc.occurrences.length; i += STRIDE) starts[doc.occurrences[i]! + 1]!++;
-    for (let n = 0; n < this.names.length; n++) starts[n + 1]! += starts[n]!;
-    const entries = new Int32Array(starts[this.names.length]! * 2);
+    for (const doc of docs)
+      for (let i = 4; i < doc.occurrences.length; i += STRIDE) {
+        const n = cell(doc.occurrences, i) + 1;
+        starts[n] = cell(starts, n) + 1;
+      }
+    for (let n = 0; n < this.names.length; n++) starts[n + 1] = cell(starts, n + 1) + cell(starts, n);
+    const entries = new Int32Array(cell(starts, this.names.length) * 2);
     const next = starts.slice(0, this.names.length);
     docs.forEach((doc, d) => {
       for (let i = 0; i < doc.occurrences.length; i += STRIDE) {
-        const at = next[doc.occurrences[i + 4]!]!++;
+        const n = cell(doc.occurrences, i + 4);
+        const at = cell(next, n);
+        next[n] = at + 1;
         entries[at * 2] = d;
         entries[at * 2 + 1] = i;
       }
@@ -311,9 +312,9 @@ export class ScipIndex extends IndexAnswers {
     if (n === undefined) return [];
     const { docs, starts, entries } = this.placesTable();
     const out: Found[] = [];
-    for (let k = starts[n]!; k < starts[n + 1]!; k++) {
-      const doc = docs[entries[k * 2]!]!;
-      const occ = this.occurrence(doc, entries[k * 2 + 1]!);
+    for (let k = cell(starts, n); k < cell(starts, n + 1); k++) {
+      const doc = cell(docs, cell(entries, k * 2));
+      const occ = this.occurrence(doc, cell(entries, k * 2 + 1));
       out.push({ place: this.place(doc, occ), roles: occ.roles });
     }
     return out;
@@ -350,6 +351,35 @@ export class ScipIndex extends IndexAnswers {
     const { line, character, endLine, endCharacter } = occ;
     return { path: doc.path, encoding: doc.encoding, line, character, endLine, endCharacter };
   }
+}
+
+/**
+ * A cell of one of the index's packed tables (occurrence rows, the places
+ * table, the symbol names): every read here is inside its table by
+ * construction (offsets step by STRIDE over whole rows, symbol numbers
+ * come from `number`, document numbers from the list they index), which
+ * TypeScript cannot see. One unchecked read, not a branch per cell.
+ */
+function cell<T>(table: ArrayLike<T>, i: number): T {
+  // biome-ignore lint/style/noNonNullAssertion: every caller reads inside the table (see above)
+  return table[i]!;
+}
+
+/** A Relationship up to `end`, its fields by SCIP's numbers; a field left out is '' or false, as protobuf says. */
+function readRelationship(reader: Protobuf.Reader, end: number): ScipSymbol['relationships'][number] {
+  const f = types().relationship;
+  const r = { symbol: '', reference: false, implementation: false, typeDefinition: false };
+  while (reader.pos < end) {
+    const tag = reader.uint32();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === f.symbol && wire === 2) r.symbol = reader.string();
+    else if (field === f.isReference && wire === 0) r.reference = reader.bool();
+    else if (field === f.isImplementation && wire === 0) r.implementation = reader.bool();
+    else if (field === f.isTypeDefinition && wire === 0) r.typeDefinition = reader.bool();
+    else reader.skipType(wire);
+  }
+  return r;
 }
 
 /**

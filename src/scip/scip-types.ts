@@ -4,6 +4,7 @@
  * walks (scip-schema.ts), parsed by protobufjs when the first index is read.
  */
 import type * as Protobuf from 'protobufjs';
+import { z } from 'zod';
 import type { PositionEncoding } from '../lsp/position';
 import { ENCODING_UTF8, ENCODING_UTF32, SCIP_PROTO } from './scip-schema';
 
@@ -51,35 +52,39 @@ export interface ScipPlace extends ScipRange {
   encoding: PositionEncoding;
 }
 
-export interface RawSymbol {
-  documentation?: string[];
-  signatureDocumentation?: { language?: string; text?: string };
-}
-export interface RawRelationship {
-  symbol?: string;
-  isReference?: boolean;
-  isImplementation?: boolean;
-  isTypeDefinition?: boolean;
-}
-export interface RawMetadata {
-  projectRoot?: string;
-  toolInfo?: { name?: string };
-}
+/** The fields lspq reads of a SymbolInformation protobufjs decoded from an index file: checked, the file is anyone's. */
+export const RawSymbolShape = z.object({
+  documentation: z.array(z.string()).optional(),
+  signatureDocumentation: z.object({ language: z.string().optional(), text: z.string().optional() }).nullish(),
+});
+/** The fields lspq reads of a Metadata protobufjs decoded from an index file. */
+export const RawMetadataShape = z.object({
+  projectRoot: z.string().optional(),
+  toolInfo: z.object({ name: z.string().optional() }).nullish(),
+});
+export type RawMetadata = z.infer<typeof RawMetadataShape>;
 
 export interface Schema {
   protobuf: typeof Protobuf;
   metadata: Protobuf.Type;
   symbol: Protobuf.Type;
-  relationship: Protobuf.Type;
   /** The field numbers lspq walks, by message and field name, from the schema. */
   index: Record<'metadata' | 'documents' | 'externalSymbols', number>;
   document: Record<'relativePath' | 'occurrences' | 'symbols' | 'positionEncoding', number>;
   occurrence: Record<'range' | 'symbol' | 'symbolRoles' | 'singleLineRange' | 'multiLineRange', number>;
   info: Record<'symbol' | 'relationships' | 'displayName', number>;
+  relationship: Record<'symbol' | 'isReference' | 'isImplementation' | 'isTypeDefinition', number>;
 }
 
-function ids<K extends string>(type: Protobuf.Type, names: K[]): Record<K, number> {
-  return Object.fromEntries(names.map((n) => [n, type.fields[n]!.id])) as Record<K, number>;
+function ids<K extends string>(type: Protobuf.Type, names: readonly K[]): Record<K, number> {
+  const out: Partial<Record<K, number>> = {};
+  for (const n of names) {
+    const field = type.fields[n];
+    if (!field) throw new Error(`internal: SCIP's schema has no field ${type.name}.${n}`);
+    out[n] = field.id;
+  }
+  // Every name was given its number just above; Partial cannot know that.
+  return out as Record<K, number>;
 }
 let schema: Schema | undefined;
 /** protobufjs is loaded when the first index is read: a question without one never pays for it. */
@@ -92,11 +97,11 @@ export function types(): Schema {
       protobuf,
       metadata: type('Metadata'),
       symbol: type('SymbolInformation'),
-      relationship: type('Relationship'),
       index: ids(type('Index'), ['metadata', 'documents', 'externalSymbols']),
       document: ids(type('Document'), ['relativePath', 'occurrences', 'symbols', 'positionEncoding']),
       occurrence: ids(type('Occurrence'), ['range', 'symbol', 'symbolRoles', 'singleLineRange', 'multiLineRange']),
       info: ids(type('SymbolInformation'), ['symbol', 'relationships', 'displayName']),
+      relationship: ids(type('Relationship'), ['symbol', 'isReference', 'isImplementation', 'isTypeDefinition']),
     };
   }
   return schema;
@@ -146,8 +151,10 @@ export function statedRootOf(file: string): string | undefined {
   let at = 0;
   const varint = (): number | undefined => {
     let value = 0;
-    for (let shift = 0; shift < 35 && at < bytes.length; shift += 7) {
-      const b = bytes[at++]!;
+    for (let shift = 0; shift < 35; shift += 7) {
+      const b = bytes[at];
+      if (b === undefined) return undefined;
+      at++;
       value += (b & 0x7f) * 2 ** shift;
       if (b < 0x80) return value;
     }
