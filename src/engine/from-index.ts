@@ -122,7 +122,7 @@ export async function atTarget(
   // The target checked as the live path checks it: the same one-line errors, with no server started.
   const where = displayPath(spec.path, req.cwd);
   const placed = placeOnLine(where, text.join('\n'), text, spec.line, spec);
-  const lineText = text[spec.line - 1]!;
+  const { lineText } = placed;
   const occ = index.at(spec.path, spec.line - 1, toServerCharacter(lineText, placed.column - 1, doc.encoding));
   if (!occ) {
     if (mode === 'only')

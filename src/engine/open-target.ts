@@ -63,7 +63,7 @@ export async function openTarget(
   const placed = placeOnLine(where, text, lines, line, aim);
   const column = placed.column;
   symbol ??= placed.symbol;
-  const lineText = lines[line - 1]!;
+  const { lineText } = placed;
   await prepare(session, ctx, deadline);
   return {
     session,
@@ -91,10 +91,10 @@ function markerColumn(
   where: string,
   lines: string[],
   line: number,
+  lineText: string,
   aim: { before: string; after: string; nth: number },
   syntax: Syntax | undefined,
 ): number {
-  const lineText = lines[line - 1]!;
   const hits = findPattern(lineText, aim.before, aim.after);
   const written = `${aim.before}${MARKER}${aim.after}`;
   if (hits.length === 0) {
@@ -108,21 +108,28 @@ function markerColumn(
       near,
     );
   }
-  if (aim.nth > hits.length) {
+  const hit = hits[aim.nth - 1];
+  if (hit === undefined) {
     throw new LspqError(
       'name_not_on_line',
       `line ${line} of ${where} has ${hits.length} place(s) where '${written}' stands, not ${aim.nth}; lower --nth`,
     );
   }
-  return hits[aim.nth - 1]! + 1;
+  return hit + 1;
 }
 
 /** FILE:LINE: the one name the line holds in code; none or several is bad input that names the targets to write. */
-function oneNameOnLine(where: string, lines: string[], line: number, syntax: Syntax | undefined): Word {
+function oneNameOnLine(
+  where: string,
+  lines: string[],
+  line: number,
+  lineText: string,
+  syntax: Syntax | undefined,
+): Word {
   const names = namesOnLine(lines, line, syntax);
-  if (names.length === 1) return names[0]!;
-  const lineText = lines[line - 1]!;
-  if (names.length === 0) {
+  const [only, ...others] = names;
+  if (only && others.length === 0) return only;
+  if (!only) {
     const near = nearestToPlace(identifiersNear(lines, line, 2, syntax), line, 1).map(
       (w) => `${where}:${w.line}:${w.text}`,
     );
@@ -153,54 +160,59 @@ export function placeOnLine(
   lines: string[],
   line: number,
   aim: Aim,
-): { column: number; symbol?: string } {
-  if (line > lines.length) {
+): { column: number; lineText: string; symbol?: string } {
+  const lineText = lines[line - 1];
+  if (line > lines.length || lineText === undefined) {
     // A final newline ends the last line; it does not start one more.
     const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
     throw new LspqError('bad_position', `line ${line} is outside ${where}, which has ${count} lines`);
   }
-  const lineText = lines[line - 1]!;
   // A word in a comment or a string is no identifier: the same miss for every server and command.
   const syntax = syntaxOf(where);
   const kind = (col: number) => (syntax ? kindAt(text, line, col, syntax) : 'code');
-  let column = aim.kind === 'position' ? aim.column : undefined;
-  let name = aim.kind === 'name' ? { text: aim.name, nth: aim.nth } : undefined;
-  if (aim.kind === 'line') {
-    const only = oneNameOnLine(where, lines, line, syntax);
+  let column: number;
+  let name: { text: string; nth: number } | undefined;
+  if (aim.kind === 'position') column = aim.column;
+  else if (aim.kind === 'line') {
+    const only = oneNameOnLine(where, lines, line, lineText, syntax);
     column = only.column;
     name = { text: only.text, nth: 1 };
   } else if (aim.kind === 'pattern') {
-    column = markerColumn(where, lines, line, aim, syntax);
-  } else if (name) {
+    column = markerColumn(where, lines, line, lineText, aim, syntax);
+  } else {
+    name = { text: aim.name, nth: aim.nth };
     const found = findWord(lineText, name.text);
     const hits = found.filter((h) => kind(h + 1) === 'code');
     if (hits.length === 0) {
       const near = nearestToName(lines, name.text, line, syntax).map((w) => `${where}:${w.line}:${w.text}`);
-      const why = found.length
-        ? `'${name.text}' is only in ${KIND_WORDS[kind(found[0]! + 1)]} on line ${line} of ${where}, not in code`
-        : `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}`;
+      const first = found[0];
+      const why =
+        first !== undefined
+          ? `'${name.text}' is only in ${KIND_WORDS[kind(first + 1)]} on line ${line} of ${where}, not in code`
+          : `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}`;
       throw new LspqError('name_not_on_line', `${why}${offer(near)}`, undefined, near);
     }
-    if (name.nth > hits.length) {
+    const hit = hits[name.nth - 1];
+    if (hit === undefined) {
       throw new LspqError(
         'name_not_on_line',
         `line ${line} of ${where} has ${hits.length} occurrence(s) of '${name.text}' in code, not ${name.nth}; lower --nth`,
       );
     }
-    column = hits[name.nth - 1]! + 1;
+    column = hit + 1;
   }
   const length = codePointLength(lineText);
-  if (column! > length + 1) {
+  if (column > length + 1) {
     throw new LspqError(
       'bad_position',
       `column ${column} is past the end of line ${line} of ${where} (${length} characters)`,
     );
   }
-  if (!name && (onNoName(lineText, column!) || kind(column!) !== 'code')) {
-    const near = nearestToPlace(identifiersNear(lines, line, 2, syntax), line, column!).map(
+  if (!name && (onNoName(lineText, column) || kind(column) !== 'code')) {
+    const near = nearestToPlace(identifiersNear(lines, line, 2, syntax), line, column).map(
       (w) => `${where}:${w.line}:${w.text}`,
     );
-    const what = kind(column!) === 'code' ? 'on no name' : `in a ${kind(column!)}, not on code`;
+    const what = kind(column) === 'code' ? 'on no name' : `in a ${kind(column)}, not on code`;
     throw new LspqError(
       'bad_position',
       `column ${column} of line ${line} of ${where} is ${what}${offer(near)}`,
@@ -208,6 +220,6 @@ export function placeOnLine(
       near,
     );
   }
-  const symbol = name?.text ?? nameAtColumn(lineText, column!);
-  return { column: column!, ...(symbol ? { symbol } : {}) };
+  const symbol = name?.text ?? nameAtColumn(lineText, column);
+  return { column, lineText, ...(symbol ? { symbol } : {}) };
 }
