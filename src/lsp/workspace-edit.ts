@@ -61,15 +61,18 @@ function offsetOf(
   encoding: PositionEncoding,
   path: string,
 ): number {
-  if (line >= lines.length) {
-    // A position just past the last line (an edit that appends) is the end of the text.
-    if (line === lines.length && character === 0) return starts[lines.length - 1]! + lines[lines.length - 1]!.length;
-    throw new LspqError(
-      'server_failed',
-      `the server's edit for ${path} points past its last line (${line + 1}); nothing was written`,
-    );
-  }
-  return starts[line]! + toStringOffset(lines[line]!, character, encoding);
+  const lineText = lines[line];
+  const start = starts[line];
+  if (lineText !== undefined && start !== undefined) return start + toStringOffset(lineText, character, encoding);
+  // A position just past the last line (an edit that appends) is the end of the text.
+  const lastText = lines.at(-1);
+  const lastStart = starts.at(-1);
+  if (line === lines.length && character === 0 && lastText !== undefined && lastStart !== undefined)
+    return lastStart + lastText.length;
+  throw new LspqError(
+    'server_failed',
+    `the server's edit for ${path} points past its last line (${line + 1}); nothing was written`,
+  );
 }
 
 /**
@@ -96,12 +99,15 @@ export function editSpans(text: string, edits: readonly TextEdit[], encoding: Po
   // The same edit twice (a server answering a move of several files once per file) is one edit.
   const same = (a: (typeof spans)[number], b: (typeof spans)[number]) =>
     a.start === b.start && a.end === b.end && a.text === b.text && a.start !== a.end;
-  for (let i = spans.length - 1; i > 0; i--) if (same(spans[i]!, spans[i - 1]!)) spans.splice(i, 1);
-  for (let i = 1; i < spans.length; i++) {
-    if (spans[i]!.start < spans[i - 1]!.end)
+  const kept: typeof spans = [];
+  for (const span of spans) {
+    const before = kept.at(-1);
+    if (before && same(before, span)) continue;
+    if (before && span.start < before.end)
       throw new LspqError('server_failed', `the server's edits for ${path} overlap; nothing was written`);
+    kept.push(span);
   }
-  return spans;
+  return kept;
 }
 
 /** Spans applied from the end backwards, so none moves another. */
@@ -196,14 +202,17 @@ export function planWorkspaceEdit(
     const edits = pending.get(path);
     if (!edits) return;
     pending.delete(path);
-    const change = files.get(path)!;
-    const spans = editSpans(change.after!, edits, encoding, path);
+    const change = current(path);
+    // editFile refused a deleted file, and a delete flushes the file's edits first.
+    if (change.after === null)
+      throw new LspqError('server_failed', `the server's edit changes ${path} after deleting it; nothing was written`);
+    const spans = editSpans(change.after, edits, encoding, path);
     if (change.bytes?.after) {
       const crlf = crlfOnly(change.before ?? '');
       const exact = crlf ? spans.map((s) => ({ ...s, text: s.text.replace(/\r?\n/g, '\r\n') })) : spans;
       change.bytes.after = applyToBytes(change.bytes.after, exact, path);
       change.after = decodeLossy(change.bytes.after);
-    } else change.after = applySpans(change.after!, spans);
+    } else change.after = applySpans(change.after, spans);
     change.edits += edits.length;
   };
   if (edit.documentChanges) {
@@ -216,12 +225,12 @@ export function planWorkspaceEdit(
         );
       } else if (op.kind === 'create') {
         const path = pathOf(op.uri);
-        const exists = read(path) !== undefined;
-        if (exists && !op.options?.overwrite) {
+        const before = read(path) ?? null;
+        if (before !== null && !op.options?.overwrite) {
           if (op.options?.ignoreIfExists) continue;
           throw new LspqError('server_failed', `the server's edit creates ${path}, which exists; nothing was written`);
         }
-        files.set(path, { path, before: exists ? read(path)! : null, after: '', edits: 1 });
+        files.set(path, { path, before, after: '', edits: 1 });
       } else if (op.kind === 'rename') {
         const from = pathOf(op.oldUri);
         const to = pathOf(op.newUri);
@@ -277,7 +286,8 @@ export function bytesOf(f: FileChange): { before: Uint8Array | null; after: Uint
  * first text to its last, followed through renames.
  */
 export function composePlans(plans: readonly EditPlan[]): EditPlan {
-  if (plans.length === 1) return plans[0]!;
+  const [first, ...more] = plans;
+  if (first && more.length === 0) return first;
   const files: FileChange[] = [];
   /** Each file by the path it has after the plans so far. */
   const now = new Map<string, FileChange>();
