@@ -186,18 +186,20 @@ function notInstalled(path: string, specs: ServerSpec[], trust: Trust): LspqErro
     );
   }
   const [first, ...others] = specs;
+  // configuredFor gives at least one server or says none is configured.
+  if (!first) return new LspqError('no_server', `no language server is configured for ${path}`);
   const alternatives = others.length ? ` (or one of: ${others.map((s) => s.id).join(', ')})` : '';
-  if (first!.configuredIn) {
+  if (first.configuredIn) {
     // The user's own configuration names the command: that file is where to look.
     return new LspqError(
       'server_not_installed',
-      `'${first!.command}' (server '${first!.id}' in ${first!.configuredIn}) is not installed or not on PATH (needed for ${path}); install it or fix "command" there${alternatives}`,
+      `'${first.command}' (server '${first.id}' in ${first.configuredIn}) is not installed or not on PATH (needed for ${path}); install it or fix "command" there${alternatives}`,
     );
   }
   // Installed only in the workspace: the user's own install, or trusting the workspace, would run it.
-  const passed = specs.find((s) => trust.passedOver.has(s.command));
-  if (passed) {
-    const program = trust.passedOver.get(passed.command)!;
+  for (const passed of specs) {
+    const program = trust.passedOver.get(passed.command);
+    if (program === undefined) continue;
     return new LspqError(
       'server_not_installed',
       `${passed.id} is installed only in the workspace (${program}), which is not trusted (needed for ${path}); install it for yourself: ${passed.install}, or let the workspace's run: lspq trust ${repositoryOf(dirname(program))}`,
@@ -205,7 +207,7 @@ function notInstalled(path: string, specs: ServerSpec[], trust: Trust): LspqErro
   }
   return new LspqError(
     'server_not_installed',
-    `${first!.id} is not installed (needed for ${path}); install it: ${first!.install}${alternatives}`,
+    `${first.id} is not installed (needed for ${path}); install it: ${first.install}${alternatives}`,
   );
 }
 
@@ -226,8 +228,11 @@ function unsupported(
     : `no other known server for ${extensionOf(path)} files offers it`;
   // A server that offers it for a licence says so: it is no fault of the project's.
   const paid = specs
-    .filter((s) => tried.includes(s.id) && s.paid?.capabilities.includes(capability))
-    .map((s) => `; ${s.id} answers ${what} only with ${s.paid!.how}`)
+    .map((s) =>
+      tried.includes(s.id) && s.paid?.capabilities.includes(capability)
+        ? `; ${s.id} answers ${what} only with ${s.paid.how}`
+        : '',
+    )
     .join('');
   return new LspqError(
     'unsupported',
@@ -327,8 +332,9 @@ export async function holdAlone(
   ctx: HandlerContext,
   deadline: Deadline,
 ): Promise<void> {
-  if (sessions.length === 0) return;
-  await ctx.leases.exclusive(sessions, { ...leaseWait(sessions[0]!, req, ctx), timeoutMs: deadline.remaining });
+  const [first] = sessions;
+  if (!first) return;
+  await ctx.leases.exclusive(sessions, { ...leaseWait(first, req, ctx), timeoutMs: deadline.remaining });
   for (const session of sessions) await prepare(session, ctx, deadline);
 }
 
