@@ -27,23 +27,30 @@ export function inPlaceHunks(before: string, after: string, context: number): Hu
   const a = before.slice(0, -1).split('\n');
   const b = after.slice(0, -1).split('\n');
   if (a.length !== b.length) return undefined;
-  const changed: number[] = [];
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) changed.push(i);
+  const changed: { line: number; old: string; now: string }[] = [];
+  a.forEach((old, line) => {
+    const now = b[line];
+    if (now !== undefined && now !== old) changed.push({ line, old, now });
+  });
   if (changed.length === 0) return [];
   // Looked up in a set only where searching the lines would cost more than making one.
   const big = changed.length * a.length > 256;
   const olds = big ? new Set(a) : undefined;
   const news = big ? new Set(b) : undefined;
-  const onOther = (i: number) =>
-    olds && news ? news.has(a[i]!) || olds.has(b[i]!) : b.includes(a[i]!) || a.includes(b[i]!);
+  const onOther = ({ old, now }: { old: string; now: string }) =>
+    olds && news ? news.has(old) || olds.has(now) : b.includes(old) || a.includes(now);
   if (changed.some(onOther)) return undefined;
+  // Changes no more than twice the context apart share a hunk, as diff(1) and jsdiff join them.
+  const groups: { first: number; last: number }[] = [];
+  for (const { line } of changed) {
+    const group = groups.at(-1);
+    if (group && line - group.last - 1 <= 2 * context) group.last = line;
+    else groups.push({ first: line, last: line });
+  }
   const hunks: Hunk[] = [];
-  for (let i = 0; i < changed.length; ) {
-    // Changes no more than twice the context apart share a hunk, as diff(1) and jsdiff join them.
-    let j = i;
-    while (j + 1 < changed.length && changed[j + 1]! - changed[j]! - 1 <= 2 * context) j++;
-    const start = Math.max(0, changed[i]! - context);
-    const end = Math.min(a.length - 1, changed[j]! + context);
+  for (const group of groups) {
+    const start = Math.max(0, group.first - context);
+    const end = Math.min(a.length - 1, group.last + context);
     const lines: string[] = [];
     for (let k = start; k <= end; ) {
       if (a[k] === b[k]) {
@@ -59,7 +66,6 @@ export function inPlaceHunks(before: string, after: string, context: number): Hu
     }
     const count = end - start + 1;
     hunks.push({ oldStart: start + 1, oldLines: count, newStart: start + 1, newLines: count, lines });
-    i = j + 1;
   }
   return hunks;
 }
