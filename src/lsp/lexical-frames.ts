@@ -144,7 +144,7 @@ export function valueMayStart(code: Extract<Frame, { in: 'code' }>, text: string
   if (code.prev === '') return true;
   if (isNameChar(code.prev)) {
     let start = code.prevAt;
-    while (start > 0 && isNameChar(text[start - 1]!)) start--;
+    while (start > 0 && isNameChar(text.charAt(start - 1))) start--;
     return BEFORE_VALUE.has(text.slice(start, code.prevAt + 1));
   }
   return !')]"'.includes(code.prev);
@@ -156,14 +156,14 @@ export function regexEnd(text: string, i: number): number | undefined {
   if (next === '/' || next === '*' || next === undefined) return undefined;
   let inClass = false;
   for (let j = i + 1; j < text.length; j++) {
-    const c = text[j]!;
+    const c = text.charAt(j);
     if (c === '\n') return undefined;
     if (c === '\\') j++;
     else if (c === '[') inClass = true;
     else if (c === ']') inClass = false;
     else if (c === '/' && !inClass) {
       let end = j + 1;
-      while (end < text.length && /[a-z]/.test(text[end]!)) end++;
+      while (end < text.length && /[a-z]/.test(text.charAt(end))) end++;
       return end;
     }
   }
@@ -172,8 +172,7 @@ export function regexEnd(text: string, i: number): number | undefined {
 
 /** The quote of the Vue attribute whose expression the scan is in, if it is in one. */
 export function attributeQuote(stack: Frame[]): string | undefined {
-  for (let k = stack.length - 1; k >= 0; k--) {
-    const f = stack[k]!;
+  for (const f of stack.toReversed()) {
     if (f.in === 'code' && f.end?.by === 'quote') return f.end.quote;
     if (f.in !== 'code' && f.in !== 'string') return undefined;
   }
@@ -205,7 +204,7 @@ export function openString(
   i: number,
   syntax: Syntax,
 ): { prefix: number; quote: string; escapes: boolean; interpolates: boolean } | undefined {
-  const c = text[i]!;
+  const c = text.charAt(i);
   if (c === '`' && syntax.backtick)
     return {
       prefix: 0,
@@ -214,11 +213,11 @@ export function openString(
       interpolates: syntax.backtick === 'template',
     };
   if (syntax.python) {
-    const m = /^([rRbBfFuU]{0,2})("""|'''|"|')/.exec(text.slice(i, i + 5));
+    const [, letters, quote] = /^([rRbBfFuU]{0,2})("""|'''|"|')/.exec(text.slice(i, i + 5)) ?? [];
     // A prefix only where a name does not go on before it (`inf'` is no f-string).
-    if (m && (m[1] === '' || !/[\p{L}\p{N}_]/u.test(text[i - 1] ?? ''))) {
-      const prefix = m[1]!.toLowerCase();
-      return { prefix: m[1]!.length, quote: m[2]!, escapes: !prefix.includes('r'), interpolates: prefix.includes('f') };
+    if (letters !== undefined && quote && (letters === '' || !/[\p{L}\p{N}_]/u.test(text[i - 1] ?? ''))) {
+      const prefix = letters.toLowerCase();
+      return { prefix: letters.length, quote, escapes: !prefix.includes('r'), interpolates: prefix.includes('f') };
     }
     return undefined;
   }

@@ -38,7 +38,8 @@ export function scan(text: string, at: Point, from: number, to: number, onLine?:
   };
   onLine?.({ i, lineNo, stack });
   while (i < text.length && lineNo <= to) {
-    const c = text[i]!;
+    const c = text.charAt(i);
+    // biome-ignore lint/style/noNonNullAssertion: pop() keeps the bottom frame, so the stack is never empty
     const top = stack.at(-1)!;
     if (c === '\n') {
       if (top.in === 'comment' && top.close === null) pop();
@@ -67,8 +68,8 @@ export function scan(text: string, at: Point, from: number, to: number, onLine?:
         if (top.attribute === c) {
           // The attribute's quote ends the attribute: the string in its expression goes with it.
           while (stack.length > 1) {
-            const f = stack.pop()!;
-            if (f.in === 'code' && f.end?.by === 'quote') break;
+            const f = stack.pop();
+            if (!f || (f.in === 'code' && f.end?.by === 'quote')) break;
           }
           mark('string', 1);
           i++;
