@@ -19,6 +19,20 @@ const isOutcome = (v: unknown): v is EditOutcome =>
   (v.left === undefined || (Array.isArray(v.left) && v.left.every((p) => typeof p === 'string'))) &&
   (v.output === undefined || isOutput(v.output));
 
+/** A reply's fields checked as far as the command reads them (a status's servers are listed, not read here). */
+function isReply(v: Record<string, unknown>): v is Reply {
+  if (v.ok === false)
+    return (
+      (isRecord(v.error) && typeof v.error.code === 'string' && typeof v.error.message === 'string') ||
+      isRecord(v.mismatch)
+    );
+  if (v.ok !== true) return false;
+  if ('output' in v) return isOutput(v.output);
+  if ('outcome' in v) return v.outcome === null || isOutcome(v.outcome);
+  if ('status' in v) return isRecord(v.status) && Array.isArray(v.status.servers);
+  return typeof v.pid === 'number' && typeof v.build === 'string';
+}
+
 /**
  * A line from the daemon, checked before it is used. A hand-written guard
  * rather than the daemon's zod schemas: loading zod would cost every warm
@@ -34,14 +48,5 @@ export function daemonLine(text: string): Reply | ProgressLine | AnswerLine | un
   if (!isRecord(v)) return undefined;
   if (typeof v.progress === 'string') return { progress: v.progress };
   if (typeof v.answer === 'string') return { answer: v.answer };
-  if (v.ok === false) {
-    if (isRecord(v.error) && typeof v.error.code === 'string' && typeof v.error.message === 'string') return v as Reply;
-    if (isRecord(v.mismatch)) return v as Reply;
-    return undefined;
-  }
-  if (v.ok !== true) return undefined;
-  if ('output' in v) return isOutput(v.output) ? (v as Reply) : undefined;
-  if ('outcome' in v) return v.outcome === null || isOutcome(v.outcome) ? (v as Reply) : undefined;
-  if ('status' in v) return isRecord(v.status) && Array.isArray(v.status.servers) ? (v as Reply) : undefined;
-  return typeof v.pid === 'number' && typeof v.build === 'string' ? (v as Reply) : undefined;
+  return isReply(v) ? v : undefined;
 }
