@@ -18,9 +18,7 @@ import {
   LogMessageNotification,
   type MessageConnection,
   MessageType,
-  type ProgressToken,
   PublishDiagnosticsNotification,
-  type Registration,
   RegistrationRequest,
   ResponseError,
   SemanticTokensRefreshRequest,
@@ -32,7 +30,7 @@ import {
   WorkspaceFoldersRequest,
 } from 'vscode-languageserver-protocol/node';
 import * as z from 'zod/mini';
-import type { ProgressValue, ServerState } from './server-state';
+import type { ServerState } from './server-state';
 import type { ServerSpec } from './servers/spec';
 import { misfit, NOTIFICATION_SHAPES, WorkspaceEditShape } from './message-shapes';
 import { pathToUri } from './uri';
@@ -100,7 +98,7 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
   c.onRequest(
     RegistrationRequest.method,
     checked('client/registerCapability', shapes.registration, (params) => {
-      for (const r of params.registrations) state.registrations.set(r.id, r as Registration);
+      for (const r of params.registrations) state.registrations.set(r.id, r);
       state.notify();
     }),
   );
@@ -123,6 +121,7 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
   c.onRequest(
     ApplyWorkspaceEditRequest.method,
     checked('workspace/applyEdit', z.looseObject({ edit: WorkspaceEditShape }), (params) =>
+      // The shape checks every field planning the edit reads; LSP's type also names fields it never reads.
       a.applyEdit(params.edit as WorkspaceEdit),
     ),
   );
@@ -135,9 +134,7 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
   c.onRequest(CodeLensRefreshRequest.type, () => undefined);
   c.onNotification(
     '$/progress',
-    heard('$/progress', shapes.progress, (params) =>
-      state.progressed(params.token as ProgressToken, params.value as ProgressValue),
-    ),
+    heard('$/progress', shapes.progress, (params) => state.progressed(params.token, params.value)),
   );
   // rust-analyzer's readiness signal (experimental.serverStatusNotification).
   c.onNotification(
@@ -147,6 +144,7 @@ export function answerServer(c: MessageConnection, state: ServerState, a: Answer
   c.onNotification(
     PublishDiagnosticsNotification.method,
     heard('textDocument/publishDiagnostics', shapes.publishDiagnostics, (params) =>
+      // Checked for the fields lspq reads (range, message, severity, code, source); the rest passes as sent.
       state.published(canonicalUri(params.uri), params.version ?? undefined, params.diagnostics as Diagnostic[]),
     ),
   );

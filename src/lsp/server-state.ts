@@ -5,6 +5,8 @@
  * waiters, who check their own condition again.
  */
 import type { Diagnostic, ProgressToken, Registration } from 'vscode-languageserver-protocol';
+import type * as z from 'zod/mini';
+import type { NOTIFICATION_SHAPES } from './message-shapes';
 import type { Readiness } from './servers/spec';
 
 /** How long a server told of a manifest change may take to say it is loading its workspace again. */
@@ -19,10 +21,8 @@ export interface PublishedDiagnostics {
   sequence: number;
 }
 
-export type ProgressValue =
-  | { kind: 'begin'; title: string }
-  | { kind: 'report'; message?: string }
-  | { kind: 'end'; message?: string };
+/** A $/progress value as checked: 'begin' (with a title), 'report' or 'end'; another kind counts as a report. */
+export type ProgressValue = z.infer<typeof NOTIFICATION_SHAPES.progress>['value'];
 
 /** How many ended pieces of work are remembered (a question looks at those since it began). */
 const ENDED_KEPT = 64;
@@ -85,7 +85,7 @@ export class ServerState {
 
   progressed(token: ProgressToken, value: ProgressValue): void {
     if (value.kind === 'begin') {
-      this.activeProgress.set(token, value.title);
+      this.activeProgress.set(token, value.title ?? '');
       this.progressBegun++;
       this.indexingAwaited = undefined;
       this.running.set(String(token), { began: this.progressBegun, worked: false });
