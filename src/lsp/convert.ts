@@ -174,8 +174,10 @@ export function hoverText(contents: Hover['contents'] | MarkupContent | MarkedSt
 export function symbolTree(
   list: readonly (DocumentSymbol | SymbolInformation)[],
 ): { tree: DocumentSymbol[] } | { flat: SymbolInformation[] } {
+  const isTree = (s: DocumentSymbol | SymbolInformation): s is DocumentSymbol => 'selectionRange' in s;
   const first = list[0];
-  return first === undefined || 'selectionRange' in first
-    ? { tree: list as DocumentSymbol[] }
-    : { flat: list as SymbolInformation[] };
+  // An entry of the other form in the list (no server sends both) is left out, not taken for the first's.
+  return first === undefined || isTree(first)
+    ? { tree: list.filter(isTree) }
+    : { flat: list.filter((s): s is SymbolInformation => !isTree(s)) };
 }

@@ -9,13 +9,10 @@
  */
 import { statSync } from 'node:fs';
 import { relative } from 'node:path';
-import {
-  DidChangeWatchedFilesNotification,
-  type DidChangeWatchedFilesRegistrationOptions,
-  FileChangeType,
-  type FileEvent,
-} from 'vscode-languageserver-protocol';
+import { DidChangeWatchedFilesNotification, FileChangeType, type FileEvent } from 'vscode-languageserver-protocol';
+import * as z from 'zod/mini';
 import type { Session } from './manager';
+import { WatchedFilesOptionsShape } from './message-shapes';
 import { languageIdFor } from './servers/registry';
 import { pathToUri, uriToPath } from './uri';
 
@@ -64,8 +61,9 @@ function globsOf(session: Session): Matcher[] {
   });
   for (const reg of session.client.state.registrations.values()) {
     if (reg.method !== DidChangeWatchedFilesNotification.method) continue;
-    const options = reg.registerOptions as DidChangeWatchedFilesRegistrationOptions | undefined;
-    for (const w of options?.watchers ?? []) {
+    // The options are the server's: globs of another shape are none lspq can match.
+    const options = z.safeParse(WatchedFilesOptionsShape, reg.registerOptions);
+    for (const w of options.success ? options.data.watchers : []) {
       const pattern = typeof w.globPattern === 'string' ? w.globPattern : w.globPattern.pattern;
       const baseUri =
         typeof w.globPattern === 'string'

@@ -88,6 +88,21 @@ export const DocumentReportShape = z.union([
   z.looseObject({ kind: z.literal('unchanged'), resultId: z.string() }),
 ]);
 
+/** A client/registerCapability's options for workspace/didChangeWatchedFiles: the globs lspq tells the server of. */
+export const WatchedFilesOptionsShape = z.looseObject({
+  watchers: z.array(
+    z.looseObject({
+      globPattern: z.union([
+        z.string(),
+        z.looseObject({
+          baseUri: z.union([z.string(), z.looseObject({ uri: z.string() })]),
+          pattern: z.string(),
+        }),
+      ]),
+    }),
+  ),
+});
+
 /** The notifications lspq keeps state from; a malformed one is logged and dropped. */
 export const NOTIFICATION_SHAPES = {
   publishDiagnostics: z.looseObject({
