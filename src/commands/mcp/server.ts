@@ -18,6 +18,7 @@ import type { Listed } from '../define';
 import { commandWords, inputSchema, type ToolModel, toolModels } from './tools';
 import * as z from 'zod/mini';
 import { withNotesField } from '../../answers/shapes';
+import { setVariables } from '../../common/environment';
 import { isWithin } from '../../common/paths';
 import { realOf } from '../../common/real-path';
 import { whereItLands } from '../../common/workspace-guard';
@@ -28,23 +29,23 @@ import { whereItLands } from '../../common/workspace-guard';
  * one of several objects (symbols, calls) says so beside its anyOf.
  */
 function outputSchema(shape: z.ZodMiniType): Record<string, unknown> {
-  const schema = z.toJSONSchema(withNotesField(shape), { target: 'draft-2020-12', io: 'output' }) as Record<
-    string,
-    unknown
-  >;
+  const schema: Record<string, unknown> = {
+    ...z.toJSONSchema(withNotesField(shape), { target: 'draft-2020-12', io: 'output' }),
+  };
   return schema.type === 'object' ? schema : { type: 'object', ...schema };
 }
 
 function lineFor(words: string[], root: string, writes: boolean, timeoutMs?: number, stdin?: string): CommandLine {
   const [command, ...args] = words;
+  if (command === undefined) throw new Error('internal: a tool call with no command word');
   return {
-    command: command!,
+    command,
     // --json before the words: after their `--` it would be a word.
     args: ['--json', ...args],
     cwd: root,
     // No edit of a call lands outside the pinned workspace, whatever its server's root.
     confine: root,
-    env: process.env as Record<string, string>,
+    env: setVariables(),
     color: false,
     progress: false,
     json: true,
@@ -92,6 +93,9 @@ async function call(tool: Tool, args: unknown, root: string, timeoutMs?: number)
   } catch {
     return failure(`lspq ${tool.model.name} printed no JSON answer`);
   }
+  // Every command's --json answer is one object (MCP's structured content must be one).
+  if (typeof structured !== 'object' || structured === null || Array.isArray(structured))
+    return failure(`lspq ${tool.model.name} printed no JSON object`);
   if (tool.shape) {
     const checked = z.safeParse(tool.shape, structured);
     if (!checked.success)
@@ -100,7 +104,7 @@ async function call(tool: Tool, args: unknown, root: string, timeoutMs?: number)
   const text = [out.text ?? '', ...(out.warnings ?? [])].filter(Boolean).join('\n');
   return {
     content: [{ type: 'text', text: text || '(nothing found)' }],
-    structuredContent: structured as Record<string, unknown>,
+    structuredContent: { ...structured },
   };
 }
 

@@ -240,7 +240,7 @@ function rustupLacks(path: string, command: string, root: string, env: Record<st
   try {
     const r = Bun.spawnSync([real, 'which', command], {
       cwd: root,
-      env: env as Record<string, string>,
+      env,
       stdin: 'ignore',
       stdout: 'ignore',
       stderr: 'ignore',
