@@ -82,8 +82,11 @@ function update(env: Record<string, string | undefined>, change: (known: Known) 
   const file = fileOf(env);
   const known = structuredClone(read(env));
   change(known);
-  for (const part of [known.versions, known.servers] as Record<string, { at: string }>[]) {
-    const keys = Object.keys(part).sort((a, b) => part[a]!.at.localeCompare(part[b]!.at));
+  const parts: Record<string, { at: string }>[] = [known.versions, known.servers];
+  for (const part of parts) {
+    const keys = Object.entries(part)
+      .sort(([, a], [, b]) => a.at.localeCompare(b.at))
+      .map(([key]) => key);
     for (const key of keys.slice(0, Math.max(0, keys.length - KEPT))) delete part[key];
   }
   const temporary = `${file}.${process.pid}.tmp`;

@@ -7,6 +7,7 @@
  * re-indented. Pure.
  */
 import type { FormattingOptions } from 'vscode-languageserver-protocol';
+import { isRecord as isAnyRecord } from '../common/records';
 
 /**
  * - tsserver: typescript-language-server asks the section `formattingOptions`
@@ -71,7 +72,7 @@ export function withRoot(
     if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
-  return walk(settings) as Record<string, unknown>;
+  return Object.fromEntries(Object.entries(settings).map(([k, x]) => [k, walk(x)]));
 }
 
 export function settingAt(settings: Record<string, unknown>, section: string | undefined): unknown {
@@ -79,8 +80,8 @@ export function settingAt(settings: Record<string, unknown>, section: string | u
   if (section in settings) return settings[section];
   let node: unknown = settings;
   for (const part of section.split('.')) {
-    if (typeof node !== 'object' || node === null || !(part in node)) return null;
-    node = (node as Record<string, unknown>)[part];
+    if (!isAnyRecord(node) || !(part in node)) return null;
+    node = node[part];
   }
   return node ?? null;
 }

@@ -27,10 +27,10 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
   };
 }
 
+const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];
+
 export function summaryLine(r: DiagResult): string {
-  const counts = (['error', 'warning', 'info', 'hint'] as Severity[])
-    .filter((s) => r.summary[s] > 0)
-    .map((s) => plural(r.summary[s], s));
+  const counts = SEVERITIES.filter((s) => r.summary[s] > 0).map((s) => plural(r.summary[s], s));
   // A file whose diagnostics did not complete, or that could not be checked, is not "without problems": counted apart.
   const skipped = r.skipped.length ? `; ${plural(r.skipped.length, 'file')} skipped` : '';
   const where = `${plural(r.files.length - r.incomplete.length, 'file')}${skipped}`;

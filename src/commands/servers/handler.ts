@@ -15,6 +15,7 @@ import { assertFile } from '../../engine/files';
 import { candidatesFor, type PassedOver } from '../../engine/sessions';
 import { pluginInstall, pluginsLacking } from '../../lsp/servers/ts-plugins';
 import type { ServersForQuery } from './question';
+import { isRecord } from '../../common/records';
 
 // pyright-langserver's --version alone took 3.9 s here, more under load; it runs once per binary and is remembered.
 const VERSION_TIMEOUT_MS = 10_000;
@@ -79,8 +80,8 @@ function packageVersion(binary: string): string | undefined {
   for (; dir !== dirname(dir) && dir.includes('/node_modules/'); dir = dirname(dir)) {
     try {
       const pkg: unknown = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      if (typeof pkg !== 'object' || pkg === null) return undefined;
-      const { name, version } = pkg as Record<string, unknown>;
+      if (!isRecord(pkg)) return undefined;
+      const { name, version } = pkg;
       return typeof name === 'string' && typeof version === 'string' ? `${name} ${version}` : undefined;
     } catch {}
   }

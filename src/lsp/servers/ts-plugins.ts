@@ -17,6 +17,7 @@ import { ancestors } from './install-places';
 import { onPath } from './locate';
 import type { ServerSpec, TsPlugin } from './spec';
 import type { Trust } from '../../trust/decision';
+import { isRecord } from '../../common/records';
 
 /**
  * The folder holding the `node_modules` that has `name`, nearest at or
@@ -66,7 +67,7 @@ export function withTsPlugins(
   }
   if (plugins.length === 0) return spec;
   const options = spec.initializationOptions;
-  const own = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
+  const own = isRecord(options) ? options : {};
   return { ...spec, initializationOptions: { ...own, plugins } };
 }
 

@@ -15,6 +15,7 @@ import { mergeSettings } from '../style-settings';
 import { ancestors, toolFolders } from './install-places';
 import { userPathDirs, withUserPath } from './locate';
 import type { Overlay, ServerSpec } from './spec';
+import { isRecord } from '../../common/records';
 
 /** The nearest `node_modules/typescript/lib/tsserver.js` at or above `dir`. */
 function tsserverAbove(dir: string): string | undefined {
@@ -42,7 +43,7 @@ const isFile = (path: string) => {
 /** A spec with an overlay's settings, options and environment laid over its own. */
 export function overlaid(spec: ServerSpec, o: Overlay): ServerSpec {
   const options = spec.initializationOptions;
-  const own = typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : {};
+  const own = isRecord(options) ? options : {};
   return {
     ...spec,
     ...(o.settings ? { settings: mergeSettings(spec.settings ?? {}, o.settings) } : {}),
@@ -127,9 +128,10 @@ export function underTrust(
   const risky = r.refuseWith
     ? presentAbove(root, r.refuseWith.files, home ? (env[home.env] ?? join(env.HOME ?? '/', home.fallback)) : undefined)
     : [];
-  if (risky.length > 0) {
+  const [firstRisky] = risky;
+  if (firstRisky !== undefined) {
     const named = risky.map((p) => relative(root, p)).join(', ');
-    trust.leaveOut(`${spec.id} (its ${named} can run programs)`, root, { file: risky[0]! });
+    trust.leaveOut(`${spec.id} (its ${named} can run programs)`, root, { file: firstRisky });
     return undefined;
   }
   let restricted: ServerSpec = { ...overlaid(spec, r), restricted: r };

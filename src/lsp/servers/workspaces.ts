@@ -12,6 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkoutTop } from '../../project/checkout';
+import { isRecord } from '../../common/records';
 
 export type WorkspaceKind = 'js' | 'uv';
 
@@ -22,8 +23,6 @@ function readJson(path: string): unknown {
     return undefined;
   }
 }
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null;
 
 /** A tsconfig that references other projects: a solution over them (its comments and trailing commas allowed). */
 function referencesProjects(tsconfig: string): boolean {
