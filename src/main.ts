@@ -188,6 +188,7 @@ async function batch(line: CommandLine, here: boolean): Promise<CommandOutput> {
  * compiled hello-world).
  */
 function exitNow(code: ExitCode): never {
+  // process.reallyExit is the runtime's own, left out of its public types.
   const { reallyExit } = process as unknown as { reallyExit?: (code: number) => never };
   if (typeof reallyExit === 'function') reallyExit.call(process, code);
   process.exit(code);

@@ -14,6 +14,7 @@ interface TtyBinding {
  */
 export function isTerminal(fd: 1 | 2): boolean {
   try {
+    // process.binding is the runtime's own, left out of its public types.
     const binding = (process as unknown as { binding?: (name: string) => TtyBinding }).binding?.('tty_wrap');
     if (typeof binding?.isTTY === 'function') return binding.isTTY(fd);
   } catch {

@@ -6,6 +6,7 @@
 import type { ClientCapabilities, SymbolKind } from 'vscode-languageserver-protocol';
 import { ACTION_KINDS } from '../common/action-kinds';
 
+// SymbolKind is the numbers 1 to 26, which Array.from's index cannot be typed to be.
 const ALL_SYMBOL_KINDS = Array.from({ length: 26 }, (_, i) => (i + 1) as SymbolKind);
 
 /** `codePointsOnly`: a server that counts code points whatever it announces is offered utf-32 alone. */

@@ -350,6 +350,7 @@ export class LspClient {
       options.signal?.addEventListener('abort', onAbort);
     });
     const sentAt = performance.now();
+    // vscode-jsonrpc's overloads are by the params' arity, which the one generic type here leaves open.
     const sent =
       params === undefined
         ? this.connection.sendRequest(type as RequestType0<R, unknown>, source.token)
@@ -378,6 +379,7 @@ export class LspClient {
 
   async sendNotification<P>(type: NotificationType<P>, params: P): Promise<void> {
     if (!this.alive) throw this.crashError();
+    // The same P: vscode-jsonrpc's overload spells a notification's params through RequestParamOf.
     await this.connection.sendNotification(type, params as RequestParamOf<P>);
   }
 

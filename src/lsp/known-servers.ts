@@ -126,6 +126,7 @@ export function knownServer(
 ): KnownServer | undefined {
   const stamp = binaryStamp(binary);
   const s = stamp ? read(env).servers[`${id}\0${stamp}`] : undefined;
+  // The cache's shape checks the capabilities lspq reads; LSP's type names many more.
   return s ? { capabilities: s.capabilities as ServerCapabilities, registered: s.registered, at: s.at } : undefined;
 }
 

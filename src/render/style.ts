@@ -15,6 +15,7 @@ export interface RenderOptions {
 const plain = (s: string | number | null | undefined) => String(s);
 
 /** Every colour function as the identity, for output that is not a terminal. */
+// The Proxy answers every key itself (get below): the empty target is never read.
 const NO_COLORS = new Proxy({} as Colors, {
   get: (_target, key) => (key === 'isColorSupported' ? false : plain),
 });

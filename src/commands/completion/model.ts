@@ -5,7 +5,7 @@
  * positional words are; the global flags that may come before the command;
  * and `help`. Pure: the declarations in, plain data out.
  */
-import type { ArgDef, ArgsDef } from 'citty';
+import type { ArgDef } from 'citty';
 import { LEADING_SWITCHES, LEADING_VALUED } from '../../common/words';
 import { serverArgs } from '../common-args';
 import type { Declaration } from '../declaration';
@@ -76,7 +76,7 @@ export function completionModel(
   servers: readonly string[],
 ): CompletionModel {
   const listed: CommandModel[] = Object.entries(commands).map(([name, c]) => {
-    const args = c.args as ArgsDef;
+    const args = c.args;
     const flags: FlagModel[] = [];
     let positional: CommandModel['positional'] = { complete: c.passthrough ? 'files' : 'none' };
     for (const [key, def] of Object.entries(args)) {

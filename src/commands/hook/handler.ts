@@ -62,6 +62,7 @@ export async function hook(req: HookQuery, ctx: HandlerContext): Promise<HookRes
   const files = e.kind === 'after' ? e.files : [...remembered.keys()];
   for (const path of files) {
     const known = remembered.get(path);
+    // The pool's cache (lsp/) holds the word as a string; this handler put one of Baseline's words there.
     const base = known ? { text: known.text, with: known.how as Baseline } : await baselineOf(path, e.edits, req.env);
     if (e.kind === 'after') remembered.delete(path);
     compared.push({ path, with: base.with });

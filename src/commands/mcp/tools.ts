@@ -132,7 +132,7 @@ export function toolModels(
       .map(([key, def]) =>
         inputOf(
           key,
-          def as ArgDef,
+          def,
           c.variadic === true,
           c.values?.[key],
           tool.kind === 'question' ? tool.text?.[key] : undefined,
@@ -173,7 +173,7 @@ export function inputSchema(tool: ToolModel): JsonSchema {
 /** A call's arguments with the command's own kebab-case names (new-name) taken as their camelCase ones; both at once is an error. */
 function camelArguments(tool: ToolModel, args: unknown): { ok: true; value: unknown } | { ok: false; why: string } {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: true, value: args };
-  const out: Record<string, unknown> = { ...(args as Record<string, unknown>) };
+  const out: Record<string, unknown> = { ...args };
   for (const i of tool.inputs) {
     if (i.key === i.name || !(i.key in out) || i.key === 'apply') continue;
     if (i.name in out) return { ok: false, why: `${i.key}: given also as ${i.name}; give one` };
@@ -213,6 +213,7 @@ export function commandWords(
     const issue = parsed.error.issues[0]!;
     return { ok: false, why: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
   }
+  // checker(tool) is built from the tool's inputs, each a string, number, boolean or list of strings.
   const given = parsed.data as Record<string, string | number | boolean | string[] | undefined>;
   const positionals: string[] = [];
   const flags: string[] = [];

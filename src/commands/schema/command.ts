@@ -16,6 +16,7 @@ const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 /** A command's answer or the error object, self-contained (its own $defs for recursive parts). */
 export function commandSchema(shape: z.ZodMiniType): Record<string, JsonValue> {
+  // What toJSONSchema makes is JSON; its declared type (JSON Schema's keywords) does not say so.
   return z.toJSONSchema(withNotesField(z.union([shape, ErrorShape])), { target: 'draft-2020-12' }) as Record<
     string,
     JsonValue
@@ -34,7 +35,8 @@ function hoist(schema: Record<string, JsonValue>, prefix: string, into: Record<s
     return out;
   };
   const { $schema: _dialect, $defs, ...rest } = schema;
-  for (const [k, v] of Object.entries(($defs ?? {}) as Record<string, JsonValue>)) into[`${prefix}.${k}`] = rename(v);
+  const defs = $defs !== null && typeof $defs === 'object' && !Array.isArray($defs) ? $defs : {};
+  for (const [k, v] of Object.entries(defs)) into[`${prefix}.${k}`] = rename(v);
   return rename(rest);
 }
 
@@ -44,6 +46,7 @@ export function wholeSchema(commands: Readonly<Record<string, Listed>>): Record<
   for (const [name, command] of Object.entries(commands))
     if (command.shape) defs[name] = hoist(commandSchema(command.shape), name, defs);
   defs.error = hoist(
+    // JSON, as in commandSchema.
     z.toJSONSchema(ErrorShape, { target: 'draft-2020-12' }) as Record<string, JsonValue>,
     'error',
     defs,

@@ -75,6 +75,7 @@ function representatives(top: string): { files: string[]; folders: string[] } {
  */
 export function wouldRun(top: string, caller: Pick<CallerContext, 'env' | 'cwd'>): WouldRun[] {
   const trust = Trust.nothing();
+  // The server lookups read only the caller's env and cwd (and no root: the runtime's own choice).
   const req = { ...caller, root: undefined } as CallerContext;
   const { files, folders } = representatives(top);
   const decided = new Set<string>();
