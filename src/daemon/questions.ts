@@ -28,7 +28,6 @@ import {
 import { type DaemonSocket, send, write } from './connection';
 import { type ListenOptions, status } from './status';
 import { nextTurn } from '../common/turns';
-import { fits } from '../common/compiled-check';
 
 /**
  * Where a question's time went, for the log and the warm-floor benchmark:
@@ -80,10 +79,9 @@ export class Questions {
     // Parsed once; its head tells which checks the rest gets.
     const parsed = parseLine(text);
     if (!parsed.ok) return this.refuse(socket, parsed.why);
-    // The envelope's check compiled from its shape passes every envelope of this build; zod checks what it does
-    // not pass, to say why (and the head of another build's).
-    const quick = fits(EnvelopeShape, parsed.value) ? parsed.value : undefined;
-    const head = quick ? { ok: true as const, value: quick } : checkMessage(EnvelopeHeadShape, parsed.value);
+    // zod, not a compiled check: an envelope is small (10-15 us), and compiling one cost a new daemon's first
+    // question 85-100 ms.
+    const head = checkMessage(EnvelopeHeadShape, parsed.value);
     if (!head.ok) return this.refuse(socket, head.why);
     const op = head.value.request.op;
     // Control requests work across builds, so a command can stop a daemon it cannot talk to.
@@ -95,7 +93,7 @@ export class Questions {
     if (head.value.protocol !== PROTOCOL_VERSION || head.value.build !== BUILD.id) {
       return send(socket, { ok: false, mismatch: { build: BUILD.id, protocol: PROTOCOL_VERSION } });
     }
-    const envelope = quick ? { ok: true as const, value: quick } : checkMessage(EnvelopeShape, parsed.value);
+    const envelope = checkMessage(EnvelopeShape, parsed.value);
     if (!envelope.ok) return this.refuse(socket, envelope.why);
     const request = envelope.value.request;
     o.onActivity();

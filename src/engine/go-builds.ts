@@ -31,7 +31,7 @@ import * as z from 'zod/mini';
 import { findWord } from '../common/target';
 import { probeEnv, spawnGit } from '../git/run';
 import type { DiskView } from '../lsp/file-events';
-import { kindAt, syntaxOf } from '../lsp/lexical';
+import { fileKinds, lineKindsFromStart, syntaxOf } from '../lsp/lexical';
 
 export { type Build, buildLabel, envFor } from './go-constraints';
 
@@ -115,12 +115,25 @@ export async function leftOutByBuild(
       continue;
     }
     if (!mayBeLeftOut(path, text)) continue;
-    out.push({ path, size: st.size, mtimeMs: st.mtimeMs, words: [...new Set(text.match(WORDS) ?? [])] });
+    out.push({ path, size: st.size, mtimeMs: st.mtimeMs, words: codeWords(path, text) });
   }
   return out;
 }
 
-/** Of the files an index's build left out that may write `name` (its table's), those that write it in code now. */
+/** The words `text` writes in code (not only in comments or strings), each once. */
+function codeWords(path: string, text: string): string[] {
+  const syntax = syntaxOf(path);
+  if (!syntax) return [...new Set(text.match(WORDS) ?? [])];
+  const kinds = fileKinds(text, syntax);
+  const words = new Set<string>();
+  for (const [i, line] of text.split('\n').entries()) {
+    const lineKinds = kinds[i] ?? [];
+    for (const m of line.matchAll(WORDS)) if ((lineKinds[m.index] ?? 'code') === 'code') words.add(m[0]);
+  }
+  return [...words];
+}
+
+/** Of the files an index's build left out that changed since it was made, those that write `name` in code now. */
 export function writingLeftOut(candidates: string[], name: string): string[] {
   return candidates.filter((path) => {
     try {
@@ -135,9 +148,16 @@ export function writingLeftOut(candidates: string[], name: string): string[] {
 /** Whether `text` writes `name` in code (not only in a comment or a string). */
 function namesInCode(path: string, text: string, name: string): boolean {
   const syntax = syntaxOf(path);
-  return text
-    .split('\n')
-    .some((line, i) => findWord(line, name).some((at) => !syntax || kindAt(text, i + 1, at + 1, syntax) === 'code'));
+  for (const [i, line] of text.split('\n').entries()) {
+    const hits = line.includes(name) ? findWord(line, name) : [];
+    if (hits.length === 0) continue;
+    if (!syntax) return true;
+    // Scanned to this line only, once per line that holds the name: most files answer at their first.
+    const kinds = lineKindsFromStart(text, i, syntax);
+    const unit = (at: number) => Array.from(line).slice(0, at).join('').length;
+    if (hits.some((at) => (kinds[unit(at)] ?? 'code') === 'code')) return true;
+  }
+  return false;
 }
 
 export interface OtherBuilds {

@@ -88,31 +88,51 @@ export function lineKinds(text: string, line: number, syntax: Syntax): Kind[] {
   return kinds;
 }
 
+/** The kind of each UTF-16 unit of every line of `text`, in one scan. */
+export function fileKinds(text: string, syntax: Syntax): Kind[][] {
+  return scan(text, startOf(syntax), 0, Infinity);
+}
+
+/** The kind of each UTF-16 unit of line `line` (0-based), scanned from the start: a file looked at once, its points not kept. */
+export function lineKindsFromStart(text: string, line: number, syntax: Syntax): Kind[] {
+  return scan(text, startOf(syntax), line, line)[0] ?? [];
+}
+
 /** Lines between two remembered points of a file: a question scans at most this many lines before its own. */
 const POINT_EVERY = 16;
 /** Files whose points are remembered (a warm question asks about the same few files again and again). */
 const POINTS_KEPT = 32;
-const remembered = new Map<string, { syntax: Syntax; points: Point[] }>();
+/** A file's points found so far, and where the scan that found them stopped (none once it reached the end). */
+const remembered = new Map<string, { syntax: Syntax; points: Point[]; next: Point | undefined }>();
 
 /**
- * The point at the start of every POINT_EVERY-th line of `text`, from one
- * scan of the whole file, remembered for the text (a warm question about
- * line 1,800 of a file would otherwise scan the 1,800 lines before it,
- * several times over: the most of its own time).
+ * The point at the start of every POINT_EVERY-th line of `text` up to line
+ * `upTo` at least, remembered for the text (a warm question about line
+ * 1,800 of a file would otherwise scan the 1,800 lines before it, several
+ * times over) and found as far as asked: a first question about line 40
+ * scans 48 lines, not the file.
  */
-function pointsOf(text: string, syntax: Syntax): Point[] {
-  const known = remembered.get(text);
+function pointsOf(text: string, syntax: Syntax, upTo: number): Point[] {
+  let known = remembered.get(text);
   if (known?.syntax === syntax) {
     remembered.delete(text);
     remembered.set(text, known);
-    return known.points;
+  } else {
+    known = { syntax, points: [], next: startOf(syntax) };
+    remembered.set(text, known);
+    if (remembered.size > POINTS_KEPT) dropOldest(remembered);
   }
-  const points: Point[] = [];
-  scan(text, startOf(syntax), Infinity, Infinity, (p) => {
-    if (p.lineNo % POINT_EVERY === 0) points.push(copy(p));
-  });
-  remembered.set(text, { syntax, points });
-  if (remembered.size > POINTS_KEPT) dropOldest(remembered);
+  const { points } = known;
+  if (known.next && points.length * POINT_EVERY <= upTo) {
+    const end = (Math.floor(upTo / POINT_EVERY) + 1) * POINT_EVERY;
+    let next: Point | undefined;
+    // Kinds of no line are kept (from: Infinity); the scan stops at the end of line end - 1.
+    scan(text, copy(known.next), Infinity, end - 1, (p) => {
+      if (p.lineNo === points.length * POINT_EVERY) points.push(copy(p));
+      if (p.lineNo === end) next = copy(p);
+    });
+    known.next = next;
+  }
   return points;
 }
 
@@ -122,7 +142,7 @@ function pointsOf(text: string, syntax: Syntax): Point[] {
  * comment or a string may open on an earlier line).
  */
 export function linesKinds(text: string, from: number, to: number, syntax: Syntax): Kind[][] {
-  const points = pointsOf(text, syntax);
+  const points = pointsOf(text, syntax, from);
   const start = points[Math.min(points.length - 1, Math.floor(from / POINT_EVERY))];
   return scan(text, start ? copy(start) : startOf(syntax), from, to);
 }
@@ -130,7 +150,7 @@ export function linesKinds(text: string, from: number, to: number, syntax: Synta
 /** The kind of the character at 1-based code-point `column` of line `line` (1-based). */
 export function kindAt(text: string, line: number, column: number, syntax: Syntax): Kind {
   const kinds = lineKinds(text, line - 1, syntax);
-  const lineText = lineOf(text, line - 1, pointsOf(text, syntax));
+  const lineText = lineOf(text, line - 1, pointsOf(text, syntax, line - 1));
   const unit = Array.from(lineText)
     .slice(0, column - 1)
     .join('').length;

@@ -27,6 +27,12 @@ export interface Related {
   implementation: boolean;
 }
 
+/** What an index's build left out that bears on a name: the files that write it, and those changed since (unknown). */
+export interface LeftOut {
+  writing: string[];
+  changed: string[];
+}
+
 export abstract class IndexAnswers {
   abstract readonly file: string;
   abstract root: string;
@@ -45,11 +51,11 @@ export abstract class IndexAnswers {
 
   /**
    * The files under the root the index's build left out (Go's other
-   * platforms) that may write `name`: those that wrote it when the index was
-   * built, and those changed since. Undefined where the index does not know
-   * what its build left out.
+   * platforms) that bear on `name`: those that wrote it in code when the
+   * index was built, and those changed since. Undefined where the index
+   * does not know what its build left out.
    */
-  leftOut(_name: string): string[] | undefined {
+  leftOut(_name: string): LeftOut | undefined {
     return undefined;
   }
 

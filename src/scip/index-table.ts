@@ -8,9 +8,18 @@
  * downloads; a symbol's documentation is still read from it on a hover.
  */
 import { Database } from 'bun:sqlite';
-import { renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import type { PositionEncoding } from '../lsp/position';
-import { type Found, foldName, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
+import {
+  type Found,
+  foldName,
+  IndexAnswers,
+  type LeftOut,
+  innermost,
+  readInfo,
+  type Related,
+  searchable,
+} from './index-answers';
 import { lastName, type ScipIndex } from './scip-index';
 import { type ScipOccurrence, type ScipSymbol, STRIDE } from './scip-types';
 import { nextTurn } from '../common/turns';
@@ -20,9 +29,9 @@ import { rowOf, rowsOf } from './table-rows';
 const NAMES_PER_TURN = 5_000;
 
 /** Bumped when the tables' shape changes: a table of another version is converted again. */
-export const TABLE_VERSION = 3;
+export const TABLE_VERSION = 4;
 
-/** A source file under the root the index's build left out (Go's other platforms), with the words it writes. */
+/** A source file under the root the index's build left out (Go's other platforms), with the words it writes in code. */
 export interface LeftOutFile {
   path: string;
   size: number;
@@ -149,7 +158,7 @@ export class TableIndex extends IndexAnswers {
   /** The left-out files as the table has them, read at the first ask: each is looked at on every ask. */
   private leftOutFiles: { path: string; size: number; mtime: number }[] | undefined;
 
-  override leftOut(name: string): string[] | undefined {
+  override leftOut(name: string): LeftOut | undefined {
     const known = rowOf(
       { value: 'text' },
       this.db.query("SELECT value FROM meta WHERE key = 'left_out'").get(),
@@ -161,21 +170,27 @@ export class TableIndex extends IndexAnswers {
       this.db.query('SELECT path, size, mtime FROM left_out').all(),
       this.table,
     );
+    // A file changed since may write it now, or no longer: its words in the table are its old ones.
+    const changed = new Set(
+      this.leftOutFiles
+        .filter((f) => {
+          try {
+            const st = statSync(f.path);
+            return st.size !== f.size || st.mtimeMs !== f.mtime;
+          } catch {
+            return false;
+          }
+        })
+        .map((f) => f.path),
+    );
     const writing = rowsOf(
       { path: 'text' },
       this.db.query('SELECT f.path FROM left_out_words w JOIN left_out f ON f.id = w.file WHERE w.word = ?').all(name),
       this.table,
-    ).map((r) => r.path);
-    // A file changed since may write it now: its words in the table are its old ones.
-    const changed = this.leftOutFiles.filter((f) => {
-      try {
-        const st = statSync(f.path);
-        return st.size !== f.size || st.mtimeMs !== f.mtime;
-      } catch {
-        return false;
-      }
-    });
-    return [...new Set([...writing, ...changed.map((f) => f.path)])].sort();
+    )
+      .map((r) => r.path)
+      .filter((p) => !changed.has(p) && existsSync(p));
+    return { writing: writing.sort(), changed: [...changed].sort() };
   }
 
   document(path: string): { id: number; encoding: PositionEncoding } | undefined {

@@ -41,9 +41,9 @@ export function leftOutByIndex(
   index: IndexAnswers,
   name: string,
 ): Pick<LocationsResult, 'unsearched' | 'unsearchedBecause'> | undefined {
-  const candidates = index.leftOut(name);
-  if (!candidates) return undefined;
-  const files = writingLeftOut(candidates, name);
+  const known = index.leftOut(name);
+  if (!known) return undefined;
+  const files = [...known.writing, ...writingLeftOut(known.changed, name)].sort();
   return files.length === 0
     ? { unsearched: [] }
     : {
