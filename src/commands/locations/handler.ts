@@ -182,7 +182,7 @@ function indexAnswer(
     ? `the uses through an import that renames it (${displayPath(aliased.path, req.cwd)}:${aliased.line})`
     : partial;
   // Alone, it names the files its build left out that write the name, where its table knows them.
-  const leftOut = only && ask.spansWorkspace ? leftOutByIndex(hit.index, lastName(hit.symbol)) : undefined;
+  const leftOut = only && ask.spansWorkspace ? leftOutByIndex(hit.index, lastName(hit.symbol), ctx.disk) : undefined;
   return {
     target: hit.target,
     server: indexServer(hit.index),

@@ -11,6 +11,8 @@ import { findWord } from '../../common/target';
 import type { HandlerContext } from '../../engine/context';
 import { buildLabel, envFor, otherBuilds, writingLeftOut } from '../../engine/go-builds';
 import type { IndexAnswers } from '../../scip/index-answers';
+import type { DiskView } from '../../lsp/file-events';
+import { dropOldest } from '../../common/bounded-cache';
 import { projectFiles } from '../../lsp/project-files';
 import { BUILTIN_SERVERS, languageIdFor } from '../../lsp/servers/registry';
 import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
@@ -32,25 +34,49 @@ export function nameAt(path: string, line: number, column: number, symbol?: stri
   return m && findWord(lineText, m[0]).length > 0 ? m[0] : undefined;
 }
 
+type LeftOutAnswer = Pick<LocationsResult, 'unsearched' | 'unsearchedBecause'>;
+
+/** Answers by index and name, with the watch's mark they were found at; at most LEFT_OUT_KEPT names an index. */
+const leftOutKnown = new WeakMap<IndexAnswers, Map<string, { mark: number; answer: LeftOutAnswer | undefined }>>();
+const LEFT_OUT_KEPT = 256;
+
 /**
  * What an answer of the index alone leaves unsearched: the files its build
  * left out that write `name`, as its table knows them (made with the index,
  * so a first question reads no tree); undefined where it does not know.
+ * Found again only when something under the root changed since (the
+ * daemon's watch says): a warm question looks at none of those files.
  */
-export function leftOutByIndex(
-  index: IndexAnswers,
-  name: string,
-): Pick<LocationsResult, 'unsearched' | 'unsearchedBecause'> | undefined {
-  const known = index.leftOut(name);
-  if (!known) return undefined;
-  const files = [...known.writing, ...writingLeftOut(known.changed, name)].sort();
-  return files.length === 0
-    ? { unsearched: [] }
-    : {
-        unsearched: files,
-        unsearchedBecause:
-          "the index's build leaves them out; drop --index-only to ask gopls under a build that compiles each",
-      };
+export function leftOutByIndex(index: IndexAnswers, name: string, disk?: DiskView): LeftOutAnswer | undefined {
+  const mark = disk?.markNow();
+  const since = disk?.watchedSince(index.root);
+  const byName = leftOutKnown.get(index) ?? new Map<string, { mark: number; answer: LeftOutAnswer | undefined }>();
+  leftOutKnown.set(index, byName);
+  const known = byName.get(name);
+  if (
+    disk &&
+    known &&
+    since !== undefined &&
+    since <= known.mark &&
+    disk.changesSince(index.root, known.mark)?.length === 0
+  )
+    return known.answer;
+  const found = index.leftOut(name);
+  const files = found ? [...found.writing, ...writingLeftOut(found.changed, name)].sort() : undefined;
+  const answer: LeftOutAnswer | undefined = !files
+    ? undefined
+    : files.length === 0
+      ? { unsearched: [] }
+      : {
+          unsearched: files,
+          unsearchedBecause:
+            "the index's build leaves them out; drop --index-only to ask gopls under a build that compiles each",
+        };
+  if (mark !== undefined) {
+    if (byName.size >= LEFT_OUT_KEPT) dropOldest(byName);
+    byName.set(name, { mark, answer });
+  }
+  return answer;
 }
 
 export async function withOtherBuilds(
