@@ -38,7 +38,7 @@ export function runsCompiled(): boolean {
  * since it started (an upgrade, a rebuild) is run from what this process
  * runs, /proc/self/exe, not the name now gone.
  */
-export function selfArgv(): string[] {
+export function selfArgv(): [string, ...string[]] {
   const binary =
     process.platform === 'linux' && process.execPath.endsWith(' (deleted)') ? '/proc/self/exe' : process.execPath;
   return runsCompiled() ? [binary] : [binary, Bun.main];

@@ -34,7 +34,7 @@ export function envelope(request: Request): Envelope {
 }
 
 /** The command that starts the daemon: this same binary (or script) with `__daemon`. */
-function daemonArgv(): string[] {
+function daemonArgv(): [string, ...string[]] {
   return [...selfArgv(), '__daemon'];
 }
 
@@ -47,13 +47,13 @@ async function spawnDaemon(path: string): Promise<boolean> {
   const { spawn } = await import('node:child_process');
   const [cmd, ...args] = daemonArgv();
   // Detached into its own session: it outlives this command, not the user's terminal signals.
-  const child = spawn(cmd!, args, {
+  const child = spawn(cmd, args, {
     detached: true,
     stdio: ['ignore', 'pipe', 'ignore'],
     env: { ...process.env, LSPQ_SOCKET: path },
   });
   child.unref();
-  const stdout = child.stdout!;
+  const stdout = child.stdout;
   const said = await new Promise<boolean>((resolve) => {
     let text = '';
     const done = (ok: boolean) => {

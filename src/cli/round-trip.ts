@@ -71,11 +71,11 @@ class Trip {
 
   /** Bun may take only part of a large write; the rest goes on 'drain'. */
   flush(): void {
-    while (this.writer && this.queue.length > 0) {
-      const n = this.writer.write(this.queue[0]!);
+    for (let next = this.queue[0]; this.writer && next; next = this.queue[0]) {
+      const n = this.writer.write(next);
       if (n <= 0) return;
-      if (n < this.queue[0]!.length) {
-        this.queue[0] = this.queue[0]!.subarray(n);
+      if (n < next.length) {
+        this.queue[0] = next.subarray(n);
         return;
       }
       this.queue.shift();

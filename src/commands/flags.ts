@@ -67,7 +67,7 @@ export function parseFlags<A extends ArgsDef>(
   const { flags, positionals, defaults } = table;
   const args: Loose = { ...defaults, _: [] };
   const unknown = (raw: string) => {
-    const long = raw.startsWith('--') ? raw.split('=', 1)[0]!.slice(2) : undefined;
+    const long = raw.startsWith('--') ? raw.slice(2).replace(/=.*/s, '') : undefined;
     const names = [...flags.keys()].filter((n) => n.length > 1);
     // --no-root is no typo: it negates a flag that takes a value, and the line says no more than that.
     const negated = long?.startsWith('no-') && flags.has(long.slice(3));
@@ -83,8 +83,8 @@ export function parseFlags<A extends ArgsDef>(
     if (value.startsWith('-') && value !== '-') throw usage(`${raw} needs a value, not the flag '${value}'`);
     return value;
   };
-  for (let i = 0; i < rawArgs.length; i++) {
-    const raw = rawArgs[i]!;
+  // By index: a flag's value is the next word, and the loop steps past it (valueAfter's i++).
+  for (let i = 0, raw = rawArgs[0]; raw !== undefined; raw = rawArgs[++i]) {
     if (raw === '--') {
       args._.push(...rawArgs.slice(i + 1));
       break;
@@ -108,8 +108,8 @@ export function parseFlags<A extends ArgsDef>(
     }
     // Short flags, possibly grouped (-w); only the last of a group may take a value.
     const letters = raw.slice(1).split('');
-    for (let at = 0; at < letters.length; at++) {
-      const flag = flags.get(letters[at]!);
+    for (const [at, letter] of letters.entries()) {
+      const flag = flags.get(letter);
       if (!flag) throw unknown(raw);
       if (flag.type === 'boolean') args[flag.key] = true;
       else if (at !== letters.length - 1) {

@@ -125,6 +125,11 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
   checkPlan(plan, o);
   // What lspq makes beside each file, named before anything is made, so the journal can remove it after a crash.
   const beside = new Map(plan.files.map((f) => [f.path, temporaryNames(realOf(f.path))] as const));
+  const besideOf = (path: string) => {
+    const names = beside.get(path);
+    if (!names) throw new Error(`internal: no temporary names for ${path}`);
+    return names;
+  };
   const journal = o.journal ? Journal.begin(o.journal, plan, beside) : undefined;
   const guarded: Guarded[] = [];
   const undo: Undo[] = [];
@@ -143,7 +148,7 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
       await turn();
       const before = bytesOf(f).before;
       if (before === null) continue;
-      const file = GuardedFile.open(f.path, before, beside.get(f.path)!);
+      const file = GuardedFile.open(f.path, before, besideOf(f.path));
       if (!file) throw stale(f.path, 'can no longer be read');
       guarded.push({ change: f, file, mode: modeOf(realOf(f.path)), replaced: false });
       if (!file.unchanged()) throw stale(f.path);
@@ -152,7 +157,7 @@ export async function writePlan(plan: EditPlan, o: ApplyOptions): Promise<string
     for (const f of plan.files) {
       await turn();
       try {
-        step(f, guardOf.get(f), undo, beside.get(f.path)!);
+        step(f, guardOf.get(f), undo, besideOf(f.path));
       } catch (err) {
         if (err instanceof LspqError || err instanceof WrittenMeanwhile) throw err;
         throw writeFailed(f.path, err, paths.length);
@@ -218,11 +223,12 @@ function step(f: FileChange, g: Guarded | undefined, undo: Undo[], names: Tempor
       back: () => (equalBytes(readBytesNow(f.path), after) ? unlinkSync(f.path) : leave(f.path)),
     });
   }
-  if (f.renamedTo !== undefined) {
-    makeFolders(dirname(f.renamedTo));
-    renameSync(f.path, f.renamedTo);
+  const renamedTo = f.renamedTo;
+  if (renamedTo !== undefined) {
+    makeFolders(dirname(renamedTo));
+    renameSync(f.path, renamedTo);
     crashPoint('renamed');
-    undo.push({ path: f.path, back: () => renameSync(f.renamedTo!, f.path) });
+    undo.push({ path: f.path, back: () => renameSync(renamedTo, f.path) });
   }
   if (after === null && before !== null) {
     unlinkSync(f.path);

@@ -59,7 +59,7 @@ export function codeName(name: string): string {
   const method = /^\(\*?([^)]+)\)\.(.+)$/.exec(name);
   if (method) return `${method[1]}.${method[2]}`;
   const impl = /^impl(?:<.*?>)?\s+(?:.+?\s+for\s+)?([^<\s]+)/.exec(name);
-  return impl ? impl[1]! : name;
+  return impl?.[1] ?? name;
 }
 
 /**

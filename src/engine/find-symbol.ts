@@ -154,7 +154,8 @@ export async function findSymbol(
   const named = (await search(bare, req, ctx, deadline)).filter((f) => bareOf(f.symbol.name) === bare);
   if (splitQualified(name).length > 1 || named.length > 1) await fillContainers(named, ctx, deadline);
   const matches = named.filter((f) => matchesQualified(f.named, name));
-  if (matches.length === 0) {
+  const [first] = matches;
+  if (first === undefined) {
     const near = await nearestNames(name, req, ctx, deadline);
     const hint = near.length ? `; nearest: ${near.join(', ')}` : `; 'lspq symbols -w ${bare}' lists similar names`;
     throw new LspqError('symbol_not_found', `no symbol named '${name}' in the workspace${hint}`, undefined, near);
@@ -175,6 +176,6 @@ export async function findSymbol(
       picks.slice(0, MAX_HINTS).map((p) => p.hint),
     );
   }
-  const only = matches[0]!.symbol;
+  const only = first.symbol;
   return { path: only.path, line: only.line, column: only.column, name };
 }

@@ -195,15 +195,21 @@ export function writesName(lineText: string, column: number, symbol: string): bo
   return at === name && !(after && WORD.test(after));
 }
 
-/** Index places as lspq's locations: 1-based lines, columns in code points, with their line's preview. */
-export function locationsOf(places: ScipPlace[], ctx: HandlerContext): Location[] {
-  const texts = new TextSource(undefined, ctx.pool.caches.lines);
-  return places.map((p) =>
-    toLocation(
-      pathToUri(p.path),
-      { start: { line: p.line, character: p.character }, end: { line: p.endLine, character: p.endCharacter } },
-      texts,
-      p.encoding,
-    ),
+/** The text an index's places are read against: the files on disk, their lines cached. */
+export const indexTexts = (ctx: HandlerContext) => new TextSource(undefined, ctx.pool.caches.lines);
+
+/** An index place as lspq's location: 1-based line, column in code points, with its line's preview. */
+export function locationOf(p: ScipPlace, texts: TextSource): Location {
+  return toLocation(
+    pathToUri(p.path),
+    { start: { line: p.line, character: p.character }, end: { line: p.endLine, character: p.endCharacter } },
+    texts,
+    p.encoding,
   );
+}
+
+/** Index places as lspq's locations. */
+export function locationsOf(places: ScipPlace[], ctx: HandlerContext): Location[] {
+  const texts = indexTexts(ctx);
+  return places.map((p) => locationOf(p, texts));
 }

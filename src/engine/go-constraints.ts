@@ -118,12 +118,12 @@ function matchTag(tag: string, build: Build): boolean {
 /** What the file's name says (`x_windows.go`, `x_linux_arm64_test.go`), if anything. Pure. */
 export function nameConstraint(path: string): { goos?: string; goarch?: string } {
   // As go/build reads it: the name before its first dot, from its first underscore.
-  const stem = basename(path).split('.')[0]!;
+  const [stem = ''] = basename(path).split('.', 1);
   const parts = stem.split('_').slice(1);
   if (parts.at(-1) === 'test') parts.pop();
-  if (parts.length === 0) return {};
-  const last = parts.at(-1)!;
-  const before = parts.length >= 2 ? parts.at(-2)! : undefined;
+  const last = parts.at(-1);
+  if (last === undefined) return {};
+  const before = parts.at(-2);
   if (before && KNOWN_OS.has(before) && KNOWN_ARCH.has(last)) return { goos: before, goarch: last };
   if (KNOWN_OS.has(last)) return { goos: last };
   if (KNOWN_ARCH.has(last)) return { goarch: last };

@@ -58,7 +58,7 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
   if (languages.length === 0) {
     throw new LspqError(
       'no_server',
-      `no source file under ${atNearest[0]!.root} is of a language a configured server handles; run from inside a project or pass --root`,
+      `no source file under ${atNearest[0]?.root ?? dir} is of a language a configured server handles; run from inside a project or pass --root`,
     );
   }
   const chosen: Candidate[] = [];
@@ -100,10 +100,14 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
  * workspace symbols (pylsp) is a different answer from "no such symbol":
  * where none can, exit 3 says so.
  */
-export async function symbolSessions(req: CallerContext, ctx: HandlerContext, what: string): Promise<Session[]> {
+export async function symbolSessions(
+  req: CallerContext,
+  ctx: HandlerContext,
+  what: string,
+): Promise<[Session, ...Session[]]> {
   const sessions = await workspaceSessions(req, ctx);
-  const able = sessions.filter((s) => s.client.capabilities.workspaceSymbolProvider);
-  if (able.length > 0) return able;
+  const [first, ...more] = sessions.filter((s) => s.client.capabilities.workspaceSymbolProvider);
+  if (first) return [first, ...more];
   const ids = sessions.map((s) => s.client.spec.id).join(', ');
   throw new LspqError(
     'unsupported',
@@ -151,10 +155,10 @@ export interface Named {
 }
 
 /** Each way code may qualify the symbol, as parts ending with its name. */
-function qualifiedForms(s: Named): string[][] {
+function qualifiedForms(s: Named): [string[], ...string[][]] {
   const name = splitQualified(s.name);
   const container = splitQualified(s.containerName ?? '');
-  const forms = [[...container, ...name]];
+  const forms: [string[], ...string[][]] = [[...container, ...name]];
   // gopls's container is the package path; Go code writes the package name.
   if (s.fileQualifier)
     forms.push([...s.fileQualifier.parts, ...(s.fileQualifier.replacesContainer ? [] : container), ...name]);
@@ -179,7 +183,7 @@ export function shortestQualifier(s: Named, all: Named[]): string {
       if (all.filter((o) => matchesQualified(o, name)).length === 1) return name;
     }
   }
-  return qualifiedForms(s)[0]!.join('.');
+  return qualifiedForms(s)[0].join('.');
 }
 
 export async function searchWorkspace(
@@ -212,10 +216,10 @@ export function toWorkspaceSymbol(
   if (path) {
     for (let l = span.line; l <= Math.min(span.endLine, span.line + 50); l++) {
       const hits = findWord(texts.line(path, l - 1), bare);
-      const after = hits.filter((h) => l > span.line || h + 1 >= span.column);
-      if (after.length > 0) {
+      const first = hits.find((h) => l > span.line || h + 1 >= span.column);
+      if (first !== undefined) {
         line = l;
-        column = after[0]! + 1;
+        column = first + 1;
         break;
       }
     }

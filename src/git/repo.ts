@@ -101,14 +101,20 @@ export class GitRepo {
     const fields = (await this.read([...args, commit, '--'], 'git diff --name-status')).split('\0');
     const at = (p: string) => `${this.top}/${p}`;
     const out: { path: string; was?: string }[] = [];
-    for (let i = 0; i < fields.length - 1; ) {
-      const status = fields[i++]!;
+    let i = 0;
+    const field = () => {
+      const f = fields[i++];
+      if (f === undefined) throw new Error('git diff --name-status ended inside an entry');
+      return f;
+    };
+    while (i < fields.length - 1) {
+      const status = field();
       if (status.startsWith('R') || status.startsWith('C')) {
-        const was = fields[i++]!;
-        const path = fields[i++]!;
+        const was = field();
+        const path = field();
         out.push(status.startsWith('R') ? { path: at(path), was: at(was) } : { path: at(path) });
       } else {
-        const path = fields[i++]!;
+        const path = field();
         if (status === 'D') continue;
         out.push(status === 'A' ? { path: at(path) } : { path: at(path), was: at(path) });
       }

@@ -1,4 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -102,7 +102,7 @@ export class LspClient {
   private readonly log: (line: string) => void;
 
   private constructor(
-    private readonly proc: ChildProcess,
+    private readonly proc: ChildProcessWithoutNullStreams,
     options: StartOptions,
   ) {
     this.spec = options.spec;
@@ -119,7 +119,7 @@ export class LspClient {
     const log = options.log ?? (() => {});
     this.log = log;
     this.probe = proc.pid === undefined ? undefined : new ProcessProbe(proc.pid, processRuns);
-    const stderrDone = new Promise<void>((resolve) => proc.stderr?.once('end', resolve) ?? resolve());
+    const stderrDone = new Promise<void>((resolve) => proc.stderr.once('end', resolve));
     proc.once('exit', (code, signal) => {
       this.exit = { code, signal };
       this.probe?.close();
@@ -132,12 +132,12 @@ export class LspClient {
         this.state.notify();
       });
     });
-    proc.stderr?.on('data', (chunk: Buffer) => {
+    proc.stderr.on('data', (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL_BYTES);
     });
     this.connection = createMessageConnection(
-      new StreamMessageReader(proc.stdout!),
-      new StreamMessageWriter(proc.stdin!),
+      new StreamMessageReader(proc.stdout),
+      new StreamMessageWriter(proc.stdin),
     );
     answerServer(this.connection, this.state, {
       spec: this.spec,

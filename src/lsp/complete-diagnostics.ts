@@ -18,7 +18,8 @@ import * as z from 'zod/mini';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { LspqError } from '../common/errors';
-import { misfit } from './message-shapes';
+import { firstIssue } from '../common/zod-issues';
+import { isRecord } from '../common/records';
 import type { Session } from './manager';
 import type { DiagnosticsStrategy, ServerSpec } from './servers/registry';
 
@@ -189,10 +190,10 @@ export function fromTsDiagnostic(d: TsDiagnostic): Diagnostic {
 
 /** tsserver's answer, checked: one of another shape is a failure, never "no diagnostics". */
 function tsBody(session: Session, answer: unknown): TsDiagnostic[] {
-  const body =
-    typeof answer === 'object' && answer !== null && 'body' in answer ? (answer as { body: unknown }).body : answer;
-  const wrong = misfit(TsDiagnosticsShape, body);
-  if (wrong === undefined) return body as TsDiagnostic[];
+  const body = isRecord(answer) && 'body' in answer ? answer.body : answer;
+  const checked = z.safeParse(TsDiagnosticsShape, body);
+  if (checked.success) return checked.data;
+  const wrong = firstIssue(checked.error, 'the answer', 'the shapes the protocol allows');
   throw new LspqError(
     'server_failed',
     `${session.client.spec.id} sent tsserver's diagnostics in a shape lspq does not know (${wrong}); see 'lspq daemon logs'`,
@@ -306,8 +307,7 @@ const isCheck = (token: string | number) => String(token).includes('flycheck');
 
 /** Whether rust-analyzer runs its check on save: on unless its settings turn checkOnSave off. */
 export function checksOnSave(spec: Session['client']['spec']): boolean {
-  const off = (o: unknown) =>
-    typeof o === 'object' && o !== null && (o as Record<string, unknown>).checkOnSave === false;
+  const off = (o: unknown) => isRecord(o) && o.checkOnSave === false;
   return !off(spec.initializationOptions) && !off(spec.settings?.['rust-analyzer']);
 }
 

@@ -56,8 +56,8 @@ export function byteMap(bytes: Uint8Array): ByteMap {
   let upper = 0xbf;
   let codePoint = 0;
   let from = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
+  // By index, not for...of: a sequence that breaks off reads its last byte again (i--).
+  for (let i = 0, b = bytes[0]; b !== undefined; b = bytes[++i]) {
     if (needed === 0) {
       from = i;
       if (b <= 0x7f) emit(i, b, false);
@@ -125,9 +125,12 @@ export function applyToBytes(bytes: Uint8Array, spans: readonly Span[], path: st
   for (const s of spans) {
     for (let k = s.start; k < s.end; k++) if (map.invalid[k]) throw refuse();
     if (s.text.includes('\uFFFD')) throw refuse();
-    const at = map.start[s.start]!;
+    const at = map.start[s.start];
+    const end = map.start[s.end];
+    if (at === undefined || end === undefined)
+      throw new LspqError('server_failed', `the server's edit for ${path} points past its end; nothing was written`);
     parts.push(bytes.subarray(from, at), encoder.encode(s.text));
-    from = map.start[s.end]!;
+    from = end;
   }
   parts.push(bytes.subarray(from));
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));

@@ -17,7 +17,7 @@ export function detectIndentation(text: string): Indentation | undefined {
   let previous = 0;
   for (const line of text.split(/\r?\n/)) {
     if (line.trim() === '') continue;
-    const lead = /^[ \t]*/.exec(line)![0];
+    const lead = line.slice(0, line.length - line.replace(/^[ \t]+/, '').length);
     if (lead.startsWith('\t')) tabs++;
     else if (lead.length > 0) spaces++;
     if (!lead.includes('\t')) {

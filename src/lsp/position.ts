@@ -5,14 +5,16 @@
  */
 export type PositionEncoding = 'utf-8' | 'utf-16' | 'utf-32';
 
-/** Width of one code point in the given encoding. */
-function unitWidth(codePoint: number, encoding: PositionEncoding): number {
+/** Width of one code point (a string's character, as `for...of` gives it) in the given encoding. */
+function unitWidth(ch: string, encoding: PositionEncoding): number {
   if (encoding === 'utf-32') return 1;
-  if (encoding === 'utf-16') return codePoint > 0xffff ? 2 : 1;
-  if (codePoint < 0x80) return 1;
-  if (codePoint < 0x800) return 2;
-  if (codePoint < 0x10000) return 3;
-  return 4;
+  // Past U+FFFF: a surrogate pair in UTF-16, four bytes in UTF-8.
+  if (ch.length === 2) return encoding === 'utf-16' ? 2 : 4;
+  if (encoding === 'utf-16') return 1;
+  const unit = ch.charCodeAt(0);
+  if (unit < 0x80) return 1;
+  if (unit < 0x800) return 2;
+  return 3;
 }
 
 /** Code-point column (0-based) to the server's unit offset. Past the end clamps to the end. */
@@ -21,7 +23,7 @@ export function toServerCharacter(line: string, column: number, encoding: Positi
   let seen = 0;
   for (const ch of line) {
     if (seen === column) return units;
-    units += unitWidth(ch.codePointAt(0)!, encoding);
+    units += unitWidth(ch, encoding);
     seen++;
   }
   return units;
@@ -32,7 +34,7 @@ export function fromServerCharacter(line: string, character: number, encoding: P
   let units = 0;
   let column = 0;
   for (const ch of line) {
-    const width = unitWidth(ch.codePointAt(0)!, encoding);
+    const width = unitWidth(ch, encoding);
     if (units + width > character) return column;
     units += width;
     column++;
@@ -64,7 +66,7 @@ export function toStringOffset(line: string, character: number, encoding: Positi
   let index = 0;
   for (const ch of line) {
     if (units >= character) return index;
-    units += unitWidth(ch.codePointAt(0)!, encoding);
+    units += unitWidth(ch, encoding);
     index += ch.length;
   }
   return index;

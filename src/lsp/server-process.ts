@@ -1,5 +1,5 @@
 /** A server's process: started in a process group of its own, and that whole group stopped. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { LspqError, messageOf } from '../common/errors';
 import type { ServerSpec } from './servers/spec';
 
@@ -11,8 +11,8 @@ export async function spawnServer(
   binary: string,
   root: string,
   env: Record<string, string>,
-): Promise<ChildProcess> {
-  let proc: ChildProcess;
+): Promise<ChildProcessWithoutNullStreams> {
+  let proc: ChildProcessWithoutNullStreams;
   try {
     // Its own process group, so shutdown can kill helpers the server spawned.
     proc = spawn(binary, spec.args, {

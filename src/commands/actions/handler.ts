@@ -71,13 +71,13 @@ async function placeOf(req: ActionsQuery, ctx: HandlerContext, deadline: Deadlin
   const session = await sessionFor(ctx, req, real, 'codeActionProvider', 'code actions');
   const asked = nameInProject(place.path, real, session.client.root);
   const lines = splitLines(await session.docs.sync(asked));
-  if (place.endLine > lines.length)
+  const last = lines[place.endLine - 1];
+  if (last === undefined)
     throw new LspqError(
       'bad_position',
       `line ${place.endLine} is outside ${displayPath(place.path, req.cwd)}, which has ${lines.length} lines`,
     );
   await prepare(session, ctx, deadline);
-  const last = lines[place.endLine - 1]!;
   const end = {
     line: place.endLine - 1,
     character: toServerCharacter(last, codePointLength(last), session.client.encoding),
@@ -315,20 +315,28 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
     // A server may offer every refactor it knows, most disabled here: those only with --all.
     const shownOnes = req.all ? offered : offered.filter(({ action: a }) => isCommand(a) || !a.disabled);
     // Numbered as listed, so --apply N takes the N-th line the same flags list (no gaps where disabled ones hide).
-    const listed: CodeActionItem[] = shownOnes.map(({ session: s, action: a }, i) => ({
-      index: i + 1,
-      title: a.title,
-      kind: kindOf(a),
-      preferred: !isCommand(a) && a.isPreferred === true,
-      edits: isCommand(a) ? [] : touched(a.edit, shown),
-      server: s.client.spec.id,
-      ...(!isCommand(a) && a.disabled ? { disabled: a.disabled.reason } : {}),
-    }));
+    const numbered = shownOnes.map((offer, i) => {
+      const { session: s, action: a } = offer;
+      const item: CodeActionItem = {
+        index: i + 1,
+        title: a.title,
+        kind: kindOf(a),
+        preferred: !isCommand(a) && a.isPreferred === true,
+        edits: isCommand(a) ? [] : touched(a.edit, shown),
+        server: s.client.spec.id,
+        ...(!isCommand(a) && a.disabled ? { disabled: a.disabled.reason } : {}),
+      };
+      return { offer, item };
+    });
+    const listed = numbered.map(({ item }) => item);
     let applied: ActionsResult['applied'] = null;
     if (req.apply !== undefined) {
       const at = `${displayPath(shown(path), req.cwd)}:${place.span.line}`;
-      const chosen = req.apply === 'preferred' ? listed.find((a) => a.preferred && !a.disabled) : listed[req.apply - 1];
-      if (!chosen) {
+      const pick =
+        req.apply === 'preferred'
+          ? numbered.find(({ item: a }) => a.preferred && !a.disabled)
+          : numbered[req.apply - 1];
+      if (!pick) {
         throw new LspqError(
           'usage',
           req.apply === 'preferred'
@@ -336,12 +344,13 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
             : `there is no code action ${req.apply} at ${at} (${listed.length} listed); list them with 'lspq actions'`,
         );
       }
+      const chosen = pick.item;
       if (chosen.disabled)
         throw new LspqError(
           'usage',
           `code action ${chosen.index} ('${chosen.title}') cannot be applied: ${chosen.disabled}`,
         );
-      const { session: by, action } = shownOnes[chosen.index - 1]!;
+      const { session: by, action } = pick.offer;
       const { plan, urls } = await run(by, action, `applied ${chosen.index}: ${chosen.title}`, req, ctx, deadline);
       const files: FileEdit[] = fileEdits(plan, shown);
       const where = { root: by.client.root, allowOutside: req.allowOutside, confine: req.confine };

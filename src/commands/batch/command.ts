@@ -44,10 +44,12 @@ export function parseRequest(text: string): Parsed {
 }
 
 /** The commands a batch runs: those that ask a language server (their declarations run them in the daemon). */
-function checkCommand(name: string, commands: Invocation['commands']): void {
+function checkCommand(name: string | undefined, commands: Invocation['commands']): string {
+  if (name === undefined) throw usage('a request names its command first: ["hover", "FILE:LINE:COL"]');
   const command = commands[name];
   if (!command) throw usage(`unknown command '${name}'; run 'lspq --help' for the list`);
   if (command.process === 'here' || command.stream) throw usage(`'${name}' does not run in a batch; run it on its own`);
+  return name;
 }
 
 /** The answer line for one request: `{"id"?, "exit", "answer"}` or `{"id"?, "exit", "error"}`. */
@@ -63,14 +65,14 @@ async function answerOne(
     const request = parseRequest(text);
     id = request.id;
     const words = scanWords([...request.words, '--json'], base.env);
-    checkCommand(words.command!, ctx.commands);
+    const command = checkCommand(words.command, ctx.commands);
     // A request that may write names its edit after the batch's (ID-N), so a command that lost its daemon asks after it.
     const { editId: batchId, ...rest } = base;
-    const editId = batchId && ctx.commands[words.command!]?.writes ? { editId: batchEditId(batchId, index) } : {};
+    const editId = batchId && ctx.commands[command]?.writes ? { editId: batchEditId(batchId, index) } : {};
     const line = {
       ...rest,
       ...editId,
-      command: words.command!,
+      command,
       args: words.args,
       color: false,
       progress: false,

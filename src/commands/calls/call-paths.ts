@@ -151,7 +151,9 @@ export async function callPath(req: CallPathQuery, ctx: HandlerContext): Promise
       );
     const texts = textsOf(session, ctx);
     const item = (key: string) => {
-      const i = toItem(items.get(key)!, texts, session);
+      const reached = items.get(key);
+      if (!reached) throw new Error(`internal: a call chain names ${key}, which the search did not reach`);
+      const i = toItem(reached, texts, session);
       return { ...i, path: from.shown(i.path) };
     };
     const hops: CallHop[][] = found.map((chain) =>

@@ -158,14 +158,16 @@ async function withItemsIn(
   };
   collect(nodes);
   const placed = await withEnclosing(items, session, req, ctx, deadline);
-  // Put back in the order they were collected: each node, then its calls.
-  let next = 1;
-  const rebuild = (list: CallNode[]): CallNode[] =>
-    list.map((n) => {
-      const item = placed[next++]!;
-      return { ...n, item, calls: rebuild(n.calls) };
-    });
-  return { item: placed[0]!, tree: rebuild(nodes) };
+  // Put back in the order they were collected: the root, then each node before its calls.
+  let next = 0;
+  const take = () => {
+    const item = placed[next++];
+    if (!item) throw new Error(`internal: ${items.length} calls were placed as ${placed.length}`);
+    return item;
+  };
+  const item = take();
+  const rebuild = (list: CallNode[]): CallNode[] => list.map((n) => ({ ...n, item: take(), calls: rebuild(n.calls) }));
+  return { item, tree: rebuild(nodes) };
 }
 
 /** The calls into `item`, from every project of the workspace; a caller found from two projects once. */

@@ -58,17 +58,18 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   }
   let staged: Map<string, string> | undefined;
   if (snapshot) {
-    staged = new Map();
+    const texts = new Map<string, string>();
+    staged = texts;
     for (const path of new Set([...work.values()].flat())) {
       const text = await snapshot.text(path);
       if (text === undefined) out.skipped.set(path, 'not a text file');
-      else staged.set(path, text);
+      else texts.set(path, text);
     }
     // A staged file that is no text is asked of no server.
     for (const [session, files] of work)
       work.set(
         session,
-        files.filter((f) => staged!.has(f)),
+        files.filter((f) => texts.has(f)),
       );
   }
   // The index's text is this question's alone: no other question is answered while the servers hold it.

@@ -33,9 +33,8 @@ function prefixed(p: StructuredPatch): boolean {
 const cut = (line: string) => (line.length > 60 ? `${line.slice(0, 57)}...` : line);
 const quoted = (line: string) => JSON.stringify(cut(line.replace(/\r$/, '')));
 
-/** Why hunk `n` (1-based) does not fit `text`: the first of its lines the file does not have where it says. */
-function misfit(name: string, patch: StructuredPatch, n: number, text: string): string {
-  const hunk = patch.hunks[n - 1]!;
+/** Why `hunk`, the patch's `n`th (1-based), does not fit `text`: the first of its lines the file does not have where it says. */
+function misfit(name: string, hunk: StructuredPatch['hunks'][number], n: number, text: string): string {
   const header = `@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`;
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   const expected = hunk.lines.filter((l) => l[0] === ' ' || l[0] === '-').map((l) => l.slice(1).replace(/\r$/, ''));
@@ -54,9 +53,9 @@ function applied(name: string, patch: StructuredPatch, text: string): string {
   const out = applyPatch(text, patch, { fuzzFactor: 0 });
   if (out !== false) return out;
   // The first hunk that does not fit after those before it.
-  for (let n = 1; n <= patch.hunks.length; n++)
-    if (applyPatch(text, { ...patch, hunks: patch.hunks.slice(0, n) }, { fuzzFactor: 0 }) === false)
-      throw new LspqError('patch_does_not_apply', misfit(name, patch, n, text));
+  for (const [k, hunk] of patch.hunks.entries())
+    if (applyPatch(text, { ...patch, hunks: patch.hunks.slice(0, k + 1) }, { fuzzFactor: 0 }) === false)
+      throw new LspqError('patch_does_not_apply', misfit(name, hunk, k + 1, text));
   throw new LspqError('patch_does_not_apply', `the patch does not apply to ${name}`);
 }
 
@@ -89,7 +88,8 @@ export function readPatch(
   const renamedFrom = new Map<string, string>();
   const binary: string[] = [];
   const current = (path: string) => {
-    if (now.has(path)) return now.get(path)!;
+    const known = now.get(path);
+    if (known !== undefined) return known;
     const disk = read(path);
     was.set(path, disk ?? null);
     return disk ?? null;
@@ -107,11 +107,11 @@ export function readPatch(
       binary.push(path);
       continue;
     }
-    const source = creates ? null : current(from!);
+    const source = creates ? null : current(from);
     if (!creates && source === null)
       throw new LspqError(
         'patch_does_not_apply',
-        `the patch does not apply: ${show(from!)} does not exist (the patch changes it)`,
+        `the patch does not apply: ${show(from)} does not exist (the patch changes it)`,
       );
     if (creates && current(path) !== null)
       throw new LspqError(
@@ -120,12 +120,13 @@ export function readPatch(
       );
     const result = applied(show(from ?? path), p, source ?? '');
     if (deletes) {
+      const gone = from ?? path;
       if (result !== '' && p.hunks.length > 0)
         throw new LspqError(
           'patch_does_not_apply',
-          `the patch does not apply: it deletes ${show(from!)}, whose text holds more than the lines it removes`,
+          `the patch does not apply: it deletes ${show(gone)}, whose text holds more than the lines it removes`,
         );
-      now.set(from!, null);
+      now.set(gone, null);
       continue;
     }
     if (from !== undefined && from !== path) {

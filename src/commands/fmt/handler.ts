@@ -40,9 +40,9 @@ async function formatOne(
   if (req.lines) {
     const lines = splitLines(before);
     const shown = displayPath(path, req.cwd);
-    if (req.lines.end > lines.length)
+    const last = lines[req.lines.end - 1];
+    if (last === undefined)
       throw new LspqError('bad_position', `line ${req.lines.end} is outside ${shown}, which has ${lines.length} lines`);
-    const last = lines[req.lines.end - 1]!;
     const range = {
       start: { line: req.lines.start - 1, character: 0 },
       end: { line: req.lines.end - 1, character: toServerCharacter(last, last.length, session.client.encoding) },
@@ -149,41 +149,52 @@ async function probeFormatter(
  * request sent at once (servers answer them concurrently; one after the
  * other cost cobra's 36 files three times gofmt's time).
  */
-async function formatBatch(session: Session, paths: string[], req: FmtQuery, ctx: HandlerContext, deadline: Deadline) {
+async function formatBatch<F extends { real: string }>(
+  session: Session,
+  batch: F[],
+  req: FmtQuery,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<{ f: F; change: FileChange }[]> {
+  const format = async (f: F) => ({ f, change: await formatOne(session, f.real, req, ctx, deadline) });
   return using(session, async () => {
-    for (const path of paths) await session.docs.sync(path);
+    for (const f of batch) await session.docs.sync(f.real);
     await prepare(session, ctx, deadline);
     if (session.client.spec.formatsOneAtATime) {
-      const out: FileChange[] = [];
-      for (const path of paths) out.push(await oneAtATime(session, () => formatOne(session, path, req, ctx, deadline)));
+      const out: { f: F; change: FileChange }[] = [];
+      for (const f of batch) out.push(await oneAtATime(session, () => format(f)));
       return out;
     }
-    if (!keepsStyle(session)) return Promise.all(paths.map((path) => formatOne(session, path, req, ctx, deadline)));
+    if (!keepsStyle(session)) return Promise.all(batch.map(format));
     // A server that formats with the style it was last told: the files of one style at a time, told it first.
-    const out = new Map<string, FileChange>();
-    const styleOf = (p: string) => JSON.stringify(formattingOptions(p, session.docs.text(p) ?? ''));
-    for (const style of new Set(paths.map(styleOf))) {
-      const group = paths.filter((p) => styleOf(p) === style);
-      await inFileStyle(session, group[0]!);
-      const done = await Promise.all(group.map((path) => formatOne(session, path, req, ctx, deadline)));
-      for (const [k, path] of group.entries()) out.set(path, done[k]!);
+    const styles = new Map<string, { first: F; all: F[] }>();
+    for (const f of batch) {
+      const style = JSON.stringify(formattingOptions(f.real, session.docs.text(f.real) ?? ''));
+      const group = styles.get(style);
+      if (group) group.all.push(f);
+      else styles.set(style, { first: f, all: [f] });
     }
-    return paths.map((p) => out.get(p)!);
+    const out: { f: F; change: FileChange }[] = [];
+    for (const { first, all } of styles.values()) {
+      await inFileStyle(session, first.real);
+      out.push(...(await Promise.all(all.map(format))));
+    }
+    return out;
   });
 }
 
 export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult> {
   const deadline = deadlineFor(req);
-  const files: (Omit<FmtFile, 'edits'> & { real: string; index: number; change: FileChange })[] = [];
+  const files: (Omit<FmtFile, 'edits'> & { real: string; named: string; index: number; change: FileChange })[] = [];
   const sessions = new Set<Session>();
   const capability = req.lines ? 'documentRangeFormattingProvider' : 'documentFormattingProvider';
-  const batches = new Map<Session, { real: string; shown: string; index: number }[]>();
+  const batches = new Map<Session, { real: string; shown: string; named: string; index: number }[]>();
   for (const [index, path] of req.files.entries()) {
     assertFile(path);
     const { real, shown } = followLink(path, req.cwd);
     const session = await sessionFor(ctx, req, real, capability, req.lines ? 'range formatting' : 'formatting');
     const asked = nameInProject(path, real, session.client.root);
-    batches.set(session, [...(batches.get(session) ?? []), { real: asked, shown: shown(asked), index }]);
+    batches.set(session, [...(batches.get(session) ?? []), { real: asked, shown: shown(asked), named: path, index }]);
   }
   // Writing holds the servers alone, from the formatting request to the re-sync; so does formatting
   // with a server that formats in the style it was last told (another question's, else).
@@ -193,17 +204,10 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
     // More files than a server keeps open go in slices, so each slice's documents stay open until formatted.
     for (let i = 0; i < batch.length; i += MAX_OPEN_DOCUMENTS / 2) {
       const slice = batch.slice(i, i + MAX_OPEN_DOCUMENTS / 2);
-      const done = await formatBatch(
-        session,
-        slice.map((f) => f.real),
-        req,
-        ctx,
-        deadline,
-      );
-      for (const [k, f] of slice.entries()) {
-        const change = done[k]!;
+      for (const { f, change } of await formatBatch(session, slice, req, ctx, deadline)) {
         const [before, after] = [change.before ?? '', change.after ?? ''];
-        files.push({ path: f.shown, real: f.real, index: f.index, changed: after !== before, before, after, change });
+        const { shown: path, real, named, index } = f;
+        files.push({ path, real, named, index, changed: after !== before, before, after, change });
       }
     }
   }
@@ -213,7 +217,7 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
     // The user named these files: each is written where it lands only if that is inside the workspace its name
     // lies in (a link does not lead a write out of it), unless --allow-outside.
     const plan = { files: files.filter((f) => f.changed).map((f) => f.change) };
-    const named = new Map(files.map((f) => [f.change.path, req.files[f.index]!] as const));
+    const named = new Map(files.map((f) => [f.change.path, f.named] as const));
     const root = (path: string) => repositoryOf(dirname(named.get(path) ?? path));
     const summary = `formatted ${plan.files.length} file${plan.files.length === 1 ? '' : 's'}`;
     await commit(plan, [...sessions], {

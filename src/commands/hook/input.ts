@@ -66,9 +66,9 @@ const CursorInput = z.looseObject({
 function checked<T>(shape: z.ZodMiniType<T>, value: unknown, agent: Agent): T {
   const r = z.safeParse(shape, value);
   if (!r.success) {
-    const issue = r.error.issues[0]!;
+    const issue = r.error.issues[0];
     throw usage(
-      `the ${agent} hook's input is not what lspq knows (${issue.path.join('.') || 'its top'}: ${issue.message}); run 'lspq hook ${agent}' for the configuration`,
+      `the ${agent} hook's input is not what lspq knows (${issue?.path.join('.') || 'its top'}: ${issue?.message ?? 'wrong shape'}); run 'lspq hook ${agent}' for the configuration`,
     );
   }
   return r.data;

@@ -75,14 +75,15 @@ const INDEXER_GRACE_MS = 2_000;
  * nothing lspq starts outlives the question.
  */
 function runIndexer(
-  argv: string[],
+  binary: string,
+  args: string[],
   cwd: string,
   env: Record<string, string>,
   budgetMs: number,
   signal: AbortSignal | undefined,
 ): Promise<{ code: number; tail: string; stopped?: 'timeout' | 'cancelled' }> {
   return new Promise((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(binary, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let tail = '';
     let stopped: 'timeout' | 'cancelled' | undefined;
     const keep = (chunk: Buffer) => {
@@ -140,7 +141,7 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       `no project lspq can index at ${root} (TypeScript/JavaScript, Python, Rust or Go); pass --root`,
     );
   const found = plan.map((r) => ({ ...r, binary: findCommand(r.indexer.command, root, req.env, ctx.trust)?.path }));
-  const runnable = found.filter((r) => r.binary);
+  const runnable = found.flatMap(({ binary, ...r }) => (binary ? [{ ...r, binary }] : []));
   const missing = [...new Set(found.filter((r) => !r.binary).map((r) => r.indexer))];
   if (runnable.length === 0)
     throw new LspqError(
@@ -167,10 +168,11 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       const part = join(work, `${n}-${indexer.name}.scip`);
       const started = performance.now();
       ctx.progress?.(`indexing ${dir} with ${indexer.name}`);
-      const restricted = underTrustOf(indexer, dir, run.binary!, req, ctx);
+      const restricted = underTrustOf(indexer, dir, run.binary, req, ctx);
       if (!restricted) continue;
       const r = await runIndexer(
-        [run.binary!, ...indexer.args(dir, part)],
+        run.binary,
+        indexer.args(dir, part),
         dir,
         indexerEnv(withUserPath({ ...req.env, ...restricted.env })),
         deadline.remaining,
@@ -243,9 +245,10 @@ async function takeFetched(template: string, req: IndexQuery, ctx: HandlerContex
   if (!repo)
     throw new LspqError('usage', `--fetch takes the index for a commit: ${req.root ?? req.cwd} is no git checkout`);
   const commits = await commitsFor(repo.top, req.env);
-  if (commits.length === 0)
+  const [newest] = commits;
+  if (newest === undefined)
     throw new LspqError('usage', `${repo.top} has no commit yet; nothing to fetch an index for`);
-  ctx.progress?.(`fetching the index for ${commits[0]!.slice(0, 12)}`);
+  ctx.progress?.(`fetching the index for ${newest.slice(0, 12)}`);
   guardWrite(join(repo.top, '.lspq', 'fetched.json'), repo.top, false);
   makeFolders(join(repo.top, '.lspq'));
   const fetched = await fetchIndex(template, commits, repo.top, req.env, ctx.signal);

@@ -116,13 +116,12 @@ export function toolModels(
   outputSchema: (shape: NonNullable<Listed['shape']>) => JsonSchema,
 ): ToolModel[] {
   // Questions first, then edits, each in the command list's order: a command declares its own tool.
-  const declared = Object.entries(commands).filter(([, c]) => c.mcp !== undefined);
+  const declared = Object.entries(commands).flatMap(([name, c]) => (c.mcp ? [{ name, c, tool: c.mcp }] : []));
   const ordered = [
-    ...declared.filter(([, c]) => c.mcp!.kind === 'question'),
-    ...declared.filter(([, c]) => c.mcp!.kind === 'edit'),
+    ...declared.filter(({ tool }) => tool.kind === 'question'),
+    ...declared.filter(({ tool }) => tool.kind === 'edit'),
   ];
-  return ordered.map(([name, c]) => {
-    const tool = c.mcp!;
+  return ordered.map(({ name, c, tool }) => {
     const writes = tool.kind === 'edit';
     const inputs = Object.entries(c.args)
       .filter(
@@ -210,8 +209,8 @@ export function commandWords(
   if (!named.ok) return named;
   const parsed = checker(tool).safeParse(named.value);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { ok: false, why: `${issue.path.join('.') || 'arguments'}: ${issue.message}` };
+    const issue = parsed.error.issues[0];
+    return { ok: false, why: `${issue?.path.join('.') || 'arguments'}: ${issue?.message ?? 'wrong shape'}` };
   }
   // checker(tool) is built from the tool's inputs, each a string, number, boolean or list of strings.
   const given = parsed.data as Record<string, string | number | boolean | string[] | undefined>;

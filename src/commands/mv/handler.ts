@@ -142,14 +142,14 @@ function refuseUncovered(
   req: MvQuery,
   ctx: HandlerContext,
 ): void {
-  const byLanguage = new Map<string, string[]>();
+  const byLanguage = new Map<string, [string, ...string[]]>();
   for (const file of files) {
     const language = codeLanguage(file, req, ctx);
     if (language) byLanguage.set(language, [...(byLanguage.get(language) ?? []), file]);
   }
   const uncovered: string[] = [];
   for (const [language, list] of byLanguage) {
-    const serving = found.filter((f) => languageIdFor(f.session.client.spec, list[0]!) === language);
+    const serving = found.filter((f) => languageIdFor(f.session.client.spec, list[0]) === language);
     if (serving.some((f) => asks(f.session))) continue;
     const who = serving.length
       ? `${serving.map((f) => f.session.client.spec.id).join(', ')} cannot update what imports them`

@@ -12,8 +12,8 @@ import { SymbolsShape, WorkspaceSymbolsShape } from './shape';
 
 /** What a miss names: `symbols`, or `function or class symbols` with --kind. */
 function kindWords(kinds: string[] | undefined): string {
-  if (!kinds?.length) return 'symbols';
-  const last = kinds.at(-1)!;
+  const last = kinds?.at(-1);
+  if (kinds === undefined || last === undefined) return 'symbols';
   return `${kinds.length > 1 ? `${kinds.slice(0, -1).join(', ')} or ${last}` : last} symbols`;
 }
 

@@ -2,7 +2,15 @@
 import { LspqError } from '../../common/errors';
 import { Requests } from '../../lsp/requests';
 import { withContext } from '../../engine/excerpts';
-import { containerOf, forWorkspace, holdsText, indexServer, kindOf, locationsOf } from '../../engine/from-index';
+import {
+  containerOf,
+  forWorkspace,
+  holdsText,
+  indexServer,
+  indexTexts,
+  kindOf,
+  locationOf,
+} from '../../engine/from-index';
 import type { DocumentSymbol as LspDocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { symbolKindName, symbolTree, TextSource, toSpan } from '../../lsp/convert';
 import type { PositionEncoding } from '../../lsp/position';
@@ -70,12 +78,11 @@ function fromFlat(
       children: [],
     };
     const start = s.location.range.start;
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
+    for (let top = stack.at(-1); top; top = stack.at(-1)) {
       if (start.line < top.end.line || (start.line === top.end.line && start.character < top.end.character)) break;
       stack.pop();
     }
-    (stack.length > 0 ? stack[stack.length - 1]!.node.children : roots).push(node);
+    (stack.at(-1)?.node.children ?? roots).push(node);
     stack.push({ end: s.location.range.end, node });
   }
   return roots;
@@ -156,12 +163,9 @@ export async function workspaceSymbols(
       .filter((s) => !req.kinds?.length || req.kinds.includes(s.kind))
       .sort((a, b) => comparePlaces(a.place, b.place));
     const shown = all.slice(0, req.limit);
-    const places = locationsOf(
-      shown.map((s) => s.place),
-      ctx,
-    );
-    const symbols = shown.map(({ name, symbol, kind }, i) => {
-      const { path, line, column } = places[i]!;
+    const texts = indexTexts(ctx);
+    const symbols = shown.map(({ name, symbol, kind, place }) => {
+      const { path, line, column } = locationOf(place, texts);
       const container = containerOf(symbol);
       return { name, kind, ...(container ? { container } : {}), path, line, column };
     });
@@ -194,9 +198,9 @@ export async function workspaceSymbols(
   return {
     query: req.query,
     server: sessions.map((s) => s.client.spec.id).join(','),
-    root: sessions[0]!.client.root,
+    root: sessions[0].client.root,
     // Context from the text the first server sees (an open document's, else the disk's).
-    symbols: withContext(all.slice(0, req.limit), textsOf(sessions[0]!, ctx), req.context),
+    symbols: withContext(all.slice(0, req.limit), textsOf(sessions[0], ctx), req.context),
     total: all.length,
     truncated: all.length > req.limit || capped.length > 0,
     source: 'server',

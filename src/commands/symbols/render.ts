@@ -55,8 +55,8 @@ export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): z.
 }
 
 /** A server's own cap: how many it gave, and that more may match. */
-function capNote(r: WorkspaceSymbolsResult): string {
-  const caps = r.serverCaps!.map((c) => `${c.server} answers at most ${c.cap}`).join(', ');
+function capNote(r: WorkspaceSymbolsResult, serverCaps: NonNullable<WorkspaceSymbolsResult['serverCaps']>): string {
+  const caps = serverCaps.map((c) => `${c.server} answers at most ${c.cap}`).join(', ');
   return `cut by the server: ${caps} symbols, so more may match '${r.query}' than the ${r.symbols.length} shown; narrow the query`;
 }
 
@@ -70,7 +70,7 @@ export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptio
   return {
     stdout: placedLines(places),
     warning: r.serverCaps?.length
-      ? capNote(r)
+      ? capNote(r, r.serverCaps)
       : r.truncated
         ? truncationNote(r.symbols.length, r.total, 'symbols')
         : undefined,

@@ -83,7 +83,11 @@ export function wouldRun(top: string, caller: Pick<CallerContext, 'env' | 'cwd'>
   const specsIn = new Map<string, ReturnType<typeof loadServers>>();
   for (const file of files) {
     const dir = dirname(file);
-    const specs = specsIn.get(dir) ?? specsIn.set(dir, loadServers(dir, caller.env, trust)).get(dir)!;
+    let specs = specsIn.get(dir);
+    if (specs === undefined) {
+      specs = loadServers(dir, caller.env, trust);
+      specsIn.set(dir, specs);
+    }
     for (const spec of serversForFile(specs, file)) {
       if (spec.needsMarker && !findMarkedRoot(spec, dirname(file))) continue;
       const key = `${spec.id}\0${findRoot(spec, file)}\0${dirname(file)}`;

@@ -36,7 +36,7 @@ const ESLINT_SETTINGS = {
 };
 
 /** Linters and helpers that answer no question about code but diagnostics and actions. */
-const NO_NAVIGATION: ServerSpec['lacks'] = [
+const NO_NAVIGATION: NonNullable<ServerSpec['lacks']> = [
   'definitionProvider',
   'typeDefinitionProvider',
   'implementationProvider',
@@ -372,7 +372,7 @@ const LISTED: ServerSpec[] = [
       ]),
     ),
     needsMarker: true,
-    lacks: [...NO_NAVIGATION!, 'hoverProvider'],
+    lacks: [...NO_NAVIGATION, 'hoverProvider'],
     // The settings VS Code's ESLint extension gives it: without a workspace folder it fails every file.
     settings: ESLINT_SETTINGS,
     needsPackage: 'eslint',

@@ -28,7 +28,8 @@ const LINTER_ONLY: (keyof ServerCapabilities)[] = [
 const JS_ROOTS = [['tsconfig.json', 'jsconfig.json'], ['package.json']];
 const NODE_ENV = ['PATH', 'NODE_PATH', 'NODE_OPTIONS'];
 const PYTHON = { '.py': 'python', '.pyi': 'python' };
-const PY_ROOTS = [['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Pipfile']];
+const PY_MARKERS = ['pyrightconfig.json', 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', 'Pipfile'];
+const PY_ROOTS = [PY_MARKERS];
 const PY_ENV = ['PATH', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'PYTHONPATH'];
 const RENAME_EVERYWHERE = { preferences: { useAliasesForRenames: false } };
 /** pylsp's plugins that load code the repository's configuration names. */
@@ -259,7 +260,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     command: 'ruff',
     args: ['server'],
     languages: PYTHON,
-    rootMarkers: [['pyproject.toml', 'ruff.toml', '.ruff.toml', ...PY_ROOTS[0]!]],
+    rootMarkers: [['pyproject.toml', 'ruff.toml', '.ruff.toml', ...PY_MARKERS]],
     rootRule: 'python-package',
     workspaces: 'uv',
     install: 'pip install ruff',
