@@ -31,7 +31,7 @@ import * as z from 'zod/mini';
 import { findWord } from '../common/target';
 import { probeEnv, spawnGit } from '../git/run';
 import type { DiskView } from '../lsp/file-events';
-import { fileKinds, lineKindsFromStart, syntaxOf } from '../lsp/lexical';
+import { fileKinds, kindAt, syntaxOf } from '../lsp/lexical';
 
 export { type Build, buildLabel, envFor } from './go-constraints';
 
@@ -148,16 +148,13 @@ export function writingLeftOut(candidates: string[], name: string): string[] {
 /** Whether `text` writes `name` in code (not only in a comment or a string). */
 function namesInCode(path: string, text: string, name: string): boolean {
   const syntax = syntaxOf(path);
-  for (const [i, line] of text.split('\n').entries()) {
-    const hits = line.includes(name) ? findWord(line, name) : [];
-    if (hits.length === 0) continue;
-    if (!syntax) return true;
-    // Scanned to this line only, once per line that holds the name: most files answer at their first.
-    const kinds = lineKindsFromStart(text, i, syntax);
-    const unit = (at: number) => Array.from(line).slice(0, at).join('').length;
-    if (hits.some((at) => (kinds[unit(at)] ?? 'code') === 'code')) return true;
-  }
-  return false;
+  return text
+    .split('\n')
+    .some(
+      (line, i) =>
+        line.includes(name) &&
+        findWord(line, name).some((at) => !syntax || kindAt(text, i + 1, at + 1, syntax) === 'code'),
+    );
 }
 
 export interface OtherBuilds {

@@ -93,11 +93,6 @@ export function fileKinds(text: string, syntax: Syntax): Kind[][] {
   return scan(text, startOf(syntax), 0, Infinity);
 }
 
-/** The kind of each UTF-16 unit of line `line` (0-based), scanned from the start: a file looked at once, its points not kept. */
-export function lineKindsFromStart(text: string, line: number, syntax: Syntax): Kind[] {
-  return scan(text, startOf(syntax), line, line)[0] ?? [];
-}
-
 /** Lines between two remembered points of a file: a question scans at most this many lines before its own. */
 const POINT_EVERY = 16;
 /** Files whose points are remembered (a warm question asks about the same few files again and again). */
