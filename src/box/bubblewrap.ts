@@ -1,0 +1,51 @@
+/**
+ * A box made by bubblewrap: a new mount namespace holding only what the
+ * rules let the program read (read-only) and write, fresh /dev, /proc and
+ * /tmp, no network, its own PID namespace (so nothing it starts outlives
+ * it), ended with the process that started it.
+ */
+import type { BoxRules } from './rules';
+
+/** What bubblewrap needs of a path that exists: a link is made as a link (merged /usr's /bin), the rest bound. */
+export type PathKind = { link: string } | 'dir' | 'file' | undefined;
+
+/**
+ * bubblewrap's arguments for `argv` under `rules`, run in `cwd`. `kindOf`
+ * tells what each path is (a link's target), so this stays a pure function
+ * of what it is told.
+ */
+export function bubblewrapArgs(
+  rules: BoxRules,
+  argv: readonly string[],
+  cwd: string,
+  kindOf: (path: string) => PathKind,
+): string[] {
+  const args = [
+    '--die-with-parent',
+    '--new-session',
+    '--unshare-user-try',
+    '--unshare-pid',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    ...(rules.network ? [] : ['--unshare-net']),
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+  ];
+  // Shallow paths first, so a deeper bind lands inside the folder bound above it rather than under it.
+  const byDepth = (paths: string[]) =>
+    [...new Set(paths)].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
+  const writable = new Set(rules.write);
+  for (const path of byDepth([...rules.read, ...rules.write])) {
+    const kind = kindOf(path);
+    if (kind === undefined) continue;
+    if (typeof kind === 'object') args.push('--symlink', kind.link, path);
+    else args.push(writable.has(path) ? '--bind' : '--ro-bind', path, path);
+  }
+  args.push('--chdir', cwd, '--', ...argv);
+  return args;
+}
