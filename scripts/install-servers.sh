@@ -13,7 +13,7 @@
 # the machine's cache, ${XDG_CACHE_HOME:-~/.cache}/lspq-tools (LSPQ_TOOLS_CACHE
 # overrides), and .tools only links to it or copies it with hard links; a
 # fresh clone, or .tools removed, costs seconds. System packages (clangd,
-# zsh, fish, qemu-user) come from apt-get, rust-analyzer from rustup.
+# bubblewrap, zsh, fish, qemu-user) come from apt-get, rust-analyzer from rustup.
 #
 # In parallel: the Go, npm, Python, cargo and system steps are independent
 # and run at once, each into its own log, printed when it ends.
@@ -417,18 +417,18 @@ rust_analyzer_tool() {
   log "rust-analyzer: $BIN/rust-analyzer -> $real"
 }
 shells_tool() {
-  CURRENT_STEP="zsh, fish, qemu-user and libc6-arm64-cross (apt)"
-  if command -v zsh >/dev/null && command -v fish >/dev/null && command -v qemu-aarch64 >/dev/null \
-     && [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ]; then
-    log "zsh, fish and qemu-user already installed"
+  CURRENT_STEP="bubblewrap, zsh, fish, qemu-user and libc6-arm64-cross (apt)"
+  if command -v bwrap >/dev/null && command -v zsh >/dev/null && command -v fish >/dev/null \
+     && command -v qemu-aarch64 >/dev/null && [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ]; then
+    log "bubblewrap, zsh, fish and qemu-user already installed"
     return
   fi
-  need apt-get "zsh, fish and qemu-user come from Debian's packages"
-  log "installing zsh, fish, qemu-user and libc6-arm64-cross with apt-get"
+  need apt-get "bubblewrap, zsh, fish and qemu-user come from Debian's packages"
+  log "installing bubblewrap (the box for untrusted workspaces), zsh, fish, qemu-user and libc6-arm64-cross with apt-get"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    zsh fish qemu-user libc6-arm64-cross >/dev/null \
-    || die "apt-get install zsh fish qemu-user libc6-arm64-cross failed"
+    bubblewrap zsh fish qemu-user libc6-arm64-cross >/dev/null \
+    || die "apt-get install bubblewrap zsh fish qemu-user libc6-arm64-cross failed"
 }
 php_sources() { # Debian's php-monolog and php-psr-log, unpacked: a real PHP library's sources (no PHP runs)
   CURRENT_STEP="php-monolog $PHP_MONOLOG_DEB and php-psr-log $PHP_PSR_LOG_DEB sources"

@@ -38,7 +38,8 @@ export async function dispatch(request: Request, ctx: EngineContext, answerers: 
     });
   } finally {
     leases.releaseAll();
-    const line = leftOutLine(trust.leftOut);
+    const finding = trust.leftOut.length ? trust.finding : undefined;
+    const line = leftOutLine(trust.leftOut, finding && 'none' in finding ? finding.none : undefined);
     if (line) ctx.warn?.(line);
   }
 }

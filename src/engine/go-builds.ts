@@ -11,6 +11,8 @@
  * command cannot. A file no configuration tried compiles is said
  * unsearched, never silently left out.
  */
+import { boxed } from '../box/command';
+import { Trust } from '../trust/decision';
 import { readFileSync, statSync } from 'node:fs';
 import type { LeftOutFile } from '../scip/index-table';
 import { basename, dirname, relative } from 'node:path';
@@ -255,10 +257,16 @@ const GO_COMMAND_MS = 20_000;
 async function goCommand(args: string[], cwd: string, env: Record<string, string>): Promise<string | undefined> {
   const go = Bun.which('go', { PATH: env.PATH ?? '' });
   if (!go) return undefined;
+  const own = { ...env, GOPROXY: 'off', GOTOOLCHAIN: 'local' };
+  // A module not trusted: go reads its go.mod and go.work in the box, as gopls does.
+  const box = new Trust(env).boxFor([cwd, go]);
+  const run = box
+    ? boxed([go, ...args], box, { purpose: 'go', root: cwd, binary: go, cwd, env: own })
+    : { argv: [go, ...args], env: own };
   try {
-    const proc = Bun.spawn([go, ...args], {
+    const proc = Bun.spawn(run.argv, {
       cwd,
-      env: { ...env, GOPROXY: 'off', GOTOOLCHAIN: 'local' },
+      env: run.env,
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: 'ignore',

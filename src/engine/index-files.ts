@@ -103,7 +103,7 @@ export async function findIndex(
  * code: taken once trusted, never on git's say.
  */
 export function mayReadIndex(file: string, found: string, env: Record<string, string>, trust: Trust): boolean {
-  return isOwn(file, env) || trust.mayRun(file, found, 'an index that came with the workspace');
+  return isOwn(file, env) || trust.mayBelieve(file, found, 'an index that came with the workspace');
 }
 
 /** URL and HEAD pairs the URL had no index for: asked once per daemon, not once per question. */

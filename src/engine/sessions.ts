@@ -157,7 +157,10 @@ export function decide(spec: ServerSpec, found: Resolved, req: CallerContext, tr
   // A Python environment not trusted: its packages read as files, its interpreter never run.
   const allowed = packages && spec.packagePaths ? overlaid(untrusted, spec.packagePaths(packages)) : untrusted;
   const planned = withTsPlugins(allowed, root, trust, env, realOf);
-  return { spec: planned, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
+  // Not trusted, and a box can be made: it runs as configured, inside the box.
+  const box = trust.boxFor([root, binary, ...(python ? [python.prefix] : [])]);
+  const spec2 = box ? { ...planned, contained: box } : planned;
+  return { spec: spec2, root, binary, rule, env, ...(python ? { python: python.prefix } : {}) };
 }
 
 /** Where a server for `path` runs and its binary, found as trust allows (trust records what it passed over). */

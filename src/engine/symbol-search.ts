@@ -19,9 +19,7 @@ import type { WorkspaceSymbol } from '../answers/places';
 import { findWord } from '../common/target';
 import { loadProjects } from './projects';
 import type { Deadline, HandlerContext } from './context';
-import { acquire, prepare, using, type Candidate } from './sessions';
-import { overlaid, underTrust } from '../lsp/servers/untrusted';
-import { realOf } from '../common/real-path';
+import { acquire, decide, prepare, using, type Candidate } from './sessions';
 import { ownExtensions } from '../lsp/servers/ts-plugins';
 
 /** The servers of the project around `--root` or the current directory: the nearest marked root wins. */
@@ -72,18 +70,25 @@ export async function workspaceSessions(req: CallerContext, ctx: HandlerContext)
       missing.push(`${c.spec.id} (${c.spec.install})`);
       continue;
     }
-    const untrusted = underTrust(c.spec, c.root, located.binary, ctx.trust, req.env, realOf);
-    // A Python environment not trusted: its packages read as files, its interpreter never run.
-    const spec =
-      untrusted && located.packages && c.spec.packagePaths
-        ? overlaid(untrusted, c.spec.packagePaths(located.packages))
-        : untrusted;
-    if (!spec) {
+    // The one decision of what runs (trust, its untrusted mode, the box), as for every other question.
+    const candidate = decide(
+      c.spec,
+      {
+        root: c.root,
+        binary: located.binary,
+        rule: located.rule,
+        ...(located.python ? { python: located.python } : {}),
+        ...(located.packages ? { packages: located.packages } : {}),
+      },
+      req,
+      ctx.trust,
+    );
+    if (!candidate) {
       missing.push(`${c.spec.id} (once trusted: lspq trust)`);
       continue;
     }
     for (const e of exts) covered.add(e);
-    chosen.push({ spec, root: c.root, binary: located.binary, env: located.env, rule: located.rule });
+    chosen.push(candidate);
   }
   if (chosen.length === 0)
     throw new LspqError(

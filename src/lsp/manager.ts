@@ -11,7 +11,7 @@
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
 import { BoundedCache } from '../common/bounded-cache';
-import { configuredHash, poolKey } from './pool-key';
+import { configuredHash, poolKey, trustModeOf } from './pool-key';
 import { LspClient } from './client';
 import { LineCache } from './convert';
 import { SessionLock } from './leases';
@@ -295,12 +295,12 @@ export class ServerPool {
   private async start(key: string, options: AcquireOptions, signal: AbortSignal): Promise<Session> {
     // The same server for the same root in the other trust mode (the root was just trusted, or trust revoked):
     // replaced, not kept beside it.
-    const restricted = options.spec.restricted !== undefined;
+    const mode = trustModeOf(options.spec);
     for (const other of this.list())
       if (
         other.client.spec.id === options.spec.id &&
         other.client.root === options.root &&
-        (other.client.spec.restricted !== undefined) !== restricted
+        trustModeOf(other.client.spec) !== mode
       ) {
         this.log(`${options.spec.id} (${options.root}): trust changed; replacing the one started before`);
         this.retire(other);

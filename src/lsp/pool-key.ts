@@ -24,8 +24,12 @@ export function poolKey(
       k === 'PATH' ? `PATH→${(spec.pathTools ?? []).map((t) => toolOnPath(t, env) ?? '-')}` : `${k}=${env[k] ?? ''}`,
     )
     .join('\0');
-  return `${spec.id}\0${root}\0${binary}\0${relevant}\0${configured(spec)}`;
+  return `${spec.id}\0${root}\0${binary}\0${relevant}\0${configured(spec)}\0${trustModeOf(spec)}`;
 }
+
+/** How a server runs for its root: as the user's own code, in its untrusted mode, or as configured in a box. */
+export const trustModeOf = (spec: ServerSpec): 'trusted' | 'restricted' | 'contained' =>
+  spec.contained ? 'contained' : spec.restricted ? 'restricted' : 'trusted';
 
 /**
  * What a .lsp.json sets is part of the server it starts: edited, the next

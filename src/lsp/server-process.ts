@@ -1,5 +1,6 @@
 /** A server's process: started in a process group of its own, and that whole group stopped. */
 import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { boxed } from '../box/command';
 import { LspqError, messageOf } from '../common/errors';
 import type { ServerSpec } from './servers/spec';
 
@@ -13,11 +14,17 @@ export async function spawnServer(
   env: Record<string, string>,
 ): Promise<ChildProcessWithoutNullStreams> {
   let proc: ChildProcessWithoutNullStreams;
+  const own = { ...env, ...spec.env };
+  // A workspace not trusted: the server runs as configured, in its box (src/box/).
+  const run = spec.contained
+    ? boxed([binary, ...spec.args], spec.contained, { purpose: spec.id, root, binary, cwd: root, env: own })
+    : { argv: [binary, ...spec.args], env: own };
+  const [program = binary, ...args] = run.argv;
   try {
     // Its own process group, so shutdown can kill helpers the server spawned.
-    proc = spawn(binary, spec.args, {
+    proc = spawn(program, args, {
       cwd: root,
-      env: { ...env, ...spec.env },
+      env: run.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     });

@@ -13,6 +13,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { type Containment, containmentFor, type BoxFinding } from '../box/containment';
 import { realOf } from '../common/real-path';
 import { checkoutTop } from '../project/checkout';
 import { hashOf, readTrust, repositoryOf, type TrustEntry, trustFile } from './store';
@@ -27,6 +28,8 @@ export interface LeftOut {
   file?: string;
   /** Said by `trust --explain` only: a restriction that costs the answer nothing a question could notice. */
   quiet?: boolean;
+  /** The workspace's word about itself (an index), not its code: trusted only, box or none. */
+  word?: boolean;
 }
 
 /** Where `path` itself lies: its folder's real place and its own name (a link is judged where the link is). */
@@ -43,10 +46,34 @@ export class Trust {
   readonly passedOver = new Map<string, string>();
   private readonly all: boolean;
   private readonly entries: TrustEntry[];
+  private readonly env: Record<string, string | undefined>;
+  private found: BoxFinding | undefined;
 
   constructor(env: Record<string, string | undefined>, entries?: TrustEntry[]) {
     this.all = env.LSPQ_TRUST === 'all';
     this.entries = this.all ? [] : (entries ?? readTrust(env));
+    this.env = env;
+  }
+
+  /** The box this machine makes for what the user does not trust, or why none (then the allowlists hold). */
+  get finding(): BoxFinding {
+    this.found ??= this.all ? { none: 'LSPQ_TRUST=all' } : containmentFor(this.env);
+    return this.found;
+  }
+
+  /** The box, where one can be made. */
+  get box(): Containment | undefined {
+    const f = this.finding;
+    return 'box' in f ? f.box : undefined;
+  }
+
+  /**
+   * The box a program runs in: none where the user trusts every place it
+   * comes from (its workspace, its binary, its environment), else this
+   * machine's (undefined with none: the allowlists decided what runs).
+   */
+  boxFor(places: readonly string[]): Containment | undefined {
+    return places.every((p) => this.covers(p)) ? undefined : this.box;
   }
 
   /** Everything may run: for lspq's own benchmarks and tools, which choose their servers themselves. */
@@ -56,16 +83,17 @@ export class Trust {
 
   /** Nothing is trusted: what `trust --explain` asks, to list everything trust would let run. */
   static nothing(): Trust {
-    return new Trust({}, []);
+    return new Trust({ LSPQ_BOX: 'off' }, []);
   }
 
   /** What decides this view, for a cache of what it allowed: LSPQ_TRUST and the trust file's state. */
   static stamp(env: Record<string, string | undefined>): string {
     if (env.LSPQ_TRUST === 'all') return 'all';
+    const box = env.LSPQ_BOX ?? '';
     try {
-      return String(statSync(trustFile(env)).mtimeMs);
+      return `${statSync(trustFile(env)).mtimeMs}:${box}`;
     } catch {
-      return 'none';
+      return `none:${box}`;
     }
   }
 
@@ -92,9 +120,9 @@ export class Trust {
     );
   }
 
-  /** Whether servers for `root` run as configured (not in their untrusted mode). */
+  /** Whether servers for `root` run as configured (not in their untrusted mode): trusted, or contained. */
   trustsRoot(root: string): boolean {
-    return this.covers(root);
+    return this.covers(root) || this.box !== undefined;
   }
 
   /** Says what a question left out of the workspace at `root`. */
@@ -104,18 +132,27 @@ export class Trust {
 
   /**
    * Whether a program, module or file found in the workspace at `path` may
-   * run (or be taken as the workspace's word); `found` is the folder it was
-   * found for (what trusting lets it run). Passed over is said.
+   * run: trusted, or in the box; `found` is the folder it was found for
+   * (what trusting lets it run). Passed over is said.
    */
   mayRun(path: string, found: string, what: string, quiet = false): boolean {
     if (this.covers(path) && this.coversTarget(path)) return true;
+    // Contained, it runs in the box: whatever it loads can neither write nor reach anything (src/box/).
+    if (this.box !== undefined) return true;
     this.leftOut.push({ what, repository: repositoryOf(found), file: path, ...(quiet ? { quiet } : {}) });
+    return false;
+  }
+
+  /** Whether what the workspace says of itself (an index that came with it) is taken as its word: trusted only. */
+  mayBelieve(path: string, found: string, what: string): boolean {
+    if (this.covers(path) && this.coversTarget(path)) return true;
+    this.leftOut.push({ what, repository: repositoryOf(found), file: path, word: true });
     return false;
   }
 
   /** Whether a `.lsp.json` may be read: in a trusted folder, with the content it had when trusted. */
   mayRead(config: string, what: string): boolean {
-    if (this.all) return true;
+    if (this.all || this.box !== undefined) return true;
     const entry = this.entryFor(config);
     if (entry) {
       try {
@@ -131,7 +168,7 @@ export class Trust {
 }
 
 /** The one line a question says of what it left out (the quiet restrictions are for `trust --explain`). */
-export function leftOutLine(leftOut: LeftOut[]): string | undefined {
+export function leftOutLine(leftOut: LeftOut[], notContained?: string): string | undefined {
   const said = leftOut.filter((l) => !l.quiet);
   if (said.length === 0) return undefined;
   const repositories = [...new Set(said.map((l) => l.repository))];
@@ -141,5 +178,7 @@ export function leftOutLine(leftOut: LeftOut[]): string | undefined {
     return `${l.what} (${rel.startsWith('..') ? l.file : rel})`;
   };
   const what = [...new Set(said.map(shown))].join(', ');
-  return `left out ${what}: the workspace is not trusted (lspq trust ${repositories.join(' ')} lets it run)`;
+  // Where no box could be made, why: installing bubblewrap would run it contained instead.
+  const why = notContained && said.some((l) => !l.word) ? `, and no box can be made here (${notContained})` : '';
+  return `left out ${what}: the workspace is not trusted${why} (lspq trust ${repositories.join(' ')} lets it run)`;
 }

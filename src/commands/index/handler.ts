@@ -6,6 +6,7 @@
  * questions know which files changed since.
  */
 import { spawn } from 'node:child_process';
+import { boxed } from '../../box/command';
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { LspqError } from '../../common/errors';
@@ -75,14 +76,14 @@ const INDEXER_GRACE_MS = 2_000;
  * nothing lspq starts outlives the question.
  */
 function runIndexer(
-  binary: string,
-  args: string[],
+  argv: string[],
   cwd: string,
   env: Record<string, string>,
   budgetMs: number,
   signal: AbortSignal | undefined,
 ): Promise<{ code: number; tail: string; stopped?: 'timeout' | 'cancelled' }> {
   return new Promise((resolve) => {
+    const [binary = '', ...args] = argv;
     const child = spawn(binary, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let tail = '';
     let stopped: 'timeout' | 'cancelled' | undefined;
@@ -170,14 +171,20 @@ export async function buildIndex(req: IndexQuery, ctx: HandlerContext): Promise<
       ctx.progress?.(`indexing ${dir} with ${indexer.name}`);
       const restricted = underTrustOf(indexer, dir, run.binary, req, ctx);
       if (!restricted) continue;
-      const r = await runIndexer(
-        run.binary,
-        indexer.args(dir, part),
-        dir,
-        indexerEnv(withUserPath({ ...req.env, ...restricted.env })),
-        deadline.remaining,
-        ctx.signal,
-      );
+      // Not trusted, the indexer runs in its box: it writes only its part of the index.
+      const box = ctx.trust.boxFor([dir, run.binary]);
+      const env = indexerEnv(withUserPath({ ...req.env, ...restricted.env }));
+      const command = box
+        ? boxed([run.binary, ...indexer.args(dir, part)], box, {
+            purpose: indexer.name,
+            root: dir,
+            binary: run.binary,
+            cwd: dir,
+            env,
+            write: [work],
+          })
+        : { argv: [run.binary, ...indexer.args(dir, part)], env };
+      const r = await runIndexer(command.argv, dir, command.env, deadline.remaining, ctx.signal);
       if (r.stopped === 'timeout')
         throw new LspqError(
           'timeout',

@@ -2,6 +2,10 @@
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { boxed } from '../../box/command';
+import { findingWords } from '../../box/containment';
+import { trustModeOf } from '../../lsp/pool-key';
+import { Trust } from '../../trust/decision';
 import { type Offered, offeredBy, strategyOf } from '../../lsp/complete-diagnostics';
 import { knownServer, knownVersion, rememberVersion } from '../../lsp/known-servers';
 import { loadServers } from '../../lsp/servers/config';
@@ -46,7 +50,17 @@ async function versionOf(
   if (fromPackage) return caches.versions.set(key, { line: fromPackage }).line;
   let text = '';
   try {
-    const run = Bun.spawn([binary, ...args], { env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+    // A binary the user has not trusted (found in a workspace) is asked its version in its box.
+    const box = new Trust(env).boxFor([binary]);
+    const command = box
+      ? boxed([binary, ...args], box, { purpose: 'version', root: dirname(binary), binary, cwd: '/', env })
+      : { argv: [binary, ...args], env };
+    const run = Bun.spawn(command.argv, {
+      env: command.env,
+      stdin: 'ignore',
+      stdout: 'pipe',
+      stderr: 'pipe',
+    });
     const timer = setTimeout(() => run.kill('SIGKILL'), VERSION_TIMEOUT_MS);
     const [out, err, status] = await Promise.all([
       new Response(run.stdout).text(),
@@ -168,7 +182,7 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
       };
     }),
   );
-  return { servers: result, untrusted: configLeftOut };
+  return { servers: result, untrusted: configLeftOut, box: findingWords(ctx.trust.finding) };
 }
 
 /**
@@ -227,6 +241,7 @@ export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Pro
       root: c.root,
       path: c.binary,
       foundBy: c.rule,
+      runs: trustModeOf(c.spec),
       ...(c.python ? { python: c.python } : {}),
       ...(version ? { version } : {}),
       known,
@@ -248,5 +263,5 @@ export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Pro
   const missing = passed.flatMap((p) => ('missing' in p ? [{ id: p.id, install: p.missing }] : []));
   const notUsed = passed.flatMap((p) => ('notUsed' in p ? [{ id: p.id, why: p.notUsed }] : []));
   const untrusted = [...new Set(ctx.trust.leftOut.filter((l) => !l.quiet).map((l) => l.what))];
-  return { file: req.file, servers, missing, untrusted, notUsed };
+  return { file: req.file, servers, missing, untrusted, notUsed, box: findingWords(ctx.trust.finding) };
 }

@@ -32,6 +32,8 @@ export interface ServerForFile {
   path: string;
   /** The rule that found the binary: a project's node_modules/.bin, its Python environment, a tool folder, PATH. */
   foundBy: string;
+  /** How it runs: as the user's own code (trusted), in its untrusted mode, or as configured in the box. */
+  runs: 'trusted' | 'restricted' | 'contained';
   /** The Python environment a Python server was given (VIRTUAL_ENV), when one was found. */
   python?: string;
   version?: string;
@@ -60,10 +62,14 @@ export interface ServersForResult {
   untrusted: string[];
   /** Installed, but not for this file: why (no configuration of it above the file, a package it needs, a plugin). */
   notUsed: { id: string; why: string }[];
+  /** How a workspace not trusted runs here: `contained (bubblewrap, ...)`, or `not contained: why`. */
+  box: string;
 }
 
 export interface ServersResult {
   servers: ServerInfo[];
   /** The repository's own .lsp.json, left out until trusted. */
   untrusted: string[];
+  /** How a workspace not trusted runs here: `contained (bubblewrap, ...)`, or `not contained: why`. */
+  box: string;
 }

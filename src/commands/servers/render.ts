@@ -22,7 +22,20 @@ export function renderServers(r: ServersResult, o: RenderOptions): Rendered {
     return `${head}\n          ${c.dim(detail)}${roots}${untrusted.join('')}`;
   });
   const config = r.untrusted.map((u) => `${c.yellow('not trusted')} ${u} (lspq trust lets it run)`);
-  return { stdout: `${[...config, ...lines].join('\n')}\n` };
+  return { stdout: `${[...config, ...lines, boxLine(r.box)].join('\n')}\n` };
+}
+
+const RUNS = {
+  trusted: 'as your own code (trusted)',
+  contained: 'as configured, in the box (the workspace not trusted)',
+  restricted: 'in its untrusted mode (the workspace not trusted, and no box here)',
+} as const;
+
+/** The last line: how a workspace not trusted runs on this machine. */
+function boxLine(box: string): string {
+  return box.startsWith('contained')
+    ? `untrusted workspaces: ${box}: their servers run as configured, the workspace read-only, no network`
+    : `untrusted workspaces: ${box}: their servers run in restricted modes (docs/security.md)`;
 }
 
 export const serversForJson = (r: ServersForResult, cwd: string): z.infer<typeof ServersForShape> => ({
@@ -52,6 +65,7 @@ export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendere
       `${c.bold(s.id)} ${c.dim(s.version ?? 'version unknown')}`,
       `  binary: ${s.path} (found in ${s.foundBy})`,
       `  root: ${s.root}`,
+      `  runs: ${RUNS[s.runs]}`,
       `  ${knownFrom(s.known)}`,
       ...(s.python ? [`  python environment: ${s.python}`] : []),
       `  answers: ${can.join(' ')}`,
@@ -67,5 +81,5 @@ export function renderServersFor(r: ServersForResult, o: RenderOptions): Rendere
   const missing = r.missing.map((m) => `${c.yellow('missing')} ${m.id}: ${m.install}`);
   const untrusted = r.untrusted.map((u) => `${c.yellow('not trusted')} ${u} (lspq trust lets it run)`);
   const notUsed = r.notUsed.map((n) => `${c.dim('not used')} ${n.id}: ${n.why}`);
-  return { stdout: `${[...blocks, ...missing, ...untrusted, ...notUsed].join('\n')}\n` };
+  return { stdout: `${[...blocks, ...missing, ...untrusted, ...notUsed, boxLine(r.box)].join('\n')}\n` };
 }

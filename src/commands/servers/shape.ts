@@ -19,6 +19,8 @@ export const ServersShape = z.object({
   ),
   /** The repository's own .lsp.json, left out until trusted. */
   untrusted: z.array(z.string()),
+  /** How a workspace not trusted runs here: `contained (bubblewrap, ...)`, or `not contained: why`. */
+  box: z.string(),
 });
 
 export const ServersForShape = z.object({
@@ -29,6 +31,8 @@ export const ServersForShape = z.object({
       root: z.string(),
       path: z.string(),
       foundBy: z.string(),
+      /** How it runs: as the user's own code (trusted), in its untrusted mode, or as configured in the box. */
+      runs: z.enum(['trusted', 'restricted', 'contained']),
       python: z.optional(z.string()),
       version: z.optional(z.string()),
       known: z.object({
@@ -48,4 +52,6 @@ export const ServersForShape = z.object({
   untrusted: z.array(z.string()),
   /** Installed, but not for this file, and why. */
   notUsed: z.array(z.object({ id: z.string(), why: z.string() })),
+  /** How a workspace not trusted runs here: `contained (bubblewrap, ...)`, or `not contained: why`. */
+  box: z.string(),
 });

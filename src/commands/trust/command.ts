@@ -8,6 +8,8 @@ import type { CommandOutput } from '../../common/errors';
 import { usage } from '../../common/errors';
 import { displayPath, resolvePath } from '../../common/paths';
 import { entryFor, readTrust, repositoryOf, type TrustEntry, trustFile, writeTrust } from '../../trust/store';
+import { findingWords } from '../../box/containment';
+import { Trust } from '../../trust/decision';
 import type { WouldRun } from './explain';
 import { defineCommand, type RunContext } from '../define';
 import { serverArgs } from '../common-args';
@@ -92,10 +94,19 @@ function explain(
   const repository = repositoryOf(dir);
   const trusted = entries.some((e) => e.path === repository || repository.startsWith(`${e.path}/`));
   const runs = wouldRun(repository, line);
-  if (json) return { stdout: `${JSON.stringify({ repository, trusted, wouldRun: runs })}\n`, exit: 0 };
-  const head = runs.length
-    ? `${trusted ? 'trusted, so these run' : 'trusting it would let these run'} (${repository}):\n`
-    : `${repository} holds nothing that trust would let run: its servers run the same either way\n`;
+  // Untrusted, what it holds runs in the box where this machine makes one: trusting takes it out.
+  const finding = new Trust(line.env).finding;
+  const contained = 'box' in finding;
+  const box = findingWords(finding);
+  if (json)
+    return { stdout: `${JSON.stringify({ repository, trusted, contained, box, wouldRun: runs })}\n`, exit: 0 };
+  const head = !runs.length
+    ? `${repository} holds nothing that trust would let run: its servers run the same either way\n`
+    : trusted
+      ? `trusted, so these run as your own code (${repository}):\n`
+      : contained
+        ? `${box}: untrusted, these run in the box (the workspace read-only, no network, none of your files); trusting runs them outside it (${repository}):\n`
+        : `${box}; trusting it would let these run (${repository}):\n`;
   return { stdout: head + runs.map(listed).join(''), exit: 0 };
 }
 

@@ -213,7 +213,7 @@ export function locateServer(
   }
   const found = findCommand(spec.command, root, env, trust, python);
   // Asked where the repository's rust-toolchain file is read only once it is trusted.
-  const asked = trust.trustsRoot(root) ? root : '/';
+  const asked = trust.covers(root) ? root : '/';
   return found && !rustupLacks(found.path, spec.command, asked, env) ? found : undefined;
 }
 

@@ -3,6 +3,7 @@
  * of a `.lsp.json` entry, each a behaviour lspq knows how to handle.
  */
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
+import type { Containment } from '../../box/containment';
 import type { StyleSettings } from '../style-settings';
 import type { WorkspaceKind } from './workspaces';
 
@@ -324,6 +325,8 @@ export interface ServerSpec {
   packagePaths?: (dirs: string[]) => Overlay;
   /** Set where it runs in its untrusted mode: the restriction in force (diag says what it cannot answer so). */
   restricted?: Restriction;
+  /** Set where it runs as configured in a box, for a workspace not trusted (src/box/): the box it runs in. */
+  contained?: Containment;
   /** The configuration file that set its command, named when that command is missing. */
   configuredIn?: string;
   /** File names ending so are not the project's sources though their extension matches (TypeScript's declaration files). */
