@@ -12,6 +12,7 @@ import { parseDiff } from './parse-diff';
 import { parseLog } from './parse-log';
 import { parseStatus } from './parse-status';
 import { locate, plan, probeNames, refusal } from './policy';
+import type { GitAccess } from './boxed-git';
 import { commitsAmong, readConfig, spawnGit, type GitResult } from './run';
 import type { GitClass, Plan } from './types';
 
@@ -32,6 +33,15 @@ export type GitCallResult =
   /** --json for a subcommand lspq does not parse: git's output as strings, with the class it ran under. */
   | { kind: 'raw'; subcommand: string; class: GitClass; result: GitResult };
 
+/** The subcommands that reach another repository: the only ones a box lets reach the network. */
+const NETWORK = new Set(['fetch', 'pull', 'push', 'ls-remote', 'clone', 'remote', 'submodule']);
+
+/** What the call may change in its box, by the policy's verdict: a read changes nothing. */
+function accessOf(p: Plan): GitAccess {
+  if (p.verdict.cls === 'read') return 'read';
+  return NETWORK.has(p.command[0] ?? '') ? 'network' : 'write';
+}
+
 function gitFailed(p: Plan, r: GitResult): LspqError {
   return new LspqError('git_failed', r.stderr.trim() || `git ${p.command.join(' ')} exited with code ${r.exit}`);
 }
@@ -51,12 +61,13 @@ export async function gitCall(words: string[], o: GitCallOptions): Promise<GitCa
   if (o.json && p.json !== 'none') return parsedCall(p, neutralized, o);
 
   const env = gitEnv(o.env, neutralized, colorConfig(!o.json && o.color));
+  const access = accessOf(p);
   if (!o.json) {
     // git's own messages and progress reach the terminal as git wrote them.
-    const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'inherit', pathspecs: 'git' });
+    const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'inherit', pathspecs: 'git', access });
     return { kind: 'passthrough', stdout: r.stdout, exit: r.exit };
   }
-  const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'pipe', pathspecs: 'git' });
+  const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'pipe', pathspecs: 'git', access });
   // A failure with a message is an error; a quiet non-zero exit (grep found nothing) is an answer.
   if (r.exit !== 0 && r.stderr.trim()) throw gitFailed(p, r);
   return { kind: 'raw', subcommand: p.command.join(' '), class: p.verdict.cls, result: r };

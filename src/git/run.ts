@@ -3,6 +3,7 @@
  * with stdin closed so nothing can wait for input.
  */
 import { LspqError, messageOf } from '../common/errors';
+import { gitCommand, type GitAccess } from './boxed-git';
 import { configParameters } from './neutralize';
 import { parseConfigList } from './parse-config';
 import type { ConfigEntry } from './types';
@@ -20,6 +21,8 @@ export interface SpawnOptions {
   stderr: 'pipe' | 'inherit';
   /** 'git': pathspecs as git reads them (`lspq git`'s words, a glob lspq wrote); else every path means itself. */
   pathspecs?: 'git';
+  /** What the call may change, untrusted and in its box: nothing (the default), the work tree and repository, the network too. */
+  access?: GitAccess;
 }
 
 /**
@@ -36,9 +39,10 @@ function withPathspecs(env: Record<string, string>, pathspecs: 'git' | undefined
 export async function spawnGit(args: readonly string[], options: SpawnOptions): Promise<GitResult> {
   let proc: Bun.Subprocess<'ignore', 'pipe', 'pipe' | 'inherit'>;
   try {
-    proc = Bun.spawn(['git', ...args], {
+    const run = gitCommand(args, options.cwd, withPathspecs(options.env, options.pathspecs), options.access ?? 'read');
+    proc = Bun.spawn(run.argv, {
       cwd: options.cwd,
-      env: withPathspecs(options.env, options.pathspecs),
+      env: run.env,
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: options.stderr,
@@ -62,9 +66,10 @@ export function runGitSync(
   options: { cwd: string; env: Record<string, string>; timeoutMs: number },
 ): GitResult | undefined {
   try {
-    const r = Bun.spawnSync(['git', ...args], {
+    const run = gitCommand(args, options.cwd, withPathspecs(options.env, undefined), 'read');
+    const r = Bun.spawnSync(run.argv, {
       cwd: options.cwd,
-      env: withPathspecs(options.env, undefined),
+      env: run.env,
       stdin: 'ignore',
       stdout: 'pipe',
       stderr: 'pipe',
