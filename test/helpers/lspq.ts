@@ -48,9 +48,10 @@ export class Lspq {
    * The suite's fixtures are this project's own: trusted (LSPQ_TRUST=all,
    * as its docs say for CI), so every server runs as configured. The
    * tests of trust itself ask with `{ trusting: false }`: only what the
-   * user trusted, as a new user of a cloned repository has it.
+   * user trusted, as a new user of a cloned repository has it; with no box
+   * (the allowlists) unless `box` names one.
    */
-  constructor(private readonly options: { trusting?: boolean } = {}) {}
+  constructor(private readonly options: { trusting?: boolean; box?: 'bubblewrap' | 'landlock' | 'off' } = {}) {}
 
   /**
    * The caller's environment, fixed where it would decide which servers
@@ -70,6 +71,8 @@ export class Lspq {
       XDG_CONFIG_HOME: join(this.dir, 'config'),
       XDG_CACHE_HOME: join(this.dir, 'cache'),
       LSPQ_TRUST: this.options.trusting === false ? undefined : 'all',
+      // Untrusted tests say which box they test; those written for the allowlists (no box) ask for none.
+      LSPQ_BOX: this.options.box ?? (this.options.trusting === false ? 'off' : undefined),
       ...extra,
     };
     return Object.fromEntries(Object.entries(all).filter((e): e is [string, string] => e[1] !== undefined));
