@@ -52,6 +52,17 @@ const realOr = (path: string) => {
   }
 };
 
+/**
+ * A path whose folders pass through a link, as the folder it really is: a
+ * box binds folders where they are, and the link (in a folder bound too)
+ * leads there. A last name that is a link stays, made as a link.
+ */
+const throughLinks = (path: string) => {
+  const parent = dirname(path);
+  const real = realOr(parent);
+  return real === parent ? path : join(real, basename(path));
+};
+
 const underSystem = (path: string) => SYSTEM.some((s) => isWithin(path, s));
 
 /**
@@ -215,5 +226,10 @@ export function rulesFor(p: BoxedProgram): BoxRules {
   // A folder above the user's home (or `/`) would hold the home again: never read whole.
   const kept = read.filter((r) => r !== '/' && !(home && isWithin(home, r)) && exists(r));
   // The workspace itself is what was asked about, wherever it lies.
-  return { read: [...new Set([...kept, p.root])], write: [p.scratch, ...(p.write ?? [])], network: p.network === true };
+  const reads = [...kept, p.root].map(throughLinks);
+  return {
+    read: [...new Set(reads)],
+    write: [p.scratch, ...(p.write ?? [])].map(throughLinks),
+    network: p.network === true,
+  };
 }

@@ -201,7 +201,8 @@ export class LspClient {
     const result = await this.request(
       Requests.initialize,
       {
-        processId: process.pid,
+        // In bubblewrap's PID namespace the daemon's PID is no process: a server watching it would exit at once.
+        processId: this.spec.contained?.kind === 'bubblewrap' ? null : process.pid,
         clientInfo: { name: 'lspq', version: '0.1.0' },
         rootUri,
         rootPath: this.root,

@@ -40,7 +40,8 @@ const OTHERS = [
   ['index', '--timeout', '300'],
 ];
 
-const SAID = /^lspq: warning: left out .*: the workspace is not trusted(, and no box can be made here \(LSPQ_BOX=off\))? \(lspq trust .* lets it run\)$/m;
+const SAID =
+  /^lspq: warning: left out .*: the workspace is not trusted(, and no box can be made here \(LSPQ_BOX=off\))? \(lspq trust .* lets it run\)$/m;
 
 describe.each<Layout>(['archive', 'archive-with-git', 'odd-names', 'gitlink'])('%s', (layout) => {
   const h = hostileWorkspace(base, layout);

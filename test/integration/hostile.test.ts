@@ -39,7 +39,8 @@ afterAll(async () => {
 
 const TS = 'export const x = 1;\nexport const y = x + 1;\n';
 const tsls = Bun.which('typescript-language-server', { PATH: toolsPath() })!;
-const LEFT_OUT = /^lspq: warning: left out .*: the workspace is not trusted(, and no box can be made here \(LSPQ_BOX=off\))? \(lspq trust .* lets it run\)$/m;
+const LEFT_OUT =
+  /^lspq: warning: left out .*: the workspace is not trusted(, and no box can be made here \(LSPQ_BOX=off\))? \(lspq trust .* lets it run\)$/m;
 
 let n = 0;
 /** A new folder holding `files`; `git: true` makes it a repository with everything committed. */

@@ -48,7 +48,8 @@ function repo(files: Record<string, string>, untracked: string[] = []): string {
 /** A server script that leaves `mark` and then runs the real server `real` (so after trust it answers). */
 const marking = (mark: string, real: string) => `#!/bin/sh\ntouch '${mark}'\nexec '${real}' --stdio\n`;
 
-const LEFT_OUT = /^lspq: warning: left out .*: the workspace is not trusted(, and no box can be made here \(LSPQ_BOX=off\))? \(lspq trust .* lets it run\)$/m;
+const LEFT_OUT =
+  /^lspq: warning: left out .*: the workspace is not trusted(, and no box can be made here \(LSPQ_BOX=off\))? \(lspq trust .* lets it run\)$/m;
 
 describe.each([
   [

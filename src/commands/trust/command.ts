@@ -98,8 +98,7 @@ function explain(
   const finding = new Trust(line.env).finding;
   const contained = 'box' in finding;
   const box = findingWords(finding);
-  if (json)
-    return { stdout: `${JSON.stringify({ repository, trusted, contained, box, wouldRun: runs })}\n`, exit: 0 };
+  if (json) return { stdout: `${JSON.stringify({ repository, trusted, contained, box, wouldRun: runs })}\n`, exit: 0 };
   const head = !runs.length
     ? `${repository} holds nothing that trust would let run: its servers run the same either way\n`
     : trusted
