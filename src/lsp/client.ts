@@ -18,7 +18,7 @@ import {
   type RequestType0,
   type ServerCapabilities,
 } from 'vscode-languageserver-protocol/node';
-import { LspqError } from '../common/errors';
+import { LspqError, messageOf } from '../common/errors';
 import { type Checked, Requests } from './requests';
 import { clientCapabilities } from './capabilities';
 import { answerServer } from './server-answers';
@@ -44,6 +44,9 @@ const STDERR_DRAIN_MS = 200;
 
 type RequestParamOf<P> = P extends null ? P | undefined : P;
 /** First and longest pause before asking again a request the server cancelled because it was busy. */
+/** How long a write that failed waits for the server's exit to be reported, to say why it died. */
+const EXIT_REPORT_MS = 1_000;
+
 const RETRY_FIRST_MS = 50;
 const RETRY_MAX_MS = 800;
 
@@ -217,10 +220,10 @@ export class LspClient {
     const info = result.serverInfo;
     if (info?.version && /^v?\d+\.\d+[\w.+-]*$/.test(info.version)) this.serverVersion = `${info.name} ${info.version}`;
     this.encoding = this.spec.countsCodePoints ? 'utf-32' : negotiatedEncoding(result.capabilities.positionEncoding);
-    await this.connection.sendNotification(InitializedNotification.type, {});
+    await this.sendNotification(InitializedNotification.type, {});
     // In its untrusted mode a server is told its settings at once: pylsp reads them only from this notification.
     if (this.spec.restricted?.settings)
-      await this.connection.sendNotification(DidChangeConfigurationNotification.type, {
+      await this.sendNotification(DidChangeConfigurationNotification.type, {
         settings: this.setting(undefined),
       });
   }
@@ -380,8 +383,28 @@ export class LspClient {
 
   async sendNotification<P>(type: NotificationType<P>, params: P): Promise<void> {
     if (!this.alive) throw this.crashError();
-    // The same P: vscode-jsonrpc's overload spells a notification's params through RequestParamOf.
-    await this.connection.sendNotification(type, params as RequestParamOf<P>);
+    try {
+      // The same P: vscode-jsonrpc's overload spells a notification's params through RequestParamOf.
+      await this.connection.sendNotification(type, params as RequestParamOf<P>);
+    } catch (err) {
+      // Its input closed under the write: it exited (its exit is reported a moment later), and says why in stderr.
+      await this.exited(EXIT_REPORT_MS);
+      if (!this.alive) throw this.crashError();
+      throw new LspqError('server_failed', `${this.spec.id} could not be sent ${type.method}: ${messageOf(err)}`);
+    }
+  }
+
+  /** Resolves once its exit is reported, or after `ms`. */
+  private exited(ms: number): Promise<void> {
+    if (!this.alive) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.proc.once('exit', () => {
+        clearTimeout(timer);
+        // The exit handler that records it runs first; a turn later it is seen.
+        setImmediate(resolve);
+      });
+    });
   }
 
   /** Stops a server whose output can no longer be read; the questions waiting on it fail saying so. */

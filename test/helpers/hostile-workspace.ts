@@ -9,7 +9,7 @@
  * folder empty (untrusted), or what it holds (trusted).
  */
 import { chmodSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { git, REPO, toolsPath } from './lspq';
 
 /** The project, the same in every layout: one definition and one use per language. */
@@ -99,7 +99,12 @@ const real = (command: string) => Bun.which(command, { PATH: toolsPath() });
 /** A program that leaves `mark` and then does what the real one would (so a test sees the mark, not a failure). */
 function shim(path: string, mark: string, realProgram: string | null): void {
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, `#!/bin/sh\n: > '${mark}'\n${realProgram ? `exec '${realProgram}' "$@"` : 'exit 1'}\n`);
+  // In a box (its TMPDIR in lspq's scratch) it also says it ran there, where the box lets it write.
+  const ran = `case "$TMPDIR" in */lspq/box/*) ( : > "$TMPDIR/ran-${basename(mark)}" ) 2>/dev/null ;; esac`;
+  writeFileSync(
+    path,
+    `#!/bin/sh\n${ran}\n( : > '${mark}' ) 2>/dev/null\n${realProgram ? `exec '${realProgram}' "$@"` : 'exit 1'}\n`,
+  );
   chmodSync(path, 0o755);
 }
 
@@ -110,7 +115,10 @@ function write(path: string, text: string | Uint8Array): void {
 
 /** A script that leaves `mark` as it loads (JavaScript configuration, a tsserver plugin, tsserver itself). */
 const markingJs = (mark: string, then = '') =>
-  `require('node:fs').writeFileSync(${JSON.stringify(mark)}, '');\n${then}`;
+  `{ const fs = require('node:fs'), t = process.env.TMPDIR || '';
+  try { fs.writeFileSync(${JSON.stringify(mark)}, ''); } catch {}
+  try { if (t.includes('/lspq/box/')) fs.writeFileSync(require('node:path').join(t, 'ran-' + ${JSON.stringify(basename(mark))}), ''); } catch {} }
+${then}`;
 
 /** A shared object that leaves `mark` when loaded (a compiler plugin). */
 function markingLibrary(dir: string, mark: string): string {

@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { containmentFor } from '../../src/box/containment';
 import { escaped, escapeTargets, jsPayload, leftInBoxes, shPayload } from '../helpers/escapes';
+import { ANSWERS, hostileWorkspace, type Layout, marksIn } from '../helpers/hostile-workspace';
 import { git, Lspq, REPO, toolsPath } from '../helpers/lspq';
 
 const real = (command: string) => {
@@ -223,6 +224,34 @@ describe.each(kinds)('in the %s box', (kind) => {
     expect(theirs.stdout).toMatch(/^src\/common\/errors\.ts:\d+:14: export class LspqError extends Error \{\n$/);
     expect(theirs.exit).toBe(0);
     expect(theirs.stderr).toBe('');
+  });
+});
+
+/** What each server answers in a generated hostile workspace (test/helpers/hostile-workspace.ts). */
+const DEFS = [ANSWERS.ts, ANSWERS.py, ANSWERS.pylsp, ANSWERS.basedpyright, ANSWERS.go, ANSWERS.rust, ANSWERS.c];
+
+describe.each(kinds)('generated hostile workspaces in the %s box', (kind) => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), `lspq-contained-ws-${kind}-`)));
+  const lspq = new Lspq({ trusting: false, box: kind });
+  afterAll(async () => {
+    expect(await lspq.stop()).toEqual([]);
+    rmSync(base, { recursive: true, force: true });
+  });
+
+  describe.each<Layout>(['archive', 'odd-names'])('%s', (layout) => {
+    const h = hostileWorkspace(base, layout);
+    test('every server answers exactly with nothing left out; what the workspace planted ran in the box, and no mark got out', async () => {
+      for (const a of DEFS) {
+        const r = await lspq.run(a.def, { cwd: h.project });
+        expect([a.def.join(' '), r.stdout, r.exit]).toEqual([a.def.join(' '), a.out, 0]);
+        expect(r.stderr).not.toContain('left out');
+      }
+      const refs = await lspq.run(ANSWERS.tsRefs.refs, { cwd: h.project });
+      expect([refs.stdout, refs.exit]).toEqual([ANSWERS.tsRefs.out, 0]);
+      expect(marksIn(h)).toEqual([]);
+      // The workspace's own programs ran: its .lsp.json's servers (the nearest folder's), contained.
+      expect(leftInBoxes(lspq.env().XDG_CACHE_HOME ?? '').filter((f) => f.startsWith('ran-lsp-json-'))).not.toEqual([]);
+    });
   });
 });
 
