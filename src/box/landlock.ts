@@ -125,8 +125,6 @@ const O_CLOEXEC = 0o2000000;
 const ENOENT = 2;
 const EACCES = 13;
 const ENOTDIR = 20;
-const ENOSYS = 38;
-const EOPNOTSUPP = 95;
 
 /** libc, bound when first needed: only a box or the ABI question pays for it. */
 function bindLibc() {
@@ -185,9 +183,13 @@ export function cString(text: string): Buffer {
   return Buffer.from(`${text}\0`);
 }
 
-/** The Landlock ABI this kernel offers: 0 where there is none (not Linux, too old, or turned off). */
+/**
+ * The Landlock ABI this kernel offers: 0 where there is none: not Linux,
+ * too old (ENOSYS), built but off at boot (EOPNOTSUPP), or the call itself
+ * refused (EPERM, a container's seccomp profile). No process is started.
+ */
 export function landlockAbi(): number {
-  if (process.platform !== 'linux' || (process.arch !== 'x64' && process.arch !== 'arm64')) return 0;
+  if (process.platform !== 'linux' || seccompArch(process.arch) === undefined) return 0;
   let c: Libc;
   try {
     c = libc();
@@ -195,11 +197,8 @@ export function landlockAbi(): number {
     return 0;
   }
   const abi = c.syscall(SYS_LANDLOCK_CREATE_RULESET, 0, 0, LANDLOCK_CREATE_RULESET_VERSION, 0);
-  if (abi >= 0) return abi;
-  const code = errno();
-  // Missing (ENOSYS) or built but turned off at boot (EOPNOTSUPP) both mean no Landlock; anything else is news.
-  if (code === ENOSYS || code === EOPNOTSUPP) return 0;
-  throw new BoxStepError('landlock_create_ruleset(VERSION)', code);
+  // Whatever the errno, a box cannot be made with it: the caller takes bubblewrap or refuses.
+  return Math.max(abi, 0);
 }
 
 /**

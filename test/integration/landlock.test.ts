@@ -50,12 +50,17 @@ beforeAll(() => {
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 
 describe.skipIf(ABI === 0)(`the Landlock box (skipped where the kernel offers no Landlock; here ABI ${ABI})`, () => {
-  test('a file under read is read', async () => {
+  test('a file under read is read; a file named in read is read, its neighbour not; a missing path is skipped', async () => {
     expect(await boxed(['cat', join(readable, 'notes.txt')])).toEqual({
       stdout: 'readable words\n',
       stderr: '',
       exit: 0,
     });
+    const named = join(base, 'named.txt');
+    writeFileSync(named, 'named words\n');
+    const withFile = rules({ read: [...SYSTEM, named, join(base, 'missing')] });
+    expect(await boxed(['cat', named], withFile)).toEqual({ stdout: 'named words\n', stderr: '', exit: 0 });
+    expect((await boxed(['cat', secret], withFile)).exit).toBe(1);
   });
 
   test('a planted secret outside every read path is refused (EACCES)', async () => {
