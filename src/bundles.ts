@@ -12,6 +12,8 @@
  * - `help`: citty's --help renderer, which only --help needs.
  * - `terminal`: consola, for warnings and progress on stderr: only a command
  *   with something to say loads it.
+ * - `box`: `lspq __box`, the Landlock box a program is started in where
+ *   bubblewrap is missing (src/box/box-entry.ts).
  *
  * The path is computed at run time so the bundler cannot follow it and fold
  * a bundle back into the one that asked for it. Each caller names the type
@@ -23,6 +25,7 @@ export const BUNDLES = {
   engine: 'engine-bundle',
   help: 'commands/help',
   terminal: 'cli/terminal-messages',
+  box: 'box/box-entry',
 } as const;
 
 export type Bundle = keyof typeof BUNDLES;

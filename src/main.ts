@@ -25,6 +25,7 @@ import type { CommandLine } from './common/messages';
 import type { EngineBundle } from './engine-bundle';
 import type { TerminalBundle } from './cli/terminal-messages';
 import type { HelpBundle } from './commands/help';
+import type { BoxBundle } from './box/box-entry';
 
 /** Every command's declaration, inlined as data when the binary is built: no command's code is loaded here. */
 const COMMANDS = declarations();
@@ -103,6 +104,7 @@ async function run(): Promise<ExitCode> {
   }
   if (name === '__daemon') return loadBundle<EngineBundle>('engine').runDaemon();
   if (name === '__index-table') return loadBundle<EngineBundle>('engine').makeIndexTable(args);
+  if (name === '__box') return loadBundle<BoxBundle>('box').runBox(args);
   if (name === 'help' && args[0] === 'agents') {
     await write(1, loadBundle<HelpBundle>('help').agents());
     return 0;
