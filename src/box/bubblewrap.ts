@@ -40,11 +40,20 @@ export function bubblewrapArgs(
   const byDepth = (paths: string[]) =>
     [...new Set(paths)].sort((a, b) => a.split('/').length - b.split('/').length || a.localeCompare(b));
   const writable = new Set(rules.write);
+  // Folders bound so far, by whether writable: what lies inside one comes with it, unless its access differs.
+  const bound = new Map<string, boolean>();
+  const within = (path: string, write: boolean) =>
+    [...bound].some(([dir, w]) => w === write && path.startsWith(`${dir}/`));
   for (const path of byDepth([...rules.read, ...rules.write])) {
     const kind = kindOf(path);
-    if (kind === undefined) continue;
+    const write = writable.has(path);
+    const linkInside = typeof kind === 'object' && (within(path, false) || within(path, true));
+    if (kind === undefined || within(path, write) || linkInside) continue;
     if (typeof kind === 'object') args.push('--symlink', kind.link, path);
-    else args.push(writable.has(path) ? '--bind' : '--ro-bind', path, path);
+    else {
+      args.push(write ? '--bind' : '--ro-bind', path, path);
+      if (kind === 'dir') bound.set(path, write);
+    }
   }
   args.push('--chdir', cwd, '--', ...argv);
   return args;

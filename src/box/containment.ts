@@ -9,7 +9,6 @@
  */
 import { existsSync } from 'node:fs';
 import { delimiter, isAbsolute, join } from 'node:path';
-import { landlockAbi } from './landlock';
 
 type Env = Record<string, string | undefined>;
 
@@ -56,6 +55,8 @@ function find(env: Env): BoxFinding {
         none: bwrap ? `bubblewrap (${bwrap}) cannot make a namespace here` : 'bubblewrap is not installed (bwrap)',
       };
   }
+  // Loaded only here: bun:ffi and libc are for a machine without bubblewrap.
+  const { landlockAbi } = require('./landlock') as typeof import('./landlock');
   const abi = landlockAbi();
   if (abi > 0) return { box: { kind: 'landlock', abi } };
   const bubblewrap = bwrapOnPath(env) ? 'bubblewrap cannot make a namespace here' : 'bubblewrap is not installed';

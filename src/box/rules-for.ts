@@ -5,8 +5,8 @@
  * nothing of the user's home but those toolchains. An allowlist of what
  * may be read, so a secret no one thought of stays out (docs/security.md).
  */
-import { closeSync, lstatSync, openSync, readdirSync, readSync, realpathSync } from 'node:fs';
-import { basename, delimiter, dirname, isAbsolute, join } from 'node:path';
+import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isWithin } from '../common/paths';
 import { checkoutTop } from '../project/checkout';
 import type { BoxRules } from './rules';
@@ -53,15 +53,31 @@ const realOr = (path: string) => {
 };
 
 /**
- * A path whose folders pass through a link, as the folder it really is: a
- * box binds folders where they are, and the link (in a folder bound too)
- * leads there. A last name that is a link stays, made as a link.
+ * What a box must hold for `path` to resolve in it as it does outside:
+ * each link met on the way (made as a link where bubblewrap builds the
+ * box's folders) and the real place it ends at.
  */
-const throughLinks = (path: string) => {
-  const parent = dirname(path);
-  const real = realOr(parent);
-  return real === parent ? path : join(real, basename(path));
-};
+export function linkChain(path: string, depth = 0): string[] {
+  const parts = path.split('/').filter(Boolean);
+  let at = '/';
+  for (const [i, part] of parts.entries()) {
+    const next = join(at, part);
+    let target: string | undefined;
+    try {
+      if (lstatSync(next).isSymbolicLink()) target = readlinkSync(next);
+    } catch {
+      return [join(at, ...parts.slice(i))];
+    }
+    if (target !== undefined) {
+      // A loop of links resolves nowhere: its first link is all there is to hold.
+      if (depth > 16) return [next];
+      const rest = join(resolve(at, target), ...parts.slice(i + 1));
+      return [next, ...linkChain(rest, depth + 1)];
+    }
+    at = next;
+  }
+  return [at];
+}
 
 const underSystem = (path: string) => SYSTEM.some((s) => isWithin(path, s));
 
@@ -117,8 +133,9 @@ const pathDirs = (env: Env) => (env.PATH ?? '').split(delimiter).filter((d) => i
 
 /** A program's install and its interpreter's, each where its links really lead. */
 function programPlaces(program: string, env: Env, depth = 0): string[] {
-  const real = realOr(program);
-  const places = [dirname(program), installOf(real, env.HOME)];
+  const chain = linkChain(program);
+  const real = chain.at(-1) ?? program;
+  const places = [dirname(program), ...chain.slice(0, -1), installOf(real, env.HOME)];
   const interpreter = depth < 2 ? interpreterOf(real, env) : undefined;
   if (interpreter) places.push(...programPlaces(interpreter, env, depth + 1));
   return places;
@@ -140,8 +157,11 @@ function installsLinkedFrom(dir: string, home: string | undefined): string[] {
       } catch {
         continue;
       }
-      const real = realOr(path);
-      if (real !== path) found.add(installOf(real, home));
+      // Each link on the way to it (a `.tools/venv` linked into a cache), and the install it ends in.
+      const chain = linkChain(path);
+      for (const hop of chain.slice(1, -1)) found.add(hop);
+      const real = chain.at(-1);
+      if (real !== undefined && real !== path) found.add(installOf(real, home));
     }
   } catch {}
   const list = [...found];
@@ -226,10 +246,12 @@ export function rulesFor(p: BoxedProgram): BoxRules {
   // A folder above the user's home (or `/`) would hold the home again: never read whole.
   const kept = read.filter((r) => r !== '/' && !(home && isWithin(home, r)) && exists(r));
   // The workspace itself is what was asked about, wherever it lies.
-  const reads = [...kept, p.root].map(throughLinks);
+  const reads = [...kept, p.root].flatMap((r) => linkChain(r));
+  // A writable folder reached through links: the links are read, the folder they end at written.
+  const writes = [p.scratch, ...(p.write ?? [])].map((w) => linkChain(w));
   return {
-    read: [...new Set(reads)],
-    write: [p.scratch, ...(p.write ?? [])].map(throughLinks),
+    read: [...new Set([...reads, ...writes.flatMap((c) => c.slice(0, -1))])],
+    write: [...new Set(writes.flatMap((c) => c.slice(-1)))],
     network: p.network === true,
   };
 }

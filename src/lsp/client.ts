@@ -204,8 +204,9 @@ export class LspClient {
     const result = await this.request(
       Requests.initialize,
       {
-        // In bubblewrap's PID namespace the daemon's PID is no process: a server watching it would exit at once.
-        processId: this.spec.contained?.kind === 'bubblewrap' ? null : process.pid,
+        // Boxed, the daemon is out of reach (bubblewrap's PID namespace, Landlock's signal scope): a server that
+        // watches the PID it is given would take it for gone and exit at once.
+        processId: this.spec.contained ? null : process.pid,
         clientInfo: { name: 'lspq', version: '0.1.0' },
         rootUri,
         rootPath: this.root,
