@@ -1,9 +1,10 @@
 /**
- * The class of each subcommand that is allowed at all, read from its parsed
- * options and words the way git reads them. Each rule answers with the
- * words that decided it. Pure.
+ * The class of each subcommand that is allowed at all, read from its
+ * options as git leaves them once every word is read (the last of `--x` /
+ * `--no-x`) and from its words, the way the subcommand itself then decides.
+ * Each rule answers with the words that decided it. Pure.
  */
-import { has, occurrences, type ParsedArgs, type ParsedOption } from './grammar';
+import { on, onAs, setting, type ParsedArgs } from './grammar';
 import { repositoryUploadPack } from './neutralize';
 import type { GitClass, GitFacts, Verdict } from './types';
 
@@ -15,19 +16,11 @@ const verdict = (cls: GitClass, sub: string, detail?: string, because?: string):
   ...(because ? { because } : {}),
 });
 
-/** The first option word that could be one of `names`, as written. */
-function raw(p: ParsedArgs, ...names: string[]): string {
-  for (const name of names) {
-    const found: ParsedOption | undefined = occurrences(p, name)[0];
-    if (found) return found.raw;
-  }
-  return `--${names[0]}`;
-}
+/** The word that left the first of `names` on, as written, or the long option when none is. */
+const raw = (p: ParsedArgs, ...names: string[]): string => onAs(p, ...names) ?? `--${names[0]}`;
 
-/** The first of `names` present, as written, or undefined. */
-function any(p: ParsedArgs, ...names: string[]): string | undefined {
-  return has(p, ...names) ? raw(p, ...names.filter((n) => has(p, n))) : undefined;
-}
+/** The words git gives the command after its options: `--` is git's own unless the command keeps it (then what follows is in paths). */
+const argv = (p: ParsedArgs): string[] => [...p.positionals, ...p.paths];
 
 const readAlways: Rule = (_p, _f, sub) => verdict('read', sub);
 const writeAlways: Rule = (_p, _f, sub) => verdict('write', sub);
@@ -35,7 +28,7 @@ const writeAlways: Rule = (_p, _f, sub) => verdict('write', sub);
 /** Options that end a sequencer (merge, rebase, cherry-pick, revert) by throwing its work away. */
 function sequencer(...discarding: string[]): Rule {
   return (p, _f, sub) => {
-    const flag = any(p, ...discarding);
+    const flag = onAs(p, ...discarding);
     return flag
       ? verdict('destructive', sub, flag, 'it resets the work tree and drops what the operation changed so far')
       : verdict('write', sub);
@@ -62,9 +55,9 @@ function pushForcedByConfig(facts: GitFacts, remote: string | undefined): string
 }
 
 const push: Rule = (p, facts, sub) => {
-  const flag = any(p, 'force', 'force-with-lease', 'force-if-includes', 'mirror', 'delete', 'prune');
+  const flag = onAs(p, 'force', 'force-with-lease', 'force-if-includes', 'mirror', 'delete', 'prune');
   if (flag) return verdict('destructive', sub, flag, 'it can overwrite or delete refs on the remote');
-  const [remote, ...refspecs] = p.positionals;
+  const [remote, ...refspecs] = argv(p);
   for (const spec of refspecs) {
     const v = pushRefspecVerdict(spec, sub);
     if (v) return v;
@@ -78,9 +71,9 @@ const push: Rule = (p, facts, sub) => {
 };
 
 const pull: Rule = (p, _f, sub) => {
-  const flag = any(p, 'force');
+  const flag = onAs(p, 'force');
   if (flag) return verdict('destructive', sub, flag, 'it lets fetch overwrite local refs');
-  for (const spec of p.positionals.slice(1)) {
+  for (const spec of argv(p).slice(1)) {
     if (spec.startsWith('+') && spec.includes(':'))
       return verdict('destructive', sub, spec, 'a leading + forces the update of a local ref');
   }
@@ -88,80 +81,95 @@ const pull: Rule = (p, _f, sub) => {
 };
 
 const fetch: Rule = (p, facts, sub) => {
-  for (const o of [
-    ...occurrences(p, 'recurse-submodules'),
-    ...occurrences(p, 'recurse-submodules-default'),
-    ...occurrences(p, 'submodule-prefix'),
-  ]) {
-    if (o.value !== 'no')
-      return verdict('refused', sub, o.raw, 'it runs git in submodules, whose own configuration lspq cannot vet');
+  for (const name of ['recurse-submodules', 'recurse-submodules-default', 'submodule-prefix']) {
+    const held = setting(p, name);
+    if (held && held.value !== 'no')
+      return verdict('refused', sub, held.raw, 'it runs git in submodules, whose own configuration lspq cannot vet');
   }
   const uploadPack = repositoryUploadPack(facts.config);
-  if (uploadPack && has(p, 'all', 'multiple'))
+  const many = onAs(p, 'all', 'multiple');
+  if (uploadPack && many)
     return verdict(
       'refused',
       sub,
-      any(p, 'all', 'multiple'),
+      many,
       `the repository's ${uploadPack} names a program to run; fetch one remote at a time`,
     );
-  const flag = any(p, 'force', 'update-head-ok');
+  const flag = onAs(p, 'force', 'update-head-ok');
   if (flag) return verdict('destructive', sub, flag, 'it lets fetch overwrite local branches');
-  const refspecs = has(p, 'all', 'multiple') ? [] : p.positionals.slice(1);
-  const refmaps = occurrences(p, 'refmap').map((o) => o.value ?? '');
+  const pruneTags = onAs(p, 'prune-tags');
+  if (pruneTags)
+    return verdict('destructive', sub, pruneTags, 'with pruning on, it deletes local tags missing on the remote');
+  const refspecs = many ? [] : argv(p).slice(1);
+  const refmaps = setting(p, 'refmap')?.values ?? [];
   for (const spec of [...refspecs, ...refmaps]) {
     if (!spec.includes(':') || spec.endsWith(':')) continue;
     if (spec.startsWith('+')) return verdict('destructive', sub, spec, 'a leading + forces the update of a local ref');
-    if (has(p, 'prune'))
+    if (on(p, 'prune'))
       return verdict('destructive', sub, `${raw(p, 'prune')} ${spec}`, 'it deletes local refs missing on the remote');
   }
   const writes =
     refspecs.find((s) => s.includes(':') && !s.endsWith(':')) ??
-    any(p, 'set-upstream') ??
+    onAs(p, 'set-upstream') ??
     refmaps.find((s) => s.includes(':'));
   if (writes) return verdict('write', sub, writes, 'it updates local refs or configuration');
   return verdict('read', sub);
 };
 
+/** The filters that make `git branch` and `git tag` list, whatever words follow. */
+const LIST_FILTERS = ['contains', 'no-contains', 'with', 'without', 'merged', 'no-merged', 'points-at'];
+
+/** cmd_branch: one action at most (delete, show-current, list, edit-description, copy, move, upstream), else create. */
 const branch: Rule = (p, _f, sub) => {
-  const force = any(p, 'force');
-  if (has(p, 'delete', 'D')) {
-    if (has(p, 'D') || force)
+  const words = argv(p);
+  const force = onAs(p, 'force');
+  const del = on(p, 'delete', 'D');
+  const move = on(p, 'move', 'M');
+  const copy = on(p, 'copy', 'C');
+  const upstream = onAs(p, 'set-upstream-to', 'unset-upstream');
+  const actions = { del, show: on(p, 'show-current'), edit: on(p, 'edit-description'), move, copy, upstream };
+  const quiet = !Object.values(actions).some(Boolean) && words.length === 0;
+  const list = on(p, 'list') || quiet || on(p, ...LIST_FILTERS);
+  const count = Object.values(actions).filter(Boolean).length + (list ? 1 : 0);
+  if (count > 1) return verdict('refused', sub, undefined, 'git branch takes one action at a time and stops; give one');
+  if (del) {
+    const hard = onAs(p, 'D');
+    if (hard || force)
       return verdict(
         'destructive',
         sub,
-        any(p, 'D') ?? `${raw(p, 'delete')} ${force}`,
+        hard ?? `${raw(p, 'delete')} ${force}`,
         'it deletes a branch even if it is not merged',
       );
     return verdict('write', sub, raw(p, 'delete'));
   }
-  if (has(p, 'move', 'M', 'copy', 'C')) {
-    const hard = any(p, 'M', 'C');
+  if (actions.show || list) return verdict('read', sub);
+  if (actions.edit) return verdict('write', sub, raw(p, 'edit-description'));
+  if (move || copy) {
+    const hard = onAs(p, 'M', 'C');
     if (hard || force) return verdict('destructive', sub, hard ?? force, 'it overwrites an existing branch');
-    return verdict('write', sub, any(p, 'move', 'copy'));
+    return verdict('write', sub, raw(p, 'move', 'copy'));
   }
-  const change = any(p, 'set-upstream-to', 'unset-upstream', 'edit-description', 'set-upstream');
-  if (change) return verdict('write', sub, change);
-  if (has(p, 'show-current')) return verdict('read', sub);
-  const filters = has(p, 'contains', 'no-contains', 'with', 'without', 'merged', 'no-merged', 'points-at', 'verbose');
-  if (has(p, 'list') || filters || p.positionals.length === 0) return verdict('read', sub);
+  if (upstream) return verdict('write', sub, upstream);
   if (force) return verdict('destructive', sub, force, 'it resets an existing branch');
-  return verdict('write', sub, p.positionals[0]);
+  return verdict('write', sub, words[0]);
 };
 
+/** cmd_tag: -l, -d or -v (one of them, or git stops); none means list when there is no name or a filter, else create. */
 const tag: Rule = (p, _f, sub) => {
-  if (has(p, 'delete'))
-    return verdict('destructive', sub, raw(p, 'delete'), 'a deleted tag has no reflog to restore it from');
-  if (has(p, 'verify')) return verdict('read', sub);
-  if (has(p, 'list') || p.positionals.length === 0) return verdict('read', sub);
-  const force = any(p, 'force');
+  const mode = onAs(p, 'list', 'delete', 'verify');
+  if (on(p, 'delete')) return verdict('destructive', sub, mode, 'a deleted tag has no reflog to restore it from');
+  if (mode) return verdict('read', sub);
+  if (argv(p).length === 0 || on(p, 'n', ...LIST_FILTERS)) return verdict('read', sub);
+  const force = onAs(p, 'force');
   if (force) return verdict('destructive', sub, force, 'it replaces an existing tag');
-  return verdict('write', sub, p.positionals[0]);
+  return verdict('write', sub, argv(p)[0]);
 };
 
 const checkout: Rule = (p, facts, sub) => {
-  const forced = any(p, 'force', 'B');
+  const forced = onAs(p, 'force', 'B');
   if (forced) return verdict('destructive', sub, forced, 'it throws away local changes or resets a branch');
-  const patch = any(p, 'patch', 'pathspec-from-file');
+  const patch = onAs(p, 'patch', 'pathspec-from-file');
   if (patch) return verdict('destructive', sub, patch, 'it overwrites files in the work tree');
   if (p.paths.length > 0)
     return verdict(
@@ -170,7 +178,8 @@ const checkout: Rule = (p, facts, sub) => {
       `-- ${p.paths.join(' ')}`,
       'it overwrites files in the work tree with their committed content',
     );
-  if (has(p, 'b', 'orphan')) return verdict('write', sub, any(p, 'b', 'orphan'));
+  const create = onAs(p, 'b', 'orphan');
+  if (create) return verdict('write', sub, create);
   if (p.positionals.length > 1)
     return verdict('destructive', sub, p.positionals.join(' '), 'it overwrites files in the work tree');
   const [name] = p.positionals;
@@ -185,17 +194,17 @@ const checkout: Rule = (p, facts, sub) => {
 };
 
 const switchRule: Rule = (p, _f, sub) => {
-  const flag = any(p, 'force-create', 'force', 'discard-changes');
+  const flag = onAs(p, 'force-create', 'force', 'discard-changes');
   if (flag) return verdict('destructive', sub, flag, 'it throws away local changes or resets a branch');
   return verdict('write', sub);
 };
 
 const restore: Rule = (p, _f, sub) => {
-  if (has(p, 'worktree') || !has(p, 'staged')) {
+  if (on(p, 'worktree') || !on(p, 'staged')) {
     return verdict(
       'destructive',
       sub,
-      any(p, 'worktree') ?? p.paths.concat(p.positionals).join(' '),
+      onAs(p, 'worktree') ?? argv(p).join(' '),
       'it overwrites files in the work tree',
     );
   }
@@ -203,18 +212,19 @@ const restore: Rule = (p, _f, sub) => {
 };
 
 const reset: Rule = (p, _f, sub) => {
-  const flag = any(p, 'hard', 'merge');
+  const flag = onAs(p, 'hard', 'merge');
   if (flag) return verdict('destructive', sub, flag, 'it throws away changes in the work tree');
   return verdict('write', sub);
 };
 
+/** cmd_clean: -n reads (even with -f), -i asks, and anything else deletes (or stops for clean.requireForce). */
 const clean: Rule = (p, _f, sub) => {
-  if (has(p, 'dry-run') && !has(p, 'interactive')) return verdict('read', sub, raw(p, 'dry-run'));
-  return verdict('destructive', sub, any(p, 'force', 'interactive'), 'it deletes untracked files');
+  if (on(p, 'dry-run') && !on(p, 'interactive')) return verdict('read', sub, raw(p, 'dry-run'));
+  return verdict('destructive', sub, onAs(p, 'force', 'interactive'), 'it deletes untracked files');
 };
 
 const commit: Rule = (p, _f, sub) => {
-  const amend = any(p, 'amend');
+  const amend = onAs(p, 'amend');
   if (amend) return verdict('destructive', sub, amend, 'it rewrites the last commit');
   return verdict('write', sub);
 };
@@ -239,7 +249,7 @@ export const REMOTE: Record<string, Rule> = {
   '': readAlways,
   show: (p, facts, sub) => {
     const uploadPack = repositoryUploadPack(facts.config);
-    if (uploadPack && !has(p, 'n'))
+    if (uploadPack && !on(p, 'n'))
       return verdict(
         'refused',
         sub,

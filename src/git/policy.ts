@@ -1,11 +1,12 @@
 /**
  * lspq's git policy: every call is read, write, destructive or refused,
- * decided from git's own grammar (global options, abbreviations, combined
- * flags, `--`, refspecs), never from a substring. When lspq cannot tell,
- * it takes the stricter class. Pure: the facts about the repository come in
- * as data.
+ * decided from the options as git's parse-options leaves them (the last of
+ * `--x` / `--no-x`, abbreviations, bundles, values, `--`) and from the
+ * words and refspecs, never from a substring. Where git would stop on an
+ * option, or lspq cannot tell what git will do, it refuses. Pure: the facts
+ * about the repository come in as data.
  */
-import { has, parseArgs, firstUnknown, type OptionTable, type ParsedArgs } from './grammar';
+import { on, parseArgs, table, type OptionTable, type ParsedArgs } from './grammar';
 import { repositoryUploadPack } from './neutralize';
 import { READS, REMOTE, RULES, STASH, type Rule } from './policy-rules';
 import { OPTIONS, READ_OPTIONS } from './tables';
@@ -60,18 +61,18 @@ interface Located {
   globals: string[];
   command: string[];
   args: string[];
-  /** Full table: git parses with exactly these options, so unknown ones are suspicious. */
   options: OptionTable;
-  full: boolean;
   rule?: Rule;
   refused?: Verdict;
 }
 
 const refuse = (what: string, because: string): Verdict => ({ cls: 'refused', what, because });
 
-function tableFor(key: string): { options: OptionTable; full: boolean } {
-  const full = OPTIONS[key];
-  return full ? { options: full, full: true } : { options: READ_OPTIONS[key] ?? [], full: false };
+/** No options known: for calls refused before their options matter. */
+const NONE = table('', 'partial');
+
+function tableFor(key: string): { options: OptionTable } {
+  return { options: OPTIONS[key] ?? READ_OPTIONS[key] ?? NONE };
 }
 
 /** Splits global options, the subcommand words and their arguments; refuses what cannot be allowed at this level. */
@@ -86,7 +87,7 @@ export function locate(words: readonly string[]): Located {
     }
     const name = word.startsWith('--') ? (word.split('=')[0] as string) : word.slice(0, 2);
     const because = NEVER_GLOBALS[name] ?? 'lspq git does not know this global option';
-    return { globals, command: [], args: [], options: [], full: false, refused: refuse(`git ${word}`, because) };
+    return { globals, command: [], args: [], options: NONE, refused: refuse(`git ${word}`, because) };
   }
   const sub = words[i];
   const rest = words.slice(i + 1);
@@ -95,8 +96,7 @@ export function locate(words: readonly string[]): Located {
       globals,
       command: [],
       args: [],
-      options: [],
-      full: false,
+      options: NONE,
       refused: refuse('git', 'a subcommand is missing'),
     };
   if (sub === 'stash') return locateStash(globals, rest);
@@ -107,8 +107,7 @@ export function locate(words: readonly string[]): Located {
       globals,
       command: [sub],
       args: rest,
-      options: [],
-      full: false,
+      options: NONE,
       refused: refuse(`git ${sub}`, notAllowed(sub)),
     };
   return { globals, command: [sub], args: rest, ...tableFor(sub), rule };
@@ -129,8 +128,7 @@ function locateStash(globals: string[], rest: string[]): Located {
       globals,
       command,
       args: rest.slice(1),
-      options: [],
-      full: false,
+      options: NONE,
       refused: refuse(`git stash ${first}`, `'${first}' is not a stash subcommand lspq knows`),
     };
   return { globals, command, args: rest.slice(1), ...tableFor(`stash ${first}`), rule };
@@ -147,8 +145,7 @@ function locateRemote(globals: string[], rest: string[]): Located {
       globals,
       command,
       args: rest.slice(i + 1),
-      options: [],
-      full: false,
+      options: NONE,
       refused: refuse(`git remote ${sub}`, 'lspq git lists and shows remotes but does not change them'),
     };
   }
@@ -176,7 +173,7 @@ function suspiciousReadWord(word: string, options: OptionTable): string | undefi
   const body = word.slice(2, eq < 0 ? undefined : eq);
   const value = eq < 0 ? undefined : word.slice(eq + 1);
   if (!body || body.startsWith('no-')) return undefined;
-  const known = HARMLESS_PREFIXES.has(body) || options.some((s) => s.long === body);
+  const known = HARMLESS_PREFIXES.has(body) || options.specs.some((s) => s.long === body);
   const hit = Object.keys(NEVER_OPTIONS).find((name) => name === body || (!known && name.startsWith(body)));
   if (hit) return NEVER_OPTIONS[hit];
   if ('ignore-submodules'.startsWith(body) && (value === 'none' || value === 'untracked')) return SUBMODULE_CONFIG;
@@ -187,14 +184,15 @@ function suspiciousReadWord(word: string, options: OptionTable): string | undefi
 /** Refused options: by their parsed meaning, ext:: transports, and for read commands any word that could be one. */
 function neverAllowed(at: Located, p: ParsedArgs): Verdict | undefined {
   const sub = `git ${at.command.join(' ')}`;
+  // Any word that names one counts, even if a later --no- undoes it: the stricter reading.
   for (const o of p.options) {
-    const m = o.meanings.find((x) => !x.negated && NEVER_OPTIONS[x.name]);
-    if (m) return refuse(`${sub} ${o.raw}`, NEVER_OPTIONS[m.name] as string);
+    const because = o.negated ? undefined : NEVER_OPTIONS[o.name];
+    if (because) return refuse(`${sub} ${o.raw}`, because);
   }
   for (const word of at.args) {
     if (TRANSPORT.has(at.command[0] as string) && /(^|=)ext::/.test(word))
       return refuse(`${sub} ${word}`, 'ext:: remotes run a command of your choosing');
-    const because = at.full ? undefined : suspiciousReadWord(word, at.options);
+    const because = at.options.whole ? undefined : suspiciousReadWord(word, at.options);
     if (because) return refuse(`${sub} ${word}`, because);
   }
   return undefined;
@@ -204,7 +202,7 @@ function jsonKind(command: string[], p: ParsedArgs, verdict: Verdict): JsonKind 
   const [sub] = command;
   if (command.length !== 1) return 'none';
   if (sub === 'status' || sub === 'diff' || sub === 'log') return sub;
-  if (sub === 'branch' && verdict.cls === 'read' && !has(p, 'show-current')) return 'branch';
+  if (sub === 'branch' && verdict.cls === 'read' && !on(p, 'show-current')) return 'branch';
   return 'none';
 }
 
@@ -219,15 +217,14 @@ export function plan(words: readonly string[], facts: GitFacts): Plan {
   if (at.refused || !at.rule) return { ...base, verdict: at.refused ?? refuse('git', 'nothing to run'), json: 'none' };
   const never = neverAllowed(at, parsed);
   if (never) return { ...base, verdict: never, json: 'none' };
-  let verdict = at.rule(parsed, facts, at.command.join(' '));
-  const unknown = at.full ? firstUnknown(parsed) : undefined;
-  if (unknown && verdict.cls !== 'refused') {
-    verdict = {
-      cls: 'destructive',
-      what: `git ${at.command.join(' ')} ${unknown.raw}`,
-      because: `lspq does not know what ${unknown.raw} does here, so it takes the stricter class`,
+  // Where git's parse-options stops, lspq refuses: its reading of the words would be a guess past that point.
+  if (parsed.stop)
+    return {
+      ...base,
+      verdict: refuse(`git ${at.command.join(' ')} ${parsed.stop.raw}`, parsed.stop.because),
+      json: 'none',
     };
-  }
+  const verdict = at.rule(parsed, facts, at.command.join(' '));
   return { ...base, verdict, json: jsonKind(at.command, parsed, verdict) };
 }
 

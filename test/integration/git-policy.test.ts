@@ -106,14 +106,14 @@ describe('refusals exit 4, change nothing and name the flag that would allow the
     expect(r.git('rev-parse', 'HEAD')).toBe(head);
   });
 
-  test('push --forc, +refspec and :refspec; with --allow-destructive the force push happens', async () => {
+  test('push --force, +refspec and :refspec; with --allow-destructive the force push happens; --forc is refused', async () => {
     const { r, remote } = repo();
     r.git('commit', '-q', '--allow-empty', '-m', 'second');
     r.git('push', '-q');
     r.git('reset', '-q', '--keep', 'HEAD~1');
     const before = remote.git('rev-parse', 'main');
     for (const args of [
-      ['push', '--forc', 'origin', 'main'],
+      ['push', '--force', 'origin', 'main'],
       ['push', 'origin', '+main'],
       ['push', 'origin', ':feature'],
       ['push', '--delete', 'origin', 'feature'],
@@ -124,7 +124,11 @@ describe('refusals exit 4, change nothing and name the flag that would allow the
     }
     expect(remote.git('rev-parse', 'main')).toBe(before);
     expect(remote.git('branch', '--list', 'feature')).toBe('  feature\n');
-    // --forc is ambiguous to git 2.39 itself (force-with-lease, force-if-includes); --force-w is not.
+    // --forc is ambiguous to git 2.39 itself (force-with-lease, force-if-includes), so lspq refuses it; --force-w is not.
+    const ambiguous = await r.lspq(['push', '--forc', 'origin', 'main', '--allow-destructive']);
+    expect(ambiguous.exit).toBe(4);
+    expect(ambiguous.stderr).toEndWith('and stops; write the option out in full\n');
+    expect(remote.git('rev-parse', 'main')).toBe(before);
     expect((await r.lspq(['push', '--force-w', 'origin', 'main', '--allow-destructive'])).exit).toBe(0);
     expect(remote.git('rev-parse', 'main')).toBe(r.git('rev-parse', 'HEAD'));
   });
