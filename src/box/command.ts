@@ -13,6 +13,7 @@ import type { Containment } from './containment';
 import { boxEnv, scratchFolders } from './environment';
 import { boxArgv } from './landlock';
 import { type BoxedProgram, rulesFor } from './rules-for';
+import { seatbeltProfile } from './seatbelt';
 
 type Env = Record<string, string | undefined>;
 
@@ -73,5 +74,7 @@ export function boxed(argv: readonly string[], box: Containment, r: BoxRequest):
   const env = boxEnv(r.env, { scratch, ...(r.git ? { git: true } : {}), ...(r.network ? { network: true } : {}) });
   if (box.kind === 'bubblewrap')
     return { argv: [box.bwrap, ...bubblewrapArgs(rules, argv, r.cwd, kindOf)], env, scratch };
+  if (box.kind === 'seatbelt')
+    return { argv: [box.sandboxExec, '-p', seatbeltProfile(rules, r.env.HOME), ...argv], env, scratch };
   return { argv: boxArgv(selfArgv(), rules, [...argv]), env, scratch };
 }

@@ -12,9 +12,13 @@ import { delimiter, isAbsolute, join } from 'node:path';
 
 type Env = Record<string, string | undefined>;
 
-export type BoxKind = 'bubblewrap' | 'landlock';
+export type BoxKind = 'bubblewrap' | 'landlock' | 'seatbelt';
 
-export type Containment = { kind: 'bubblewrap'; bwrap: string } | { kind: 'landlock'; abi: number };
+export type Containment =
+  | { kind: 'bubblewrap'; bwrap: string }
+  | { kind: 'landlock'; abi: number }
+  /** macOS's sandbox-exec: written, not yet run by the suite (docs/security.md). */
+  | { kind: 'seatbelt'; sandboxExec: string };
 
 /** What this machine can make, or why none: the words `lspq servers` and `trust --explain` say. */
 export type BoxFinding = { box: Containment } | { none: string };
@@ -63,12 +67,24 @@ function find(env: Env): BoxFinding {
   return { none: `${bubblewrap}, and the kernel has no Landlock (5.13+)` };
 }
 
+/** macOS: sandbox-exec, the system's own, where it is (it is deprecated, not gone). */
+function seatbelt(env: Env): BoxFinding {
+  if (env.LSPQ_BOX === 'off') return { none: 'LSPQ_BOX=off' };
+  const sandboxExec = '/usr/bin/sandbox-exec';
+  return existsSync(sandboxExec) ? { box: { kind: 'seatbelt', sandboxExec } } : { none: 'no /usr/bin/sandbox-exec' };
+}
+
 /** The box for programs started with `env`: found once per PATH and LSPQ_BOX. */
 export function containmentFor(env: Env): BoxFinding {
   const key = `${env.LSPQ_BOX ?? ''}\0${env.PATH ?? ''}`;
   const known = findings.get(key);
   if (known) return known;
-  const found = process.platform === 'linux' ? find(env) : { none: `no box is made on ${process.platform} yet` };
+  const found =
+    process.platform === 'linux'
+      ? find(env)
+      : process.platform === 'darwin'
+        ? seatbelt(env)
+        : { none: `no box is made on ${process.platform} yet` };
   if (findings.size > 16) findings.clear();
   findings.set(key, found);
   return found;
@@ -76,6 +92,10 @@ export function containmentFor(env: Env): BoxFinding {
 
 /** The words for a finding: `contained (bubblewrap)` or `not contained: why`. */
 export const findingWords = (f: BoxFinding) =>
-  'box' in f
-    ? `contained (${f.box.kind === 'bubblewrap' ? `bubblewrap, ${f.box.bwrap}` : `Landlock ABI ${f.box.abi}`})`
-    : `not contained: ${f.none}`;
+  'box' in f ? `contained (${boxWords(f.box)})` : `not contained: ${f.none}`;
+
+function boxWords(box: Containment): string {
+  if (box.kind === 'bubblewrap') return `bubblewrap, ${box.bwrap}`;
+  if (box.kind === 'landlock') return `Landlock ABI ${box.abi}`;
+  return 'sandbox-exec, untested';
+}

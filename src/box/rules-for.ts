@@ -201,6 +201,14 @@ export function toolchainHomes(env: Env): string[] {
   ];
 }
 
+const sticky = (dir: string) => {
+  try {
+    return (lstatSync(dir).mode & 0o1000) !== 0;
+  } catch {
+    return false;
+  }
+};
+
 /** The regular files of a folder, for a parent of the workspace (a base configuration): not its folders. */
 function filesOf(dir: string): string[] {
   try {
@@ -222,6 +230,8 @@ function parentFiles(root: string, home: string | undefined): string[] {
   const files: string[] = [];
   for (let d = dirname(root); d !== dirname(d); d = dirname(d)) {
     if (home && (d === home || isWithin(home, d))) continue;
+    // A shared folder (/tmp, sticky and open to all) is no project's parent: other users' files lie there.
+    if (sticky(d)) continue;
     files.push(...filesOf(d));
   }
   return files;

@@ -13,8 +13,12 @@ import { boxed } from '../box/command';
 import { checkoutTop } from '../project/checkout';
 import { Trust } from '../trust/decision';
 
-/** What a git call may change: nothing, the work tree and repository, or those and the network. */
-export type GitAccess = 'read' | 'write' | 'network';
+/**
+ * What a git call may change: nothing; the work tree and repository; those
+ * and the network, reading the repositories it reaches on this machine
+ * (fetch, pull); or writing them too (push).
+ */
+export type GitAccess = 'read' | 'write' | 'fetch' | 'push';
 
 type Env = Record<string, string>;
 
@@ -80,6 +84,7 @@ export function gitCommand(
   cwd: string,
   env: Env,
   access: GitAccess,
+  reach: readonly string[],
 ): { argv: string[]; env: Env } {
   const git = gitProgram(env);
   const argv = [git, ...args];
@@ -87,6 +92,7 @@ export function gitCommand(
   const box = new Trust(env).boxFor([top]);
   if (!box) return { argv, env };
   const repo = gitFolders(top, env);
+  const network = access === 'fetch' || access === 'push';
   const config = userGitConfig(env);
   const run = boxed(argv, box, {
     purpose: 'git',
@@ -95,9 +101,10 @@ export function gitCommand(
     cwd,
     env: { ...env, ...config.env },
     git: true,
-    read: [...repo, ...config.read, ...(access === 'network' ? networkReads(env) : [])],
-    ...(access === 'read' ? {} : { write: [top, ...repo] }),
-    ...(access === 'network' ? { network: true } : {}),
+    read: [...repo, ...config.read, ...(network ? [...networkReads(env), ...reach] : [])],
+    // A push writes the repositories it reaches on this machine; a fetch only reads them.
+    ...(access === 'read' ? {} : { write: [top, ...repo, ...(access === 'push' ? reach : [])] }),
+    ...(network ? { network: true } : {}),
   });
   return { argv: run.argv, env: run.env };
 }

@@ -14,7 +14,7 @@ import { parseStatus } from './parse-status';
 import { locate, plan, probeNames, refusal } from './policy';
 import type { GitAccess } from './boxed-git';
 import { commitsAmong, readConfig, spawnGit, type GitResult } from './run';
-import type { GitClass, Plan } from './types';
+import type { ConfigEntry, GitClass, Plan } from './types';
 
 export interface GitCallOptions {
   json: boolean;
@@ -34,12 +34,25 @@ export type GitCallResult =
   | { kind: 'raw'; subcommand: string; class: GitClass; result: GitResult };
 
 /** The subcommands that reach another repository: the only ones a box lets reach the network. */
-const NETWORK = new Set(['fetch', 'pull', 'push', 'ls-remote', 'clone', 'remote', 'submodule']);
+const NETWORK = new Set(['fetch', 'pull', 'ls-remote', 'clone', 'remote', 'submodule']);
 
 /** What the call may change in its box, by the policy's verdict: a read changes nothing. */
 function accessOf(p: Plan): GitAccess {
-  if (p.verdict.cls === 'read') return 'read';
-  return NETWORK.has(p.command[0] ?? '') ? 'network' : 'write';
+  // Before the class: a fetch the policy reads as read still writes FETCH_HEAD and remote refs.
+  if (p.command[0] === 'push') return 'push';
+  if (NETWORK.has(p.command[0] ?? '')) return 'fetch';
+  return p.verdict.cls === 'read' ? 'read' : 'write';
+}
+
+/** The remotes that are folders on this machine (a path or file:// URL): a fetch reads them, a push writes them. */
+function localRemotes(config: ConfigEntry[]): string[] {
+  const paths: string[] = [];
+  for (const e of config) {
+    if (!/^remote\..+\.(url|pushurl)$/.test(e.key) || !e.value) continue;
+    const value = e.value.startsWith('file://') ? decodeURIComponent(e.value.slice('file://'.length)) : e.value;
+    if (value.startsWith('/')) paths.push(value);
+  }
+  return paths;
 }
 
 function gitFailed(p: Plan, r: GitResult): LspqError {
@@ -62,12 +75,13 @@ export async function gitCall(words: string[], o: GitCallOptions): Promise<GitCa
 
   const env = gitEnv(o.env, neutralized, colorConfig(!o.json && o.color));
   const access = accessOf(p);
+  const reach = access === 'fetch' || access === 'push' ? localRemotes(config) : [];
   if (!o.json) {
     // git's own messages and progress reach the terminal as git wrote them.
-    const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'inherit', pathspecs: 'git', access });
+    const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'inherit', pathspecs: 'git', access, reach });
     return { kind: 'passthrough', stdout: r.stdout, exit: r.exit };
   }
-  const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'pipe', pathspecs: 'git', access });
+  const r = await spawnGit(gitArgv(p), { cwd: o.cwd, env, stderr: 'pipe', pathspecs: 'git', access, reach });
   // A failure with a message is an error; a quiet non-zero exit (grep found nothing) is an answer.
   if (r.exit !== 0 && r.stderr.trim()) throw gitFailed(p, r);
   return { kind: 'raw', subcommand: p.command.join(' '), class: p.verdict.cls, result: r };

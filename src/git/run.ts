@@ -23,6 +23,8 @@ export interface SpawnOptions {
   pathspecs?: 'git';
   /** What the call may change, untrusted and in its box: nothing (the default), the work tree and repository, the network too. */
   access?: GitAccess;
+  /** Repositories on this machine a network call reaches (its local remotes): read, and written by a push. */
+  reach?: string[];
 }
 
 /**
@@ -39,7 +41,13 @@ function withPathspecs(env: Record<string, string>, pathspecs: 'git' | undefined
 export async function spawnGit(args: readonly string[], options: SpawnOptions): Promise<GitResult> {
   let proc: Bun.Subprocess<'ignore', 'pipe', 'pipe' | 'inherit'>;
   try {
-    const run = gitCommand(args, options.cwd, withPathspecs(options.env, options.pathspecs), options.access ?? 'read');
+    const run = gitCommand(
+      args,
+      options.cwd,
+      withPathspecs(options.env, options.pathspecs),
+      options.access ?? 'read',
+      options.reach ?? [],
+    );
     proc = Bun.spawn(run.argv, {
       cwd: options.cwd,
       env: run.env,
@@ -66,7 +74,7 @@ export function runGitSync(
   options: { cwd: string; env: Record<string, string>; timeoutMs: number },
 ): GitResult | undefined {
   try {
-    const run = gitCommand(args, options.cwd, withPathspecs(options.env, undefined), 'read');
+    const run = gitCommand(args, options.cwd, withPathspecs(options.env, undefined), 'read', []);
     const r = Bun.spawnSync(run.argv, {
       cwd: options.cwd,
       env: run.env,

@@ -41,6 +41,8 @@ export class TempRepo {
       GIT_COMMITTER_DATE: DATE,
       LSPQ_NO_DAEMON: '1',
       NO_COLOR: '1',
+      // The policy's own neutralizing, held alone: git in the box is contained.test.ts's.
+      LSPQ_BOX: 'off',
       ...extra,
     };
   }
