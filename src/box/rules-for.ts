@@ -5,7 +5,7 @@
  * nothing of the user's home but those toolchains. An allowlist of what
  * may be read, so a secret no one thought of stays out (docs/security.md).
  */
-import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isWithin } from '../common/paths';
 import { checkoutTop } from '../project/checkout';
@@ -41,14 +41,6 @@ const exists = (path: string) => {
     return true;
   } catch {
     return false;
-  }
-};
-
-const realOr = (path: string) => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return path;
   }
 };
 
