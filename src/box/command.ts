@@ -30,6 +30,8 @@ export interface BoxRequest {
   network?: boolean;
   /** git's own variables pass (a git call). */
   git?: boolean;
+  /** How lspq runs itself, for Landlock's `__box`: this process's binary unless said (a benchmark run by bun). */
+  self?: string[];
 }
 
 export interface BoxedCommand {
@@ -76,5 +78,5 @@ export function boxed(argv: readonly string[], box: Containment, r: BoxRequest):
     return { argv: [box.bwrap, ...bubblewrapArgs(rules, argv, r.cwd, kindOf)], env, scratch };
   if (box.kind === 'seatbelt')
     return { argv: [box.sandboxExec, '-p', seatbeltProfile(rules, r.env.HOME), ...argv], env, scratch };
-  return { argv: boxArgv(selfArgv(), rules, [...argv]), env, scratch };
+  return { argv: boxArgv(r.self ?? selfArgv(), rules, [...argv]), env, scratch };
 }

@@ -232,6 +232,37 @@ export async function twoViews(
   }
 }
 
+/**
+ * Untrusted against trusted: the same targets asked of a daemon that trusts
+ * everything and of one that trusts nothing, its workspace's programs run
+ * in `box` (bubblewrap or Landlock): contained, nothing is left out, so the
+ * answers are the same.
+ */
+export async function untrustedAgainstTrusted(
+  root: string,
+  base: Record<string, string>,
+  targets: Target[],
+  box: 'bubblewrap' | 'landlock',
+  extra: string[] = [],
+): Promise<Comparison> {
+  const trusted = ownDaemon({ ...base, LSPQ_TRUST: 'all' });
+  const { LSPQ_TRUST: _all, ...rest } = base;
+  const untrusted = ownDaemon({ ...rest, LSPQ_BOX: box });
+  try {
+    const mine = asker(root, trusted.env);
+    const theirs = asker(root, untrusted.env);
+    return await compare(
+      `untrusted in ${box} against trusted`,
+      targets,
+      (t) => placesOf(mine, t, extra),
+      (t) => placesOf(theirs, t, extra),
+    );
+  } finally {
+    await trusted.done();
+    await untrusted.done();
+  }
+}
+
 /** A comparison as lines for a person: the figure, then each difference. */
 export function report(name: string, c: Comparison): string {
   const gaps = c.named.length ? `, ${c.named.length} differ as documented or said what they may lack` : '';

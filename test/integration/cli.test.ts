@@ -332,10 +332,12 @@ describe('servers --for FILE: what each server of the file can answer, from its 
       'gopls golang.org/x/tools/gopls v0.23.0',
       `  binary: ${REPO}/.tools/bin/gopls (found in PATH)`,
       `  root: ${go}`,
+      '  runs: as your own code (trusted)',
       `  ${known}`,
       '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename diag',
       '  cannot: fmt-range mv',
       '  diagnostics complete by: gopls-barrier',
+      'untrusted workspaces: none: every folder is trusted (LSPQ_TRUST=all)',
       '',
     ].join('\n');
 

@@ -11,6 +11,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import {
   chmodSync,
+  readdirSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -142,6 +143,51 @@ describe.each(kinds)('in the %s box', (kind) => {
       expect(tsls?.runs).toBe('contained');
       expect(tsls?.path).toBe(join(dir, 'node_modules/.bin/typescript-language-server'));
     });
+  });
+
+  test('Python: an empty PYTHONPATH entry never imports the workspace’s sitecustomize.py; the .venv’s packages resolve', async () => {
+    const dir = join(base, 'py');
+    const t = { ...targets.targets, project: dir };
+    write(join(dir, 'pyproject.toml'), '[project]\nname = "p"\nversion = "0"\n');
+    write(join(dir, 'app.py'), 'from lspq_probe import moves\n\nx = moves\n');
+    write(
+      join(dir, 'sitecustomize.py'),
+      `import subprocess\nsubprocess.run(['/bin/sh', '-c', ${JSON.stringify(shPayload(t, 'sitecustomize'))}])\n`,
+    );
+    // A real environment of the project's, with a package in it only.
+    Bun.spawnSync(['python3', '-m', 'venv', '--without-pip', join(dir, '.venv')], { env: { PATH: toolsPath() } });
+    const site = Bun.spawnSync([
+      join(dir, '.venv', 'bin', 'python'),
+      '-c',
+      'import site; print(site.getsitepackages()[0])',
+    ])
+      .stdout.toString()
+      .trim();
+    write(join(site, 'lspq_probe.py'), 'moves = 1\n');
+    const r = await lspq.run(['def', 'app.py:3:moves', '--server', 'pyright'], {
+      cwd: dir,
+      env: { ...env(), PYTHONPATH: ':' },
+    });
+    expect([r.stdout, r.exit]).toEqual([`${site}/lspq_probe.py:1:1: moves = 1\n`.replace(`${dir}/`, ''), 0]);
+    expect(leftInBoxes(cache())).not.toContain('ran-sitecustomize');
+    expect(escaped(t)).toEqual([]);
+  });
+
+  test('C: clangd’s index cannot be written through a .cache link out of the workspace', async () => {
+    const dir = join(base, 'c');
+    const outside = join(base, 'outside-cache');
+    mkdirSync(outside, { recursive: true });
+    write(join(dir, 'main.c'), 'int twice(int n) { return n * 2; }\nint main(void) { return twice(2); }\n');
+    write(
+      join(dir, 'compile_commands.json'),
+      JSON.stringify([{ directory: dir, file: 'main.c', arguments: ['cc', '-c', 'main.c'] }]),
+    );
+    symlinkSync(outside, join(dir, '.cache'));
+    const r = await lspq.run(['def', 'main.c:2:twice'], { cwd: dir, env: env() });
+    expect([r.stdout, r.exit]).toEqual(['main.c:1:5: int twice(int n) { return n * 2; }\n', 0]);
+    // Its background index would be written by now (a file this small takes milliseconds).
+    await Bun.sleep(1_500);
+    expect(readdirSync(outside)).toEqual([]);
   });
 
   describe('git: a filter, a lazy fetch and a misread flag can neither write nor reach anything', () => {

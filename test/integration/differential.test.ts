@@ -18,7 +18,9 @@ import {
   report,
   type Target,
   twoViews,
+  untrustedAgainstTrusted,
 } from '../helpers/differential';
+import { containmentFor } from '../../src/box/containment';
 import { git, Lspq, REPO, scratchDir } from '../helpers/lspq';
 
 const SEED = 20261127;
@@ -99,5 +101,23 @@ describe("lspq's own TypeScript", () => {
         ['--server', 'typescript-language-server', '--no-index'],
       ),
     );
+  });
+});
+
+/** The boxes this machine makes: untrusted answers in each must be the trusted ones. */
+const boxes = (['bubblewrap', 'landlock'] as const).filter((kind) => {
+  const f = containmentFor({ ...base, LSPQ_BOX: kind });
+  return 'box' in f && f.box.kind === kind;
+});
+
+describe.each(boxes)('untrusted in the %s box against trusted', (box) => {
+  test('httpx with pyright', async () => {
+    const root = copyOf(`diff-httpx-${box}`, join(REPO, '.tools', 'sources', 'httpx-0.28.1'));
+    const targets = await targetsOf(root, ['.py'], 'pyright');
+    agrees('httpx', await untrustedAgainstTrusted(root, base, targets, box, ['--server', 'pyright']));
+  });
+  test("lspq's own TypeScript with its TypeScript 7 (the workspace's, in node_modules)", async () => {
+    const targets = await targetsOf(REPO, ['.ts'], 'typescript');
+    agrees('lspq', await untrustedAgainstTrusted(REPO, base, targets, box, ['--server', 'typescript', '--no-index']));
   });
 });

@@ -159,7 +159,7 @@ test('what git does not track waits for trust too: an ignored node_modules runs 
   const r = await lspq.run(asked, { cwd: dir });
   expect([r.exit, r.stdout, existsSync(mark)]).toEqual([0, 'a.ts:1:14: export const x = 1;\n', false]);
   expect(r.stderr).toBe(
-    `lspq: warning: left out typescript-language-server from node_modules/.bin (node_modules/.bin/typescript-language-server): the workspace is not trusted (lspq trust ${dir} lets it run)\n`,
+    `lspq: warning: left out typescript-language-server from node_modules/.bin (node_modules/.bin/typescript-language-server): the workspace is not trusted, and no box can be made here (LSPQ_BOX=off) (lspq trust ${dir} lets it run)\n`,
   );
   expect((await lspq.run(['trust'], { cwd: dir })).exit).toBe(0);
   const trusted = await lspq.run(asked, { cwd: dir });

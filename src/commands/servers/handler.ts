@@ -182,7 +182,7 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
       };
     }),
   );
-  return { servers: result, untrusted: configLeftOut, box: findingWords(ctx.trust.finding) };
+  return { servers: result, untrusted: configLeftOut, box: boxWordsFor(req.env, ctx.trust) };
 }
 
 /**
@@ -263,5 +263,10 @@ export async function serversFor(req: ServersForQuery, ctx: HandlerContext): Pro
   const missing = passed.flatMap((p) => ('missing' in p ? [{ id: p.id, install: p.missing }] : []));
   const notUsed = passed.flatMap((p) => ('notUsed' in p ? [{ id: p.id, why: p.notUsed }] : []));
   const untrusted = [...new Set(ctx.trust.leftOut.filter((l) => !l.quiet).map((l) => l.what))];
-  return { file: req.file, servers, missing, untrusted, notUsed, box: findingWords(ctx.trust.finding) };
+  return { file: req.file, servers, missing, untrusted, notUsed, box: boxWordsFor(req.env, ctx.trust) };
+}
+
+/** How a workspace not trusted runs here, in words; with LSPQ_TRUST=all there is none. */
+function boxWordsFor(env: Record<string, string | undefined>, trust: Trust): string {
+  return env.LSPQ_TRUST === 'all' ? 'none: every folder is trusted (LSPQ_TRUST=all)' : findingWords(trust.finding);
 }

@@ -33,6 +33,7 @@ const RUNS = {
 
 /** The last line: how a workspace not trusted runs on this machine. */
 function boxLine(box: string): string {
+  if (box.startsWith('none')) return `untrusted workspaces: ${box}`;
   return box.startsWith('contained')
     ? `untrusted workspaces: ${box}: their servers run as configured, the workspace read-only, no network`
     : `untrusted workspaces: ${box}: their servers run in restricted modes (docs/security.md)`;
