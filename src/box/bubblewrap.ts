@@ -6,6 +6,9 @@
  */
 import type { BoxRules } from './rules';
 
+/** The character devices every program may open: nothing that reaches hardware or another terminal. */
+const DEVICES = ['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty'];
+
 /** What bubblewrap needs of a path that exists: a link is made as a link (merged /usr's /bin), the rest bound. */
 export type PathKind = { link: string } | 'dir' | 'file' | undefined;
 
@@ -29,8 +32,15 @@ export function bubblewrapArgs(
     '--unshare-uts',
     '--unshare-cgroup-try',
     ...(rules.network ? [] : ['--unshare-net']),
-    '--dev',
-    '/dev',
+    // The devices a program needs, bound one by one: a whole new /dev costs each start ~3 ms.
+    ...DEVICES.flatMap((d) => ['--dev-bind', d, d]),
+    ...['fd', 'stdin', 'stdout', 'stderr'].flatMap((n, i) => [
+      '--symlink',
+      i === 0 ? '/proc/self/fd' : `/proc/self/fd/${i - 1}`,
+      `/dev/${n}`,
+    ]),
+    '--tmpfs',
+    '/dev/shm',
     '--proc',
     '/proc',
     '--tmpfs',

@@ -7,8 +7,11 @@
  * `lspq servers` and `trust --explain`). LSPQ_BOX chooses: `bubblewrap`,
  * `landlock` or `off`.
  */
-import { existsSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { release } from 'node:os';
+import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { isRecord } from '../common/records';
+import { cacheFolder } from '../common/user-folders';
 
 type Env = Record<string, string | undefined>;
 
@@ -35,8 +38,44 @@ function bwrapOnPath(env: Env): string | undefined {
   return undefined;
 }
 
-/** Whether bubblewrap can make a box here: a kernel or container that forbids namespaces makes it fail at once. */
-function bwrapWorks(bwrap: string): boolean {
+/**
+ * Whether bubblewrap can make a box here: a kernel or container that
+ * forbids namespaces makes it fail at once. Asked once per binary, kernel
+ * and boot, and remembered in the user's cache (a one-shot `lspq git`
+ * would pay the probe's start each time).
+ */
+function bwrapWorks(bwrap: string, env: Env): boolean {
+  const key = probeKey(bwrap);
+  const file = join(cacheFolder(env), 'bubblewrap-works.json');
+  try {
+    const known: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (isRecord(known) && known.key === key && typeof known.works === 'boolean') return known.works;
+  } catch {}
+  const works = probeBwrap(bwrap);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const part = `${file}.${process.pid}.part`;
+    writeFileSync(part, JSON.stringify({ key, works }), { flag: 'wx', mode: 0o600 });
+    renameSync(part, file);
+  } catch {}
+  return works;
+}
+
+/** What the probe's answer depends on: the binary as it is, the kernel, and this boot. */
+function probeKey(bwrap: string): string {
+  let binary = bwrap;
+  try {
+    const st = statSync(bwrap);
+    binary = `${bwrap}:${st.size}:${st.mtimeMs}`;
+  } catch {}
+  let boot = '';
+  try {
+    boot = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {}
+  return `${binary}\0${release()}\0${boot}`;
+}
+
+function probeBwrap(bwrap: string): boolean {
   try {
     const r = Bun.spawnSync(
       [bwrap, '--die-with-parent', '--unshare-user-try', '--unshare-net', '--ro-bind', '/', '/', '--', 'true'],
@@ -53,7 +92,7 @@ function find(env: Env): BoxFinding {
   if (asked === 'off') return { none: 'LSPQ_BOX=off' };
   if (asked !== 'landlock') {
     const bwrap = bwrapOnPath(env);
-    if (bwrap && bwrapWorks(bwrap)) return { box: { kind: 'bubblewrap', bwrap } };
+    if (bwrap && bwrapWorks(bwrap, env)) return { box: { kind: 'bubblewrap', bwrap } };
     if (asked === 'bubblewrap')
       return {
         none: bwrap ? `bubblewrap (${bwrap}) cannot make a namespace here` : 'bubblewrap is not installed (bwrap)',

@@ -109,7 +109,7 @@ describe('bubblewrapArgs', () => {
     '/ws',
     (p) => kinds[p],
   );
-  test('namespaces, no network, fresh /dev /proc /tmp; shallow first; a link inside a bound folder not made again; a missing path skipped', () => {
+  test('namespaces, no network, the usual devices, fresh /proc and /tmp; shallow first; a link inside a bound folder not made again; a missing path skipped', () => {
     expect(args).toEqual([
       '--die-with-parent',
       '--new-session',
@@ -119,8 +119,15 @@ describe('bubblewrapArgs', () => {
       '--unshare-uts',
       '--unshare-cgroup-try',
       '--unshare-net',
-      '--dev',
-      '/dev',
+      ...['/dev/null', '/dev/zero', '/dev/full', '/dev/random', '/dev/urandom', '/dev/tty'].flatMap((d) => [
+        '--dev-bind',
+        d,
+        d,
+      ]),
+      ...['--symlink', '/proc/self/fd', '/dev/fd', '--symlink', '/proc/self/fd/0', '/dev/stdin'],
+      ...['--symlink', '/proc/self/fd/1', '/dev/stdout', '--symlink', '/proc/self/fd/2', '/dev/stderr'],
+      '--tmpfs',
+      '/dev/shm',
       '--proc',
       '/proc',
       '--tmpfs',
