@@ -5,10 +5,20 @@
  */
 
 import { isInside } from '../common/paths';
-import { closeSync, existsSync, openSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import type { BoundedCache } from '../common/bounded-cache';
 import { LspqError } from '../common/errors';
-import { maxFileBytes, sizeOf, tooLarge } from '../lsp/file-size';
+import { maxFileBytes, sizeOf, tooLarge } from '../common/file-size';
 
 const BINARY_SNIFF_BYTES = 8_000;
 
@@ -103,7 +113,9 @@ function holdsNul(path: string): boolean {
   const head = Buffer.alloc(BINARY_SNIFF_BYTES);
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    // Without blocking, and only a regular file: a FIFO swapped in since the stat is not waited on.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return false;
     const n = readSync(fd, head, 0, BINARY_SNIFF_BYTES, 0);
     return head.subarray(0, n).includes(0);
   } catch {

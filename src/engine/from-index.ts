@@ -8,7 +8,7 @@
  * since is left out; where such a file names the symbol, the live server
  * answers (with --index-only, the answer lists it in `stale`).
  */
-import { readFileSync } from 'node:fs';
+import { readWorkspaceText } from '../common/file-size';
 import { dirname } from 'node:path';
 import { LspqError } from '../common/errors';
 import { TextSource, toLocation } from '../lsp/convert';
@@ -157,12 +157,8 @@ export async function atTarget(
 
 /** Whether the file at `path` holds `name` as a whole word (a file gone holds nothing). */
 export function mentions(path: string, name: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return false;
-  }
+  const text = readWorkspaceText(path, 'source', { quietPastCap: true });
+  if (text === undefined) return false;
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
     const before = text[at - 1];
     const after = text[at + name.length];
@@ -174,11 +170,9 @@ const WORD = /[\p{L}\p{N}_$]/u;
 
 /** Whether the file at `path` holds `query` anywhere, in any case (what symbols -w matches names by). */
 export function holdsText(path: string, query: string): boolean {
-  try {
-    return readFileSync(path, 'utf8').toLowerCase().includes(query.toLowerCase());
-  } catch {
-    return false;
-  }
+  return (
+    readWorkspaceText(path, 'source', { quietPastCap: true })?.toLowerCase().includes(query.toLowerCase()) ?? false
+  );
 }
 
 /**
