@@ -87,6 +87,15 @@ export type Aim =
  * stands on the line (--nth K: the K-th place); none is the line shown
  * with the names near the marker's.
  */
+
+/** A line as an error shows it: trimmed, and cut where it is long (a minified line would make the one line megabytes). */
+function shownLine(lineText: string): string {
+  const text = lineText.trim();
+  if (text === '') return '(empty line)';
+  return text.length > SHOWN_LINE ? `${text.slice(0, SHOWN_LINE)}... (${text.length} characters)` : text;
+}
+const SHOWN_LINE = 200;
+
 function markerColumn(
   where: string,
   lines: string[],
@@ -103,7 +112,7 @@ function markerColumn(
     const near = beside ? nearestToName(lines, beside, line, syntax).map((w) => `${where}:${w.line}:${w.text}`) : [];
     throw new LspqError(
       'name_not_on_line',
-      `'${written}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}${offer(near)}`,
+      `'${written}' is not on line ${line} of ${where}: ${shownLine(lineText)}${offer(near)}`,
       undefined,
       near,
     );
@@ -135,7 +144,7 @@ function oneNameOnLine(
     );
     throw new LspqError(
       'bad_position',
-      `line ${line} of ${where} holds no name in code: ${lineText.trim() || '(empty line)'}${offer(near)}`,
+      `line ${line} of ${where} holds no name in code: ${shownLine(lineText)}${offer(near)}`,
       undefined,
       near,
     );
@@ -189,7 +198,7 @@ export function placeOnLine(
       const why =
         first !== undefined
           ? `'${name.text}' is only in ${KIND_WORDS[kind(first + 1)]} on line ${line} of ${where}, not in code`
-          : `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}`;
+          : `'${name.text}' is not on line ${line} of ${where}: ${shownLine(lineText)}`;
       throw new LspqError('name_not_on_line', `${why}${offer(near)}`, undefined, near);
     }
     const hit = hits[name.nth - 1];
