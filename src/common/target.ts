@@ -104,6 +104,29 @@ export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
   );
 }
 
+/** `calls --to`'s value: a target where it has a line number after a colon, else a symbol's name. */
+export function parseTargetOrName(value: string, cwd: string): TargetSpec {
+  return /:\d+(:|$)/.test(value) ? parseTarget(value, cwd) : { kind: 'symbol', name: value };
+}
+
+/**
+ * The file a target names, found by the parsers the commands read it with
+ * (a place by parseTarget, lines by parseLineTarget, as actions chooses):
+ * what an MCP server checks is what the command will open. A second,
+ * simpler parse let `app.ts:1:/../../outside/use.ts:2:twice` pass as
+ * app.ts while the command read ../outside/use.ts. Undefined where the
+ * target does not parse (the command refuses it before reading anything).
+ */
+export function targetPath(raw: string, cwd: string): string | undefined {
+  try {
+    return namesPlace(raw) ? pathOf(parseTarget(raw, cwd)) : parseLineTarget(raw, cwd).path;
+  } catch {
+    return undefined;
+  }
+}
+
+const pathOf = (spec: TargetSpec) => (spec.kind === 'symbol' ? undefined : spec.path);
+
 /** `FILE:LINE` or `FILE:START-END` (actions, fmt --range). */
 export function parseLineTarget(raw: string, cwd: string): LineSpec {
   const [, file, start, end] = LINE_RANGE.exec(raw) ?? [];

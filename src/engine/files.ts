@@ -4,7 +4,9 @@
  * the file it points to, and shown as the user named it.
  */
 
-import { isInside } from '../common/paths';
+import { isInside, isWithin } from '../common/paths';
+import { realOf } from '../common/real-path';
+import { whereItLands } from '../common/workspace-guard';
 import {
   closeSync,
   constants,
@@ -44,6 +46,19 @@ export function assertFile(path: string, texts?: BoundedCache<string, string>): 
   if (texts?.get(path) === stamp) return;
   if (holdsNul(path)) throw notText(path);
   texts?.set(path, stamp);
+}
+
+/**
+ * A question from an MCP server reads nothing outside its pinned workspace
+ * (`confine`): the path the command's parser found is judged where it
+ * lands, whatever the MCP server made of the words before.
+ */
+export function assertConfined(path: string, confine: string | undefined): void {
+  if (confine === undefined || isWithin(whereItLands(path), realOf(confine))) return;
+  throw new LspqError(
+    'outside_workspace',
+    `${path} is outside the workspace this MCP server was started for (${confine}); start another in that folder (lspq mcp --root DIR)`,
+  );
 }
 
 /**

@@ -19,7 +19,7 @@ import type { IndexAnswers } from '../scip/index-answers';
 import { lastName, type ScipPlace } from '../scip/scip-index';
 import { isLocal } from '../scip/scip-types';
 import { placeOnLine } from './open-target';
-import { assertFile } from './files';
+import { assertConfined, assertFile } from './files';
 import { displayPath } from '../common/paths';
 import type { CallerContext } from '../answers/caller';
 import type { Location, ResolvedTarget } from '../answers/places';
@@ -94,6 +94,7 @@ export async function atTarget(
       throw new LspqError('usage', '--index-only answers FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE; drop --symbol');
     return undefined;
   }
+  assertConfined(spec.path, req.confine);
   const found = await findIndex(req, dirname(spec.path), ctx);
   // No index: the live server's path checks the file (checked twice, it cost every warm question four system calls).
   if (!found && mode !== 'only') return undefined;

@@ -13,7 +13,7 @@ import type { ResolvedTarget } from '../answers/places';
 import { findPattern, findWord, MARKER, type TargetSpec } from '../common/target';
 import { displayPath } from '../common/paths';
 import type { Deadline, HandlerContext } from './context';
-import { assertFile, followLink, nameInProject } from './files';
+import { assertConfined, assertFile, followLink, nameInProject } from './files';
 import { prepare, sessionFor } from './sessions';
 import { identifiersNear, namesOnLine, nearestToName, nearestToPlace, offer, onNoName, type Word } from './hints';
 import { KIND_WORDS, kindAt, type Syntax, syntaxOf } from '../lsp/lexical';
@@ -53,6 +53,7 @@ export async function openTarget(
     ({ path, line } = spec);
     aim = spec;
   }
+  assertConfined(path, req.confine);
   assertFile(path, ctx.pool.caches.texts);
   const where = displayPath(path, req.cwd);
   const { real, shown } = followLink(path, req.cwd);

@@ -10,6 +10,17 @@ import type { ArgDef } from 'citty';
 import * as z from 'zod/mini';
 import type { Listed } from '../define';
 import type { McpTool } from '../declaration';
+import { parseTargetOrName, targetPath } from '../../common/target';
+
+/** The file `calls --to`'s value names, by the command's parser; undefined for a symbol's name. */
+function parseTargetOrNameSafely(raw: string, cwd: string): string | undefined {
+  try {
+    const spec = parseTargetOrName(raw, cwd);
+    return spec.kind === 'symbol' ? undefined : spec.path;
+  } catch {
+    return raw; // not a target the command reads: checked as it is written
+  }
+}
 
 /**
  * Flags a tool does not take: the output is always both renderings, every
@@ -31,11 +42,12 @@ const PATH_INPUTS: Record<string, 'target' | 'path' | 'target-or-name'> = {
   to: 'target-or-name',
 };
 
-/** The file a target names (FILE:LINE..., or FILE alone). */
-const targetFile = (raw: string) => /^(.+?):\d+(?:[:-].*)?$/.exec(raw)?.[1] ?? raw;
-
-/** The paths a call names, as given (relative ones from the pinned workspace). */
-export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>): string[] {
+/**
+ * The paths a call names (relative ones from the pinned workspace `cwd`); a
+ * target's file as the command's own parser finds it (targetPath), so the
+ * check and the read agree on which file it is.
+ */
+export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>, cwd: string): string[] {
   const out: string[] = [];
   for (const i of tool.inputs) {
     const how = PATH_INPUTS[i.key] ?? (i.key === 'input' && args.workspace !== true ? 'path' : undefined);
@@ -44,7 +56,11 @@ export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>): str
     for (const raw of Array.isArray(value) ? value : [value]) {
       if (typeof raw !== 'string') continue;
       if (how === 'path') out.push(raw);
-      else if (how === 'target' || /:\d+/.test(raw)) out.push(targetFile(raw));
+      else if (how === 'target') out.push(targetPath(raw, cwd) ?? raw);
+      else {
+        const to = parseTargetOrNameSafely(raw, cwd);
+        if (to !== undefined) out.push(to);
+      }
     }
   }
   return out;
@@ -200,10 +216,11 @@ function checker(tool: ToolModel) {
   return z.strictObject(shape);
 }
 
-/** The command line a call asks: positional words in the command's order, then its flags; or what is wrong. */
+/** The command line a call asks: positional words in the command's order, then its flags; or what is wrong. `root`: the pinned workspace, where the command runs. */
 export function commandWords(
   tool: ToolModel,
   args: unknown,
+  root: string,
 ): { ok: true; words: string[]; applying: boolean; paths: string[]; stdin?: string } | { ok: false; why: string } {
   const named = camelArguments(tool, args ?? {});
   if (!named.ok) return named;
@@ -244,5 +261,11 @@ export function commandWords(
   if (!applying && edit && 'dryRun' in edit && chosen) flags.push(edit.dryRun);
   // Positional words come after `--`: a word such as '--write' is a file's name, never a flag.
   const words = [tool.name, ...flags, '--', ...positionals];
-  return { ok: true, words, applying, paths: pathsOfCall(tool, given), ...(stdin !== undefined ? { stdin } : {}) };
+  return {
+    ok: true,
+    words,
+    applying,
+    paths: pathsOfCall(tool, given, root),
+    ...(stdin !== undefined ? { stdin } : {}),
+  };
 }
