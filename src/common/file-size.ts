@@ -132,25 +132,30 @@ export function readWorkspaceJson(path: string): unknown {
  * question inside it and says them (src/engine/dispatch.ts). Outside a
  * question (the daemon's own work) nothing is noted.
  */
-export const skippedFiles = new AsyncLocalStorage<Map<string, string>>();
+export const skippedFiles = new AsyncLocalStorage<Skipped>();
+
+/** A question's skipped files (path to why), and the folder it was asked from, which names them. */
+export class Skipped extends Map<string, string> {
+  constructor(readonly cwd: string) {
+    super();
+  }
+}
 
 /** The files skipped, as one line: `skipped tsconfig.json: not a regular file (a named pipe)`, paths as the caller names them. */
-export function skippedLine(skips: ReadonlyMap<string, string>, cwd?: string): string | undefined {
+export function skippedLine(skips: Skipped): string | undefined {
   if (skips.size === 0) return undefined;
-  return [...skips].map(([path, why]) => `skipped ${cwd ? displayPath(path, cwd) : path}: ${why}`).join('; ');
+  return [...skips].map(([path, why]) => `skipped ${displayPath(path, skips.cwd)}: ${why}`).join('; ');
 }
 
 /**
  * A question that skipped a file of its workspace has no whole answer
- * (what the file says could change it): exit 3, naming each file.
+ * (what the file says could change it): exit 3, naming each file once.
  */
-export function skippedError(
-  skips: ReadonlyMap<string, string>,
-  cwd: string | undefined,
-  consequence: string,
-): LspqError {
-  return new LspqError(
+export function skippedError(skips: Skipped, consequence: string): LspqError {
+  const err = new LspqError(
     'incomplete',
-    `${skippedLine(skips, cwd)}; ${consequence} (lspq reads only regular files of a workspace: replace it with one, or remove it)`,
+    `${skippedLine(skips)}; ${consequence} (lspq reads only regular files of a workspace: replace it with one, or remove it)`,
   );
+  skips.clear(); // named by the error: not said again beside it
+  return err;
 }

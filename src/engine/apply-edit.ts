@@ -76,11 +76,7 @@ const rootOf = (o: ApplyOptions, path: string) => (typeof o.root === 'string' ? 
 export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
   // An edit planned while a file of the workspace was skipped (a FIFO .editorconfig) is not the whole edit.
   const skips = skippedFiles.getStore();
-  if (skips?.size) {
-    const refused = skippedError(skips, typeof o.root === 'string' ? o.root : undefined, 'nothing was written');
-    skips.clear(); // named by the error: not said again beside it
-    throw refused;
-  }
+  if (skips?.size) throw skippedError(skips, 'nothing was written');
   for (const m of plan.moves ?? []) {
     if (!existsSync(m.from)) throw stale(m.from, 'is gone');
     if (existsSync(m.to)) throw new LspqError('stale_edit', `${m.to} exists now; nothing was moved or written`);

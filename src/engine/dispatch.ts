@@ -8,7 +8,7 @@ import type { Request } from '../answers/caller';
 import { Leases } from '../lsp/leases';
 import type { Session } from '../lsp/manager';
 import { leftOutLine, Trust } from '../trust/decision';
-import { skippedError, skippedFiles, skippedLine } from '../common/file-size';
+import { Skipped, skippedError, skippedFiles, skippedLine } from '../common/file-size';
 import type { EngineContext, Handler } from './context';
 
 /** What answers questions: each operation's handler, and what each command needs of a server. */
@@ -31,7 +31,7 @@ export async function dispatch(request: Request, ctx: EngineContext, answerers: 
   const handler = await load();
   const leases = new Leases<Session>();
   const trust = new Trust(request.env);
-  const skips = new Map<string, string>();
+  const skips = new Skipped(request.cwd);
   let answered = false;
   try {
     // The command that asked declared this handler for this operation: the request is its query.
@@ -45,13 +45,13 @@ export async function dispatch(request: Request, ctx: EngineContext, answerers: 
       }),
     );
     answered = true;
-    if (skips.size > 0) throw skippedError(skips, request.cwd, 'the answer could depend on it');
+    if (skips.size > 0) throw skippedError(skips, 'the answer could depend on it');
     return answer;
   } finally {
     leases.releaseAll();
     const line = leftOutLine(trust.leftOut);
     if (line) ctx.warn?.(line);
-    const skipped = answered ? undefined : skippedLine(skips, request.cwd);
+    const skipped = answered ? undefined : skippedLine(skips);
     if (skipped) ctx.warn?.(skipped);
   }
 }
