@@ -228,9 +228,9 @@ describe('MCP: the target checked is the target read; no edit into .git', () => 
     client = new Client({ name: 'lspq-test', version: '1.0.0' });
     await client.connect(transport);
     // The command's parser reads FILE as everything before the last :LINE:NAME, which `..` takes out of the workspace.
-    const escape = `app.ts:1:/../../${outside.split('/').at(-1)}/use.ts`;
-    expect(realpathSync(join(dir, escape.replace(':1:', '/')))).toBe(realpathSync(join(outside, 'use.ts')));
-    const r = await call('def', { target: `${escape}:2:twice` });
+    const outward = `app.ts:1:/../../${outside.split('/').at(-1)}/use.ts`;
+    expect(realpathSync(join(dir, outward.replace(':1:', '/')))).toBe(realpathSync(join(outside, 'use.ts')));
+    const r = await call('def', { target: `${outward}:2:twice` });
     expect(r).toEqual({
       isError: true,
       text: `lspq def: ${join(outside, 'use.ts')} is outside the workspace this MCP server was started for (${dir}); start another in that folder (lspq mcp --root DIR)`,
