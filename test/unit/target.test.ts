@@ -128,6 +128,17 @@ describe('findWord', () => {
   test('operators match anywhere', () => {
     expect(findWord('a + b + c', '+')).toEqual([2, 6]);
   });
+  test('a name beside a character outside the BMP, and overlapping places', () => {
+    expect(findWord('🎉x x𝑥 x', 'x')).toEqual([1, 6]);
+    expect(findWord('aaa', 'aa')).toEqual([]);
+    expect(findWord('+++', '++')).toEqual([0, 1]);
+  });
+  test('an 8 MB line: found without splitting it into characters', () => {
+    const line = `const x = 1; ${'(/['.repeat(2_800_000)} x`;
+    const started = performance.now();
+    expect(findWord(line, 'x')).toEqual([6, line.length - 1]);
+    expect(performance.now() - started).toBeLessThan(300);
+  });
 });
 
 describe('paths without node:path', () => {
