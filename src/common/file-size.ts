@@ -110,6 +110,31 @@ export function readWorkspaceFile(path: string, kind: FileKind, options: ReadOpt
   }
 }
 
+/**
+ * Whether `path` is a regular file, judged on a descriptor opened without
+ * blocking (a SCIP index, read whole or mapped by the caller, has no cap);
+ * anything else is skipped and noted as readWorkspaceFile notes it.
+ */
+export function isRegularFile(path: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, READ_FLAGS);
+  } catch (err) {
+    if (errnoOf(err) === 'ENXIO') skippedFiles.getStore()?.set(path, 'not a regular file (a socket)');
+    return false;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile() && !stats.isDirectory())
+      skippedFiles.getStore()?.set(path, `not a regular file (${whatItIs(stats)})`);
+    return stats.isFile();
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** A workspace file's text (UTF-8), or undefined where it is absent or skipped (see readWorkspaceFile). */
 export function readWorkspaceText(path: string, kind: FileKind, options: ReadOptions = {}): string | undefined {
   const got = readWorkspaceFile(path, kind, options);
