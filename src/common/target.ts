@@ -63,69 +63,79 @@ function patternSides(text: string, raw: string): { before: string; after: strin
  * the caller.
  */
 export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
-  const pos = POSITION.exec(raw) ?? PRINTED.exec(raw);
-  // Each pattern's groups are all required: a match has every one.
-  if (pos) {
-    const [, file = '', line = '', column = ''] = pos;
+  const found = matchTarget(raw);
+  if (found?.kind === 'position') {
+    const [, , line = '', column = ''] = found.groups;
     return {
       kind: 'position',
-      path: absolute(cwd, file),
+      path: absolute(cwd, found.file),
       line: positive(line, 'the line', raw),
       column: positive(column, 'the column', raw),
     };
   }
-  const pattern = PATTERN.exec(raw);
-  if (pattern) {
-    const [, file = '', line = '', sides = ''] = pattern;
+  if (found?.kind === 'pattern') {
+    const [, , line = '', sides = ''] = found.groups;
     return {
       kind: 'pattern',
-      path: absolute(cwd, file),
+      path: absolute(cwd, found.file),
       line: positive(line, 'the line', raw),
       ...patternSides(sides, raw),
       nth: positive(String(nth), '--nth', raw),
     };
   }
-  const named = NAME.exec(raw);
-  if (named) {
-    const [, file = '', line = '', name = ''] = named;
+  if (found?.kind === 'name') {
+    const [, , line = '', name = ''] = found.groups;
     return {
       kind: 'name',
-      path: absolute(cwd, file),
+      path: absolute(cwd, found.file),
       line: positive(line, 'the line', raw),
       name,
       nth: positive(String(nth), '--nth', raw),
     };
   }
-  const [, file, line] = LINE.exec(raw) ?? [];
-  if (file !== undefined && line !== undefined)
-    return { kind: 'line', path: absolute(cwd, file), line: positive(line, 'the line', raw) };
+  if (found?.kind === 'line') {
+    const [, , line = ''] = found.groups;
+    return { kind: 'line', path: absolute(cwd, found.file), line: positive(line, 'the line', raw) };
+  }
   throw usage(
     `'${raw}' is not a target: write FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:LINE:TEXT<|>TEXT (for example src/app.ts:12:5, src/app.ts:12:render or 'src/app.ts:12:render(<|>view)'), or use --symbol NAME`,
   );
 }
 
+/** Which form a target has and its groups, FILE first: the one reading parseTarget and targetPath share. */
+function matchTarget(
+  raw: string,
+): { kind: 'position' | 'pattern' | 'name' | 'line'; file: string; groups: RegExpExecArray } | undefined {
+  // Each pattern's groups are all required: a match has every one.
+  const forms = [
+    ['position', POSITION.exec(raw) ?? PRINTED.exec(raw)],
+    ['pattern', PATTERN.exec(raw)],
+    ['name', NAME.exec(raw)],
+    ['line', LINE.exec(raw)],
+  ] as const;
+  for (const [kind, groups] of forms) if (groups) return { kind, file: groups[1] ?? '', groups };
+  return undefined;
+}
+
 /** `calls --to`'s value: a target where it has a line number after a colon, else a symbol's name. */
 export function parseTargetOrName(value: string, cwd: string): TargetSpec {
-  return /:\d+(:|$)/.test(value) ? parseTarget(value, cwd) : { kind: 'symbol', name: value };
+  return namesLine(value) ? parseTarget(value, cwd) : { kind: 'symbol', name: value };
 }
+
+/** Whether `calls --to`'s value is a target (a line number after a colon) rather than a symbol's name. */
+export const namesLine = (value: string) => /:\d+(:|$)/.test(value);
 
 /**
- * The file a target names, found by the parsers the commands read it with
- * (a place by parseTarget, lines by parseLineTarget, as actions chooses):
- * what an MCP server checks is what the command will open. A second,
- * simpler parse let `app.ts:1:/../../outside/use.ts:2:twice` pass as
- * app.ts while the command read ../outside/use.ts. Undefined where the
- * target does not parse (the command refuses it before reading anything).
+ * The file a target names, as written, found by the reading the commands
+ * parse it with (a place as parseTarget reads it, lines as parseLineTarget
+ * does, as actions chooses): what an MCP server checks is what the command
+ * will open. A second, simpler reading let `app.ts:1:/../../outside/use.ts:2:twice`
+ * pass as app.ts while the command read ../outside/use.ts. Undefined where
+ * it is no target (the command refuses it before reading anything).
  */
-export function targetPath(raw: string, cwd: string): string | undefined {
-  try {
-    return namesPlace(raw) ? pathOf(parseTarget(raw, cwd)) : parseLineTarget(raw, cwd).path;
-  } catch {
-    return undefined;
-  }
+export function targetPath(raw: string): string | undefined {
+  return namesPlace(raw) ? matchTarget(raw)?.file : LINE_RANGE.exec(raw)?.[1];
 }
-
-const pathOf = (spec: TargetSpec) => (spec.kind === 'symbol' ? undefined : spec.path);
 
 /** `FILE:LINE` or `FILE:START-END` (actions, fmt --range). */
 export function parseLineTarget(raw: string, cwd: string): LineSpec {

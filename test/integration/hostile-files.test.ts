@@ -233,7 +233,7 @@ describe('MCP: the target checked is the target read; no edit into .git', () => 
     const r = await call('def', { target: `${outward}:2:twice` });
     expect(r).toEqual({
       isError: true,
-      text: `lspq def: ${join(outside, 'use.ts')} is outside the workspace this MCP server was started for (${dir}); start another in that folder (lspq mcp --root DIR)`,
+      text: `lspq def: ${outward} is outside the workspace this MCP server was started for (${dir}); start another in that folder (lspq mcp --root DIR)`,
     });
     // The workspace's own target still answers.
     const ok = await call('def', { target: 'app.ts:2:twice' });

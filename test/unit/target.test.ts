@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { LspqError } from '../../src/common/errors';
-import { findPattern, findWord, namesPlace, parseLineTarget, parseTarget } from '../../src/common/target';
+import { findPattern, findWord, targetPath, namesPlace, parseLineTarget, parseTarget } from '../../src/common/target';
 
 const CWD = '/home/u/project';
 
@@ -160,5 +160,21 @@ describe('paths without node:path', () => {
     expect(relativePath('/p/q', '/p/q/src/a.ts')).toBe('src/a.ts');
     expect(relativePath('/p/q', '/p/r/a.ts')).toBe('../r/a.ts');
     expect(relativePath('/p/q', '/p/q')).toBe('');
+  });
+});
+
+describe('targetPath: the file as the command reads it', () => {
+  test('the whole of FILE up to the last :LINE:NAME, as parseTarget reads it', () => {
+    const raw = 'app.ts:1:/../../outside/use.ts:2:twice';
+    expect(targetPath(raw)).toBe('app.ts:1:/../../outside/use.ts');
+    expect(parseTarget(raw, '/w/p')).toMatchObject({ path: '/w/outside/use.ts', line: 2, name: 'twice' });
+  });
+  test('lines and places', () => {
+    expect([targetPath('a.ts:3'), targetPath('a.ts:3-5'), targetPath('a.ts:3:7'), targetPath('a.ts')]).toEqual([
+      'a.ts',
+      'a.ts',
+      'a.ts',
+      undefined,
+    ]);
   });
 });

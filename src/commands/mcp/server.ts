@@ -77,7 +77,7 @@ const failed = (out: CommandOutput) => out.exit >= 2;
  * a person as text, both from the same run, so an edit is never made twice.
  */
 async function call(tool: Tool, args: unknown, root: string, timeoutMs?: number): Promise<CallToolResult> {
-  const asked = commandWords(tool.model, args, root);
+  const asked = commandWords(tool.model, args);
   if (!asked.ok) return failure(`lspq ${tool.model.name}: ${asked.why}`);
   // A path outside the pinned workspace (by `..`, an absolute path or a link) is refused, read or written.
   const outside = asked.paths.find((p) => !isWithin(whereItLands(resolve(root, p)), realOf(root)));

@@ -10,17 +10,7 @@ import type { ArgDef } from 'citty';
 import * as z from 'zod/mini';
 import type { Listed } from '../define';
 import type { McpTool } from '../declaration';
-import { parseTargetOrName, targetPath } from '../../common/target';
-
-/** The file `calls --to`'s value names, by the command's parser; undefined for a symbol's name. */
-function parseTargetOrNameSafely(raw: string, cwd: string): string | undefined {
-  try {
-    const spec = parseTargetOrName(raw, cwd);
-    return spec.kind === 'symbol' ? undefined : spec.path;
-  } catch {
-    return raw; // not a target the command reads: checked as it is written
-  }
-}
+import { namesLine, targetPath } from '../../common/target';
 
 /**
  * Flags a tool does not take: the output is always both renderings, every
@@ -43,11 +33,11 @@ const PATH_INPUTS: Record<string, 'target' | 'path' | 'target-or-name'> = {
 };
 
 /**
- * The paths a call names (relative ones from the pinned workspace `cwd`); a
- * target's file as the command's own parser finds it (targetPath), so the
- * check and the read agree on which file it is.
+ * The paths a call names, as written (relative ones from the pinned
+ * workspace); a target's file as the command's own parser reads it
+ * (targetPath), so the check and the read agree on which file it is.
  */
-export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>, cwd: string): string[] {
+export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const i of tool.inputs) {
     const how = PATH_INPUTS[i.key] ?? (i.key === 'input' && args.workspace !== true ? 'path' : undefined);
@@ -56,11 +46,9 @@ export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>, cwd:
     for (const raw of Array.isArray(value) ? value : [value]) {
       if (typeof raw !== 'string') continue;
       if (how === 'path') out.push(raw);
-      else if (how === 'target') out.push(targetPath(raw, cwd) ?? raw);
-      else {
-        const to = parseTargetOrNameSafely(raw, cwd);
-        if (to !== undefined) out.push(to);
-      }
+      else if (how === 'target') out.push(targetPath(raw) ?? raw);
+      // calls --to: a target where the command reads one (parseTargetOrName), else a symbol's name.
+      else if (namesLine(raw)) out.push(targetPath(raw) ?? raw);
     }
   }
   return out;
@@ -216,11 +204,10 @@ function checker(tool: ToolModel) {
   return z.strictObject(shape);
 }
 
-/** The command line a call asks: positional words in the command's order, then its flags; or what is wrong. `root`: the pinned workspace, where the command runs. */
+/** The command line a call asks: positional words in the command's order, then its flags; or what is wrong. */
 export function commandWords(
   tool: ToolModel,
   args: unknown,
-  root: string,
 ): { ok: true; words: string[]; applying: boolean; paths: string[]; stdin?: string } | { ok: false; why: string } {
   const named = camelArguments(tool, args ?? {});
   if (!named.ok) return named;
@@ -265,7 +252,7 @@ export function commandWords(
     ok: true,
     words,
     applying,
-    paths: pathsOfCall(tool, given, root),
+    paths: pathsOfCall(tool, given),
     ...(stdin !== undefined ? { stdin } : {}),
   };
 }
