@@ -97,7 +97,7 @@ async function answers(path: string): Promise<boolean> {
  * lock for a few seconds more: the start is tried again until it lets go.
  */
 export async function startDaemon(path: string): Promise<void> {
-  ensureSocketDir(path);
+  ensureSocketDir(path).close(); // made, or refused: the daemon opens it for itself
   const end = Date.now() + DAEMON_START_TIMEOUT_MS;
   while (Date.now() < end) {
     if (await spawnDaemon(path)) return;
@@ -188,7 +188,7 @@ export async function ask(
     } catch (err) {
       if (err instanceof LspqError) throw err;
       if (err instanceof ConnectFailed) {
-        ensureSocketDir(path); // creates the folder, or refuses one that is not safe
+        ensureSocketDir(path).close(); // creates the folder, or refuses one that is not safe
         if (!options.start) return undefined;
         await startDaemon(path);
         continue;

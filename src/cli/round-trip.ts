@@ -1,13 +1,15 @@
 /**
  * One request to the daemon on a fresh connection: its line out, and the
- * lines back (progress first, a batch's answers, then the reply). Nothing
- * is sent before the socket folder is checked (the request carries the
- * caller's environment); a daemon that takes the connection but never
- * answers does not hang the command.
+ * lines back (progress first, a batch's answers, then the reply). The
+ * socket folder is opened and checked before the connection, which goes
+ * through that open folder (openSocketDir): the request carries the
+ * caller's environment, and no folder swapped in after the check receives
+ * it. A daemon that takes the connection but never answers does not hang
+ * the command.
  */
 import type { Socket } from 'bun';
 import type { Envelope, Reply } from '../common/messages';
-import { socketDirSafe } from '../common/socket';
+import { openSocketDir, type SocketDir } from '../common/socket';
 import { daemonLine } from './daemon-lines';
 
 export class ConnectFailed extends Error {}
@@ -100,21 +102,12 @@ class Trip {
     this.wait();
   }
 
-  /** Connected: once the folder is known safe, the request goes, and a batch's lines after it. */
-  opened(socket: Socket, folderSafe: Promise<boolean>): void {
+  /** Connected (through the folder checked before): the request goes, and a batch's lines after it. */
+  opened(socket: Socket): void {
     this.socket = socket;
-    void folderSafe.then(
-      (exists) => {
-        if (!exists) return this.fail(new ConnectFailed('no socket folder'));
-        this.writer = socket;
-        this.flush();
-        if (this.stream) this.pump(this.stream).catch((err: unknown) => this.fail(err));
-      },
-      (err: unknown) => {
-        this.fail(err);
-        socket.end();
-      },
-    );
+    this.writer = socket;
+    this.flush();
+    if (this.stream) this.pump(this.stream).catch((err: unknown) => this.fail(err));
   }
 
   received(socket: Socket, chunk: Uint8Array): void {
@@ -156,21 +149,42 @@ export function roundTrip(
   onProgress?: (text: string) => void,
   stream?: Stream,
 ): Promise<Reply> {
-  const folderSafe = socketDirSafe(path);
-  folderSafe.catch(() => undefined); // reported once connected, or moot when nobody listens
+  let dir: SocketDir | undefined;
+  try {
+    dir = openSocketDir(path);
+  } catch (err) {
+    return Promise.reject(err); // a link or an unsafe folder: refused, nothing sent
+  }
+  if (!dir) return Promise.reject(new ConnectFailed('no socket folder'));
+  const folder = dir;
+  let closed = false;
+  // Once connected (or not), the folder's descriptor has done its work.
+  const done = () => {
+    if (!closed) folder.close();
+    closed = true;
+  };
   return new Promise<Reply>((resolve, reject) => {
     const trip = new Trip(envelope, waitMs, resolve, reject, onProgress, stream);
     Bun.connect({
-      unix: path,
+      unix: folder.via,
       socket: {
         binaryType: 'uint8array',
-        open: (socket) => trip.opened(socket, folderSafe),
+        open: (socket) => {
+          done();
+          trip.opened(socket);
+        },
         drain: () => trip.flush(),
         data: (socket, chunk) => trip.received(socket, chunk),
         close: () => trip.fail(new ConnectionLost('closed')),
         error: (_socket, err) => trip.fail(new ConnectionLost(err.message)),
-        connectError: (_socket, err) => trip.fail(new ConnectFailed(err.message)),
+        connectError: (_socket, err) => {
+          done();
+          trip.fail(new ConnectFailed(err.message));
+        },
       },
-    }).catch((err: Error) => trip.fail(new ConnectFailed(err.message)));
+    }).catch((err: Error) => {
+      done();
+      trip.fail(new ConnectFailed(err.message));
+    });
   });
 }

@@ -43,13 +43,31 @@ export function whereItLands(path: string): string {
 }
 
 /**
+ * Whether `path` lies in a `.git` folder below `root`, as named or where it
+ * lands: git runs what its hooks folder holds, and its config can name
+ * programs, so a model's edit there is code that runs at the next commit.
+ */
+export function inGitFolder(path: string, root: string, lands = whereItLands(path)): boolean {
+  const below = (p: string, top: string) => (isWithin(p, top) ? p.slice(top.length).split('/') : []);
+  const names = [...below(path, root), ...below(lands, realOf(root))];
+  // Lower-cased: on a case-insensitive disk (macOS) `.GIT/hooks` is git's folder too.
+  return names.some((name) => name.toLowerCase() === '.git');
+}
+
+/**
  * Refuses a write to `path` that lands outside `root` (exit 2), naming
  * where it leads; nothing is written. `pinned`: the root is an MCP
- * server's workspace, which no flag widens.
+ * server's workspace, which no flag widens, and no write lands in its
+ * `.git` folders either.
  */
 export function guardWrite(path: string, root: string, allowOutside: boolean, pinned = false): void {
   if (allowOutside) return;
   const lands = whereItLands(path);
+  if (pinned && inGitFolder(path, root, lands))
+    throw new LspqError(
+      'outside_workspace',
+      `the edit would change ${path}, inside a .git folder, which no MCP edit writes (git runs its hooks); nothing was written`,
+    );
   if (isWithin(lands, realOf(root))) return;
   const through = lands !== path && isWithin(path, root) ? ` (it is ${lands}, through a symbolic link)` : '';
   const fix = pinned

@@ -32,7 +32,8 @@ export async function runDaemon(): Promise<ExitCode> {
   // Outlives the folder it was started from, which a user may delete: what it starts (an index's table, a
   // tool) would fail in a folder that is gone. Every path it is given is absolute.
   process.chdir('/');
-  ensureSocketDir(socket);
+  // Held open for the daemon's life: it binds its socket through this folder, the one it checked.
+  const folder = ensureSocketDir(socket);
   const lock = stateFile(socket, 'daemon.lock');
   const log = fileLogger(stateFile(socket, 'daemon.log'));
   if (!takeLock(lock)) return 0; // another daemon won the race; the caller will talk to it
@@ -93,6 +94,7 @@ export async function runDaemon(): Promise<ExitCode> {
 
   const server = listen({
     socket,
+    bindAt: folder.via,
     pool,
     watchers,
     journalDir,

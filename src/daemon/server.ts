@@ -53,7 +53,7 @@ export function listen(o: ListenOptions): DaemonServer {
   const questions = new Questions(o);
   const open = new Set<DaemonSocket>();
   const server = Bun.listen<Connection>({
-    unix: o.socket,
+    unix: o.bindAt ?? o.socket,
     socket: {
       open(socket) {
         open.add(socket);

@@ -6,6 +6,8 @@ import type { Watchers } from './watch';
 
 export interface ListenOptions {
   socket: string;
+  /** Where to bind it: through the socket folder opened and checked at start (openSocketDir), not its path again. */
+  bindAt?: string;
   pool: ServerPool;
   watchers: Watchers;
   /** Where edits are journaled: asked after by a command whose daemon died under its edit. */

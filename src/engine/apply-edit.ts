@@ -11,7 +11,8 @@
  * write, every other file is put back, and the edit is refused as stale
  * (exit 3, the file named).
  */
-import { existsSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { existsSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { readWorkspaceText, skippedError, skippedFiles } from '../common/file-size';
 import { dirname } from 'node:path';
 import { LspqError, errnoOf, messageOf } from '../common/errors';
 import { bytesOf, type EditPlan, type FileChange, type Move } from '../lsp/workspace-edit';
@@ -49,11 +50,7 @@ export const RACE_SETTLE_MS = 25;
 
 /** A file's text now, or undefined when it cannot be read (also what an edit is planned against for a file the server has not open). */
 export function readNow(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  return readWorkspaceText(path, 'source');
 }
 
 function modeOf(path: string): number | undefined {
@@ -77,6 +74,9 @@ const rootOf = (o: ApplyOptions, path: string) => (typeof o.root === 'string' ? 
 
 /** Refuses the plan before anything is written: a file outside the root, or one changed since the server saw it. */
 export function checkPlan(plan: EditPlan, o: ApplyOptions): void {
+  // An edit planned while a file of the workspace was skipped (a FIFO .editorconfig) is not the whole edit.
+  const skips = skippedFiles.getStore();
+  if (skips?.size) throw skippedError(skips, 'nothing was written');
   for (const m of plan.moves ?? []) {
     if (!existsSync(m.from)) throw stale(m.from, 'is gone');
     if (existsSync(m.to)) throw new LspqError('stale_edit', `${m.to} exists now; nothing was moved or written`);

@@ -8,6 +8,7 @@ import type { Request } from '../answers/caller';
 import { Leases } from '../lsp/leases';
 import type { Session } from '../lsp/manager';
 import { leftOutLine, Trust } from '../trust/decision';
+import { Skipped, skippedError, skippedFiles, skippedLine } from '../common/file-size';
 import type { EngineContext, Handler } from './context';
 
 /** What answers questions: each operation's handler, and what each command needs of a server. */
@@ -19,7 +20,10 @@ export interface Answerers {
 
 /**
  * Answers one question; the leases it took on servers are given back
- * however it ends, and what it left out as untrusted is said.
+ * however it ends, and what it left out as untrusted is said. A file of
+ * the workspace it skipped (a FIFO, a device, one past its cap) makes the
+ * answer not whole: exit 3 naming it, or, where the question failed on its
+ * own, a note beside that error.
  */
 export async function dispatch(request: Request, ctx: EngineContext, answerers: Answerers): Promise<unknown> {
   const load = answerers.handlers.get(request.op);
@@ -27,19 +31,28 @@ export async function dispatch(request: Request, ctx: EngineContext, answerers: 
   const handler = await load();
   const leases = new Leases<Session>();
   const trust = new Trust(request.env);
+  const skips = new Skipped(request.cwd);
+  let answered = false;
   try {
     // The command that asked declared this handler for this operation: the request is its query.
-    return await handler(request as never, {
-      ...ctx,
-      leases,
-      trust,
-      capabilities: answerers.capabilities,
-      withheld: new Map(),
-    });
+    const answer = await skippedFiles.run(skips, () =>
+      handler(request as never, {
+        ...ctx,
+        leases,
+        trust,
+        capabilities: answerers.capabilities,
+        withheld: new Map(),
+      }),
+    );
+    answered = true;
+    if (skips.size > 0) throw skippedError(skips, 'the answer could depend on it');
+    return answer;
   } finally {
     leases.releaseAll();
     const finding = trust.leftOut.length ? trust.finding : undefined;
     const line = leftOutLine(trust.leftOut, finding && 'none' in finding ? finding.none : undefined);
     if (line) ctx.warn?.(line);
+    const skipped = answered ? undefined : skippedLine(skips);
+    if (skipped) ctx.warn?.(skipped);
   }
 }

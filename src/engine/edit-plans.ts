@@ -5,7 +5,8 @@
  */
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { formattingOptions } from '../lsp/editorconfig';
-import { readFile } from 'node:fs/promises';
+import { readWorkspaceFile } from '../common/file-size';
+import { nextTurn } from '../common/turns';
 import { pathsOf, planWorkspaceEdit, type EditPlan } from '../lsp/workspace-edit';
 import type { Session } from '../lsp/manager';
 import type { CallerContext } from '../answers/caller';
@@ -38,13 +39,20 @@ export async function planFor(edit: WorkspaceEdit, session: Session): Promise<Ed
 /** How many files are read at once. */
 const READ_AHEAD = 64;
 
-/** Each file's bytes, undefined where it cannot be read, read a slice at a time. */
+/**
+ * Each file's bytes, undefined where it cannot be read, a slice at a time
+ * with the daemon's other questions between slices. Read without blocking
+ * (readWorkspaceFile): an asynchronous read of a FIFO the edit names waited
+ * for a writer forever.
+ */
 async function readAhead(paths: string[]): Promise<Map<string, Uint8Array | undefined>> {
   const read = new Map<string, Uint8Array | undefined>();
   for (let i = 0; i < paths.length; i += READ_AHEAD) {
-    const slice = paths.slice(i, i + READ_AHEAD);
-    const bytes = await Promise.all(slice.map((p) => readFile(p).catch(() => undefined)));
-    for (const [j, p] of slice.entries()) read.set(p, bytes[j]);
+    if (i > 0) await nextTurn();
+    for (const p of paths.slice(i, i + READ_AHEAD)) {
+      const got = readWorkspaceFile(p, 'source');
+      read.set(p, got.read ? got.bytes : undefined);
+    }
   }
   return read;
 }

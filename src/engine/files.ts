@@ -4,11 +4,23 @@
  * the file it points to, and shown as the user named it.
  */
 
-import { isInside } from '../common/paths';
-import { closeSync, existsSync, openSync, readSync, realpathSync, type Stats, statSync } from 'node:fs';
+import { isInside, isWithin } from '../common/paths';
+import { realOf } from '../common/real-path';
+import { whereItLands } from '../common/workspace-guard';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import type { BoundedCache } from '../common/bounded-cache';
 import { LspqError } from '../common/errors';
-import { maxFileBytes, sizeOf, tooLarge } from '../lsp/file-size';
+import { maxFileBytes, sizeOf, tooLarge } from '../common/file-size';
 
 const BINARY_SNIFF_BYTES = 8_000;
 
@@ -34,6 +46,19 @@ export function assertFile(path: string, texts?: BoundedCache<string, string>): 
   if (texts?.get(path) === stamp) return;
   if (holdsNul(path)) throw notText(path);
   texts?.set(path, stamp);
+}
+
+/**
+ * A question from an MCP server reads nothing outside its pinned workspace
+ * (`confine`): the path the command's parser found is judged where it
+ * lands, whatever the MCP server made of the words before.
+ */
+export function assertConfined(path: string, confine: string | undefined): void {
+  if (confine === undefined || isWithin(whereItLands(path), realOf(confine))) return;
+  throw new LspqError(
+    'outside_workspace',
+    `${path} is outside the workspace this MCP server was started for (${confine}); start another in that folder (lspq mcp --root DIR)`,
+  );
 }
 
 /**
@@ -103,7 +128,9 @@ function holdsNul(path: string): boolean {
   const head = Buffer.alloc(BINARY_SNIFF_BYTES);
   let fd: number | undefined;
   try {
-    fd = openSync(path, 'r');
+    // Without blocking, and only a regular file: a FIFO swapped in since the stat is not waited on.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    if (!fstatSync(fd).isFile()) return false;
     const n = readSync(fd, head, 0, BINARY_SNIFF_BYTES, 0);
     return head.subarray(0, n).includes(0);
   } catch {

@@ -8,7 +8,7 @@
  * since is left out; where such a file names the symbol, the live server
  * answers (with --index-only, the answer lists it in `stale`).
  */
-import { readFileSync } from 'node:fs';
+import { readWorkspaceText } from '../common/file-size';
 import { dirname } from 'node:path';
 import { LspqError } from '../common/errors';
 import { TextSource, toLocation } from '../lsp/convert';
@@ -19,7 +19,7 @@ import type { IndexAnswers } from '../scip/index-answers';
 import { lastName, type ScipPlace } from '../scip/scip-index';
 import { isLocal } from '../scip/scip-types';
 import { placeOnLine } from './open-target';
-import { assertFile } from './files';
+import { assertConfined, assertFile } from './files';
 import { displayPath } from '../common/paths';
 import type { CallerContext } from '../answers/caller';
 import type { Location, ResolvedTarget } from '../answers/places';
@@ -94,6 +94,7 @@ export async function atTarget(
       throw new LspqError('usage', '--index-only answers FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE; drop --symbol');
     return undefined;
   }
+  assertConfined(spec.path, req.confine);
   const found = await findIndex(req, dirname(spec.path), ctx);
   // No index: the live server's path checks the file (checked twice, it cost every warm question four system calls).
   if (!found && mode !== 'only') return undefined;
@@ -157,12 +158,8 @@ export async function atTarget(
 
 /** Whether the file at `path` holds `name` as a whole word (a file gone holds nothing). */
 export function mentions(path: string, name: string): boolean {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return false;
-  }
+  const text = readWorkspaceText(path, 'source', { quietPastCap: true });
+  if (text === undefined) return false;
   for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
     const before = text[at - 1];
     const after = text[at + name.length];
@@ -174,11 +171,9 @@ const WORD = /[\p{L}\p{N}_$]/u;
 
 /** Whether the file at `path` holds `query` anywhere, in any case (what symbols -w matches names by). */
 export function holdsText(path: string, query: string): boolean {
-  try {
-    return readFileSync(path, 'utf8').toLowerCase().includes(query.toLowerCase());
-  } catch {
-    return false;
-  }
+  return (
+    readWorkspaceText(path, 'source', { quietPastCap: true })?.toLowerCase().includes(query.toLowerCase()) ?? false
+  );
 }
 
 /**

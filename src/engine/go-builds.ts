@@ -13,7 +13,7 @@
  */
 import { boxed } from '../box/command';
 import { Trust } from '../trust/decision';
-import { readFileSync, statSync } from 'node:fs';
+import { readWorkspaceFile, readWorkspaceText } from '../common/file-size';
 import type { LeftOutFile } from '../scip/index-table';
 import { basename, dirname, relative } from 'node:path';
 import {
@@ -108,16 +108,11 @@ export async function leftOutByBuild(
   const out: LeftOutFile[] = [];
   for (const path of files) {
     if (indexed.has(path)) continue;
-    let text: string;
-    let st: import('node:fs').Stats;
-    try {
-      st = statSync(path);
-      text = readFileSync(path, 'utf8');
-    } catch {
-      continue;
-    }
+    const got = readWorkspaceFile(path, 'source', { quietPastCap: true });
+    if (!got.read) continue;
+    const text = got.bytes.toString('utf8');
     if (!mayBeLeftOut(path, text)) continue;
-    out.push({ path, size: st.size, mtimeMs: st.mtimeMs, words: codeWords(path, text) });
+    out.push({ path, size: got.stats.size, mtimeMs: got.stats.mtimeMs, words: codeWords(path, text) });
   }
   return out;
 }
@@ -138,12 +133,8 @@ function codeWords(path: string, text: string): string[] {
 /** Of the files an index's build left out that changed since it was made, those that write `name` in code now. */
 export function writingLeftOut(candidates: string[], name: string): string[] {
   return candidates.filter((path) => {
-    try {
-      const text = readFileSync(path, 'utf8');
-      return mayBeLeftOut(path, text) && namesInCode(path, text, name);
-    } catch {
-      return false;
-    }
+    const text = readWorkspaceText(path, 'source', { quietPastCap: true });
+    return text !== undefined && mayBeLeftOut(path, text) && namesInCode(path, text, name);
   });
 }
 
@@ -209,12 +200,8 @@ async function search(
   // Only a file whose name, build line or cgo decides whether it is compiled can be left out of a build.
   const looked: { path: string; text: string }[] = [];
   for (const path of candidates) {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      continue;
-    }
+    const text = readWorkspaceText(path, 'source', { quietPastCap: true });
+    if (text === undefined) continue;
     if (mayBeLeftOut(path, text) && namesInCode(path, text, name)) looked.push({ path, text });
   }
   if (looked.length === 0) return { builds: [], unsearched: [] };

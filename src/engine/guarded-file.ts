@@ -19,6 +19,7 @@ import {
   appendFileSync,
   chmodSync,
   closeSync,
+  constants,
   fstatSync,
   mkdirSync,
   openSync,
@@ -101,7 +102,8 @@ export class GuardedFile {
   /** The file, opened; undefined when it cannot be read. */
   static open(path: string, before: Uint8Array, beside: TemporaryNames): GuardedFile | undefined {
     try {
-      return new GuardedFile(path, openSync(realOf(path), 'r'), before, beside);
+      // Without blocking: a FIFO put where the file was is opened at once, and its bytes are not the original's.
+      return new GuardedFile(path, openSync(realOf(path), constants.O_RDONLY | constants.O_NONBLOCK), before, beside);
     } catch {
       return undefined;
     }

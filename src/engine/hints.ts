@@ -7,7 +7,7 @@
 import { IDENTIFIER, isIdentifierChar } from '../common/identifiers';
 import { KEYWORDS } from '../lsp/servers/languages';
 import { editDistance } from '../common/nearest';
-import { type Kind, linesKinds, type Syntax } from '../lsp/lexical';
+import { type Kind, LONG_LINE, linesKinds, type Syntax } from '../lsp/lexical';
 
 /** How many ready targets a miss offers. */
 export const MAX_HINTS = 5;
@@ -23,7 +23,8 @@ function codeOnly(line: string): string {
  * out (same length), by the file's syntax where lspq knows it.
  */
 function codeLines(lines: readonly string[], from: number, to: number, syntax: Syntax | undefined): string[] {
-  const span = lines.slice(from - 1, to);
+  // A long line (minified, generated) offers no names: reading them all cost minutes for an 8 MB one.
+  const span = lines.slice(from - 1, to).map((l) => (l.length > LONG_LINE ? '' : l));
   if (!syntax) return span.map(codeOnly);
   const kinds = linesKinds(lines.slice(0, to).join('\n'), from - 1, to - 1, syntax);
   return span.map((text, k) => {

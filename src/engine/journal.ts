@@ -35,6 +35,7 @@ import {
 import { basename, dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { bytesOf, type EditPlan } from '../lsp/workspace-edit';
+import { readWorkspaceFile } from '../common/file-size';
 import { processRuns } from '../common/process';
 import { startedAt } from '../common/process-table';
 import { crashPoint } from './fault';
@@ -254,11 +255,8 @@ export function takeOutcome(dir: string, id: string): Outcome | undefined {
 
 /** A file's bytes now, or undefined when it cannot be read. */
 export function readBytesNow(path: string): Uint8Array | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
+  const got = readWorkspaceFile(path, 'source');
+  return got.read ? got.bytes : undefined;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { ResolvedTarget } from '../answers/places';
 import { findPattern, findWord, MARKER, type TargetSpec } from '../common/target';
 import { displayPath } from '../common/paths';
 import type { Deadline, HandlerContext } from './context';
-import { assertFile, followLink, nameInProject } from './files';
+import { assertConfined, assertFile, followLink, nameInProject } from './files';
 import { prepare, sessionFor } from './sessions';
 import { identifiersNear, namesOnLine, nearestToName, nearestToPlace, offer, onNoName, type Word } from './hints';
 import { KIND_WORDS, kindAt, type Syntax, syntaxOf } from '../lsp/lexical';
@@ -53,6 +53,7 @@ export async function openTarget(
     ({ path, line } = spec);
     aim = spec;
   }
+  assertConfined(path, req.confine);
   assertFile(path, ctx.pool.caches.texts);
   const where = displayPath(path, req.cwd);
   const { real, shown } = followLink(path, req.cwd);
@@ -87,6 +88,15 @@ export type Aim =
  * stands on the line (--nth K: the K-th place); none is the line shown
  * with the names near the marker's.
  */
+
+/** A line as an error shows it: trimmed, and cut where it is long (a minified line would make the one line megabytes). */
+function shownLine(lineText: string): string {
+  const text = lineText.trim();
+  if (text === '') return '(empty line)';
+  return text.length > SHOWN_LINE ? `${text.slice(0, SHOWN_LINE)}... (${text.length} characters)` : text;
+}
+const SHOWN_LINE = 200;
+
 function markerColumn(
   where: string,
   lines: string[],
@@ -103,7 +113,7 @@ function markerColumn(
     const near = beside ? nearestToName(lines, beside, line, syntax).map((w) => `${where}:${w.line}:${w.text}`) : [];
     throw new LspqError(
       'name_not_on_line',
-      `'${written}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}${offer(near)}`,
+      `'${written}' is not on line ${line} of ${where}: ${shownLine(lineText)}${offer(near)}`,
       undefined,
       near,
     );
@@ -135,7 +145,7 @@ function oneNameOnLine(
     );
     throw new LspqError(
       'bad_position',
-      `line ${line} of ${where} holds no name in code: ${lineText.trim() || '(empty line)'}${offer(near)}`,
+      `line ${line} of ${where} holds no name in code: ${shownLine(lineText)}${offer(near)}`,
       undefined,
       near,
     );
@@ -189,7 +199,7 @@ export function placeOnLine(
       const why =
         first !== undefined
           ? `'${name.text}' is only in ${KIND_WORDS[kind(first + 1)]} on line ${line} of ${where}, not in code`
-          : `'${name.text}' is not on line ${line} of ${where}: ${lineText.trim() || '(empty line)'}`;
+          : `'${name.text}' is not on line ${line} of ${where}: ${shownLine(lineText)}`;
       throw new LspqError('name_not_on_line', `${why}${offer(near)}`, undefined, near);
     }
     const hit = hits[name.nth - 1];

@@ -8,7 +8,8 @@
  * root) is opened on the server and kept open, whatever was asked before.
  */
 import { Requests } from '../lsp/requests';
-import { type Dirent, existsSync, readdirSync, readFileSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync } from 'node:fs';
+import { readWorkspaceText } from '../common/file-size';
 import { MAX_OPEN_DOCUMENTS } from '../lsp/documents';
 import { projectFiles } from '../lsp/project-files';
 import { findWord } from '../common/target';
@@ -150,12 +151,8 @@ async function looseFiles(session: Session, mentions: Mentions): Promise<string[
   const { spec, root } = session.client;
   const holding: string[] = [];
   for (const path of await projectFiles(spec, root, LOOSE_SCAN_MAX)) {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      continue;
-    }
+    const text = readWorkspaceText(path, 'source', { quietPastCap: true });
+    if (text === undefined) continue;
     if (holds(text, mentions)) holding.push(path);
   }
   if (holding.length > LOOSE_FILES_MAX) {

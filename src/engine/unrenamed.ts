@@ -5,8 +5,7 @@
  * branch, a file no build lists), and a name lspq left behind is worth a
  * word. Read from the disk after the edit, bounded.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { maxFileBytes } from '../lsp/file-size';
+import { readWorkspaceText } from '../common/file-size';
 import { previewOf } from '../lsp/preview';
 import { projectFiles } from '../lsp/project-files';
 import type { ServerSpec } from '../lsp/servers/registry';
@@ -61,13 +60,9 @@ export async function unrenamed(
     if (touched.has(path)) continue;
     // Files read in slices: the daemon answers other questions between them.
     if (++read % READ_SLICE === 0) await nextTurn();
-    let text: string;
-    try {
-      if (statSync(path).size > maxFileBytes()) continue;
-      text = readFileSync(path, 'utf8');
-    } catch {
-      continue;
-    }
+    // Past the size lspq hands a server, or not a regular file: not looked in (the latter is said).
+    const text = readWorkspaceText(path, 'source', { quietPastCap: true });
+    if (text === undefined) continue;
     if (!text.includes(oldName)) continue;
     for (const [i, line] of splitLines(text).entries()) {
       for (const at of findWord(line, oldName)) {

@@ -7,7 +7,8 @@
  * With --dry-run nothing is written: the edit's texts are laid over the
  * disk's in memory instead, as diag --patch lays a patch's (verifyPlanned).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readWorkspaceText } from '../common/file-size';
 import { join } from 'node:path';
 import type { ChangedFile } from '../answers/diagnostics';
 import type { EditPlan } from '../lsp/workspace-edit';
@@ -119,7 +120,8 @@ export function planChanges(plan: EditPlan): ChangedFile[] {
       // What no server reads (a binary, a file past the size lspq hands one) is moved, never laid over.
       if (unhandable(old)) continue;
       const path = to + old.slice(from.length);
-      const text = readFileSync(old, 'utf8');
+      const text = readWorkspaceText(old, 'source');
+      if (text === undefined) continue;
       out.set(path, { path, before: text, after: text, renamedFrom: old });
     }
   for (const f of plan.files) {

@@ -4,7 +4,7 @@
  * with absolute paths and 1-based code-point positions (the answers are
  * built from them; this layer knows nothing of lspq's answers).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import type {
   DocumentSymbol,
   Hover,
@@ -20,7 +20,7 @@ import type {
 import { SYMBOL_KINDS } from '../common/symbol-kinds';
 import { fromServerCharacter, splitLines, type PositionEncoding } from './position';
 import { BoundedCache } from '../common/bounded-cache';
-import { maxFileBytes } from './file-size';
+import { maxFileBytes, readWorkspaceText } from '../common/file-size';
 import { previewOf } from './preview';
 import { uriToPath } from './uri';
 
@@ -69,8 +69,9 @@ export class LineCache {
       if (hit && hit.key === st.mtimeMs && hit.size === st.size) return hit.lines;
       // A file past the size lspq hands a server is not held here either (previews of it stay empty).
       if (st.size > maxFileBytes()) return null;
-      return this.cache.set(path, { key: st.mtimeMs, size: st.size, lines: splitLines(readFileSync(path, 'utf8')) })
-        .lines;
+      const text = readWorkspaceText(path, 'source');
+      if (text === undefined) return null;
+      return this.cache.set(path, { key: st.mtimeMs, size: st.size, lines: splitLines(text) }).lines;
     } catch {
       return null;
     }

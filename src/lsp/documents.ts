@@ -3,7 +3,7 @@
  * document is an overlay the server trusts over the disk, so before every
  * request each one is compared with the file and re-sent or closed.
  */
-import { existsSync, readFileSync, statSync, type Stats } from 'node:fs';
+import { existsSync, statSync, type Stats } from 'node:fs';
 import {
   DidChangeTextDocumentNotification,
   DidChangeWatchedFilesNotification,
@@ -14,7 +14,7 @@ import {
   type Diagnostic,
 } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
-import { maxFileBytes, tooLarge } from './file-size';
+import { maxFileBytes, readWorkspaceFile, skippedFiles, tooLarge } from '../common/file-size';
 import type { LspClient } from './client';
 import { languageIdFor } from './servers/registry';
 import { pathToUri } from './uri';
@@ -47,19 +47,14 @@ export interface PulledReport {
 }
 
 function readDisk(path: string): { text: string; mtimeMs: number; size: number } | undefined {
-  let st: Stats;
-  try {
-    st = statSync(path);
-  } catch {
+  const got = readWorkspaceFile(path, 'source', { quiet: true });
+  if (got.stats?.isFile() && got.stats.size > maxFileBytes()) throw tooLarge(path, got.stats.size);
+  if (!got.read) {
+    // Not a regular file (a FIFO put where the file was): said as the question's, never read.
+    if (got.skipped) skippedFiles.getStore()?.set(path, got.skipped);
     return undefined;
   }
-  if (st.size > maxFileBytes()) throw tooLarge(path, st.size);
-  try {
-    if (!st.isFile()) return undefined;
-    return { text: readFileSync(path, 'utf8'), mtimeMs: st.mtimeMs, size: st.size };
-  } catch {
-    return undefined;
-  }
+  return { text: got.bytes.toString('utf8'), mtimeMs: got.stats.mtimeMs, size: got.stats.size };
 }
 
 export class Documents {

@@ -8,9 +8,9 @@
  * parses with a WebAssembly module read from its own folder at run time,
  * which a single compiled binary does not carry.
  */
-import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { FormattingOptions } from 'vscode-languageserver-protocol';
+import { readWorkspaceText } from '../common/file-size';
 import { detectIndentation } from './indent';
 
 interface Section {
@@ -51,10 +51,7 @@ function matches(glob: string, path: string): boolean {
 function propertiesFor(path: string): Record<string, string> {
   const files: { dir: string; sections: Section[] }[] = [];
   for (let dir = dirname(path); ; dir = dirname(dir)) {
-    let text: string | undefined;
-    try {
-      text = readFileSync(join(dir, '.editorconfig'), 'utf8');
-    } catch {}
+    const text = readWorkspaceText(join(dir, '.editorconfig'), 'configuration');
     if (text !== undefined) {
       const parsed = parseEditorconfig(text);
       files.unshift({ dir, sections: parsed.sections });

@@ -150,14 +150,53 @@ export function valueMayStart(code: Extract<Frame, { in: 'code' }>, text: string
   return !')]"'.includes(code.prev);
 }
 
+/**
+ * The places (and whether in a character class) that a search for a
+ * regular expression's end passed on its way to finding none, on one line.
+ * The search is the same from the same place, so a later one that reaches
+ * such a place finds none either: a line of `(/[` repeated is searched
+ * once over, not once per `/` (8 MB of it held the daemon for minutes).
+ */
+export class RegexMisses {
+  private from = -1;
+  private seen: Uint8Array = new Uint8Array(0);
+
+  has(j: number, inClass: boolean): boolean {
+    const k = j - this.from;
+    return this.from >= 0 && k >= 0 && k < this.seen.length && (this.seen[k] ?? 0) & (inClass ? 2 : 1) ? true : false;
+  }
+
+  add(text: string, states: number[]): void {
+    const first = states[0];
+    if (first === undefined) return;
+    if (this.from < 0 || first >> 1 < this.from) {
+      // Sized to the end of the line the search began on: a later search on it starts after this one.
+      const eol = text.indexOf('\n', first >> 1);
+      this.from = first >> 1;
+      this.seen = new Uint8Array((eol < 0 ? text.length : eol) - this.from + 2);
+    }
+    for (const s of states) {
+      const k = (s >> 1) - this.from;
+      if (k >= 0 && k < this.seen.length) this.seen[k] = (this.seen[k] ?? 0) | (s & 1 ? 2 : 1);
+    }
+  }
+}
+
 /** Where a regular expression literal opening at `i` ends (after its flags), or undefined where none does on the line. */
-export function regexEnd(text: string, i: number): number | undefined {
+export function regexEnd(text: string, i: number, misses?: RegexMisses): number | undefined {
   const next = text[i + 1];
   if (next === '/' || next === '*' || next === undefined) return undefined;
   let inClass = false;
+  const passed: number[] = [];
+  const none = () => {
+    misses?.add(text, passed);
+    return undefined;
+  };
   for (let j = i + 1; j < text.length; j++) {
+    if (misses?.has(j, inClass)) return none();
+    passed.push(j * 2 + (inClass ? 1 : 0));
     const c = text.charAt(j);
-    if (c === '\n') return undefined;
+    if (c === '\n') return none();
     if (c === '\\') j++;
     else if (c === '[') inClass = true;
     else if (c === ']') inClass = false;
@@ -167,14 +206,21 @@ export function regexEnd(text: string, i: number): number | undefined {
       return end;
     }
   }
-  return undefined;
+  return none();
 }
 
-/** The quote of the Vue attribute whose expression the scan is in, if it is in one. */
+/**
+ * The quote of the Vue attribute whose expression the scan is in, if it is
+ * in one. A string frame holds the answer for everything under it (found
+ * when it opened), so this looks at two frames, not the whole stack: a
+ * file of nested template strings made every string's opening walk them all.
+ */
 export function attributeQuote(stack: Frame[]): string | undefined {
-  for (const f of stack.toReversed()) {
-    if (f.in === 'code' && f.end?.by === 'quote') return f.end.quote;
-    if (f.in !== 'code' && f.in !== 'string') return undefined;
+  for (let k = stack.length - 1; k >= 0; k--) {
+    const f = stack[k];
+    if (f?.in === 'code' && f.end?.by === 'quote') return f.end.quote;
+    if (f?.in === 'string') return f.attribute;
+    if (f?.in !== 'code') return undefined;
   }
   return undefined;
 }

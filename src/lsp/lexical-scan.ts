@@ -15,6 +15,7 @@ import {
   openString,
   type Point,
   regexEnd,
+  RegexMisses,
   SCRIPT,
   SPACE,
   TAG_START,
@@ -22,21 +23,43 @@ import {
   vueExpression,
 } from './lexical-frames';
 
+/**
+ * A line longer than this (UTF-16 units) is not scanned: its characters
+ * have no kind (callers take them as code) and nothing it opens is carried
+ * past it. Minified and generated lines are that long, and no person's
+ * target is on a word of a comment there; scanned, an 8 MB line held the
+ * daemon's one thread for seconds (and its names for minutes).
+ */
+export const LONG_LINE = 20_000;
+
+/** Frames nested deeper than this are not pushed: no code a person reads nests so deep, and each line's point copies them. */
+const MAX_FRAMES = 256;
+
 /** Scans from `at` to the end of line `to`, marking lines `from` to `to`; `onLine` sees the point at each line's start. */
 export function scan(text: string, at: Point, from: number, to: number, onLine?: (p: Point) => void): Kind[][] {
   let { lineNo, i } = at;
   const { stack } = at;
   const out: Kind[][] = [];
   let kinds: Kind[] = [];
+  let misses = new RegexMisses();
   const mark = (kind: Kind, n: number) => {
     if (lineNo >= from) for (let k = 0; k < n; k++) kinds.push(kind);
   };
   const starts = (at: number, s: string) => text.startsWith(s, at);
-  const push = (frame: Frame) => stack.push(frame);
+  const push = (frame: Frame) => {
+    if (stack.length < MAX_FRAMES) stack.push(frame);
+  };
   const pop = () => {
     if (stack.length > 1) stack.pop();
   };
+  /** At a line's start: a long line is passed over whole, to its newline. */
+  const overLong = () => {
+    const eol = text.indexOf('\n', i);
+    const end = eol < 0 ? text.length : eol;
+    if (end - i > LONG_LINE) i = end;
+  };
   onLine?.({ i, lineNo, stack });
+  overLong();
   while (i < text.length && lineNo <= to) {
     const c = text.charAt(i);
     // biome-ignore lint/style/noNonNullAssertion: pop() keeps the bottom frame, so the stack is never empty
@@ -47,9 +70,11 @@ export function scan(text: string, at: Point, from: number, to: number, onLine?:
       if (top.in === 'string' && top.quote.length === 1 && top.quote !== '`') pop();
       if (lineNo >= from) out.push(kinds);
       kinds = [];
+      misses = new RegexMisses();
       lineNo++;
       i++;
       onLine?.({ i, lineNo, stack });
+      overLong();
       continue;
     }
     switch (top.in) {
@@ -155,7 +180,9 @@ export function scan(text: string, at: Point, from: number, to: number, onLine?:
         }
         // JavaScript's regular expression literal, where a value may start (else a `/` divides).
         const regex =
-          syntax.backtick === 'template' && c === '/' && valueMayStart(top, text) ? regexEnd(text, i) : undefined;
+          syntax.backtick === 'template' && c === '/' && valueMayStart(top, text)
+            ? regexEnd(text, i, misses)
+            : undefined;
         if (regex !== undefined) {
           mark('string', regex - i);
           i = regex;

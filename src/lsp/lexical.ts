@@ -15,7 +15,9 @@
  */
 import { dropOldest } from '../common/bounded-cache';
 import { C_LIKE, copyPoint as copy, HASH, type Kind, type Point, SCRIPT, type Syntax, startOf } from './lexical-frames';
-import { scan } from './lexical-scan';
+import { LONG_LINE, scan } from './lexical-scan';
+
+export { LONG_LINE };
 
 export type { Kind, Markup, Syntax } from './lexical-frames';
 
@@ -144,8 +146,9 @@ export function linesKinds(text: string, from: number, to: number, syntax: Synta
 
 /** The kind of the character at 1-based code-point `column` of line `line` (1-based). */
 export function kindAt(text: string, line: number, column: number, syntax: Syntax): Kind {
-  const kinds = lineKinds(text, line - 1, syntax);
   const lineText = lineOf(text, line - 1, pointsOf(text, syntax, line - 1));
+  if (lineText.length > LONG_LINE) return 'code'; // not scanned (LONG_LINE)
+  const kinds = lineKinds(text, line - 1, syntax);
   const unit = Array.from(lineText)
     .slice(0, column - 1)
     .join('').length;

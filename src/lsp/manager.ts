@@ -10,6 +10,7 @@
  */
 import type { DocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
+import { skippedError, skippedFiles } from '../common/file-size';
 import { BoundedCache } from '../common/bounded-cache';
 import { configuredHash, poolKey, trustModeOf } from './pool-key';
 import { LspClient } from './client';
@@ -284,6 +285,10 @@ export class ServerPool {
       this.recordCrash(spec.id, root);
       void existing.client.shutdown(); // its process group may hold children
     }
+    // A question that skipped a file of the workspace starts no server for it: the server would read the same
+    // file (a FIFO waited forever; cargo read a /dev/zero Cargo.toml to 5 GB in 5 s).
+    const skips = skippedFiles.getStore();
+    if (skips?.size) throw skippedError(skips, `no server was started for ${root}, which would read it too`);
     const pending = this.starting.get(key);
     if (pending) return pending.session;
     const abort = new AbortController();

@@ -7,7 +7,8 @@
  * `.lspq/fetched.json` names it, so questions find it as they find a local
  * index. Files changed since that commit are for the live servers.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readWorkspaceJson } from '../common/file-size';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { LspqError, messageOf } from '../common/errors';
@@ -34,7 +35,7 @@ export const fetchedPath = (top: string) => join(top, '.lspq', 'fetched.json');
 /** The checkout's fetched index, or undefined (none, not one, or its file gone from the cache). */
 export function readFetched(top: string): Fetched | undefined {
   try {
-    const parsed = FetchedShape.safeParse(JSON.parse(readFileSync(fetchedPath(top), 'utf8')));
+    const parsed = FetchedShape.safeParse(readWorkspaceJson(fetchedPath(top)));
     return parsed.success && existsSync(parsed.data.file) ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -6,7 +6,8 @@
  * checkout's HEAD: the files git says changed are the stale ones.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readWorkspaceFile, readWorkspaceJson } from '../common/file-size';
 import { extname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
 import { neverSources } from '../project/folders';
@@ -39,7 +40,7 @@ export function hashText(bytes: Buffer | string): string {
  */
 export function readManifest(indexFile: string, indexBytes?: Buffer): Manifest | undefined {
   try {
-    const parsed = ManifestShape.safeParse(JSON.parse(readFileSync(manifestPath(indexFile), 'utf8')));
+    const parsed = ManifestShape.safeParse(readWorkspaceJson(manifestPath(indexFile)));
     if (!parsed.success) return undefined;
     const described = parsed.data.index;
     if (described) {
@@ -99,8 +100,9 @@ export function describeFiles(
   const files: Manifest['files'] = {};
   for (const path of paths) {
     try {
-      const st = statSync(path);
-      files[relative(root, path)] = { hash: hashText(readFileSync(path)), size: st.size, mtimeMs: st.mtimeMs };
+      const got = readWorkspaceFile(path, 'source', { quietPastCap: true });
+      if (!got.read) continue;
+      files[relative(root, path)] = { hash: hashText(got.bytes), size: got.stats.size, mtimeMs: got.stats.mtimeMs };
     } catch {}
   }
   return {
@@ -123,7 +125,8 @@ export function unchanged(manifest: Manifest, root: string, path: string): boole
     const st = statSync(path);
     if (st.size !== known.size) return false;
     if (st.mtimeMs === known.mtimeMs) return true;
-    return hashText(readFileSync(path)) === known.hash;
+    const got = readWorkspaceFile(path, 'source', { quietPastCap: true });
+    return got.read && hashText(got.bytes) === known.hash;
   } catch {
     return false;
   }

@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type * as Protobuf from 'protobufjs';
 import { LspqError, messageOf } from '../common/errors';
+import { isRegularFile } from '../common/file-size';
 import { isInside } from '../common/paths';
 import { uriToPath } from '../lsp/uri';
 import { type Found, foldName, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
@@ -416,6 +417,9 @@ export function ownRoot(file: string): string | undefined {
 }
 
 function mapFile(file: string): Uint8Array {
+  // A FIFO where an index should be would block the read below for good: only a regular file is read.
+  if (!isRegularFile(file))
+    throw new LspqError('incomplete', `${file} is not a regular file; lspq reads no index from it`);
   const bun = (globalThis as { Bun?: { mmap?: (path: string, o?: { shared?: boolean }) => Uint8Array } }).Bun;
   if (bun?.mmap) {
     try {

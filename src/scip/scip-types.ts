@@ -134,12 +134,14 @@ const HEAD_BYTES = 64 * 1024;
  * Undefined where the head holds no metadata naming one.
  */
 export function statedRootOf(file: string): string | undefined {
-  const { closeSync, openSync, readSync } = require('node:fs') as typeof import('node:fs');
+  const { closeSync, constants, fstatSync, openSync, readSync } = require('node:fs') as typeof import('node:fs');
   const head = Buffer.alloc(HEAD_BYTES);
   let size: number;
   try {
-    const fd = openSync(file, 'r');
+    // Without blocking, and only a regular file: a FIFO named like an index is not waited on.
+    const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
     try {
+      if (!fstatSync(fd).isFile()) return undefined;
       size = readSync(fd, head, 0, HEAD_BYTES, 0);
     } finally {
       closeSync(fd);

@@ -155,3 +155,31 @@ describe('kindAt', () => {
     expect(syntaxOf('package.json')).toBeUndefined();
   });
 });
+
+describe('hostile lines: the scan is linear, and a long line is not scanned', () => {
+  // Each held the daemon's one thread: every `/` searched to the line's end, every string walked the stack.
+  const timed = (text: string, line: number) => {
+    const started = performance.now();
+    const kind = kindAt(text, line, 1, syntaxOf('a.ts')!);
+    return { kind, ms: performance.now() - started };
+  };
+  for (const unit of ['(/[', '`${', '(/\\/']) {
+    test(`lines of ${JSON.stringify(unit)} just under the long-line bound, ten of them`, () => {
+      const line = unit.repeat(Math.floor(19_000 / unit.length));
+      const { ms } = timed(`${line}\n`.repeat(10), 10);
+      expect(ms).toBeLessThan(3_000); // quadratic, each line took 18 s
+    });
+  }
+  test('an 8 MB line: its characters are code, found without scanning it', () => {
+    const { kind, ms } = timed(`// ${'x '.repeat(4_000_000)}\nconst y = 1;\n`, 1);
+    expect(kind).toBe('code');
+    expect(ms).toBeLessThan(500);
+  });
+  test('a regular expression after a failed search on the same line is still found', () => {
+    // The first `/` opens no literal (its class never closes); the one after `=` does.
+    const text = 'a = (/[x;\nb = /y/ + "s";\nc = (/[ ; d = /z/; e = "str";\n';
+    expect(kindOf('a.ts', text, 2, 'y')).toBe('string');
+    expect(kindOf('a.ts', text, 3, 'str')).toBe('string');
+    expect(kindOf('a.ts', text, 3, 'e')).toBe('code');
+  });
+});

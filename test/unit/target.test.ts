@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'bun:test';
 import { LspqError } from '../../src/common/errors';
-import { findPattern, findWord, namesPlace, parseLineTarget, parseTarget } from '../../src/common/target';
+import { findPattern, findWord, targetPath, namesPlace, parseLineTarget, parseTarget } from '../../src/common/target';
 
 const CWD = '/home/u/project';
 
@@ -128,6 +128,17 @@ describe('findWord', () => {
   test('operators match anywhere', () => {
     expect(findWord('a + b + c', '+')).toEqual([2, 6]);
   });
+  test('a name beside a character outside the BMP, and overlapping places', () => {
+    expect(findWord('🎉x x𝑥 x', 'x')).toEqual([1, 6]);
+    expect(findWord('aaa', 'aa')).toEqual([]);
+    expect(findWord('+++', '++')).toEqual([0, 1]);
+  });
+  test('an 8 MB line: found without splitting it into characters', () => {
+    const line = `const x = 1; ${'(/['.repeat(2_800_000)} x`;
+    const started = performance.now();
+    expect(findWord(line, 'x')).toEqual([6, line.length - 1]);
+    expect(performance.now() - started).toBeLessThan(300);
+  });
 });
 
 describe('paths without node:path', () => {
@@ -149,5 +160,21 @@ describe('paths without node:path', () => {
     expect(relativePath('/p/q', '/p/q/src/a.ts')).toBe('src/a.ts');
     expect(relativePath('/p/q', '/p/r/a.ts')).toBe('../r/a.ts');
     expect(relativePath('/p/q', '/p/q')).toBe('');
+  });
+});
+
+describe('targetPath: the file as the command reads it', () => {
+  test('the whole of FILE up to the last :LINE:NAME, as parseTarget reads it', () => {
+    const raw = 'app.ts:1:/../../outside/use.ts:2:twice';
+    expect(targetPath(raw)).toBe('app.ts:1:/../../outside/use.ts');
+    expect(parseTarget(raw, '/w/p')).toMatchObject({ path: '/w/outside/use.ts', line: 2, name: 'twice' });
+  });
+  test('lines and places', () => {
+    expect([targetPath('a.ts:3'), targetPath('a.ts:3-5'), targetPath('a.ts:3:7'), targetPath('a.ts')]).toEqual([
+      'a.ts',
+      'a.ts',
+      'a.ts',
+      undefined,
+    ]);
   });
 });

@@ -28,7 +28,7 @@ import type { LineSpec } from '../../common/target';
 import { uriToPath } from '../../lsp/uri';
 import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
-import { assertFile, followLink, nameInProject } from '../../engine/files';
+import { assertConfined, assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, candidatesFor, acquire, using, holdAlone } from '../../engine/sessions';
 import { familyOf, onePerFamily } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
@@ -66,6 +66,7 @@ async function placeOf(req: ActionsQuery, ctx: HandlerContext, deadline: Deadlin
       span: { line: target.line, column: target.column, endLine: target.line, endColumn: target.column },
     };
   }
+  assertConfined(place.path, req.confine);
   assertFile(place.path);
   const { real, shown } = followLink(place.path, req.cwd);
   const session = await sessionFor(ctx, req, real, 'codeActionProvider', 'code actions');

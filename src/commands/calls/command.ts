@@ -3,7 +3,7 @@ import { unsearchedNote } from '../locations/run';
 import { displayPath } from '../../common/paths';
 import * as z from 'zod/mini';
 import { usage } from '../../common/errors';
-import { parseTarget, type TargetSpec } from '../../common/target';
+import { parseTargetOrName, type TargetSpec } from '../../common/target';
 import { contextArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { positiveInt, targetFrom } from '../options';
@@ -12,7 +12,7 @@ import { CallPathShape, CallsShape } from './shape';
 
 /** The target of --to: FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, else a symbol name as --symbol takes it. */
 function toTarget(value: string, cwd: string): TargetSpec {
-  return /:\d+(:|$)/.test(value) ? parseTarget(value, cwd) : { kind: 'symbol', name: value };
+  return parseTargetOrName(value, cwd);
 }
 
 /** A call chain search goes deeper than a listing by default: six calls reach most of a program. */

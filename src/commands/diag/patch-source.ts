@@ -4,7 +4,6 @@
  * from the repository's top where git wrote them so; inside the MCP
  * server's pinned workspace, or refused.
  */
-import { readFileSync, statSync } from 'node:fs';
 import type { ReadPatch } from './patch';
 import { readPatch } from './patch';
 import { LspqError, usage } from '../../common/errors';
@@ -13,14 +12,11 @@ import { displayPath, isWithin, resolvePath } from '../../common/paths';
 import { realOf } from '../../common/real-path';
 import { whereItLands } from '../../common/workspace-guard';
 import { GitRepo } from '../../git/repo';
+import { readWorkspaceText } from '../../common/file-size';
 
 /** A file's text, or undefined where there is no file. */
 function readText(path: string): string | undefined {
-  try {
-    return statSync(path).isFile() ? readFileSync(path, 'utf8') : undefined;
-  } catch {
-    return undefined;
-  }
+  return readWorkspaceText(path, 'source');
 }
 
 /** The diff `--patch VALUE` names: stdin for `-`, else a file. */

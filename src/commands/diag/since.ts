@@ -8,7 +8,8 @@
  * diff. --changed-lines keeps only those on lines added or changed since
  * REV (HEAD without --since).
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readWorkspaceText } from '../../common/file-size';
 import { LspqError } from '../../common/errors';
 import type { GitRepo } from '../../git/repo';
 import { lineMap } from '../../lsp/line-map';
@@ -57,7 +58,12 @@ async function changedFiles(
       skipped.set(c.path, why);
       continue;
     }
-    const now = staged ? await repo.staged(c.path) : readFileSync(c.path, 'utf8');
+    // Read without blocking: a FIFO put there since is skipped in diag's own words.
+    const now = staged ? await repo.staged(c.path) : readWorkspaceText(c.path, 'source', { quiet: true });
+    if (now === undefined) {
+      skipped.set(c.path, 'not a regular file');
+      continue;
+    }
     if (!isText(now)) {
       skipped.set(c.path, 'not a text file');
       continue;

@@ -7,7 +7,6 @@
  * before the edit, it is the edit undone (its replacements, where each
  * stands once), else git's index, else nothing (a new file).
  */
-import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { answeredBy } from '../../answers/caller';
 import type { ChangedFile } from '../../answers/diagnostics';
@@ -15,15 +14,12 @@ import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { atLeast, type DiagRequest } from '../../engine/diagnose';
 import { introducedBy } from '../../engine/diagnose-tree';
 import { GitRepo } from '../../git/repo';
+import { readWorkspaceText } from '../../common/file-size';
 import { type Replacement, undone } from './input';
 import type { Baseline, HookQuery, HookResult } from './question';
 
 function readText(path: string): string | null {
-  try {
-    return statSync(path).isFile() ? readFileSync(path, 'utf8') : null;
-  } catch {
-    return null;
-  }
+  return readWorkspaceText(path, 'source') ?? null;
 }
 
 /** The file as it was, where lspq did not see it before the edit. */

@@ -4,7 +4,6 @@
  * question is asked again of a gopls for a configuration that compiles
  * them, and the places merged; files none compiles are named unsearched.
  */
-import { readFileSync } from 'node:fs';
 import { sortLocations } from '../../answers/places';
 import type { CallerContext } from '../../answers/caller';
 import { findWord } from '../../common/target';
@@ -17,18 +16,15 @@ import { projectFiles } from '../../lsp/project-files';
 import { BUILTIN_SERVERS, languageIdFor } from '../../lsp/servers/registry';
 import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
 import { messageOf } from '../../common/errors';
+import { readWorkspaceText } from '../../common/file-size';
 
 const MAX_WALK = 20_000;
 
 /** The name a target points at: its symbol's, else the word at its place on disk. */
 export function nameAt(path: string, line: number, column: number, symbol?: string): string | undefined {
   if (symbol) return symbol.split('.').pop();
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = readWorkspaceText(path, 'source');
+  if (text === undefined) return undefined;
   const lineText = text.split('\n')[line - 1] ?? '';
   const m = /^[\p{L}\p{N}_]+/u.exec([...lineText].slice(column - 1).join(''));
   return m && findWord(lineText, m[0]).length > 0 ? m[0] : undefined;

@@ -21,7 +21,7 @@ import { withNotesField } from '../../answers/shapes';
 import { setVariables } from '../../common/environment';
 import { isWithin } from '../../common/paths';
 import { realOf } from '../../common/real-path';
-import { whereItLands } from '../../common/workspace-guard';
+import { inGitFolder, whereItLands } from '../../common/workspace-guard';
 
 /**
  * A command's --json shape as an MCP output schema (an error is a tool
@@ -84,6 +84,12 @@ async function call(tool: Tool, args: unknown, root: string, timeoutMs?: number)
   if (outside !== undefined)
     return failure(
       `lspq ${tool.model.name}: ${outside} is outside the workspace this MCP server was started for (${root}); start another in that folder (lspq mcp --root DIR)`,
+    );
+  // git runs what its hooks folder holds: no edit tool names a path in a .git folder, dry run or not.
+  const intoGit = tool.model.writes ? asked.paths.find((p) => inGitFolder(resolve(root, p), root)) : undefined;
+  if (intoGit !== undefined)
+    return failure(
+      `lspq ${tool.model.name}: ${intoGit} is inside a .git folder, which no MCP edit writes (git runs its hooks); nothing was written`,
     );
   const out = await ask(lineFor(asked.words, root, asked.applying, timeoutMs, asked.stdin));
   if (failed(out)) return failure(out.stderr ?? `lspq ${tool.model.name} failed (exit ${out.exit})`);

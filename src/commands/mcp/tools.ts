@@ -10,6 +10,7 @@ import type { ArgDef } from 'citty';
 import * as z from 'zod/mini';
 import type { Listed } from '../define';
 import type { McpTool } from '../declaration';
+import { namesLine, targetPath } from '../../common/target';
 
 /**
  * Flags a tool does not take: the output is always both renderings, every
@@ -31,10 +32,11 @@ const PATH_INPUTS: Record<string, 'target' | 'path' | 'target-or-name'> = {
   to: 'target-or-name',
 };
 
-/** The file a target names (FILE:LINE..., or FILE alone). */
-const targetFile = (raw: string) => /^(.+?):\d+(?:[:-].*)?$/.exec(raw)?.[1] ?? raw;
-
-/** The paths a call names, as given (relative ones from the pinned workspace). */
+/**
+ * The paths a call names, as written (relative ones from the pinned
+ * workspace); a target's file as the command's own parser reads it
+ * (targetPath), so the check and the read agree on which file it is.
+ */
 export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>): string[] {
   const out: string[] = [];
   for (const i of tool.inputs) {
@@ -44,7 +46,9 @@ export function pathsOfCall(tool: ToolModel, args: Record<string, unknown>): str
     for (const raw of Array.isArray(value) ? value : [value]) {
       if (typeof raw !== 'string') continue;
       if (how === 'path') out.push(raw);
-      else if (how === 'target' || /:\d+/.test(raw)) out.push(targetFile(raw));
+      else if (how === 'target') out.push(targetPath(raw) ?? raw);
+      // calls --to: a target where the command reads one (parseTargetOrName), else a symbol's name.
+      else if (namesLine(raw)) out.push(targetPath(raw) ?? raw);
     }
   }
   return out;
@@ -244,5 +248,11 @@ export function commandWords(
   if (!applying && edit && 'dryRun' in edit && chosen) flags.push(edit.dryRun);
   // Positional words come after `--`: a word such as '--write' is a file's name, never a flag.
   const words = [tool.name, ...flags, '--', ...positionals];
-  return { ok: true, words, applying, paths: pathsOfCall(tool, given), ...(stdin !== undefined ? { stdin } : {}) };
+  return {
+    ok: true,
+    words,
+    applying,
+    paths: pathsOfCall(tool, given),
+    ...(stdin !== undefined ? { stdin } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 /** servers: every known server, whether it is found, its version, and the roots it runs for; --for FILE what each can answer. */
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readWorkspaceJson, readWorkspaceText } from '../../common/file-size';
 import { basename, dirname, join } from 'node:path';
 import { boxed } from '../../box/command';
 import { findingWords } from '../../box/containment';
@@ -92,12 +93,11 @@ function packageVersion(binary: string): string | undefined {
     return undefined;
   }
   for (; dir !== dirname(dir) && dir.includes('/node_modules/'); dir = dirname(dir)) {
-    try {
-      const pkg: unknown = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      if (!isRecord(pkg)) return undefined;
-      const { name, version } = pkg;
-      return typeof name === 'string' && typeof version === 'string' ? `${name} ${version}` : undefined;
-    } catch {}
+    const pkg = readWorkspaceJson(join(dir, 'package.json'));
+    if (pkg === undefined) continue;
+    if (!isRecord(pkg)) return undefined;
+    const { name, version } = pkg;
+    return typeof name === 'string' && typeof version === 'string' ? `${name} ${version}` : undefined;
   }
   return undefined;
 }
@@ -110,13 +110,14 @@ function packageVersion(binary: string): string | undefined {
  */
 function scriptVersion(binary: string): string | undefined {
   let real: string;
-  let head: string;
   try {
     real = realpathSync(binary);
-    head = readFileSync(real, 'utf8').slice(0, 512);
   } catch {
     return undefined;
   }
+  // A script is small: a binary past the cap has no first line to read here, and is passed over unsaid.
+  const head = readWorkspaceText(real, 'source', { quiet: true })?.slice(0, 512);
+  if (head === undefined) return undefined;
   const python = /^#!\s*(\S*python[\d.]*)\s*$/m.exec(head.split('\n')[0] ?? '')?.[1];
   if (!python?.startsWith('/')) return undefined;
   const lib = join(dirname(dirname(python)), 'lib');
@@ -126,12 +127,8 @@ function scriptVersion(binary: string): string | undefined {
     for (const version of readdirSync(lib).filter((d) => d.startsWith('python'))) {
       const site = join(lib, version, 'site-packages');
       for (const info of readdirSync(site).filter((d) => d.endsWith('.dist-info'))) {
-        let points: string;
-        try {
-          points = readFileSync(join(site, info, 'entry_points.txt'), 'utf8');
-        } catch {
-          continue;
-        }
+        const points = readWorkspaceText(join(site, info, 'entry_points.txt'), 'configuration');
+        if (points === undefined) continue;
         const scripts = /\[console_scripts\]([^[]*)/.exec(points)?.[1] ?? '';
         const named = /^(.+)-([^-]+)\.dist-info$/.exec(info);
         if (named && entry.test(scripts)) return `${named[1]} ${named[2]}`;

@@ -5,13 +5,14 @@
  * above the file) wins over the user's `~/.config/lspq/lsp.json`, which wins
  * over the built-in entries. A config entry with a built-in id overrides it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { LspqError, messageOf } from '../../common/errors';
 import { BUILTIN_SERVERS, type ServerSpec } from './registry';
 import type { Trust } from '../../trust/decision';
 import { configFolder } from '../../common/user-folders';
+import { readWorkspaceText } from '../../common/file-size';
 
 /**
  * One server's entry, checked as it is read: the type and the check are
@@ -43,8 +44,11 @@ const WANT: Record<string, string> = {
 
 function readConfig(file: string): Record<string, ConfigEntry> {
   let parsed: unknown;
+  const text = readWorkspaceText(file, 'configuration');
+  // Gone since it was found, or skipped (not a regular file, too large): the question says which.
+  if (text === undefined) return {};
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (err) {
     throw new LspqError('usage', `${file} is not valid JSON (${messageOf(err)}); fix or remove it`);
   }

@@ -4,7 +4,8 @@
  * worktrees that have neither), and the user's tool folders. Read from the
  * file system and the caller's environment only.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readWorkspaceFile } from '../../common/file-size';
 import { delimiter, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 
 export function ancestors(dir: string): string[] {
@@ -24,8 +25,9 @@ export function inMainCheckout(dir: string): string | undefined {
   for (const d of ancestors(dir)) {
     const dotGit = join(d, '.git');
     if (!existsSync(dotGit)) continue;
-    if (statSync(dotGit).isDirectory()) return undefined;
-    const gitdir = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1]?.trim();
+    const got = readWorkspaceFile(dotGit, 'configuration');
+    if (!got.read) return undefined; // a folder: the main checkout itself (or a .git lspq does not read)
+    const gitdir = /^gitdir:\s*(.+)$/m.exec(got.bytes.toString('utf8'))?.[1]?.trim();
     if (!gitdir) return undefined;
     const worktrees = dirname(resolve(d, gitdir));
     if (!worktrees.endsWith(`${join('.git', 'worktrees')}`)) return undefined; // a submodule's .git file

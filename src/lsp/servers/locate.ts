@@ -1,13 +1,15 @@
 /**
  * Where a server runs: the workspace root for a file and the binary to start.
  */
-import { accessSync, constants, existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, realpathSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { activate, ancestors, findPythonEnv, inMainCheckout, toolFolders, type PythonEnv } from './install-places';
 import type { ServerSpec } from './registry';
 import type { Trust } from '../../trust/decision';
 import { workspaceRoot } from './workspaces';
 import { checkoutTop } from '../../project/checkout';
+import { isRecord } from '../../common/records';
+import { readWorkspaceJson, readWorkspaceText } from '../../common/file-size';
 
 function isExecutable(path: string): boolean {
   try {
@@ -37,7 +39,7 @@ export function nearestMarkedRoot(spec: ServerSpec, dir: string): string | undef
       const manifest = join(d, 'Cargo.toml');
       if (!existsSync(manifest)) continue;
       nearest ??= d;
-      if (/^\s*\[workspace\]/m.test(readFileSync(manifest, 'utf8'))) workspace = d;
+      if (/^\s*\[workspace\]/m.test(readWorkspaceText(manifest, 'configuration') ?? '')) workspace = d;
     }
     if (workspace ?? nearest) return workspace ?? nearest;
   }
@@ -154,12 +156,9 @@ export function onPath(command: string, env: Record<string, string | undefined>)
 }
 
 function majorVersion(pkgJson: string): number {
-  try {
-    const version: unknown = JSON.parse(readFileSync(pkgJson, 'utf8')).version;
-    return typeof version === 'string' ? Number.parseInt(version, 10) : 0;
-  } catch {
-    return 0;
-  }
+  const pkg = readWorkspaceJson(pkgJson);
+  const version = isRecord(pkg) ? pkg.version : undefined;
+  return typeof version === 'string' ? Number.parseInt(version, 10) : 0;
 }
 
 /**

@@ -8,41 +8,26 @@
  * registry's root rules (locate.ts). Only within the file's git checkout:
  * a stray declaration above it (in a home folder) is not the project's.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { checkoutTop } from '../../project/checkout';
 import { isRecord } from '../../common/records';
+import { readWorkspaceJson, readWorkspaceText } from '../../common/file-size';
 
 export type WorkspaceKind = 'js' | 'uv';
 
-function readJson(path: string): unknown {
-  try {
-    return JSON.parse(readFileSync(path, 'utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 /** A tsconfig that references other projects: a solution over them (its comments and trailing commas allowed). */
 function referencesProjects(tsconfig: string): boolean {
-  try {
-    return /"references"\s*:\s*\[\s*\{/.test(readFileSync(tsconfig, 'utf8'));
-  } catch {
-    return false;
-  }
+  return /"references"\s*:\s*\[\s*\{/.test(readWorkspaceText(tsconfig, 'configuration') ?? '');
 }
 
 /** Whether `dir` declares a workspace of the kind. */
 export function declaresWorkspace(kind: WorkspaceKind, dir: string): boolean {
   if (kind === 'uv') {
-    try {
-      return /^\s*\[tool\.uv\.workspace\]/m.test(readFileSync(join(dir, 'pyproject.toml'), 'utf8'));
-    } catch {
-      return false;
-    }
+    return /^\s*\[tool\.uv\.workspace\]/m.test(readWorkspaceText(join(dir, 'pyproject.toml'), 'configuration') ?? '');
   }
-  const pkg = readJson(join(dir, 'package.json'));
+  const pkg = readWorkspaceJson(join(dir, 'package.json'));
   if (isRecord(pkg) && pkg.workspaces !== undefined) return true;
   if (['pnpm-workspace.yaml', 'lerna.json', 'nx.json', 'turbo.json'].some((f) => existsSync(join(dir, f)))) return true;
   return referencesProjects(join(dir, 'tsconfig.json'));
