@@ -11,7 +11,8 @@
  * folders' links followed, the last name kept) is at or under a folder the
  * user trusts. LSPQ_TRUST=all covers everything.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { readWorkspaceFile } from '../common/file-size';
 import { basename, dirname, join, relative } from 'node:path';
 import { type Containment, containmentFor, type BoxFinding } from '../box/containment';
 import { realOf } from '../common/real-path';
@@ -155,12 +156,10 @@ export class Trust {
     if (this.all || this.box !== undefined) return true;
     const entry = this.entryFor(config);
     if (entry) {
-      try {
-        const bytes = readFileSync(config);
-        if (entry.configs[relative(entry.path, placeOf(config))] === hashOf(bytes)) return true;
-      } catch {
-        return true; // gone: nothing to read
-      }
+      // Read without blocking: a .lsp.json replaced by a FIFO since it was trusted is skipped, never waited on.
+      const read = readWorkspaceFile(config, 'configuration');
+      if (!read.read) return read.stats === undefined; // gone: nothing to read
+      if (entry.configs[relative(entry.path, placeOf(config))] === hashOf(read.bytes)) return true;
     }
     this.leftOut.push({ what, repository: repositoryOf(dirname(config)), file: config });
     return false;

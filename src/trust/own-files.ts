@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { readWorkspaceFile } from '../common/file-size';
 import { dirname, join } from 'node:path';
 import * as z from 'zod/mini';
 import { realOf } from '../common/real-path';
@@ -33,7 +34,11 @@ function stampOf(path: string): string | undefined {
   }
 }
 
-const hashFile = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+/** An index's hash; one that is no regular file now (a FIFO in its place) hashes to nothing it was. */
+const hashFile = (path: string) => {
+  const read = readWorkspaceFile(path, 'source', { quiet: true, quietPastCap: true });
+  return read.read ? createHash('sha256').update(read.bytes).digest('hex') : 'not a regular file';
+};
 
 function readOwn(env: Env): Own {
   try {

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readWorkspaceFile } from '../common/file-size';
 import { dirname, join, relative } from 'node:path';
 import * as z from 'zod/mini';
 import { realOf } from '../common/real-path';
@@ -71,7 +72,8 @@ export function entryFor(dir: string): TrustEntry {
     if (depth > 12) return;
     const config = join(d, '.lsp.json');
     try {
-      if (lstatSync(config).isFile()) configs[relative(top, config)] = hashOf(readFileSync(config));
+      const read = readWorkspaceFile(config, 'configuration', { follow: false, quiet: true });
+      if (read.read) configs[relative(top, config)] = hashOf(read.bytes);
     } catch {}
     let names: string[] = [];
     try {
