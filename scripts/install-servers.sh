@@ -13,7 +13,9 @@
 # the machine's cache, ${XDG_CACHE_HOME:-~/.cache}/lspq-tools (LSPQ_TOOLS_CACHE
 # overrides), and .tools only links to it or copies it with hard links; a
 # fresh clone, or .tools removed, costs seconds. System packages (clangd,
-# bubblewrap, zsh, fish, qemu-user) come from apt-get, rust-analyzer from rustup.
+# bubblewrap, zsh, fish, qemu-user) are scripts/install-system.sh's: this
+# script installs nothing system-wide and stops naming it where one is
+# missing. rust-analyzer comes from rustup (into the user's ~/.rustup).
 #
 # In parallel: the Go, npm, Python, cargo and system steps are independent
 # and run at once, each into its own log, printed when it ends.
@@ -91,12 +93,6 @@ die() {
   exit 1
 }
 need() { command -v "$1" >/dev/null 2>&1 || die "required command '$1' not found on PATH${2:+ ($2)}"; }
-as_root() {
-  if [ "$(id -u)" -eq 0 ]; then "$@"
-  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
-  else die "need root (or sudo) to run: $*"
-  fi
-}
 # A step is done while its stamp names the same versions and what it made is there.
 stamped() { [ "$(cat "$STAMPS/$1" 2>/dev/null)" = "$2" ]; }
 stamp() { printf '%s\n' "$2" > "$STAMPS/$1"; }
@@ -341,7 +337,7 @@ cargo_tools() {
   stamp taplo "$TAPLO_VERSION"
 }
 
-# ---- the system's: clangd, rust-analyzer, zsh, fish, qemu-user (apt-get, rustup), PHP sources ----
+# ---- the system's: clangd, zsh, fish, qemu-user (checked: install-system.sh installs them), rust-analyzer (rustup), PHP sources ----
 find_clangd() { # the real clangd binary outside .tools, or nothing
   local c
   # /usr/bin/clangd first (Debian's default), else the newest /usr/bin/clangd-N.
@@ -354,15 +350,8 @@ clangd_tool() {
   CURRENT_STEP="clangd (apt package $CLANGD_APT_PACKAGE)"
   local real
   real="$(find_clangd)"
-  if [ -z "$real" ]; then
-    need apt-get "clangd comes from Debian's packages"
-    log "installing clangd with apt-get (after apt-get update)"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$CLANGD_APT_PACKAGE" >/dev/null \
-      || die "apt-get install $CLANGD_APT_PACKAGE failed"
-    real="$(find_clangd)"
-    [ -n "$real" ] || die "apt-get installed $CLANGD_APT_PACKAGE but no clangd binary was found in /usr/bin"
-  fi
+  # A system package: installed by scripts/install-system.sh, never here (npm test changes no system).
+  [ -n "$real" ] || die "clangd is not installed (Debian's $CLANGD_APT_PACKAGE); install the system packages the tests need with: bash scripts/install-system.sh"
   [ "$(readlink "$BIN/clangd" 2>/dev/null || true)" = "$real" ] || ln -sfn "$real" "$BIN/clangd"
   "$BIN/clangd" --version >/dev/null 2>&1 || die "$BIN/clangd -> $real does not run"
   log "clangd: $BIN/clangd -> $real"
@@ -417,18 +406,15 @@ rust_analyzer_tool() {
   log "rust-analyzer: $BIN/rust-analyzer -> $real"
 }
 shells_tool() {
-  CURRENT_STEP="bubblewrap, zsh, fish, qemu-user and libc6-arm64-cross (apt)"
-  if command -v bwrap >/dev/null && command -v zsh >/dev/null && command -v fish >/dev/null \
-     && command -v qemu-aarch64 >/dev/null && [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ]; then
-    log "bubblewrap, zsh, fish and qemu-user already installed"
-    return
-  fi
-  need apt-get "bubblewrap, zsh, fish and qemu-user come from Debian's packages"
-  log "installing bubblewrap (the box for untrusted workspaces), zsh, fish, qemu-user and libc6-arm64-cross with apt-get"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    bubblewrap zsh fish qemu-user libc6-arm64-cross >/dev/null \
-    || die "apt-get install bubblewrap zsh fish qemu-user libc6-arm64-cross failed"
+  CURRENT_STEP="bubblewrap, zsh, fish, qemu-user and libc6-arm64-cross (system packages)"
+  local missing=()
+  command -v bwrap >/dev/null || missing+=(bubblewrap)
+  command -v zsh >/dev/null || missing+=(zsh)
+  command -v fish >/dev/null || missing+=(fish)
+  command -v qemu-aarch64 >/dev/null || missing+=(qemu-user)
+  [ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] || missing+=(libc6-arm64-cross)
+  [ "${#missing[@]}" -eq 0 ] || die "missing system packages: ${missing[*]}; install them with: bash scripts/install-system.sh (it names each, and installs nothing else)"
+  log "bubblewrap, zsh, fish and qemu-user installed"
 }
 php_sources() { # Debian's php-monolog and php-psr-log, unpacked: a real PHP library's sources (no PHP runs)
   CURRENT_STEP="php-monolog $PHP_MONOLOG_DEB and php-psr-log $PHP_PSR_LOG_DEB sources"
@@ -440,11 +426,8 @@ php_sources() { # Debian's php-monolog and php-psr-log, unpacked: a real PHP lib
     need dpkg-deb "php-monolog's sources come from Debian's packages"
     debs="$(mktemp -d)"
     fetch_debs() { (cd "$debs" && apt-get download -qq "php-monolog=$PHP_MONOLOG_DEB" "php-psr-log=$PHP_PSR_LOG_DEB" 2>/dev/null); }
-    if ! fetch_debs; then
-      log "apt-get update, then php-monolog and php-psr-log again"
-      as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || die "apt-get update failed"
-      fetch_debs || die "apt-get download php-monolog=$PHP_MONOLOG_DEB php-psr-log=$PHP_PSR_LOG_DEB failed"
-    fi
+    # apt-get download needs no root; stale package lists are refreshed by scripts/install-system.sh's update.
+    fetch_debs || die "apt-get download php-monolog=$PHP_MONOLOG_DEB php-psr-log=$PHP_PSR_LOG_DEB failed (package lists too old? run: bash scripts/install-system.sh, or apt-get update as root)"
     for deb in "$debs"/*.deb; do dpkg-deb -x "$deb" "$debs/x" || die "dpkg-deb -x $deb failed"; done
     part="$(fresh "$dir")"
     cp -r "$debs/x/usr/share/php/." "$part/" || die "the PHP sources were not in the packages"
