@@ -163,7 +163,7 @@ export class RegexMisses {
 
   has(j: number, inClass: boolean): boolean {
     const k = j - this.from;
-    return this.from >= 0 && k >= 0 && k < this.seen.length && (this.seen[k] ?? 0) & (inClass ? 2 : 1) ? true : false;
+    return this.from >= 0 && k >= 0 && k < this.seen.length && ((this.seen[k] ?? 0) & (inClass ? 2 : 1)) !== 0;
   }
 
   add(text: string, states: number[]): void {

@@ -251,7 +251,7 @@ describe('answers and their shapes', () => {
     expect(byId.get('clangd')).toMatchObject({ found: true, version: expect.stringContaining('clangd version') });
     expect(byId.get('jdtls')).toMatchObject({
       found: false,
-      install: 'install jdtls (for example brew install jdtls)',
+      install: "install jdtls: its release archive (Eclipse JDT LS), or your distribution's jdtls package",
     });
   });
 

@@ -6,7 +6,7 @@
 import type { ArgsDef } from 'citty';
 import type { CommandOutput } from '../../common/errors';
 import { usage } from '../../common/errors';
-import { displayPath, resolvePath } from '../../common/paths';
+import { resolvePath } from '../../common/paths';
 import { entryFor, readTrust, repositoryOf, type TrustEntry, trustFile, writeTrust } from '../../trust/store';
 import { findingWords } from '../../box/containment';
 import { Trust } from '../../trust/decision';
@@ -30,9 +30,10 @@ const ARGS = {
   revoke: { type: 'boolean', description: 'Trust DIR no longer' },
 } as const satisfies ArgsDef;
 
-const shown = (e: TrustEntry, cwd: string) => {
+const shown = (e: TrustEntry) => {
   const configs = Object.keys(e.configs);
-  return `${displayPath(e.path, cwd) || '.'}${configs.length ? ` (with ${configs.join(', ')} as it is now)` : ''}`;
+  // The folder itself, absolute: `.` said nothing of which folder a nested question's trust took.
+  return `${e.path}${configs.length ? ` (with ${configs.join(', ')} as it is now)` : ''}`;
 };
 
 async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>): Promise<CommandOutput> {
@@ -74,7 +75,7 @@ async function run(args: Parsed<typeof ARGS>, { line }: Pick<RunContext, 'line'>
   writeTrust(line.env, [...others, entry]);
   return {
     stdout: json ? `${JSON.stringify({ trusted: [entry], file: trustFile(line.env) })}\n` : '',
-    stderr: `trusted ${shown(entry, line.cwd)}: its own servers and settings run from now on`,
+    stderr: `trusted ${shown(entry)}: its own servers and settings run from now on`,
     exit: 0,
   };
 }

@@ -8,6 +8,9 @@
 import { JS_TS } from './languages';
 import type { ServerSpec, WorkspaceCode } from './spec';
 
+/** An install hint for this platform: brew where it is macOS's, what Linux and the rest have otherwise. */
+export const onMac = (mac: string, elsewhere: string) => (process.platform === 'darwin' ? mac : elsewhere);
+
 /** ESLint's settings as VS Code's extension sends them; the workspace folder is the root's. */
 const FLAT_CONFIGS = ['eslint.config.js', 'eslint.config.mjs', 'eslint.config.cjs', 'eslint.config.ts'];
 
@@ -72,7 +75,10 @@ const LISTED: ServerSpec[] = [
     [],
     { '.java': 'java' },
     [['pom.xml', 'build.gradle', 'build.gradle.kts', 'settings.gradle']],
-    'install jdtls (for example brew install jdtls)',
+    onMac(
+      'install jdtls: brew install jdtls',
+      "install jdtls: its release archive (Eclipse JDT LS), or your distribution's jdtls package",
+    ),
     codeConfig('Gradle and Maven builds and their plugins'),
   ),
   simple(
@@ -92,7 +98,10 @@ const LISTED: ServerSpec[] = [
     [],
     { '.lua': 'lua' },
     [['.luarc.json', '.luarc.jsonc', '.stylua.toml']],
-    'install lua-language-server (for example brew install lua-language-server)',
+    onMac(
+      'install lua-language-server: brew install lua-language-server',
+      "install lua-language-server: its release binary, or your distribution's lua-language-server package",
+    ),
     codeConfig('the plugin a .luarc.json names'),
   ),
   {
@@ -272,7 +281,10 @@ const LISTED: ServerSpec[] = [
     ['serve'],
     { '.tf': 'terraform', '.tfvars': 'terraform-vars' },
     [['.terraform', '.terraform.lock.hcl']],
-    'install terraform-ls (brew install hashicorp/tap/terraform-ls, or its release binary)',
+    onMac(
+      'install terraform-ls: brew install hashicorp/tap/terraform-ls',
+      "install terraform-ls: its release binary, or HashiCorp's apt repository (apt-get install terraform-ls)",
+    ),
     codeConfig('terraform, which fetches and runs the providers the configuration names'),
   ),
   {
@@ -296,7 +308,7 @@ const LISTED: ServerSpec[] = [
     ['server'],
     { '.md': 'markdown', '.markdown': 'markdown' },
     [['.marksman.toml']],
-    'install marksman (brew install marksman, or its release binary)',
+    onMac('install marksman: brew install marksman', 'install marksman: its release binary, or snap install marksman'),
     readsData('reads Markdown as data'),
   ),
   simple(
@@ -306,7 +318,7 @@ const LISTED: ServerSpec[] = [
     [],
     { '.zig': 'zig', '.zon': 'zig' },
     [['build.zig', 'zls.json']],
-    'install zls (brew install zls, or its release binary)',
+    onMac('install zls: brew install zls', 'install zls: its release binary, matching your zig'),
     codeConfig('build.zig, which zig build runs'),
   ),
   simple(
@@ -336,7 +348,10 @@ const LISTED: ServerSpec[] = [
     [],
     { '.kt': 'kotlin', '.kts': 'kotlin' },
     [['settings.gradle.kts', 'settings.gradle', 'build.gradle.kts', 'build.gradle', 'pom.xml']],
-    'install kotlin-language-server (brew install kotlin-language-server)',
+    onMac(
+      'install kotlin-language-server: brew install kotlin-language-server',
+      'install kotlin-language-server: its release archive',
+    ),
     codeConfig('Gradle builds and their plugins'),
   ),
   {

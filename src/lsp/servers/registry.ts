@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import { JS_TS } from './languages';
-import { OTHER_SERVERS } from './other-servers';
+import { onMac, OTHER_SERVERS } from './other-servers';
 import type { ServerSpec } from './spec';
 
 export type { DiagnosticsStrategy, DiskChanges, Readiness, ServerSpec } from './spec';
@@ -382,7 +382,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
       '.mm': 'objective-cpp',
     },
     rootMarkers: [['compile_commands.json', 'compile_flags.txt', '.clangd']],
-    install: 'apt-get install clangd (or brew install llvm)',
+    install: onMac('brew install llvm', "apt-get install clangd (or your distribution's clangd)"),
     envKeys: ['PATH', 'CPATH', 'C_INCLUDE_PATH', 'CPLUS_INCLUDE_PATH'],
     readiness: 'indexed',
     indexedBy: 'compile_commands.json',
