@@ -11,6 +11,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import {
   chmodSync,
+  cpSync,
+  lstatSync,
   readdirSync,
   mkdirSync,
   mkdtempSync,
@@ -25,13 +27,37 @@ import { dirname, join } from 'node:path';
 import { containmentFor } from '../../src/box/containment';
 import { escaped, escapeTargets, jsPayload, leftInBoxes, shPayload } from '../helpers/escapes';
 import { ANSWERS, hostileWorkspace, type Layout, marksIn } from '../helpers/hostile-workspace';
-import { git, Lspq, REPO, toolsPath } from '../helpers/lspq';
+import { FIXTURES, git, Lspq, REPO, toolsPath } from '../helpers/lspq';
 
 const real = (command: string) => {
   const found = Bun.which(command, { PATH: toolsPath() });
   if (!found) throw new Error(`${command} is not installed for the tests`);
   return found;
 };
+
+/**
+ * typescript-language-server makes the file "Move to a new file" creates
+ * itself, empty, before its edit: where a dangling link stands at that
+ * name, it would write outside, and lspq's taking back of the empty file
+ * removed the link. Nothing outside may be left, and the link stays.
+ */
+async function moveThroughLink(lspq: Lspq, base: string, env: Record<string, string>): Promise<void> {
+  const dir = join(base, 'move');
+  cpSync(join(FIXTURES, 'ts-shapes'), dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'src/main.ts'),
+    readFileSync(join(dir, 'src/main.ts'), 'utf8').replace("import { Circle } from './circle';\n", ''),
+  );
+  const outside = join(base, 'move-outside');
+  mkdirSync(outside, { recursive: true });
+  symlinkSync(join(outside, 'shapes.ts'), join(dir, 'src', 'shapes.ts'));
+  await lspq.run(
+    ['actions', 'src/main.ts:5:Circle', '--apply', '2', '--dry-run', '--server', 'typescript-language-server'],
+    { cwd: dir, env },
+  );
+  expect(readdirSync(outside)).toEqual([]);
+  expect(lstatSync(join(dir, 'src', 'shapes.ts')).isSymbolicLink()).toBe(true);
+}
 
 /** The boxes this machine makes: bubblewrap where installed, Landlock where the kernel has it. */
 const kinds = (['bubblewrap', 'landlock'] as const).filter((kind) => {
@@ -190,6 +216,10 @@ describe.each(kinds)('in the %s box', (kind) => {
     expect(readdirSync(outside)).toEqual([]);
   });
 
+  test('a dry-run "Move to a new file" through a dangling link writes nothing outside, and the link stays', async () => {
+    await moveThroughLink(lspq, base, env());
+  });
+
   describe('git: a filter, a lazy fetch and a misread flag can neither write nor reach anything', () => {
     test('a submodule’s clean filter run by lspq git describe --dirty', async () => {
       const dir = join(base, 'git-sub');
@@ -314,4 +344,15 @@ test('with no box (LSPQ_BOX=off) the allowlists hold, and the left-out line says
     'untrusted workspaces: not contained: LSPQ_BOX=off: their servers run in restricted modes',
   );
   expect(await lspq.stop()).toEqual([]);
+});
+
+test('with no box, a dry-run "Move to a new file" through a dangling link leaves nothing outside either', async () => {
+  const lspq = new Lspq({ trusting: false, box: 'off' });
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'lspq-contained-off-')));
+  try {
+    await moveThroughLink(lspq, base, {});
+  } finally {
+    expect(await lspq.stop()).toEqual([]);
+    rmSync(base, { recursive: true, force: true });
+  }
 });

@@ -5,7 +5,7 @@
  * without its edit, its command run with workspace/executeCommand, and the
  * edits the server sends back (workspace/applyEdit) written all or nothing.
  */
-import { rmSync, statSync } from 'node:fs';
+import { lstatSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { Requests } from '../../lsp/requests';
 import {
   CodeActionTriggerKind,
@@ -201,14 +201,18 @@ function takeBackServerFiles(plans: EditPlan[], root: string, started: number): 
     for (const f of plan.files) {
       if (f.before !== '' || !f.path.startsWith(`${root}/`)) continue;
       let st: ReturnType<typeof statSync>;
+      let made: string;
       try {
-        st = statSync(f.path);
+        // Through a link that was there before (a dangling one), the server made the file it leads to: that
+        // is what is taken back; the link is the workspace's and stays.
+        made = lstatSync(f.path).isSymbolicLink() ? realpathSync(f.path) : f.path;
+        st = statSync(made);
       } catch {
         continue;
       }
       const born = st.birthtimeMs > 0 ? st.birthtimeMs : st.ctimeMs;
       if (!st.isFile() || st.size !== 0 || born < started - CLOCK_SLACK_MS) continue;
-      rmSync(f.path, { force: true });
+      rmSync(made, { force: true });
       f.before = null;
     }
 }
