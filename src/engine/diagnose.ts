@@ -13,7 +13,7 @@ import { MAX_OPEN_DOCUMENTS } from '../lsp/documents';
 import type { Session } from '../lsp/manager';
 import { isSource, projectFiles } from '../lsp/project-files';
 import { uriToPath } from '../lsp/uri';
-import { SEVERITIES, type Diagnostic, type Severity, type Withheld } from '../answers/diagnostics';
+import { SEVERITIES, type Diagnostic, type Severity, type Unchecked, type Withheld } from '../answers/diagnostics';
 import { byPlace } from '../answers/places';
 import type { Deadline, HandlerContext } from './context';
 import { dirname, join, relative } from 'node:path';
@@ -24,6 +24,8 @@ import {
   acquire,
   type Candidate,
   candidatesFor,
+  configuredFor,
+  notInstalled,
   onePerFamily,
   type PassedOver,
   prepare,
@@ -48,6 +50,8 @@ export interface Collected {
   incomplete: Set<string>;
   /** Files that could not be handed a server, with why. */
   skipped: Map<string, string>;
+  /** Files whose language lspq knows a server for, none of them able to run. */
+  unchecked: Map<string, Unchecked>;
   files: Set<string>;
   /** -B/-A/-C, for each diagnostic's context. */
   around: { before: number; after: number } | undefined;
@@ -69,7 +73,7 @@ export function withheldBy(sessions: Session[], ctx: HandlerContext): Withheld[]
 
 /** Nothing collected yet; `around` is -B/-A/-C. */
 export function collected(around: Collected['around']): Collected {
-  return { diagnostics: [], incomplete: new Set(), skipped: new Map(), files: new Set(), around };
+  return { diagnostics: [], incomplete: new Set(), skipped: new Map(), unchecked: new Map(), files: new Set(), around };
 }
 
 function severityOf(d: LspDiagnostic): Severity {
@@ -203,22 +207,33 @@ async function workspacePull(
 
 /**
  * The servers that diagnose a file, one per family (pyright and ruff both,
- * pyright or basedpyright); none for a file no server handles when
- * `unhandledOk` (a README.md among changed files).
+ * pyright or basedpyright). None for a file no server is configured for
+ * (a LICENSE among changed files), unless it was `named` on the command
+ * line; a file whose servers cannot run is put in `unchecked`, where it
+ * is needed when named or when it is a program's source (uncheckedRule).
  */
 export async function fileSessions(
   path: string,
   req: DiagRequest,
   ctx: HandlerContext,
-  unhandledOk: boolean,
+  unchecked: Map<string, Unchecked>,
+  named = false,
 ): Promise<Session[]> {
   let candidates: Candidate[];
   const passed: PassedOver[] = [];
   try {
     candidates = candidatesFor(path, req, ctx, passed);
   } catch (err) {
-    if (unhandledOk && err instanceof LspqError && err.code === 'no_server') return [];
-    throw err;
+    if (!(err instanceof LspqError)) throw err;
+    if (err.code === 'no_server' && !named) return [];
+    if (err.code !== 'server_not_installed' && err.code !== 'untrusted') throw err;
+    const specs = configuredFor(path, req, ctx.trust);
+    unchecked.set(path, {
+      path,
+      reason: notInstalled(undefined, specs, ctx.trust).message,
+      needed: named || !specs.every((s) => s.checksDocuments),
+    });
+    return [];
   } finally {
     noteConfiguredLeftOut(path, req, ctx, passed);
   }
@@ -254,6 +269,11 @@ function noteConfiguredLeftOut(path: string, req: DiagRequest, ctx: HandlerConte
       ctx.withheld.set(p.id, { server: p.id, missing: configured, fix: `install it: ${p.missing}` });
     else ctx.withheld.set(p.id, { server: p.id, missing: configured, fix: p.notUsed });
   }
+}
+
+/** The files not checked, by path. */
+export function uncheckedList(unchecked: Map<string, Unchecked>): Unchecked[] {
+  return [...unchecked.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
 /** Merges what several servers said: the same message at the same place once. */
@@ -304,7 +324,7 @@ export async function workspaceWork(
       out.skipped.set(path, why);
       continue;
     }
-    for (const session of await fileSessions(path, req, ctx, true)) {
+    for (const session of await fileSessions(path, req, ctx, out.unchecked)) {
       asked.add(session);
       if (!pulled.has(session)) work.set(session, [...(work.get(session) ?? []), path]);
     }

@@ -23,6 +23,7 @@ import {
   stagedSnapshot,
   workspaceWork,
   collected,
+  uncheckedList,
   withheldBy,
 } from '../../engine/diagnose';
 
@@ -49,8 +50,9 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
           }
         } else assertFile(path);
       }
-      // Staged or changed files no server handles (README.md) are not an error; named ones are.
-      for (const session of await fileSessions(path, req, ctx, req.staged === true || req.changed === true)) {
+      // A named file no server is configured for is bad input; a staged or changed one (LICENSE) is no source.
+      const named = req.staged !== true && req.changed !== true;
+      for (const session of await fileSessions(path, req, ctx, out.unchecked, named)) {
         asked.add(session);
         work.set(session, [...(work.get(session) ?? []), path]);
       }
@@ -102,5 +104,6 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     skipped: [...out.skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy(sessions),
     withheld: withheldBy(sessions, ctx),
+    unchecked: uncheckedList(out.unchecked),
   };
 }

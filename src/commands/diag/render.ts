@@ -22,6 +22,7 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
     root: r.answered[0]?.root ?? '',
     servers: r.answered,
     withheld: r.withheld,
+    unchecked: r.unchecked.map((u) => ({ ...u, path: displayPath(u.path, cwd) })),
     ...(r.since ? { since: r.since } : {}),
     ...(r.patch ? { patch: { ...r.patch, files: r.patch.files.map((f) => displayPath(f, cwd)) } } : {}),
   };
