@@ -38,6 +38,7 @@ import type { DiagQuery } from '../answers/diagnostics';
 import { readsWithPlugins } from '../lsp/servers/ts-plugins';
 import { turnEvery } from '../common/turns';
 import { inNeverSources } from '../project/folders';
+import { projectSet } from './tsconfig-files';
 
 export type DiagRequest = DiagQuery;
 
@@ -52,6 +53,8 @@ export interface Collected {
   skipped: Map<string, string>;
   /** Files whose language lspq knows a server for, none of them able to run. */
   unchecked: Map<string, Unchecked>;
+  /** With --all where a tsconfig's files were read: the sources it leaves out (with the tsconfig), and those under none. */
+  tsconfig?: { leftOut: Map<string, string>; loose: Set<string> };
   files: Set<string>;
   /** -B/-A/-C, for each diagnostic's context. */
   around: { before: number; after: number } | undefined;
@@ -271,6 +274,19 @@ function noteConfiguredLeftOut(path: string, req: DiagRequest, ctx: HandlerConte
   }
 }
 
+/** What the tsconfigs made of git's list, by path, where they were read. */
+export function tsconfigNotes(
+  out: Collected,
+): { leftOut: { path: string; config: string }[]; loose: string[] } | undefined {
+  if (!out.tsconfig) return undefined;
+  return {
+    leftOut: [...out.tsconfig.leftOut]
+      .map(([path, config]) => ({ path, config }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1)),
+    loose: [...out.tsconfig.loose].sort(),
+  };
+}
+
 /** The files not checked, by path. */
 export function uncheckedList(unchecked: Map<string, Unchecked>): Unchecked[] {
   return [...unchecked.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
@@ -309,10 +325,24 @@ export async function workspaceWork(
   const asked = new Set<Session>();
   const pulled = new Set<Session>();
   const files = new Set<string>();
+  // The sources a session's tsconfigs leave out: other servers of theirs (ESLint) still check them, it does not.
+  const leftOutOf = new Map<Session, Set<string>>();
   for (const session of from ?? (await workspaceSessions(req, ctx))) {
     asked.add(session);
+    const spec = session.client.spec;
+    const listed = await workspaceFilesFor(session, req.env);
+    if (spec.showsConfig) {
+      // Its own workspace pull answers for what it has loaded, whatever the tsconfigs say: asked file by file.
+      const set = await projectSet(session, session.client.root, listed, req.env, (p) => isSource(spec, p, existsSync));
+      out.tsconfig ??= { leftOut: new Map(), loose: new Set() };
+      for (const l of set.leftOut) out.tsconfig.leftOut.set(l.path, l.config);
+      for (const f of set.loose) out.tsconfig.loose.add(f);
+      leftOutOf.set(session, new Set(set.leftOut.map((l) => l.path)));
+      for (const f of set.files) files.add(f);
+      continue;
+    }
     if (pullWhole && (await using(session, () => workspacePull(session, deadline, ctx, out)))) pulled.add(session);
-    for (const f of await workspaceFilesFor(session, req.env)) files.add(f);
+    for (const f of listed) files.add(f);
   }
   // Each file's servers found a slice at a time: over 50 packages the whole loop held the thread for 90 ms,
   // and 20 files at a time 13 ms.
@@ -326,6 +356,7 @@ export async function workspaceWork(
     }
     for (const session of await fileSessions(path, req, ctx, out.unchecked)) {
       asked.add(session);
+      if (leftOutOf.get(session)?.has(path)) continue;
       if (!pulled.has(session)) work.set(session, [...(work.get(session) ?? []), path]);
     }
   }

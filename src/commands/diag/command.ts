@@ -13,7 +13,7 @@ import { defineCommand, present } from '../define';
 import { severityFlag } from '../options';
 import { githubCommands, sarifLog } from './ci-formats';
 import { verdict } from '../../render/verdict';
-import { diagJson, renderDiag, skippedLines, summaryLine } from './render';
+import { diagJson, renderDiag, skippedLines, summaryLine, tsconfigLines } from './render';
 import { patchFor } from './patch-source';
 import { DiagShape } from './shape';
 
@@ -148,7 +148,7 @@ export const diag = defineCommand({
     const skipped = skippedLines(result, line.cwd);
     if (skipped.length > 0) out.warnings = [...skipped, ...(out.warnings ?? [])];
     const judged = verdict(result, failOn, line.cwd);
-    const said = [...judged.notes, ...judged.gaps];
+    const said = [...tsconfigLines(result, line.cwd), ...judged.notes, ...judged.gaps];
     const stderr = [out.stderr, ...said].filter((l) => l).join('\nlspq: ');
     return { ...out, ...(stderr ? { stderr } : {}), exit: judged.exit };
   },

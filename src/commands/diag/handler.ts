@@ -23,6 +23,7 @@ import {
   stagedSnapshot,
   workspaceWork,
   collected,
+  tsconfigNotes,
   uncheckedList,
   withheldBy,
 } from '../../engine/diagnose';
@@ -94,6 +95,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   for (const d of found) summary[d.severity]++;
   const shown = found.filter((d) => !req.severity || atLeast(d.severity, req.severity));
   const sessions = [...asked];
+  const tsconfig = tsconfigNotes(out);
   return {
     diagnostics: shown.slice(0, req.limit),
     summary,
@@ -105,5 +107,6 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     answered: answeredBy(sessions),
     withheld: withheldBy(sessions, ctx),
     unchecked: uncheckedList(out.unchecked),
+    ...(tsconfig ? { tsconfig } : {}),
   };
 }

@@ -20,6 +20,11 @@ export interface DiagResult {
   withheld: Withheld[];
   /** Files no installed server could check, each said; a needed one makes the answer not whole. */
   unchecked: Unchecked[];
+  /**
+   * With --all where TypeScript read the tsconfigs: the sources git lists that they leave out (not checked, as by
+   * tsc), each with its tsconfig, and those under no tsconfig (checked with the server's defaults, unlike tsc -p).
+   */
+  tsconfig?: { leftOut: { path: string; config: string }[]; loose: string[] };
   /** With --since: the revision compared with, and the diagnostics already present there (not shown, not judged). */
   since?: { rev: string; present: Record<Severity, number> };
   /**

@@ -27,6 +27,10 @@ export const DiagShape = z.object({
   withheld: z.array(WithheldShape),
   /** Files no installed server could check; `needed`: the answer is not whole without them (exit 3). */
   unchecked: z.array(UncheckedShape),
+  /** With --all where TypeScript read the tsconfigs: the sources they leave out, and those under none. */
+  tsconfig: z.optional(
+    z.object({ leftOut: z.array(z.object({ path: z.string(), config: z.string() })), loose: z.array(z.string()) }),
+  ),
   /** With --since: the revision compared with, and the diagnostics already present there (not counted in summary). */
   since: z.optional(z.object({ rev: z.string(), present: Counts })),
   /** With --patch: the files it touches, what it introduces, and the problems already there that are not listed. */

@@ -24,6 +24,7 @@ import {
   collected,
   type DiagRequest,
   mergeDiagnostics,
+  tsconfigNotes,
   uncheckedList,
   withheldBy,
 } from '../../engine/diagnose';
@@ -119,6 +120,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   const summary = count(shown);
   const visible = shown.filter((d) => !req.severity || atLeast(d.severity, req.severity));
   const checked = new Set([...work.values()].flat());
+  const tsconfig = tsconfigNotes(listed);
   return {
     diagnostics: visible.slice(0, req.limit),
     summary,
@@ -130,6 +132,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
     answered: answeredBy([...work.keys()]),
     withheld: withheldBy([...work.keys()], ctx),
     unchecked: uncheckedList(listed.unchecked),
+    ...(tsconfig ? { tsconfig } : {}),
     ...(present ? { since: { rev, present } } : {}),
   };
 }

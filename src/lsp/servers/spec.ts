@@ -324,6 +324,11 @@ export interface ServerSpec {
    */
   packagePaths?: (dirs: string[]) => Overlay;
   /**
+   * Its binary is tsc (TypeScript 7's): `--showConfig -p CONFIG` lists the files a tsconfig takes in as tsc reads it,
+   * which diag --all checks (engine/tsconfig-files.ts) instead of every source git lists.
+   */
+  showsConfig?: true;
+  /**
    * Its files are documents or data (Markdown, YAML, JSON, TOML, CSS, HTML), no program's source: where no server
    * for such a file is installed, diag names it as not checked and that is a note; a program's file is exit 3.
    */
