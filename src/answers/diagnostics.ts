@@ -47,3 +47,16 @@ export interface Withheld {
   missing: string;
   fix: string;
 }
+
+/**
+ * A file no installed server checks, though lspq knows one for its language:
+ * named, never reported clean. `needed`: the answer is not whole without it
+ * (a program's source, or a file named on the command line); else a note
+ * (a Markdown file without marksman).
+ */
+export interface Unchecked {
+  path: string;
+  /** Why, without the path: the server missing and how to install it (sessions.ts's notInstalled). */
+  reason: string;
+  needed: boolean;
+}

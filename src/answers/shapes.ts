@@ -56,6 +56,12 @@ export const DiagnosticShape = z.object({
   new: z.optional(z.boolean()),
 });
 
+/** A checker left out of a diagnosis: what is missing, and what would bring it in. */
+export const WithheldShape = z.object({ server: z.string(), missing: z.string(), fix: z.string() });
+
+/** A file no installed server checks: why, and whether the answer needs it (exit 3) or it is a note. */
+export const UncheckedShape = z.object({ path: z.string(), reason: z.string(), needed: z.boolean() });
+
 /** --verify: the errors the edit introduced, and whether every file was put back for them; `written: false` for a dry run's. */
 export const VerificationShape = z.object({
   introduced: z.array(DiagnosticShape),

@@ -39,7 +39,7 @@ export async function workFor(
   if (req.all) return (await workspaceWork(req, ctx, deadline, out, false)).work;
   const work = new Map<Session, string[]>();
   for (const path of files)
-    for (const session of await fileSessions(path, req, ctx, true))
+    for (const session of await fileSessions(path, req, ctx, out.unchecked))
       work.set(session, [...(work.get(session) ?? []), path]);
   return work;
 }

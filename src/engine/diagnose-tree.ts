@@ -8,7 +8,7 @@
  * after it. Nothing is written; each server is held alone while it holds
  * the tree, and has the disk's texts back before it is given up.
  */
-import type { ChangedFile, Diagnostic, Withheld } from '../answers/diagnostics';
+import type { ChangedFile, Diagnostic, Unchecked, Withheld } from '../answers/diagnostics';
 import { checksOnSave, strategyFor } from '../lsp/complete-diagnostics';
 import { lineMap } from '../lsp/line-map';
 import type { Session } from '../lsp/manager';
@@ -18,6 +18,7 @@ import {
   collected,
   type DiagRequest,
   fileSessions,
+  uncheckedList,
   mergeDiagnostics,
   withheldBy,
   workspaceWork,
@@ -42,6 +43,8 @@ export interface Introduced {
   withheld: Withheld[];
   /** The files those checks would have judged. */
   unjudged: string[];
+  /** Files no installed server could check. */
+  unchecked: Unchecked[];
 }
 
 /**
@@ -66,12 +69,12 @@ async function workOf(
   };
   if (scope === 'workspace') {
     const servers = new Set<Session>();
-    for (const path of touched) for (const s of await fileSessions(path, req, ctx, true)) servers.add(s);
+    for (const path of touched) for (const s of await fileSessions(path, req, ctx, out.unchecked)) servers.add(s);
     if (servers.size > 0)
       for (const [s, files] of (await workspaceWork(req, ctx, deadline, out, false, [...servers])).work)
         for (const f of files) add(s, f);
   }
-  for (const path of touched) for (const s of await fileSessions(path, req, ctx, true)) add(s, path);
+  for (const path of touched) for (const s of await fileSessions(path, req, ctx, out.unchecked)) add(s, path);
   return work;
 }
 
@@ -165,5 +168,6 @@ export async function introducedBy(
       (w, i, all) => all.findIndex((o) => o.server === w.server) === i,
     ),
     unjudged: [...work].flatMap(([s, files]) => (checksDisk(s) ? files : [])).sort(),
+    unchecked: uncheckedList(listed.unchecked),
   };
 }

@@ -13,7 +13,7 @@ import { MAX_OPEN_DOCUMENTS } from '../lsp/documents';
 import type { Session } from '../lsp/manager';
 import { isSource, projectFiles } from '../lsp/project-files';
 import { uriToPath } from '../lsp/uri';
-import { SEVERITIES, type Diagnostic, type Severity, type Withheld } from '../answers/diagnostics';
+import { SEVERITIES, type Diagnostic, type Severity, type Unchecked, type Withheld } from '../answers/diagnostics';
 import { byPlace } from '../answers/places';
 import type { Deadline, HandlerContext } from './context';
 import { dirname, join, relative } from 'node:path';
@@ -24,6 +24,8 @@ import {
   acquire,
   type Candidate,
   candidatesFor,
+  configuredFor,
+  notInstalled,
   onePerFamily,
   type PassedOver,
   prepare,
@@ -36,6 +38,7 @@ import type { DiagQuery } from '../answers/diagnostics';
 import { readsWithPlugins } from '../lsp/servers/ts-plugins';
 import { turnEvery } from '../common/turns';
 import { inNeverSources } from '../project/folders';
+import { projectSet } from './tsconfig-files';
 
 export type DiagRequest = DiagQuery;
 
@@ -48,6 +51,10 @@ export interface Collected {
   incomplete: Set<string>;
   /** Files that could not be handed a server, with why. */
   skipped: Map<string, string>;
+  /** Files whose language lspq knows a server for, none of them able to run. */
+  unchecked: Map<string, Unchecked>;
+  /** With --all where a tsconfig's files were read: the sources it leaves out (with the tsconfig), and those under none. */
+  tsconfig?: { leftOut: Map<string, string>; loose: Set<string> };
   files: Set<string>;
   /** -B/-A/-C, for each diagnostic's context. */
   around: { before: number; after: number } | undefined;
@@ -69,7 +76,7 @@ export function withheldBy(sessions: Session[], ctx: HandlerContext): Withheld[]
 
 /** Nothing collected yet; `around` is -B/-A/-C. */
 export function collected(around: Collected['around']): Collected {
-  return { diagnostics: [], incomplete: new Set(), skipped: new Map(), files: new Set(), around };
+  return { diagnostics: [], incomplete: new Set(), skipped: new Map(), unchecked: new Map(), files: new Set(), around };
 }
 
 function severityOf(d: LspDiagnostic): Severity {
@@ -203,22 +210,33 @@ async function workspacePull(
 
 /**
  * The servers that diagnose a file, one per family (pyright and ruff both,
- * pyright or basedpyright); none for a file no server handles when
- * `unhandledOk` (a README.md among changed files).
+ * pyright or basedpyright). None for a file no server is configured for
+ * (a LICENSE among changed files), unless it was `named` on the command
+ * line; a file whose servers cannot run is put in `unchecked`, where it
+ * is needed when named or when it is a program's source (uncheckedRule).
  */
 export async function fileSessions(
   path: string,
   req: DiagRequest,
   ctx: HandlerContext,
-  unhandledOk: boolean,
+  unchecked: Map<string, Unchecked>,
+  named = false,
 ): Promise<Session[]> {
   let candidates: Candidate[];
   const passed: PassedOver[] = [];
   try {
     candidates = candidatesFor(path, req, ctx, passed);
   } catch (err) {
-    if (unhandledOk && err instanceof LspqError && err.code === 'no_server') return [];
-    throw err;
+    if (!(err instanceof LspqError)) throw err;
+    if (err.code === 'no_server' && !named) return [];
+    if (err.code !== 'server_not_installed' && err.code !== 'untrusted') throw err;
+    const specs = configuredFor(path, req, ctx.trust);
+    unchecked.set(path, {
+      path,
+      reason: notInstalled(undefined, specs, ctx.trust).message,
+      needed: named || !specs.every((s) => s.checksDocuments),
+    });
+    return [];
   } finally {
     noteConfiguredLeftOut(path, req, ctx, passed);
   }
@@ -256,6 +274,24 @@ function noteConfiguredLeftOut(path: string, req: DiagRequest, ctx: HandlerConte
   }
 }
 
+/** What the tsconfigs made of git's list, by path, where they were read. */
+export function tsconfigNotes(
+  out: Collected,
+): { leftOut: { path: string; config: string }[]; loose: string[] } | undefined {
+  if (!out.tsconfig) return undefined;
+  return {
+    leftOut: [...out.tsconfig.leftOut]
+      .map(([path, config]) => ({ path, config }))
+      .sort((a, b) => (a.path < b.path ? -1 : 1)),
+    loose: [...out.tsconfig.loose].sort(),
+  };
+}
+
+/** The files not checked, by path. */
+export function uncheckedList(unchecked: Map<string, Unchecked>): Unchecked[] {
+  return [...unchecked.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
 /** Merges what several servers said: the same message at the same place once. */
 export function mergeDiagnostics(list: Diagnostic[]): Diagnostic[] {
   const seen = new Map<string, Diagnostic>();
@@ -289,10 +325,24 @@ export async function workspaceWork(
   const asked = new Set<Session>();
   const pulled = new Set<Session>();
   const files = new Set<string>();
+  // The sources a session's tsconfigs leave out: other servers of theirs (ESLint) still check them, it does not.
+  const leftOutOf = new Map<Session, Set<string>>();
   for (const session of from ?? (await workspaceSessions(req, ctx))) {
     asked.add(session);
+    const spec = session.client.spec;
+    const listed = await workspaceFilesFor(session, req.env);
+    if (spec.showsConfig) {
+      // Its own workspace pull answers for what it has loaded, whatever the tsconfigs say: asked file by file.
+      const set = await projectSet(session, session.client.root, listed, req.env, (p) => isSource(spec, p, existsSync));
+      out.tsconfig ??= { leftOut: new Map(), loose: new Set() };
+      for (const l of set.leftOut) out.tsconfig.leftOut.set(l.path, l.config);
+      for (const f of set.loose) out.tsconfig.loose.add(f);
+      leftOutOf.set(session, new Set(set.leftOut.map((l) => l.path)));
+      for (const f of set.files) files.add(f);
+      continue;
+    }
     if (pullWhole && (await using(session, () => workspacePull(session, deadline, ctx, out)))) pulled.add(session);
-    for (const f of await workspaceFilesFor(session, req.env)) files.add(f);
+    for (const f of listed) files.add(f);
   }
   // Each file's servers found a slice at a time: over 50 packages the whole loop held the thread for 90 ms,
   // and 20 files at a time 13 ms.
@@ -304,8 +354,9 @@ export async function workspaceWork(
       out.skipped.set(path, why);
       continue;
     }
-    for (const session of await fileSessions(path, req, ctx, true)) {
+    for (const session of await fileSessions(path, req, ctx, out.unchecked)) {
       asked.add(session);
+      if (leftOutOf.get(session)?.has(path)) continue;
       if (!pulled.has(session)) work.set(session, [...(work.get(session) ?? []), path]);
     }
   }

@@ -180,23 +180,26 @@ export function locate(spec: ServerSpec, path: string, req: CallerContext, trust
   };
 }
 
-function notInstalled(path: string, specs: ServerSpec[], trust: Trust): LspqError {
+/** Why no configured server can run for `path`; without a path, the same words for files said together. */
+export function notInstalled(path: string | undefined, specs: ServerSpec[], trust: Trust): LspqError {
+  const forPath = path === undefined ? '' : ` for ${path}`;
+  const needed = path === undefined ? '' : ` (needed for ${path})`;
   const refused = specs.filter((s) => trust.refused.has(s.id));
   if (refused.length > 0) {
     return new LspqError(
       'untrusted',
-      `${refused.map((s) => s.id).join(', ')} would run the workspace's own code for ${path}, and the workspace is not trusted; 'lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it`,
+      `${refused.map((s) => s.id).join(', ')} would run the workspace's own code${forPath}, and the workspace is not trusted; 'lspq trust --explain' lists what trusting lets run, 'lspq trust' allows it`,
     );
   }
   const [first, ...others] = specs;
   // configuredFor gives at least one server or says none is configured.
-  if (!first) return new LspqError('no_server', `no language server is configured for ${path}`);
+  if (!first) return new LspqError('no_server', `no language server is configured${forPath}`);
   const alternatives = others.length ? ` (or one of: ${others.map((s) => s.id).join(', ')})` : '';
   if (first.configuredIn) {
     // The user's own configuration names the command: that file is where to look.
     return new LspqError(
       'server_not_installed',
-      `'${first.command}' (server '${first.id}' in ${first.configuredIn}) is not installed or not on PATH (needed for ${path}); install it or fix "command" there${alternatives}`,
+      `'${first.command}' (server '${first.id}' in ${first.configuredIn}) is not installed or not on PATH${needed}; install it or fix "command" there${alternatives}`,
     );
   }
   // Installed only in the workspace: the user's own install, or trusting the workspace, would run it.
@@ -205,12 +208,12 @@ function notInstalled(path: string, specs: ServerSpec[], trust: Trust): LspqErro
     if (program === undefined) continue;
     return new LspqError(
       'server_not_installed',
-      `${passed.id} is installed only in the workspace (${program}), which is not trusted (needed for ${path}); install it for yourself: ${passed.install}, or let the workspace's run: lspq trust ${repositoryOf(dirname(program))}`,
+      `${passed.id} is installed only in the workspace (${program}), which is not trusted${needed}; install it for yourself: ${passed.install}, or let the workspace's run: lspq trust ${repositoryOf(dirname(program))}`,
     );
   }
   return new LspqError(
     'server_not_installed',
-    `${first.id} is not installed (needed for ${path}); install it: ${first.install}${alternatives}`,
+    `${first.id} is not installed${needed}; install it: ${first.install}${alternatives}`,
   );
 }
 

@@ -21,7 +21,7 @@ import { writePlan } from './apply-edit';
 import type { Deadline, HandlerContext } from './context';
 import { holdAlone } from './sessions';
 import { journalFor } from './edit-plans';
-import { type Collected, mergeDiagnostics, type DiagRequest } from './diagnose';
+import { collected, mergeDiagnostics, type DiagRequest } from './diagnose';
 import { pass, splitNew, workFor, type Changed } from './diagnose-since';
 import { strategyFor } from '../lsp/complete-diagnostics';
 import { introducedBy } from './diagnose-tree';
@@ -63,13 +63,7 @@ export async function verifyWritten(
     ...(req.root ? { root: req.root } : {}),
     ...(req.timeoutMs ? { timeoutMs: req.timeoutMs } : {}),
   };
-  const listed: Collected = {
-    diagnostics: [],
-    incomplete: new Set(),
-    skipped: new Map(),
-    files: new Set(),
-    around: undefined,
-  };
+  const listed = collected(undefined);
   const work = await workFor(asDiag, files, ctx, deadline, listed);
   // Already held alone for the edit: this adds the other servers of the touched files, if any.
   await holdAlone([...held, ...work.keys()], req, ctx, deadline);
@@ -87,7 +81,11 @@ export async function verifyWritten(
     [...work].filter(([session]) => strategyFor(session) === 'pull-and-check').flatMap(([, paths]) => paths),
   );
   const unjudged = after.filter((d) => d.severity === 'error' && readsDisk.has(d.path)).map((d) => d.path);
-  const incomplete = [...new Set([...afterPass.incomplete, ...beforePass.incomplete, ...unjudged])].sort();
+  // A touched program file no installed server could check verifies nothing either.
+  const unchecked = [...listed.unchecked.values()].filter((u) => u.needed).map((u) => u.path);
+  const incomplete = [
+    ...new Set([...afterPass.incomplete, ...beforePass.incomplete, ...unjudged, ...unchecked]),
+  ].sort();
   if (introduced.length === 0) return { introduced, reverted: false, ...(incomplete.length ? { incomplete } : {}) };
   // Put back as one plan, journaled as every edit is.
   const journal = journalFor(

@@ -147,6 +147,7 @@ describe('filters, JSON and exit codes', () => {
         { server: 'gopls', root: join(FIXTURES, 'go-diag') },
       ],
       withheld: [],
+      unchecked: [],
     });
   });
 

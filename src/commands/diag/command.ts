@@ -1,8 +1,7 @@
 /**
  * diag: which files (named, --staged, --all, git's changed files, or those
- * a --patch touches), the severities, and the exit code: 1 at --fail-on or
- * worse, 3 when a file's diagnostics could not be completed in time (never
- * reported clean).
+ * a --patch touches), the severities, and the exit code, by the rule every
+ * diagnosis ends in (render/verdict.ts).
  */
 import { SEVERITIES } from '../../answers/diagnostics';
 import { GitRepo } from '../../git/repo';
@@ -13,7 +12,8 @@ import { contextArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { severityFlag } from '../options';
 import { githubCommands, sarifLog } from './ci-formats';
-import { diagJson, renderDiag, skippedLines, summaryLine } from './render';
+import { verdict } from '../../render/verdict';
+import { diagJson, renderDiag, skippedLines, summaryLine, tsconfigLines } from './render';
 import { patchFor } from './patch-source';
 import { DiagShape } from './shape';
 
@@ -147,19 +147,10 @@ export const diag = defineCommand({
     // A file that could not be checked is said on its own line, and the rest reported.
     const skipped = skippedLines(result, line.cwd);
     if (skipped.length > 0) out.warnings = [...skipped, ...(out.warnings ?? [])];
-    if (result.withheld.length > 0) {
-      const what = result.withheld.map((w) => `${w.server} left out ${w.missing} (${w.fix})`).join('; ');
-      const note = `diagnostics are incomplete: ${what}`;
-      return { ...out, stderr: out.stderr ? `${out.stderr}\nlspq: ${note}` : note, exit: 3 };
-    }
-    if (result.incomplete.length > 0) {
-      const list = result.incomplete.length > 3 ? `${result.incomplete.length} files` : result.incomplete.join(', ');
-      const note = `diagnostics are incomplete for ${list}: the server did not finish in time; retry with a larger --timeout`;
-      return { ...out, stderr: out.stderr ? `${out.stderr}\nlspq: ${note}` : note, exit: 3 };
-    }
-    const failing =
-      failOn !== undefined && SEVERITIES.slice(0, SEVERITIES.indexOf(failOn) + 1).some((s) => result.summary[s] > 0);
-    return { ...out, exit: failing ? 1 : 0 };
+    const judged = verdict(result, failOn, line.cwd);
+    const said = [...tsconfigLines(result, line.cwd), ...judged.notes, ...judged.gaps];
+    const stderr = [out.stderr, ...said].filter((l) => l).join('\nlspq: ');
+    return { ...out, ...(stderr ? { stderr } : {}), exit: judged.exit };
   },
   shape: DiagShape,
   // Every server may publish diagnostics; how lspq knows they are complete is per server.

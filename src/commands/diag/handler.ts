@@ -23,6 +23,8 @@ import {
   stagedSnapshot,
   workspaceWork,
   collected,
+  tsconfigNotes,
+  uncheckedList,
   withheldBy,
 } from '../../engine/diagnose';
 
@@ -49,8 +51,9 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
           }
         } else assertFile(path);
       }
-      // Staged or changed files no server handles (README.md) are not an error; named ones are.
-      for (const session of await fileSessions(path, req, ctx, req.staged === true || req.changed === true)) {
+      // A named file no server is configured for is bad input; a staged or changed one (LICENSE) is no source.
+      const named = req.staged !== true && req.changed !== true;
+      for (const session of await fileSessions(path, req, ctx, out.unchecked, named)) {
         asked.add(session);
         work.set(session, [...(work.get(session) ?? []), path]);
       }
@@ -92,6 +95,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   for (const d of found) summary[d.severity]++;
   const shown = found.filter((d) => !req.severity || atLeast(d.severity, req.severity));
   const sessions = [...asked];
+  const tsconfig = tsconfigNotes(out);
   return {
     diagnostics: shown.slice(0, req.limit),
     summary,
@@ -102,5 +106,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     skipped: [...out.skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy(sessions),
     withheld: withheldBy(sessions, ctx),
+    unchecked: uncheckedList(out.unchecked),
+    ...(tsconfig ? { tsconfig } : {}),
   };
 }

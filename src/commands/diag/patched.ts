@@ -38,6 +38,7 @@ export async function diagPatch(req: DiagRequest, ctx: HandlerContext): Promise<
     skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy(found.sessions),
     withheld: found.withheld,
+    unchecked: found.unchecked,
     patch: {
       files: patch.files.map((f) => f.path).sort(),
       introduced: count(found.fresh),

@@ -1,6 +1,6 @@
 /** diag: files asked (named, staged, changed or all); their diagnostics answered, never a file reported clean that was not checked. */
 import type { Answered } from '../../answers/caller';
-import type { Diagnostic, Severity, Withheld } from '../../answers/diagnostics';
+import type { Diagnostic, Severity, Unchecked, Withheld } from '../../answers/diagnostics';
 
 export type { DiagQuery } from '../../answers/diagnostics';
 
@@ -16,9 +16,15 @@ export interface DiagResult {
   skipped: { path: string; reason: string }[];
   /** Each server asked and the root it ran for, in the order asked. */
   answered: Answered[];
-  /** Servers in their untrusted mode and the diagnostics they could not give so: the answer is not whole (exit 3). */
   /** Checkers left out, so the answer is not whole: what is missing and what would bring it in. */
   withheld: Withheld[];
+  /** Files no installed server could check, each said; a needed one makes the answer not whole. */
+  unchecked: Unchecked[];
+  /**
+   * With --all where TypeScript read the tsconfigs: the sources git lists that they leave out (not checked, as by
+   * tsc), each with its tsconfig, and those under no tsconfig (checked with the server's defaults, unlike tsc -p).
+   */
+  tsconfig?: { leftOut: { path: string; config: string }[]; loose: string[] };
   /** With --since: the revision compared with, and the diagnostics already present there (not shown, not judged). */
   since?: { rev: string; present: Record<Severity, number> };
   /**

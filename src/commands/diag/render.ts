@@ -22,6 +22,18 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
     root: r.answered[0]?.root ?? '',
     servers: r.answered,
     withheld: r.withheld,
+    unchecked: r.unchecked.map((u) => ({ ...u, path: displayPath(u.path, cwd) })),
+    ...(r.tsconfig
+      ? {
+          tsconfig: {
+            leftOut: r.tsconfig.leftOut.map((l) => ({
+              path: displayPath(l.path, cwd),
+              config: displayPath(l.config, cwd),
+            })),
+            loose: r.tsconfig.loose.map((f) => displayPath(f, cwd)),
+          },
+        }
+      : {}),
     ...(r.since ? { since: r.since } : {}),
     ...(r.patch ? { patch: { ...r.patch, files: r.patch.files.map((f) => displayPath(f, cwd)) } } : {}),
   };
@@ -54,6 +66,33 @@ export function summaryLine(r: DiagResult): string {
     return `${counts.length ? `${counts.join(', ')} new` : 'nothing new'} since ${r.since.rev} in ${where}${already}`;
   }
   return counts.length ? `${counts.join(', ')} in ${where}` : `no problems in ${where}`;
+}
+
+/** A few files by name, the rest by count. */
+function someOf(paths: string[], cwd: string): string {
+  const named = paths.slice(0, 3).map((p) => displayPath(p, cwd));
+  return paths.length > 3 ? `${named.join(', ')} and ${paths.length - 3} more` : named.join(', ');
+}
+
+/**
+ * Where the files --all checked are not git's sources: those the tsconfigs leave out, as tsc does, one line per
+ * tsconfig; those under none, checked with the server's defaults where tsc -p checks nothing.
+ */
+export function tsconfigLines(r: DiagResult, cwd: string): string[] {
+  if (!r.tsconfig) return [];
+  const byConfig = new Map<string, string[]>();
+  for (const l of r.tsconfig.leftOut) byConfig.set(l.config, [...(byConfig.get(l.config) ?? []), l.path]);
+  const left = [...byConfig].map(
+    ([config, paths]) =>
+      `left out ${plural(paths.length, 'file')} ${displayPath(config, cwd)} does not include, as tsc does: ${someOf(paths, cwd)}`,
+  );
+  const loose = r.tsconfig.loose;
+  return loose.length
+    ? [
+        ...left,
+        `checked ${plural(loose.length, 'file')} no tsconfig includes, with the server's defaults (tsc -p would not): ${someOf(loose, cwd)}`,
+      ]
+    : left;
 }
 
 /** One line for each file left out, for stderr. */

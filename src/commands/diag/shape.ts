@@ -1,6 +1,14 @@
 /** The --json answer of diag. */
 import * as z from 'zod/mini';
-import { answered, cut, DiagnosticShape, int, ServerRootShape } from '../../answers/shapes';
+import {
+  answered,
+  cut,
+  DiagnosticShape,
+  int,
+  ServerRootShape,
+  UncheckedShape,
+  WithheldShape,
+} from '../../answers/shapes';
 
 const Counts = z.object({ error: int, warning: int, info: int, hint: int });
 
@@ -16,7 +24,13 @@ export const DiagShape = z.object({
   ...answered,
   servers: z.array(ServerRootShape),
   /** Servers that ran in their untrusted mode, and the diagnostics they could not give so (exit 3). */
-  withheld: z.array(z.object({ server: z.string(), missing: z.string(), fix: z.string() })),
+  withheld: z.array(WithheldShape),
+  /** Files no installed server could check; `needed`: the answer is not whole without them (exit 3). */
+  unchecked: z.array(UncheckedShape),
+  /** With --all where TypeScript read the tsconfigs: the sources they leave out, and those under none. */
+  tsconfig: z.optional(
+    z.object({ leftOut: z.array(z.object({ path: z.string(), config: z.string() })), loose: z.array(z.string()) }),
+  ),
   /** With --since: the revision compared with, and the diagnostics already present there (not counted in summary). */
   since: z.optional(z.object({ rev: z.string(), present: Counts })),
   /** With --patch: the files it touches, what it introduces, and the problems already there that are not listed. */

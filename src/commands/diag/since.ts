@@ -19,7 +19,16 @@ import type { DiagResult } from './question';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { isText, unhandable } from '../../engine/files';
 import { holdAlone } from '../../engine/sessions';
-import { atLeast, type Collected, type DiagRequest, mergeDiagnostics, withheldBy } from '../../engine/diagnose';
+import {
+  atLeast,
+  type Collected,
+  collected,
+  type DiagRequest,
+  mergeDiagnostics,
+  tsconfigNotes,
+  uncheckedList,
+  withheldBy,
+} from '../../engine/diagnose';
 import { type Changed, pass, splitNew, workFor } from '../../engine/diagnose-since';
 import { answeredBy } from '../../answers/caller';
 
@@ -88,7 +97,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   const byPath = new Map(changed.map((c) => [c.path, c]));
   const named = new Set(req.files);
   const files = req.files.length ? req.files : changed.map((c) => c.path);
-  const listed: Collected = { diagnostics: [], incomplete: new Set(), skipped, files: new Set(), around: req.context };
+  const listed: Collected = { ...collected(req.context), skipped };
   const work = await workFor(req, files, ctx, deadline, listed);
   // Both states are this question's alone: no other question sees REV's text or the index's.
   await holdAlone([...work.keys()], req, ctx, deadline);
@@ -117,6 +126,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   const summary = count(shown);
   const visible = shown.filter((d) => !req.severity || atLeast(d.severity, req.severity));
   const checked = new Set([...work.values()].flat());
+  const tsconfig = tsconfigNotes(listed);
   return {
     diagnostics: visible.slice(0, req.limit),
     summary,
@@ -127,6 +137,8 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
     skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy([...work.keys()]),
     withheld: withheldBy([...work.keys()], ctx),
+    unchecked: uncheckedList(listed.unchecked),
+    ...(tsconfig ? { tsconfig } : {}),
     ...(present ? { since: { rev, present } } : {}),
   };
 }

@@ -79,6 +79,7 @@ export const hook = defineCommand({
           diagnostics: result.diagnostics.map((d) => ({ ...d, path: displayPath(d.path, line.cwd) })),
           incomplete: result.incomplete.map((p) => displayPath(p, line.cwd)),
           withheld: result.withheld,
+          unchecked: result.unchecked.map((u) => ({ ...u, path: displayPath(u.path, line.cwd) })),
           servers: result.answered,
         })}\n`,
         exit: 0,

@@ -40,7 +40,15 @@ export async function hook(req: HookQuery, ctx: HandlerContext): Promise<HookRes
   const e = req.event;
   const key = `${req.agent}\0${e.session}`;
   const remembered = ctx.pool.caches.baselines.get(key) ?? new Map<string, { text: string | null; how: string }>();
-  const quiet: HookResult = { kind: e.kind, compared: [], diagnostics: [], incomplete: [], withheld: [], answered: [] };
+  const quiet: HookResult = {
+    kind: e.kind,
+    compared: [],
+    diagnostics: [],
+    incomplete: [],
+    withheld: [],
+    unchecked: [],
+    answered: [],
+  };
   if (e.kind === 'none') return quiet;
   if (e.kind === 'before' || e.kind === 'edited') {
     // Cursor says a file was edited only after: the first edit of a turn decides what it was before.
@@ -90,6 +98,7 @@ export async function hook(req: HookQuery, ctx: HandlerContext): Promise<HookRes
     diagnostics,
     incomplete: [...found.incomplete].sort(),
     withheld: found.withheld,
+    unchecked: found.unchecked,
     answered: answeredBy(found.sessions),
   };
 }

@@ -1,6 +1,6 @@
 /** hook run: an agent's edit event, and the problems an edit introduced. */
 import type { Answered, CallerContext } from '../../answers/caller';
-import type { Diagnostic, Severity, Withheld } from '../../answers/diagnostics';
+import type { Diagnostic, Severity, Unchecked, Withheld } from '../../answers/diagnostics';
 import type { Agent } from './configs';
 import type { HookEvent } from './input';
 
@@ -24,5 +24,7 @@ export interface HookResult {
   /** Files whose diagnostics did not come in time; servers that left checks out: the answer is not whole. */
   incomplete: string[];
   withheld: Withheld[];
+  /** Edited files no installed server could check (a README.md without marksman: a note). */
+  unchecked: Unchecked[];
   answered: Answered[];
 }

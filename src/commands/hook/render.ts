@@ -6,11 +6,12 @@
  * and exit 2; opencode: stdout and exit 2, added to the tool's output by
  * its plugin; Cursor: a followup_message at stop). Pure.
  */
-import { SEVERITIES } from '../../answers/diagnostics';
+import { SEVERITIES, type Severity } from '../../answers/diagnostics';
 import type { CommandOutput } from '../../common/errors';
 import { displayPath } from '../../common/paths';
 import { diagnosticLines } from '../../render/diagnostic-lines';
 import { plural, type RenderOptions } from '../../render/style';
+import { verdict } from '../../render/verdict';
 import { AGENTS, type Agent, agentConfig } from './configs';
 import type { HookResult } from './question';
 
@@ -55,32 +56,34 @@ function problems(r: HookResult, o: RenderOptions): string {
   return `lspq: ${what} of ${files.join(', ')} introduced ${counts.join(', ')}${compared}:\n${diagnosticLines(shown, o)}${more}`;
 }
 
-/** A word for the person (never the model) where the check was not whole. */
-function notWhole(r: HookResult, o: RenderOptions): string | undefined {
-  const parts = [
-    ...r.withheld.map((w) => `${w.server} left out ${w.missing}`),
-    ...(r.incomplete.length
-      ? [`diagnostics of ${r.incomplete.map((p) => displayPath(p, o.cwd)).join(', ')} did not come in time`]
-      : []),
-  ];
-  return parts.length ? `the edit was not wholly checked: ${parts.join('; ')}` : undefined;
+/** The problems' counts, for the one rule (verdict): each told the agent fails the edit. */
+function counted(r: HookResult): Record<Severity, number> {
+  const summary: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
+  for (const d of r.diagnostics) summary[d.severity]++;
+  return summary;
 }
 
 export function hookOutput(agent: Agent, r: HookResult, o: RenderOptions): CommandOutput {
-  const found = r.diagnostics.length > 0;
-  const note = notWhole(r, o);
+  // The diagnostics are those at the severity asked already: any of them fails the edit.
+  const judged = verdict({ ...r, summary: counted(r) }, 'hint', o.cwd);
+  const found = judged.failing;
+  // A word for the person (never the model) where the check was not whole; a file it need not check, a note.
+  const note = judged.gaps.length ? `the edit was not wholly checked: ${judged.gaps.join('; ')}` : undefined;
+  const warnings = [...judged.notes, ...(note ? [note] : [])];
+  const said = warnings.length ? { warnings } : {};
   if (agent === 'cursor') {
     // Cursor reads JSON from every hook; the stop hook's followup_message is what its agent takes up.
     const reply = r.kind === 'stop' && found ? { followup_message: problems(r, o).trimEnd() } : {};
-    return { stdout: `${JSON.stringify(reply)}\n`, exit: 0, ...(note ? { warnings: [note] } : {}) };
+    return { stdout: `${JSON.stringify(reply)}\n`, exit: 0, ...said };
   }
   if (found) {
     const text = problems(r, o);
     // Claude Code hands a hook's stderr to the model on exit 2; opencode's plugin adds stdout to the tool's output.
     return agent === 'claude'
-      ? { stdout: '', stderr: text.slice('lspq: '.length).trimEnd(), exit: 2, ...(note ? { warnings: [note] } : {}) }
-      : { stdout: text, exit: 2, ...(note ? { warnings: [note] } : {}) };
+      ? { stdout: '', stderr: text.slice('lspq: '.length).trimEnd(), exit: 2, ...said }
+      : { stdout: text, exit: 2, ...said };
   }
   // Exit 1: a non-blocking error to Claude Code, shown to the person and not the model.
-  return note ? { stdout: '', stderr: note, exit: 1 } : { stdout: '', exit: 0 };
+  if (note) return { stdout: '', stderr: note, exit: 1, ...(judged.notes.length ? { warnings: judged.notes } : {}) };
+  return { stdout: '', exit: 0, ...said };
 }

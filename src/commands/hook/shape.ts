@@ -1,8 +1,6 @@
 /** The --json answers of hook: the agents' configurations, or what an edit introduced (hook run). */
 import * as z from 'zod/mini';
-import { DiagnosticShape, ServerRootShape } from '../../answers/shapes';
-
-const WithheldShape = z.object({ server: z.string(), missing: z.string(), fix: z.string() });
+import { DiagnosticShape, ServerRootShape, UncheckedShape, WithheldShape } from '../../answers/shapes';
 
 export const HookShape = z.union([
   z.object({
@@ -16,6 +14,7 @@ export const HookShape = z.union([
     diagnostics: z.array(DiagnosticShape),
     incomplete: z.array(z.string()),
     withheld: z.array(WithheldShape),
+    unchecked: z.array(UncheckedShape),
     servers: z.array(ServerRootShape),
   }),
 ]);

@@ -65,6 +65,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     blindTo: ['svelte', 'vue'],
     install: 'npm install -D typescript@7 (in the project) or npm install -g typescript@7',
     locate: 'typescript-native',
+    showsConfig: true,
     workspaces: 'js',
     projects: 'tsconfig',
     envKeys: NODE_ENV,

@@ -323,6 +323,16 @@ export interface ServerSpec {
    * extraPaths), so imports still resolve.
    */
   packagePaths?: (dirs: string[]) => Overlay;
+  /**
+   * Its binary is tsc (TypeScript 7's): `--showConfig -p CONFIG` lists the files a tsconfig takes in as tsc reads it,
+   * which diag --all checks (engine/tsconfig-files.ts) instead of every source git lists.
+   */
+  showsConfig?: true;
+  /**
+   * Its files are documents or data (Markdown, YAML, JSON, TOML, CSS, HTML), no program's source: where no server
+   * for such a file is installed, diag names it as not checked and that is a note; a program's file is exit 3.
+   */
+  checksDocuments?: true;
   /** Set where it runs in its untrusted mode: the restriction in force (diag says what it cannot answer so). */
   restricted?: Restriction;
   /** Set where it runs as configured in a box, for a workspace not trusted (src/box/): the box it runs in. */
