@@ -115,7 +115,7 @@ export function targetFrom(args: TargetFlags, cwd: string): TargetSpec {
   if (args.symbol) return { kind: 'symbol', name: args.symbol };
   if (!args.target)
     throw usage('missing TARGET: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, or use --symbol NAME');
-  return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
+  return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1, isFile);
 }
 
 /** `--kind class,function` → validated lower-case LSP symbol kind names. */
@@ -136,6 +136,15 @@ const isSeverity = (value: string): value is Severity => (SEVERITIES as readonly
 export function severityFlag(value: string | undefined, flag: string, also: string[] = []): Severity | undefined {
   if (value === undefined || isSeverity(value)) return value;
   throw usage(`${flag} takes one of ${[...SEVERITIES, ...also].join(', ')}, not '${value}'`);
+}
+
+/** Whether a target's FILE is there: `main.go:x:1` names main.go's bad line, not a file `main.go:x`. */
+export function isFile(path: string): boolean {
+  try {
+    return (require('node:fs') as typeof import('node:fs')).statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(path: string): boolean {

@@ -32,7 +32,10 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
       "lspq: 'main.go' is not a target: write FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:LINE:TEXT<|>TEXT (for example src/app.ts:12:5, src/app.ts:12:render or 'src/app.ts:12:render(<|>view)'), or use --symbol NAME\n",
     ],
     [['def'], 'lspq: missing TARGET: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, or use --symbol NAME\n'],
-    [['def', 'main.go:0:1'], "lspq: the line in 'main.go:0:1' must be 1 or more (lines and columns count from 1)\n"],
+    [
+      ['def', 'main.go:0:1'],
+      "lspq: the line in 'main.go:0:1' is 0; a target is FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or 'FILE:LINE:TEXT<|>TEXT', lines and columns counted from 1, or --symbol NAME\n",
+    ],
     [['def', 'main.go:99:1'], 'lspq: line 99 is outside main.go, which has 8 lines\n'],
     [['def', 'main.go:7:200'], 'lspq: column 200 is past the end of line 7 of main.go (55 characters)\n'],
     [

@@ -5,7 +5,7 @@ import { type LineSpec, namesPlace, parseLineTarget, parseTarget, type TargetSpe
 import { editArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { verifyFlags, withVerdict } from '../edit-flags';
-import { positiveInt, type TargetFlags, targetFrom } from '../options';
+import { isFile, positiveInt, type TargetFlags, targetFrom } from '../options';
 import { displayPath } from '../../common/paths';
 import { plural } from '../../render/style';
 import type { ActionsResult } from './question';
@@ -16,8 +16,8 @@ import { ActionsShape } from './shape';
 function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
   if (args.symbol || !args.target) return targetFrom(args, cwd);
   // FILE:LINE:COL, FILE:LINE:NAME and a text pattern name a position; FILE:LINE and FILE:START-END lines.
-  if (namesPlace(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
-  return parseLineTarget(args.target, cwd);
+  if (namesPlace(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1, isFile);
+  return parseLineTarget(args.target, cwd, isFile);
 }
 
 /** The miss: where, of which kinds, and the disabled ones left out (`no code actions of kind source at src/main.ts:1`). */

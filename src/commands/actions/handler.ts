@@ -33,7 +33,7 @@ import { prepare, sessionFor, candidatesFor, acquire, using, holdAlone } from '.
 import { familyOf, onePerFamily } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
 import { verifyPlanned, verifyWritten } from '../../engine/verify';
-import { openTarget } from '../../engine/open-target';
+import { openTarget, outsideFile } from '../../engine/open-target';
 import { answeredBy } from '../../answers/caller';
 import type { ActionsQuery } from './question';
 
@@ -72,11 +72,7 @@ async function placeOf(req: ActionsQuery, ctx: HandlerContext, deadline: Deadlin
   const asked = nameInProject(place.path, real, session.client.root);
   const lines = splitLines(await session.docs.sync(asked));
   const last = lines[place.endLine - 1];
-  if (last === undefined)
-    throw new LspqError(
-      'bad_position',
-      `line ${place.endLine} is outside ${displayPath(place.path, req.cwd)}, which has ${lines.length} lines`,
-    );
+  if (last === undefined) throw outsideFile(displayPath(place.path, req.cwd), place.endLine, lines);
   await prepare(session, ctx, deadline);
   const end = {
     line: place.endLine - 1,
