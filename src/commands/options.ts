@@ -62,6 +62,15 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   return n;
 }
 
+/** --limit N: N entries, 0 every one (what a cut answer's last line offers). */
+export function limitFlag(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMIT;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < 0)
+    throw usage(`--limit takes a whole number (0 for no limit), not '${value}'`);
+  return n === 0 ? Number.MAX_SAFE_INTEGER : n;
+}
+
 export function jsonWanted(json: boolean | undefined, env: Record<string, string | undefined>): boolean {
   return json ?? env.LSPQ_JSON === '1';
 }
@@ -103,7 +112,7 @@ export function callerContext(args: ServerFlags, cwd: string, env: Record<string
     ...(root ? { root: resolvePath(cwd, root) } : {}),
     ...(args.server ? { server: args.server } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
-    limit: positiveInt(args.limit, '--limit') ?? DEFAULT_LIMIT,
+    limit: limitFlag(args.limit),
     ...withContext(args),
     ...indexFrom(args, cwd),
   };
