@@ -26,7 +26,11 @@ export const serverArgs = {
     description: `Give up after this many seconds (default ${DEFAULT_TIMEOUT_MS / 1000}; exit 3)`,
     valueHint: 'SECONDS',
   },
-  limit: { type: 'string', description: `Cut answers at N entries (default ${DEFAULT_LIMIT})`, valueHint: 'N' },
+  limit: {
+    type: 'string',
+    description: `Cut answers at N entries (default ${DEFAULT_LIMIT}; 0 for all)`,
+    valueHint: 'N',
+  },
   daemon: {
     type: 'boolean',
     default: true,

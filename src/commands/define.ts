@@ -133,11 +133,15 @@ export function present<R>(
   const asJson = jsonWanted(json, line.env);
   if (asJson && !line.alsoText)
     return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit, ...said };
-  const { stdout, stderr, warning } = presenter.human(result, renderOptions(line.cwd, line.color));
+  const rendered = presenter.human(result, renderOptions(line.cwd, line.color));
+  const { stderr, warning, cut } = rendered;
+  // A cut answer ends by saying so, where its reader looks: stdout's last line (and stderr's warning, for a person).
+  const stdout = cut ? `${rendered.stdout}${cut}\n` : rendered.stdout;
   if (asJson) {
     const text = [stdout.trimEnd(), stderr ?? nothing ?? '', warning ?? ''].filter(Boolean).join('\n');
     return { stdout: `${JSON.stringify(presenter.json(result, line.cwd))}\n`, exit, text, ...said };
   }
   const note = stderr ?? nothing;
-  return { stdout, exit, ...(note ? { stderr: note } : {}), ...(warning ? { warnings: [warning] } : {}) };
+  const warnings = [cut, warning].filter((w): w is string => w !== undefined);
+  return { stdout, exit, ...(note ? { stderr: note } : {}), ...(warnings.length ? { warnings } : {}) };
 }

@@ -62,6 +62,15 @@ export function positiveInt(value: string | undefined, flag: string): number | u
   return n;
 }
 
+/** --limit N: N entries, 0 every one (what a cut answer's last line offers). */
+export function limitFlag(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMIT;
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isSafeInteger(n) || n < 0)
+    throw usage(`--limit takes a whole number (0 for no limit), not '${value}'`);
+  return n === 0 ? Number.MAX_SAFE_INTEGER : n;
+}
+
 export function jsonWanted(json: boolean | undefined, env: Record<string, string | undefined>): boolean {
   return json ?? env.LSPQ_JSON === '1';
 }
@@ -103,7 +112,7 @@ export function callerContext(args: ServerFlags, cwd: string, env: Record<string
     ...(root ? { root: resolvePath(cwd, root) } : {}),
     ...(args.server ? { server: args.server } : {}),
     ...(timeoutMs ? { timeoutMs } : {}),
-    limit: positiveInt(args.limit, '--limit') ?? DEFAULT_LIMIT,
+    limit: limitFlag(args.limit),
     ...withContext(args),
     ...indexFrom(args, cwd),
   };
@@ -115,7 +124,7 @@ export function targetFrom(args: TargetFlags, cwd: string): TargetSpec {
   if (args.symbol) return { kind: 'symbol', name: args.symbol };
   if (!args.target)
     throw usage('missing TARGET: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, or use --symbol NAME');
-  return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
+  return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1, isFile);
 }
 
 /** `--kind class,function` → validated lower-case LSP symbol kind names. */
@@ -136,6 +145,15 @@ const isSeverity = (value: string): value is Severity => (SEVERITIES as readonly
 export function severityFlag(value: string | undefined, flag: string, also: string[] = []): Severity | undefined {
   if (value === undefined || isSeverity(value)) return value;
   throw usage(`${flag} takes one of ${[...SEVERITIES, ...also].join(', ')}, not '${value}'`);
+}
+
+/** Whether a target's FILE is there: `main.go:x:1` names main.go's bad line, not a file `main.go:x`. */
+export function isFile(path: string): boolean {
+  try {
+    return (require('node:fs') as typeof import('node:fs')).statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(path: string): boolean {

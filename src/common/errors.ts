@@ -31,6 +31,7 @@ export type ErrorCode =
   | 'taken_back'
   | 'write_failed'
   | 'refused'
+  | 'action_not_offered'
   | 'git_failed'
   | 'daemon'
   | 'internal';
@@ -61,6 +62,8 @@ const EXIT_BY_CODE: Record<ErrorCode, ExitCode> = {
   taken_back: 3,
   write_failed: 3,
   refused: 4,
+  // The server answered, and the action asked for is not among what it offers now.
+  action_not_offered: 1,
   git_failed: 1,
   daemon: 3,
   internal: 3,

@@ -16,6 +16,9 @@ export type TargetSpec =
   | { kind: 'pattern'; path: string; line: number; before: string; after: string; nth: number }
   | { kind: 'symbol'; name: string };
 
+/** A target written as a place in a file (all but --symbol). */
+export type FileTarget = Exclude<TargetSpec, { kind: 'symbol' }>;
+
 /** The place in a text pattern (lsp-cli's marker): `sumAreas(<|>shapes)`. */
 export const MARKER = '<|>';
 
@@ -33,11 +36,76 @@ function absolute(cwd: string, file: string): string {
   return resolvePath(cwd, file);
 }
 
-function positive(text: string, what: string, raw: string): number {
+/** What a target may be, said with every error about how one is written. */
+const FORMS =
+  "a target is FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or 'FILE:LINE:TEXT<|>TEXT', lines and columns counted from 1, or --symbol NAME";
+const LINE_FORMS = 'a line target is FILE:LINE or FILE:START-END, lines counted from 1';
+
+/** Whether a path names a file: handed in by the caller, so the parsing stays pure. */
+export type IsFile = (path: string) => boolean;
+
+/** Why a line's or column's text is no place: not a whole number, or under 1; undefined when it is one. */
+function badNumber(text: string, what: string, raw: string, forms: string): string | undefined {
+  if (/^-\d+$/.test(text) || /^0+$/.test(text)) return `${what} in '${raw}' is ${text}; ${forms}`;
+  if (!/^\d+$/.test(text)) return `${what} in '${raw}' is '${text}', not a number; ${forms}`;
   const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw usage(`${what} in '${raw}' must be 1 or more (lines and columns count from 1)`);
-  return n;
+  if (!Number.isSafeInteger(n)) return `${what} in '${raw}' is ${text}, past the end of any file; ${forms}`;
+  return undefined;
+}
+
+function positive(text: string, what: string, raw: string, forms = FORMS): number {
+  const bad = badNumber(text, what, raw, forms);
+  if (bad) throw usage(bad);
+  return Number(text);
+}
+
+/**
+ * A target whose FILE is there but whose line or column is not a number
+ * or under 1 (`main.go:x:1`, `main.go:-1:1`): the one line that names the
+ * bad part. FILE ends at a colon; the longest FILE that is a file is
+ * taken, as a path may hold colons itself.
+ */
+function badPlace(raw: string, cwd: string, isFile: IsFile, forms: string): string | undefined {
+  for (let at = raw.lastIndexOf(':'); at > 0; at = raw.lastIndexOf(':', at - 1)) {
+    if (!isFile(absolute(cwd, raw.slice(0, at)))) continue;
+    const [line = '', column] = raw.slice(at + 1).split(':');
+    // FILE:START-END names lines: its end is read as a line too.
+    const [start = '', end] = forms === LINE_FORMS ? line.split('-') : [line];
+    const bad =
+      badNumber(start, 'the line', raw, forms) ??
+      (end !== undefined ? badNumber(end, 'the end line', raw, forms) : undefined) ??
+      // A column, if it is written as a number: a NAME or a pattern is found against the line's text.
+      (column !== undefined && /^[-+]?\d/.test(column) ? badNumber(column, 'the column', raw, forms) : undefined);
+    return bad;
+  }
+  return undefined;
+}
+
+/**
+ * The target as read, checked against the disk where `isFile` is given: a
+ * reading whose FILE is not there, beside a FILE that is (followed by a bad
+ * line or column), is that bad part named.
+ */
+function checked<T extends { path: string }>(
+  read: () => T,
+  raw: string,
+  cwd: string,
+  isFile: IsFile | undefined,
+  forms: string,
+): T {
+  let spec: T | undefined;
+  let failure: unknown;
+  try {
+    spec = read();
+  } catch (err) {
+    failure = err;
+  }
+  if (isFile && !(spec && isFile(spec.path))) {
+    const bad = badPlace(raw, cwd, isFile, forms);
+    if (bad) throw usage(bad);
+  }
+  if (spec) return spec;
+  throw failure;
 }
 
 /** Whether a target names a place (a position, a name, a pattern, a printed line) rather than lines (FILE:LINE, FILE:START-END). */
@@ -60,9 +128,14 @@ function patternSides(text: string, raw: string): { before: string; after: strin
 /**
  * `FILE:LINE:COL`, `FILE:LINE:NAME`, `FILE:LINE`, `FILE:LINE:TEXT<|>TEXT`,
  * or a line lspq printed (`path:line:col: text`); `--symbol` is handled by
- * the caller.
+ * the caller. With `isFile`, a FILE that is there followed by a bad line or
+ * column is said so, not read as a path holding a colon.
  */
-export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
+export function parseTarget(raw: string, cwd: string, nth = 1, isFile?: IsFile): FileTarget {
+  return checked(() => readTarget(raw, cwd, nth), raw, cwd, isFile, FORMS);
+}
+
+function readTarget(raw: string, cwd: string, nth: number): FileTarget {
   const found = matchTarget(raw);
   if (found?.kind === 'position') {
     const [, , line = '', column = ''] = found.groups;
@@ -85,6 +158,9 @@ export function parseTarget(raw: string, cwd: string, nth = 1): TargetSpec {
   }
   if (found?.kind === 'name') {
     const [, , line = '', name = ''] = found.groups;
+    // No name starts with a digit or a sign before one: `-1`, `1.5` and `0x` are a column written wrong.
+    const bad = /^[-+]?\d/.test(name) ? badNumber(name, 'the column', raw, FORMS) : undefined;
+    if (bad) throw usage(bad);
     return {
       kind: 'name',
       path: absolute(cwd, found.file),
@@ -118,8 +194,8 @@ function matchTarget(
 }
 
 /** `calls --to`'s value: a target where it has a line number after a colon, else a symbol's name. */
-export function parseTargetOrName(value: string, cwd: string): TargetSpec {
-  return namesLine(value) ? parseTarget(value, cwd) : { kind: 'symbol', name: value };
+export function parseTargetOrName(value: string, cwd: string, isFile?: IsFile): TargetSpec {
+  return namesLine(value) ? parseTarget(value, cwd, 1, isFile) : { kind: 'symbol', name: value };
 }
 
 /** Whether `calls --to`'s value is a target (a line number after a colon) rather than a symbol's name. */
@@ -138,12 +214,16 @@ export function targetPath(raw: string): string | undefined {
 }
 
 /** `FILE:LINE` or `FILE:START-END` (actions, fmt --range). */
-export function parseLineTarget(raw: string, cwd: string): LineSpec {
+export function parseLineTarget(raw: string, cwd: string, isFile?: IsFile): LineSpec {
+  return checked(() => readLineTarget(raw, cwd), raw, cwd, isFile, LINE_FORMS);
+}
+
+function readLineTarget(raw: string, cwd: string): LineSpec {
   const [, file, start, end] = LINE_RANGE.exec(raw) ?? [];
   if (file === undefined || start === undefined)
     throw usage(`'${raw}' is not a line target: write FILE:LINE or FILE:START-END`);
-  const startLine = positive(start, 'the line', raw);
-  const endLine = end ? positive(end, 'the end line', raw) : startLine;
+  const startLine = positive(start, 'the line', raw, LINE_FORMS);
+  const endLine = end ? positive(end, 'the end line', raw, LINE_FORMS) : startLine;
   if (endLine < startLine)
     throw usage(`the range in '${raw}' ends before it starts: write FILE:START-END with START <= END`);
   return { path: absolute(cwd, file), startLine, endLine };

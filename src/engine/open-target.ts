@@ -159,6 +159,13 @@ function oneNameOnLine(
   );
 }
 
+/** A line past a file's end: the one line every command says, with the file's count of lines. */
+export function outsideFile(where: string, line: number, lines: string[]): LspqError {
+  // A final newline ends the last line; it does not start one more.
+  const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+  return new LspqError('bad_position', `line ${line} is outside ${where}, which has ${count} lines`);
+}
+
 /**
  * A target's line checked against the file's text, NAME found on it (in
  * code, not a comment or a string) and the column checked: the same
@@ -172,11 +179,7 @@ export function placeOnLine(
   aim: Aim,
 ): { column: number; lineText: string; symbol?: string } {
   const lineText = lines[line - 1];
-  if (line > lines.length || lineText === undefined) {
-    // A final newline ends the last line; it does not start one more.
-    const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
-    throw new LspqError('bad_position', `line ${line} is outside ${where}, which has ${count} lines`);
-  }
+  if (line > lines.length || lineText === undefined) throw outsideFile(where, line, lines);
   // A word in a comment or a string is no identifier: the same miss for every server and command.
   const syntax = syntaxOf(where);
   const kind = (col: number) => (syntax ? kindAt(text, line, col, syntax) : 'code');

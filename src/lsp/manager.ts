@@ -124,6 +124,8 @@ export const RESOLVE_CACHE_MS = 3_000;
 /** What the pool remembers between questions, each bounded, for as long as the pool lives. */
 /** How long a file an agent is editing is remembered as it was: a turn of the agent's, with room. */
 const BASELINE_MS = 6 * 60 * 60_000;
+/** How long a listing of code actions is held to its numbers: an agent lists, reads, then applies. */
+const OFFERS_MS = 60 * 60_000;
 
 export interface PoolCaches {
   /** Split lines of files and open documents (positions and previews). */
@@ -152,6 +154,12 @@ export interface PoolCaches {
    * known: what an edit introduced is judged against them.
    */
   baselines: BoundedCache<string, Map<string, { text: string | null; how: string }>>;
+  /**
+   * The code actions listed last at a place, by place and the flags that
+   * choose them, in the order numbered: `--apply N` applies the N-th only
+   * while it is still the one listed there.
+   */
+  offers: BoundedCache<string, { id: string; title: string }[]>;
 }
 
 /** Where a server for a folder runs and its binary, as found for one caller. */
@@ -177,6 +185,7 @@ export class ServerPool {
     indexless: new BoundedCache(1_000, RESOLVE_CACHE_MS),
     texts: new BoundedCache(1_000),
     baselines: new BoundedCache(64, BASELINE_MS),
+    offers: new BoundedCache(256, OFFERS_MS),
   };
   private readonly sessions = new Map<string, Session>();
   /** Each server spec's configuration hashed once: hashed anew, it cost every warm question 0.02 ms. */

@@ -31,8 +31,9 @@ export function locationPrefix(o: RenderOptions, path: string, line: number, col
   return `${c.magenta(path)}:${c.green(String(line))}:${c.green(String(column))}:`;
 }
 
-export function truncationNote(shown: number, total: number, what: string): string {
-  return `${total - shown} more ${what} not shown (${total} in all); raise --limit to see them`;
+/** The last line of an answer cut at --limit, on stdout as on stderr: tools that drop stderr still see it. */
+export function cutLine(shown: number, total: number): string {
+  return `${shown} of ${total} shown: --limit 0 for all`;
 }
 
 /** `1 file`, `2 files`. */

@@ -22,10 +22,10 @@ writeFileSync(join(dir, 'pyproject.toml'), '[project]\nname = "p"\nversion = "0"
 writeFileSync(join(dir, 'main.py'), TEXT);
 
 const LIST = [
-  '1  quickfix  Ruff (F401): Remove unused import: `os` (ruff, preferred)',
-  '2  quickfix  Ruff (F401): Disable for this line (ruff)',
-  '3  source.fixAll.ruff  Ruff: Fix all auto-fixable problems (ruff)',
-  '4  source.organizeImports.ruff  Ruff: Organize imports (ruff)',
+  '1  prvghf  quickfix  Ruff (F401): Remove unused import: `os` (ruff, preferred)',
+  '2  ddpmgv  quickfix  Ruff (F401): Disable for this line (ruff)',
+  '3  fdsprk  source.fixAll.ruff  Ruff: Fix all auto-fixable problems (ruff)',
+  '4  ghxsbt  source.organizeImports.ruff  Ruff: Organize imports (ruff)',
   '',
 ].join('\n');
 

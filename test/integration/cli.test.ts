@@ -32,7 +32,10 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
       "lspq: 'main.go' is not a target: write FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or FILE:LINE:TEXT<|>TEXT (for example src/app.ts:12:5, src/app.ts:12:render or 'src/app.ts:12:render(<|>view)'), or use --symbol NAME\n",
     ],
     [['def'], 'lspq: missing TARGET: write FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, or use --symbol NAME\n'],
-    [['def', 'main.go:0:1'], "lspq: the line in 'main.go:0:1' must be 1 or more (lines and columns count from 1)\n"],
+    [
+      ['def', 'main.go:0:1'],
+      "lspq: the line in 'main.go:0:1' is 0; a target is FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or 'FILE:LINE:TEXT<|>TEXT', lines and columns counted from 1, or --symbol NAME\n",
+    ],
     [['def', 'main.go:99:1'], 'lspq: line 99 is outside main.go, which has 8 lines\n'],
     [['def', 'main.go:7:200'], 'lspq: column 200 is past the end of line 7 of main.go (55 characters)\n'],
     [
@@ -47,7 +50,10 @@ describe('bad input: one line, the fix, exit 2, no stack trace', () => {
       ['def', 'missing.go:1:1'],
       `lspq: ${go}/missing.go does not exist; check the path (relative paths are from the current directory)\n`,
     ],
-    [['def', 'main.go:7:TotalArea', '--limit', '0'], "lspq: --limit takes a whole number of 1 or more, not '0'\n"],
+    [
+      ['def', 'main.go:7:TotalArea', '--limit', 'all'],
+      "lspq: --limit takes a whole number (0 for no limit), not 'all'\n",
+    ],
     [['def', 'main.go:7:TotalArea', '--timeout', 'soon'], "lspq: --timeout takes seconds greater than 0, not 'soon'\n"],
     [
       ['symbols', 'main.go', '--kind', 'gizmo'],
@@ -160,14 +166,52 @@ describe('answers and their shapes', () => {
     });
   });
 
-  test('--limit cuts locations and says how many were left out', async () => {
+  test("--limit cuts locations and says so on stdout's last line too; --limit 0 lists all", async () => {
     const json = await lspq.json(['refs', 'shape.go:4:Shape', '--limit', '2'], { cwd: go });
     expect(json).toMatchObject({ total: 4, truncated: true });
     expect((json.locations as unknown[]).length).toBe(2);
-    const human = await lspq.run(['refs', 'shape.go:4:Shape', '--limit', '2'], { cwd: go });
-    expect(human.stdout.split('\n').filter(Boolean)).toHaveLength(2);
-    // For a script (stderr a pipe) a plain line; consola draws it for a person at a terminal.
-    expect(human.stderr).toBe('lspq: warning: 2 more locations not shown (4 in all); raise --limit to see them\n');
+    const refs = [
+      'geometry.go:5:19: func areaOf(shape Shape) float64 {  (in areaOf)',
+      'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {  (in sumAreas)',
+      'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {  (in TotalArea)',
+      'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}  (in main)',
+    ];
+    // Tools that drop stderr still read the cut; for a script (stderr a pipe) the warning is a plain line too.
+    expect(await lspq.run(['refs', 'shape.go:4:Shape', '--limit', '2'], { cwd: go })).toEqual({
+      stdout: `${refs.slice(0, 2).join('\n')}\n2 of 4 shown: --limit 0 for all\n`,
+      stderr: 'lspq: warning: 2 of 4 shown: --limit 0 for all\n',
+      exit: 0,
+    });
+    expect(await lspq.run(['refs', 'shape.go:4:Shape', '--limit', '0'], { cwd: go })).toEqual({
+      stdout: `${refs.join('\n')}\n`,
+      stderr: '',
+      exit: 0,
+    });
+    expect(await lspq.json(['refs', 'shape.go:4:Shape', '--limit', '0'], { cwd: go })).toMatchObject({
+      total: 4,
+      truncated: false,
+    });
+  });
+
+  test('every command with --limit ends a cut answer with the same line', async () => {
+    const last = async (args: string[], cwd = go) => {
+      const r = await lspq.run(args, { cwd });
+      return [r.stdout.trimEnd().split('\n').at(-1), r.exit];
+    };
+    expect(await last(['impls', 'shape.go:4:Shape', '--limit', '1'])).toEqual(['1 of 2 shown: --limit 0 for all', 0]);
+    expect(await last(['symbols', 'geometry.go', '--limit', '2'])).toEqual(['2 of 3 shown: --limit 0 for all', 0]);
+    expect(await last(['symbols', '-w', 'Area', '--limit', '2'])).toEqual(['2 of 100 shown: --limit 0 for all', 0]);
+    expect(await last(['calls', 'main.go:5:main', '--out', '--limit', '1'])).toEqual([
+      '1 of 2 shown: --limit 0 for all',
+      0,
+    ]);
+    // diag: the last line on stdout, its counts on stderr, exit 1 for the errors.
+    expect(await last(['diag', 'py-diag/broken.py', '--limit', '1'], FIXTURES)).toEqual([
+      '1 of 5 shown: --limit 0 for all',
+      1,
+    ]);
+    const diag = await lspq.json(['diag', 'py-diag/broken.py', '--limit', '1'], { cwd: FIXTURES });
+    expect(diag).toMatchObject({ total: 5, truncated: true });
   });
 
   test('LSPQ_JSON=1 makes JSON the default', async () => {

@@ -385,7 +385,7 @@ describe('actions', () => {
       read(dir, 'src/main.ts').replace("import { Circle } from './circle';\n", ''),
     );
     expect(await lspq.run(['actions', 'src/main.ts:5:Circle'], { cwd: dir })).toEqual({
-      stdout: '1  quickfix  Add import from "./circle"\n',
+      stdout: '1  jjkrkq  quickfix  Add import from "./circle"\n',
       stderr: '',
       exit: 0,
     });
@@ -393,6 +393,7 @@ describe('actions', () => {
     expect(json.actions).toEqual([
       {
         index: 1,
+        id: 'jjkrkq',
         title: 'Add import from "./circle"',
         kind: 'quickfix',
         preferred: false,
@@ -426,7 +427,8 @@ describe('actions', () => {
     );
     const server = ['--server', 'typescript-language-server'];
     expect(await lspq.run(['actions', 'src/main.ts:5:Circle', ...server], { cwd: dir })).toEqual({
-      stdout: '1  quickfix  Add import from "./circle" (preferred)\n2  refactor.move.newFile  Move to a new file\n',
+      stdout:
+        '1  twvsmt  quickfix  Add import from "./circle" (preferred)\n2  jrxhzw  refactor.move.newFile  Move to a new file\n',
       stderr: 'lspq: warning: 17 disabled actions not shown; --all lists them with why\n',
       exit: 0,
     });
@@ -600,7 +602,9 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
 
   test("a code action's command: the edit the server sends back (workspace/applyEdit) is written, and answered applied", async () => {
     const dir = fake('well-behaved');
-    expect((await lspq.run(['actions', 'a.fake:1'], { cwd: dir })).stdout).toBe('1  command  Fix it by command\n');
+    expect((await lspq.run(['actions', 'a.fake:1'], { cwd: dir })).stdout).toBe(
+      '1  fqqkzz  command  Fix it by command\n',
+    );
     const dry = await lspq.run(['actions', 'a.fake:1', '--apply', '1', '--dry-run'], { cwd: dir });
     expect(dry.stdout).toContain('-hello a\n+fixed a\n');
     expect(read(dir, 'a.fake')).toBe('hello a\n');

@@ -101,6 +101,31 @@ describe('one session', () => {
     ]);
   });
 
+  test('a cut answer says so: the text ends with the line, the structured result is truncated with its total', async () => {
+    const refs = [
+      'geometry.go:5:19: func areaOf(shape Shape) float64 {  (in areaOf)',
+      'geometry.go:9:24: func sumAreas(shapes []Shape) float64 {  (in sumAreas)',
+      'geometry.go:17:25: func TotalArea(shapes []Shape, unit Unit) string {  (in TotalArea)',
+      'main.go:6:14: shapes := []Shape{Circle{Radius: 1}, Square{Side: 2}}  (in main)',
+    ];
+    const cut = await client.callTool({ name: 'refs', arguments: { target: 'shape.go:4:Shape', limit: 2 } });
+    const answer = cut.structuredContent as { total: number; truncated: boolean; locations: unknown[] };
+    expect([cut.isError ?? false, answer.total, answer.truncated, answer.locations.length, text(cut)]).toEqual([
+      false,
+      4,
+      true,
+      2,
+      `${refs.slice(0, 2).join('\n')}\n2 of 4 shown: --limit 0 for all`,
+    ]);
+    const all = await client.callTool({ name: 'refs', arguments: { target: 'shape.go:4:Shape', limit: 0 } });
+    const whole = all.structuredContent as { total: number; truncated: boolean };
+    expect([whole.total, whole.truncated, text(all)]).toEqual([4, false, refs.join('\n')]);
+    const symbols = await client.callTool({ name: 'symbols', arguments: { input: 'geometry.go', limit: 2 } });
+    expect([(symbols.structuredContent as { truncated: boolean }).truncated, text(symbols).split('\n').at(-1)]).toEqual(
+      [true, '2 of 3 shown: --limit 0 for all'],
+    );
+  });
+
   test('a bad target and a bad argument: tool errors with the one-line message', async () => {
     const bad = await client.callTool({ name: 'def', arguments: { target: 'main.go:7:Nope' } });
     expect(bad.isError).toBe(true);

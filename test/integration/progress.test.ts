@@ -77,14 +77,18 @@ describe('progress while a project loads', () => {
 
   test('a cut answer: consola warns a person at a terminal, a plain line tells a pipe', async () => {
     const args = ['impls', 'src/shape.rs:3:area', '--limit', '1'];
-    const note = '1 more locations not shown (2 in all); raise --limit to see them';
+    const note = '1 of 2 shown: --limit 0 for all';
     const terminal = await onTerminal(lspq, args);
     expect(terminal.text.split('\n').filter(Boolean)).toEqual([
       'src/circle.rs:8:8: fn area(&self) -> f64 {',
+      note,
       ` WARN  ${note}`,
     ]);
     const piped = await lspq.run(args, { cwd: rust });
-    expect(piped.stderr).toBe(`lspq: warning: ${note}\n`);
+    expect([piped.stdout, piped.stderr]).toEqual([
+      `src/circle.rs:8:8: fn area(&self) -> f64 {\n${note}\n`,
+      `lspq: warning: ${note}\n`,
+    ]);
   });
 
   test('--no-daemon with LSPQ_DEBUG=1: the daemon log lines on stderr, through consola', async () => {

@@ -5,12 +5,16 @@
  * TypeScript 7. Misses are exit 2 with targets that resolve.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES, Lspq } from '../helpers/lspq';
+import { FIXTURES, Lspq, REPO } from '../helpers/lspq';
 
 const lspq = new Lspq();
+mkdirSync(join(REPO, 'test', '.scratch'), { recursive: true });
+const colons = mkdtempSync(join(REPO, 'test', '.scratch', 'colons-'));
 afterAll(async () => {
   expect(await lspq.stop()).toEqual([]);
+  rmSync(colons, { recursive: true, force: true });
 });
 
 const go = { cwd: join(FIXTURES, 'go-shapes') };
@@ -90,5 +94,91 @@ describe('misses: exit 2, one line, targets that resolve', () => {
     expect((await lspq.run(['def', 'circle.go:10:c.<|>R<|>'], go)).stderr).toBe(
       "lspq: 'circle.go:10:c.<|>R<|>' has the marker <|> more than once: write it once, where the place is\n",
     );
+  });
+});
+
+const FORMS =
+  "a target is FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or 'FILE:LINE:TEXT<|>TEXT', lines and columns counted from 1, or --symbol NAME";
+const LINE_FORMS = 'a line target is FILE:LINE or FILE:START-END, lines counted from 1';
+
+describe('a line or column that is no place: exit 2, one line naming it (and the forms where it is written wrong)', () => {
+  test.each([
+    ['main.go:x:1', `the line in 'main.go:x:1' is 'x', not a number; ${FORMS}`],
+    ['main.go:x', `the line in 'main.go:x' is 'x', not a number; ${FORMS}`],
+    ['main.go:1.5:1', `the line in 'main.go:1.5:1' is '1.5', not a number; ${FORMS}`],
+    ['main.go:0:1', `the line in 'main.go:0:1' is 0; ${FORMS}`],
+    ['main.go:-1:1', `the line in 'main.go:-1:1' is -1; ${FORMS}`],
+    ['main.go:0', `the line in 'main.go:0' is 0; ${FORMS}`],
+    ['main.go:7:0', `the column in 'main.go:7:0' is 0; ${FORMS}`],
+    ['main.go:7:-1', `the column in 'main.go:7:-1' is -1; ${FORMS}`],
+    ['main.go:7:1.5', `the column in 'main.go:7:1.5' is '1.5', not a number; ${FORMS}`],
+    ['main.go:99:1', 'line 99 is outside main.go, which has 8 lines'],
+    ['main.go:99', 'line 99 is outside main.go, which has 8 lines'],
+    ['main.go:99:TotalArea', 'line 99 is outside main.go, which has 8 lines'],
+    ['main.go:99:(<|>shapes', 'line 99 is outside main.go, which has 8 lines'],
+    ['main.go:7:200', 'column 200 is past the end of line 7 of main.go (55 characters)'],
+  ])('def %s', async (target, said) => {
+    expect(await lspq.run(['def', target], go)).toEqual({ stdout: '', stderr: `lspq: ${said}\n`, exit: 2 });
+  });
+
+  test('the same for refs, hover and calls --to, and as JSON', async () => {
+    const said = `the line in 'main.go:x:1' is 'x', not a number; ${FORMS}`;
+    for (const args of [
+      ['refs', 'main.go:x:1'],
+      ['hover', 'main.go:x:1'],
+      ['calls', 'main.go:5:main', '--to', 'main.go:x:1'],
+    ])
+      expect(await lspq.run(args, go)).toEqual({ stdout: '', stderr: `lspq: ${said}\n`, exit: 2 });
+    const json = await lspq.run(['refs', 'main.go:x:1', '--json'], go);
+    expect([JSON.parse(json.stdout), json.exit]).toEqual([{ error: { code: 'usage', message: said } }, 2]);
+  });
+
+  test('line targets (actions, fmt --range): the bad line or end named; past the end, the file counted alike', async () => {
+    const cases: [string[], { cwd: string }, string][] = [
+      [['actions', 'main.go:x'], go, `the line in 'main.go:x' is 'x', not a number; ${LINE_FORMS}`],
+      [['actions', 'main.go:3-x'], go, `the end line in 'main.go:3-x' is 'x', not a number; ${LINE_FORMS}`],
+      [['actions', 'main.go:0'], go, `the line in 'main.go:0' is 0; ${LINE_FORMS}`],
+      [['actions', 'main.go:99'], go, 'line 99 is outside main.go, which has 8 lines'],
+      [['actions', 'main.go:5-99'], go, 'line 99 is outside main.go, which has 8 lines'],
+      [['fmt', 'src/geometry.ts', '--range', '3-99'], ts, 'line 99 is outside src/geometry.ts, which has 15 lines'],
+    ];
+    for (const [args, where, said] of cases)
+      expect(await lspq.run(args, where)).toEqual({ stdout: '', stderr: `lspq: ${said}\n`, exit: 2 });
+  });
+});
+
+describe('a path that holds a colon (TypeScript 7)', () => {
+  const at = { cwd: colons };
+  writeFileSync(
+    join(colons, 'tsconfig.json'),
+    '{"compilerOptions": {"strict": true, "module": "ESNext", "moduleResolution": "Bundler", "noEmit": true}}\n',
+  );
+  writeFileSync(join(colons, 'lib:v2.ts'), 'export function helper(n: number): number {\n  return n * 2;\n}\n');
+  writeFileSync(join(colons, 'main.ts'), "import { helper } from './lib:v2';\n\nexport const twice = helper(2);\n");
+
+  test('is the file, in each form; a bad line after it is named', async () => {
+    const refs = [
+      "main.ts:1:10: import { helper } from './lib:v2';",
+      'main.ts:3:22: export const twice = helper(2);  (in twice)',
+      '',
+    ].join('\n');
+    for (const target of ['lib:v2.ts:1:helper', 'lib:v2.ts:1:17', 'lib:v2.ts:1:function <|>helper'])
+      expect(await lspq.run(['refs', target], at)).toEqual({ stdout: refs, stderr: '', exit: 0 });
+    expect(await lspq.run(['def', 'main.ts:3:helper'], at)).toEqual({
+      stdout: 'lib:v2.ts:1:17: export function helper(n: number): number {\n',
+      stderr: '',
+      exit: 0,
+    });
+    // FILE:LINE: the one name of line 2, the parameter n.
+    expect(await lspq.run(['def', 'lib:v2.ts:2'], at)).toEqual({
+      stdout: 'lib:v2.ts:1:24: export function helper(n: number): number {\n',
+      stderr: '',
+      exit: 0,
+    });
+    expect(await lspq.run(['def', 'lib:v2.ts:x:1'], at)).toEqual({
+      stdout: '',
+      stderr: `lspq: the line in 'lib:v2.ts:x:1' is 'x', not a number; ${FORMS}\n`,
+      exit: 2,
+    });
   });
 });

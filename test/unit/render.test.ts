@@ -31,10 +31,11 @@ describe('render', () => {
     expect(displayPath('jdt://contents/x', '/p')).toBe('jdt://contents/x');
   });
 
-  test('locations print as path:line:col: preview, truncation as a warning', () => {
+  test('locations print as path:line:col: preview, a cut answer as its last line', () => {
     const r = renderLocations(result, o);
     expect(r.stdout).toBe('src/a.ts:3:7: const x = 1;\n/usr/lib/x.d.ts:10:1: declare x\n');
-    expect(r.warning).toBe('3 more locations not shown (5 in all); raise --limit to see them');
+    expect(r.cut).toBe('2 of 5 shown: --limit 0 for all');
+    expect(r.warning).toBeUndefined();
   });
 
   test('locations JSON has the contract fields', () => {

@@ -48,11 +48,11 @@ describe('parseTarget', () => {
   test('line 0 is bad input (exit 2)', () => {
     const e = error(() => parseTarget('a.ts:0:1', CWD));
     expect(e.exit).toBe(2);
-    expect(e.message).toContain('count from 1');
+    expect(e.message).toContain('counted from 1');
   });
   test('FILE:LINE: the line, its one name found against the text', () => {
     expect(parseTarget('src/a.ts:12', CWD)).toEqual({ kind: 'line', path: '/home/u/project/src/a.ts', line: 12 });
-    expect(error(() => parseTarget('a.ts:0', CWD)).message).toContain('count from 1');
+    expect(error(() => parseTarget('a.ts:0', CWD)).message).toContain('counted from 1');
   });
   test('FILE:LINE:TEXT<|>TEXT: a text pattern, whatever NAME and COL could be', () => {
     expect(parseTarget('src/a.ts:3:c.<|>r * c.r', CWD)).toEqual({
@@ -85,6 +85,44 @@ describe('parseTarget', () => {
       true,
     ]);
     expect(['a.ts:1', 'a.ts:1-4'].map(namesPlace)).toEqual([false, false]);
+  });
+  test('a FILE that is there, then a line or column that is no place: that part named, with the forms', () => {
+    const there = (path: string) => path === '/home/u/project/main.go';
+    const forms =
+      "a target is FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or 'FILE:LINE:TEXT<|>TEXT', lines and columns counted from 1, or --symbol NAME";
+    const said = (raw: string) => error(() => parseTarget(raw, CWD, 1, there));
+    expect(said('main.go:x:1').message).toBe(`the line in 'main.go:x:1' is 'x', not a number; ${forms}`);
+    expect(said('main.go:x:1').exit).toBe(2);
+    expect(said('main.go:-1:1').message).toBe(`the line in 'main.go:-1:1' is -1; ${forms}`);
+    expect(said('main.go:0:1').message).toBe(`the line in 'main.go:0:1' is 0; ${forms}`);
+    expect(said('main.go:x').message).toBe(`the line in 'main.go:x' is 'x', not a number; ${forms}`);
+    expect(said('main.go:7:0').message).toBe(`the column in 'main.go:7:0' is 0; ${forms}`);
+    expect(said('main.go:7:-1').message).toBe(`the column in 'main.go:7:-1' is -1; ${forms}`);
+    expect(said('main.go:7:1.5').message).toBe(`the column in 'main.go:7:1.5' is '1.5', not a number; ${forms}`);
+    // Without the disk, the same column errors: no name starts with a digit or a sign before one.
+    expect(error(() => parseTarget('main.go:7:-1', CWD)).message).toBe(`the column in 'main.go:7:-1' is -1; ${forms}`);
+  });
+  test('a path holding a colon, when that file is there, is read as it is', () => {
+    const there = (path: string) => path === '/home/u/project/main.go' || path === '/home/u/project/main.go:x';
+    expect(parseTarget('main.go:x:1', CWD, 1, there)).toEqual({
+      kind: 'line',
+      path: '/home/u/project/main.go:x',
+      line: 1,
+    });
+    expect(parseTarget('main.go:x:3:5', CWD, 1, there)).toMatchObject({ path: '/home/u/project/main.go:x', line: 3 });
+  });
+  test('a line target: the bad line or end named, with its forms', () => {
+    const there = (path: string) => path === '/home/u/project/main.go';
+    const forms = 'a line target is FILE:LINE or FILE:START-END, lines counted from 1';
+    expect(error(() => parseLineTarget('main.go:x', CWD, there)).message).toBe(
+      `the line in 'main.go:x' is 'x', not a number; ${forms}`,
+    );
+    expect(error(() => parseLineTarget('main.go:3-x', CWD, there)).message).toBe(
+      `the end line in 'main.go:3-x' is 'x', not a number; ${forms}`,
+    );
+    expect(error(() => parseLineTarget('main.go:0', CWD, there)).message).toBe(
+      `the line in 'main.go:0' is 0; ${forms}`,
+    );
   });
   test('no line at all is bad input with the forms spelled out', () => {
     const e = error(() => parseTarget('a.ts', CWD));

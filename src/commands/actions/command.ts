@@ -5,19 +5,20 @@ import { type LineSpec, namesPlace, parseLineTarget, parseTarget, type TargetSpe
 import { editArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { verifyFlags, withVerdict } from '../edit-flags';
-import { positiveInt, type TargetFlags, targetFrom } from '../options';
+import { isFile, positiveInt, type TargetFlags, targetFrom } from '../options';
 import { displayPath } from '../../common/paths';
 import { plural } from '../../render/style';
 import type { ActionsResult } from './question';
-import { actionsJson, renderActions } from './render';
+import { ACTION_ID } from './action-id';
+import { actionsJson, didSomething, renderActions } from './render';
 import { ActionsShape } from './shape';
 
 /** A position (FILE:LINE:COL, FILE:LINE:NAME, --symbol) or lines (FILE:LINE, FILE:START-END). */
 function placeFrom(args: TargetFlags, cwd: string): TargetSpec | LineSpec {
   if (args.symbol || !args.target) return targetFrom(args, cwd);
   // FILE:LINE:COL, FILE:LINE:NAME and a text pattern name a position; FILE:LINE and FILE:START-END lines.
-  if (namesPlace(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1);
-  return parseLineTarget(args.target, cwd);
+  if (namesPlace(args.target)) return parseTarget(args.target, cwd, positiveInt(args.nth, '--nth') ?? 1, isFile);
+  return parseLineTarget(args.target, cwd, isFile);
 }
 
 /** The miss: where, of which kinds, and the disabled ones left out (`no code actions of kind source at src/main.ts:1`). */
@@ -31,8 +32,21 @@ const noActions = (kinds: string[] | undefined) => (r: ActionsResult, cwd: strin
   return `no code actions${of} at ${displayPath(r.path, cwd)}:${lines}${hidden}`;
 };
 
+/** --apply N (the N-th listed) or ID (the one listed with that id, whatever its number now). */
+function applyFlag(value: string | undefined): number | { id: string } | undefined {
+  if (value === undefined || /^\d+$/.test(value)) return positiveInt(value, '--apply');
+  if (ACTION_ID.test(value)) return { id: value };
+  throw usage(`--apply takes N or an action's id from the list (the letters after its number), not '${value}'`);
+}
+
+/** An action applied that changed no file and showed no page: nothing done, said as such (exit 1). */
+function changedNothing(applied: NonNullable<ActionsResult['applied']>, r: ActionsResult, cwd: string): string {
+  const at = `${displayPath(r.path, cwd)}:${r.span.line}`;
+  return `code action ${applied.index} (${applied.id} '${applied.title}') at ${at} changes nothing; nothing ${applied.written ? 'written' : 'to apply'}`;
+}
+
 export const actions = defineCommand({
-  summary: 'code actions at TARGET, FILE:LINE or FILE:START-END; --apply N applies one',
+  summary: 'code actions at TARGET, FILE:LINE or FILE:START-END; --apply N or ID applies one',
   args: {
     ...targetArgs,
     target: {
@@ -46,7 +60,11 @@ export const actions = defineCommand({
       description: 'Only these kinds, comma-separated prefixes (quickfix, refactor, source.organizeImports)',
       valueHint: 'K,...',
     },
-    apply: { type: 'string', description: 'Apply action N of the list', valueHint: 'N' },
+    apply: {
+      type: 'string',
+      description: 'Apply action N of the list, or the one with that id (the letters after its number)',
+      valueHint: 'N|ID',
+    },
     'apply-preferred': { type: 'boolean', description: "Apply the server's preferred action" },
     'dry-run': { type: 'boolean', description: 'With --apply, print the diff and write nothing' },
     verify: editArgs.verify,
@@ -73,7 +91,7 @@ export const actions = defineCommand({
       ?.split(',')
       .map((k) => k.trim())
       .filter(Boolean);
-    const apply = args['apply-preferred'] ? ('preferred' as const) : positiveInt(args.apply, '--apply');
+    const apply = args['apply-preferred'] ? ('preferred' as const) : applyFlag(args.apply);
     const query = {
       op: 'actions' as const,
       place: placeFrom(args, line.cwd),
@@ -88,7 +106,12 @@ export const actions = defineCommand({
     const out = present(
       result,
       args.json,
-      { human: renderActions, json: actionsJson, found: (r) => r.actions.length > 0, nothing: noActions(kinds) },
+      {
+        human: renderActions,
+        json: actionsJson,
+        found: (r) => (r.applied ? didSomething(r.applied) : r.actions.length > 0),
+        nothing: (r, cwd) => (r.applied ? changedNothing(r.applied, r, cwd) : noActions(kinds)(r, cwd)),
+      },
       line,
     );
     return withVerdict(out, result.applied?.verification);

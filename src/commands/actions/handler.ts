@@ -15,7 +15,7 @@ import {
   type Range,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol';
-import { LspqError, messageOf } from '../../common/errors';
+import { LspqError, messageOf, usage } from '../../common/errors';
 import { completeDiagnostics, publishMarks } from '../../lsp/complete-diagnostics';
 import { bytesOf, composePlans, type EditPlan, planWorkspaceEdit } from '../../lsp/workspace-edit';
 import { readBytesNow, readNow } from '../../engine/apply-edit';
@@ -25,7 +25,7 @@ import type { FileEdit } from '../../answers/edits';
 import type { Span } from '../../answers/places';
 import type { ActionsResult, CodeActionItem } from './question';
 import type { LineSpec } from '../../common/target';
-import { uriToPath } from '../../lsp/uri';
+import { pathToUri, uriToPath } from '../../lsp/uri';
 import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { assertConfined, assertFile, followLink, nameInProject } from '../../engine/files';
@@ -33,8 +33,9 @@ import { prepare, sessionFor, candidatesFor, acquire, using, holdAlone } from '.
 import { familyOf, onePerFamily } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
 import { verifyPlanned, verifyWritten } from '../../engine/verify';
-import { openTarget } from '../../engine/open-target';
+import { openTarget, outsideFile } from '../../engine/open-target';
 import { answeredBy } from '../../answers/caller';
+import { actionId } from './action-id';
 import type { ActionsQuery } from './question';
 
 interface Place {
@@ -73,11 +74,7 @@ async function placeOf(req: ActionsQuery, ctx: HandlerContext, deadline: Deadlin
   const asked = nameInProject(place.path, real, session.client.root);
   const lines = splitLines(await session.docs.sync(asked));
   const last = lines[place.endLine - 1];
-  if (last === undefined)
-    throw new LspqError(
-      'bad_position',
-      `line ${place.endLine} is outside ${displayPath(place.path, req.cwd)}, which has ${lines.length} lines`,
-    );
+  if (last === undefined) throw outsideFile(displayPath(place.path, req.cwd), place.endLine, lines);
   await prepare(session, ctx, deadline);
   const end = {
     line: place.endLine - 1,
@@ -298,6 +295,60 @@ async function offeredBy(
   return answer.filter((a) => matchesKind(kindOf(a), req.kinds));
 }
 
+type Numbered = { offer: { session: Session; action: Command | CodeAction }; item: CodeActionItem };
+
+/** What the action listed is called, to say what changed: `2 kxqmtr 'Sort Imports'`. */
+const named = (a: { index?: number; id: string; title: string }) =>
+  `${a.index !== undefined ? `${a.index} ` : ''}${a.id} '${a.title}'`;
+
+/** Nothing applied, as the offer changed: the actions offered now, by number and id, to choose again from. */
+function notOffered(why: string, numbered: Numbered[]): LspqError {
+  const now = numbered.map(({ item }) => item);
+  const list = now.length
+    ? `offered now: ${now.map(named).join(', ')}; apply one by its id (--apply ${now[0]?.id})`
+    : 'none is offered now';
+  return new LspqError(
+    'action_not_offered',
+    `${why}; nothing applied; ${list}`,
+    undefined,
+    now.map((a) => a.id),
+  );
+}
+
+/**
+ * The action --apply names, among those offered now: by id, the one with
+ * that id; by number, the N-th, refused when the same flags listed
+ * another there last (the server's offer changed between the two calls).
+ */
+function pickOf(
+  apply: NonNullable<ActionsQuery['apply']>,
+  numbered: Numbered[],
+  before: { id: string; title: string }[] | undefined,
+  at: string,
+): Numbered {
+  const count = `${numbered.length} listed`;
+  if (apply === 'preferred') {
+    const pick = numbered.find(({ item: a }) => a.preferred && !a.disabled);
+    if (pick) return pick;
+    throw usage(
+      `no preferred code action at ${at} (${count}); list them with 'lspq actions' and pick one with --apply N or ID`,
+    );
+  }
+  if (typeof apply === 'object') {
+    const pick = numbered.find(({ item }) => item.id === apply.id);
+    if (pick) return pick;
+    throw notOffered(`no code action ${apply.id} is offered at ${at}`, numbered);
+  }
+  const pick = numbered[apply - 1];
+  const listed = before?.[apply - 1];
+  if (listed && pick?.item.title !== listed.title) {
+    const now = pick ? `is now ${named({ id: pick.item.id, title: pick.item.title })}` : 'is offered no more';
+    throw notOffered(`code action ${apply} at ${at} ${now}, not ${named(listed)} as listed`, numbered);
+  }
+  if (pick) return pick;
+  throw usage(`there is no code action ${apply} at ${at} (${count}); list them with 'lspq actions'`);
+}
+
 export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<ActionsResult> {
   const deadline = deadlineFor(req);
   let place = await placeOf(req, ctx, deadline);
@@ -324,6 +375,13 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
       const { session: s, action: a } = offer;
       const item: CodeActionItem = {
         index: i + 1,
+        id: actionId({
+          server: s.client.spec.id,
+          title: a.title,
+          kind: kindOf(a),
+          edit: isCommand(a) ? undefined : a.edit,
+          root: pathToUri(s.client.root),
+        }),
         title: a.title,
         kind: kindOf(a),
         preferred: !isCommand(a) && a.isPreferred === true,
@@ -334,21 +392,18 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
       return { offer, item };
     });
     const listed = numbered.map(({ item }) => item);
+    // What the same flags listed here last: --apply N applies the N-th only while it is still that one.
+    // The place as written (FILE:LINE stays the same place when its line's text changes), with the flags that choose.
+    const key = JSON.stringify([req.server ?? '', req.place, req.kinds ?? [], req.all === true]);
+    const before = ctx.pool.caches.offers.get(key);
+    ctx.pool.caches.offers.set(
+      key,
+      listed.map(({ id, title }) => ({ id, title })),
+    );
     let applied: ActionsResult['applied'] = null;
     if (req.apply !== undefined) {
       const at = `${displayPath(shown(path), req.cwd)}:${place.span.line}`;
-      const pick =
-        req.apply === 'preferred'
-          ? numbered.find(({ item: a }) => a.preferred && !a.disabled)
-          : numbered[req.apply - 1];
-      if (!pick) {
-        throw new LspqError(
-          'usage',
-          req.apply === 'preferred'
-            ? `no preferred code action at ${at} (${listed.length} listed); list them with 'lspq actions' and pick one with --apply N`
-            : `there is no code action ${req.apply} at ${at} (${listed.length} listed); list them with 'lspq actions'`,
-        );
-      }
+      const pick = pickOf(req.apply, numbered, before, at);
       const chosen = pick.item;
       if (chosen.disabled)
         throw new LspqError(
@@ -366,6 +421,7 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
           : await verifyPlanned(plan, req, ctx, deadline);
       applied = {
         index: chosen.index,
+        id: chosen.id,
         title: chosen.title,
         server: chosen.server,
         files,
@@ -381,6 +437,8 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
       root: session.client.root,
       servers: answeredBy(sessions),
       actions: listed.slice(0, req.limit),
+      total: listed.length,
+      truncated: listed.length > req.limit,
       hidden: offered.length - shownOnes.length,
       applied,
     };

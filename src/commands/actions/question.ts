@@ -8,7 +8,8 @@ export interface ActionsQuery extends CallerContext, Verify {
   op: 'actions';
   place: TargetSpec | LineSpec;
   kinds?: string[];
-  apply?: number | 'preferred';
+  /** The N-th listed, the one with this id (`--apply ID`), or the server's preferred one. */
+  apply?: number | { id: string } | 'preferred';
   write: boolean;
   allowOutside: boolean;
   /** List the actions the server offers disabled too, with why. */
@@ -17,6 +18,8 @@ export interface ActionsQuery extends CallerContext, Verify {
 
 export interface CodeActionItem {
   index: number;
+  /** Derived from what was listed (server, title, kind, edit): the same offer has the same id on every call. */
+  id: string;
   title: string;
   kind: string;
   preferred: boolean;
@@ -36,11 +39,15 @@ export interface ActionsResult {
   /** Every server asked, in order; `server` and `root` name the first. */
   servers: Answered[];
   actions: CodeActionItem[];
+  /** How many were offered before --limit cut the list. */
+  total: number;
+  truncated: boolean;
   /** Actions the server offers disabled, left out of the list (all of them are listed with --all). */
   hidden: number;
   /** The action applied: the files its edits change, and the pages its command asked to show (a URL to open). */
   applied: null | {
     index: number;
+    id: string;
     title: string;
     server: string;
     files: FileEdit[];

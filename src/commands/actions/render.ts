@@ -2,7 +2,7 @@
 import type * as z from 'zod/mini';
 import { unifiedDiff } from '../../render/diff';
 import { verificationJson, verified, writtenLines } from '../../render/written';
-import type { RenderOptions } from '../../render/style';
+import { cutLine, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
 import type { ActionsResult } from './question';
@@ -16,9 +16,12 @@ export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof Actio
     root: r.root,
     servers: r.servers,
     actions: r.actions.map((a) => ({ ...a, edits: a.edits.map((e) => ({ ...e, path: displayPath(e.path, cwd) })) })),
+    total: r.total,
+    truncated: r.truncated,
     hidden: r.hidden,
     applied: r.applied && {
       index: r.applied.index,
+      id: r.applied.id,
       title: r.applied.title,
       server: r.applied.server,
       files: r.applied.files.map((f) => displayPath(f.renamedTo ?? f.path, cwd)),
@@ -29,9 +32,16 @@ export function actionsJson(r: ActionsResult, cwd: string): z.infer<typeof Actio
   };
 }
 
-/** The numbered list (`1  quickfix  Add import ... (preferred)`); after --apply, the diff (dry run) or the files written. */
+/** Whether applying did anything: a file changed, or a page the server asked to show. */
+export function didSomething(applied: NonNullable<ActionsResult['applied']>): boolean {
+  return applied.files.length > 0 || applied.urls.length > 0;
+}
+
+/** The numbered list (`1  kxqmtr  quickfix  Add import ... (preferred)`); after --apply, the diff (dry run) or the files written. */
 export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
   const c = o.colors;
+  // An action that changed nothing is said by the command's one line for it (exit 1).
+  if (r.applied && !didSomething(r.applied)) return { stdout: '' };
   if (r.applied) {
     const note = `${r.applied.written ? 'applied' : 'would apply'} ${r.applied.index}: ${r.applied.title}`;
     const urls = r.applied.urls.map((u) => `${u}\n`).join('');
@@ -48,12 +58,16 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
     const tags = [several ? a.server : '', a.preferred ? 'preferred' : '', a.disabled ? `disabled: ${a.disabled}` : '']
       .filter(Boolean)
       .join(', ');
-    return `${String(a.index).padStart(width)}  ${c.cyan(a.kind || '-')}  ${a.title}${tags ? c.dim(` (${tags})`) : ''}\n`;
+    return `${String(a.index).padStart(width)}  ${c.yellow(a.id)}  ${c.cyan(a.kind || '-')}  ${a.title}${tags ? c.dim(` (${tags})`) : ''}\n`;
   });
   // With none shown, the line that says so names the hidden ones (command.ts).
   const hidden =
     r.hidden > 0 && r.actions.length > 0
       ? `${r.hidden} disabled action${r.hidden === 1 ? '' : 's'} not shown; --all lists them with why`
       : undefined;
-  return { stdout: lines.join(''), ...(hidden ? { warning: hidden } : {}) };
+  return {
+    stdout: lines.join(''),
+    ...(hidden ? { warning: hidden } : {}),
+    ...(r.truncated ? { cut: cutLine(r.actions.length, r.total) } : {}),
+  };
 }

@@ -1,6 +1,6 @@
 /** The --json answer of actions. */
 import * as z from 'zod/mini';
-import { answered, int, ServerRootShape, Span, VerificationShape } from '../../answers/shapes';
+import { answered, cut, int, ServerRootShape, Span, VerificationShape } from '../../answers/shapes';
 
 export const ActionsShape = z.object({
   path: z.string(),
@@ -10,6 +10,8 @@ export const ActionsShape = z.object({
   actions: z.array(
     z.object({
       index: int,
+      /** Derived from the server, title, kind and edit offered: `--apply ID` applies this one, whatever its number. */
+      id: z.string(),
       title: z.string(),
       kind: z.string(),
       preferred: z.boolean(),
@@ -18,10 +20,12 @@ export const ActionsShape = z.object({
       server: z.string(),
     }),
   ),
+  ...cut,
   hidden: int,
   applied: z.nullable(
     z.object({
       index: int,
+      id: z.string(),
       title: z.string(),
       server: z.string(),
       files: z.array(z.string()),

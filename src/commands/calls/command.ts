@@ -6,13 +6,13 @@ import { usage } from '../../common/errors';
 import { parseTargetOrName, type TargetSpec } from '../../common/target';
 import { contextArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
-import { positiveInt, targetFrom } from '../options';
+import { isFile, positiveInt, targetFrom } from '../options';
 import { callPathJson, callsJson, renderCallPath, renderCalls } from './render';
 import { CallPathShape, CallsShape } from './shape';
 
 /** The target of --to: FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, else a symbol name as --symbol takes it. */
 function toTarget(value: string, cwd: string): TargetSpec {
-  return parseTargetOrName(value, cwd);
+  return parseTargetOrName(value, cwd, isFile);
 }
 
 /** A call chain search goes deeper than a listing by default: six calls reach most of a program. */

@@ -1,7 +1,7 @@
 /** calls: the target, then one line per caller (←) or callee (→), indented by depth. */
 import type { CallHop, CallItem, CallNode, CallPathResult, CallsResult } from './question';
 import { displayPath } from '../../common/paths';
-import { locationPrefix, truncationNote, type RenderOptions } from '../../render/style';
+import { cutLine, locationPrefix, type RenderOptions } from '../../render/style';
 import { type Placed, placedLines } from '../../render/placed-lines';
 import type { CallNodeShape, CallPathShape, CallsShape } from './shape';
 import type { Rendered } from '../../render/rendered';
@@ -52,7 +52,7 @@ export function renderCalls(r: CallsResult, o: RenderOptions): Rendered {
   walk(r.calls, 1);
   return {
     stdout: placedLines(places),
-    warning: r.truncated ? truncationNote(shown, r.total, 'calls') : undefined,
+    ...(r.truncated ? { cut: cutLine(shown, r.total) } : {}),
   };
 }
 
@@ -82,6 +82,12 @@ export function renderCallPath(r: CallPathResult, o: RenderOptions): Rendered {
   );
   return {
     stdout: chains.length ? `${chains.join('\n--\n')}\n` : '',
-    warning: r.truncated ? truncationNote(r.chains.length, r.total, 'chains') : undefined,
+    ...(r.truncated ? { cut: chainsCut(r) } : {}),
   };
+}
+
+/** More chains than --limit, or a search stopped at its own cap (more as short may exist, and --limit 0 does not find them). */
+function chainsCut(r: CallPathResult): string {
+  if (r.total > r.chains.length) return cutLine(r.chains.length, r.total);
+  return `${r.chains.length} shown: the search stopped at its cap, so more chains as short may exist; give a smaller --depth, or start nearer`;
 }

@@ -2,7 +2,7 @@
 import type * as z from 'zod/mini';
 import type { Severity } from '../../answers/diagnostics';
 import { diagnosticLines } from '../../render/diagnostic-lines';
-import { plural, type RenderOptions } from '../../render/style';
+import { cutLine, plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
 import type { DiagResult } from './question';
@@ -104,8 +104,6 @@ export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {
   return {
     stdout: diagnosticLines(r.diagnostics, o),
     stderr: summaryLine(r),
-    ...(r.truncated
-      ? { warning: `${r.total - r.diagnostics.length} more diagnostics not shown; raise --limit to see them` }
-      : {}),
+    ...(r.truncated ? { cut: cutLine(r.diagnostics.length, r.total) } : {}),
   };
 }

@@ -17,6 +17,7 @@ import type { FmtFile, FmtResult } from './question';
 import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { assertFile, followLink, nameInProject } from '../../engine/files';
+import { outsideFile } from '../../engine/open-target';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
 import { commit, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
 import { answeredBy } from '../../answers/caller';
@@ -41,8 +42,7 @@ async function formatOne(
     const lines = splitLines(before);
     const shown = displayPath(path, req.cwd);
     const last = lines[req.lines.end - 1];
-    if (last === undefined)
-      throw new LspqError('bad_position', `line ${req.lines.end} is outside ${shown}, which has ${lines.length} lines`);
+    if (last === undefined) throw outsideFile(shown, req.lines.end, lines);
     const range = {
       start: { line: req.lines.start - 1, character: 0 },
       end: { line: req.lines.end - 1, character: toServerCharacter(last, last.length, session.client.encoding) },

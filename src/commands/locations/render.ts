@@ -2,7 +2,7 @@
 import type * as z from 'zod/mini';
 import { cutBodies, placedLines } from '../../render/placed-lines';
 import { locationJson, sourcedJson, targetJson } from '../../render/place-json';
-import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
+import { cutLine, locationPrefix, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
 import type { LocationsResult } from './question';
@@ -31,9 +31,10 @@ export function renderLocations(r: LocationsResult, o: RenderOptions): Rendered 
     const within = l.in ? o.colors.dim(`  (in ${l.in.name})`) : '';
     return { ...l, path, text: `${locationPrefix(o, path, l.line, l.column)} ${l.preview}${within}` };
   });
-  const notes = [
-    r.truncated ? truncationNote(r.locations.length, r.total, 'locations') : undefined,
-    cutBodies(places),
-  ].filter((n): n is string => n !== undefined);
-  return { stdout: placedLines(places), warning: notes.length ? notes.join('; ') : undefined };
+  const bodies = cutBodies(places);
+  return {
+    stdout: placedLines(places),
+    ...(bodies ? { warning: bodies } : {}),
+    ...(r.truncated ? { cut: cutLine(r.locations.length, r.total) } : {}),
+  };
 }

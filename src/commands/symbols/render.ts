@@ -1,7 +1,7 @@
 /** symbols: a tree of `path:line:col: kind name` lines, indented after the location. */
 import { placedLines } from '../../render/placed-lines';
 import { sourcedJson } from '../../render/place-json';
-import { locationPrefix, type RenderOptions, truncationNote } from '../../render/style';
+import { cutLine, locationPrefix, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
 import type { DocumentSymbol, SymbolsResult, WorkspaceSymbolsResult } from './question';
@@ -34,7 +34,7 @@ export function renderSymbols(r: SymbolsResult, o: RenderOptions): Rendered {
   walk(r.symbols, 0);
   return {
     stdout: lines.length ? `${lines.join('\n')}\n` : '',
-    warning: r.truncated ? truncationNote(countTree(r.symbols), r.total, 'symbols') : undefined,
+    ...(r.truncated ? { cut: cutLine(countTree(r.symbols), r.total) } : {}),
   };
 }
 
@@ -69,10 +69,11 @@ export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptio
   });
   return {
     stdout: placedLines(places),
-    warning: r.serverCaps?.length
-      ? capNote(r, r.serverCaps)
-      : r.truncated
-        ? truncationNote(r.symbols.length, r.total, 'symbols')
-        : undefined,
+    // --limit's cut first; a server's own cap, which --limit 0 does not lift, in its own words in the same place.
+    ...(r.symbols.length < r.total
+      ? { cut: cutLine(r.symbols.length, r.total) }
+      : r.serverCaps?.length
+        ? { cut: capNote(r, r.serverCaps) }
+        : {}),
   };
 }
