@@ -8,7 +8,16 @@
 import type { PositionEncoding } from '../lsp/position';
 import { ROLE_DEFINITION } from './scip-schema';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { isLocal, RawSymbolShape, type ScipOccurrence, type ScipPlace, type ScipSymbol, types } from './scip-types';
+import {
+  type Enclosure,
+  isLocal,
+  RawSymbolShape,
+  type ScipOccurrence,
+  type ScipPlace,
+  type ScipSymbol,
+  type SymbolPlace,
+  types,
+} from './scip-types';
 import { turnEvery } from '../common/turns';
 
 /** Symbols whose definitions a name search reads between turns of the event loop. */
@@ -33,6 +42,10 @@ export interface LeftOut {
   changed: string[];
 }
 
+/**
+ * Every symbol these take and give is its key (scip-types' symbolKey): a
+ * SCIP local is its document's alone, so `local 5` of two files are two.
+ */
 export abstract class IndexAnswers {
   abstract readonly file: string;
   abstract root: string;
@@ -43,6 +56,8 @@ export abstract class IndexAnswers {
   abstract at(path: string, line: number, character: number): ScipOccurrence | undefined;
   /** What the indexer said of a symbol: documentation, signature, relationships. */
   abstract info(symbol: string): ScipSymbol | undefined;
+  /** The ranges definitions of a document enclose that reach over a 0-based line. */
+  protected abstract enclosuresOn(path: string, line: number): Enclosure[];
   protected abstract occurrencesOf(symbol: string): Found[];
   protected abstract relationships(symbol: string): ScipSymbol['relationships'];
   protected abstract related(symbol: string): Related[];
@@ -60,43 +75,63 @@ export abstract class IndexAnswers {
   }
 
   /** Where the symbol is defined in the index; empty for one defined outside the project (the library's). */
-  definitions(symbol: string, inDoc?: string): ScipPlace[] {
+  definitions(symbol: string): SymbolPlace[] {
     return this.occurrencesOf(symbol)
-      .filter(({ place, roles }) => roles & ROLE_DEFINITION && (!isLocal(symbol) || place.path === inDoc))
-      .map(({ place }) => place);
+      .filter(({ roles }) => roles & ROLE_DEFINITION)
+      .map(({ place }) => ({ ...place, symbol }));
   }
 
-  /** Every occurrence of the symbol, and of the symbols the indexer says are references of it. */
-  references(symbol: string, includeDeclaration: boolean, inDoc?: string): ScipPlace[] {
+  /**
+   * Every occurrence of the symbol, and of the symbols the indexer says are
+   * references of it (a class's member and the interface member it
+   * implements). Without `includeDeclaration`, the symbol's own
+   * definitions are left out, as the server's answer leaves out what its
+   * definition gives: a related symbol's definition stays, a use of it.
+   */
+  references(symbol: string, includeDeclaration: boolean): SymbolPlace[] {
     const symbols = new Set([symbol]);
     for (const r of this.relationships(symbol)) if (r.reference) symbols.add(r.symbol);
     for (const r of this.related(symbol)) if (r.reference) symbols.add(r.symbol);
-    const out: ScipPlace[] = [];
+    const out: SymbolPlace[] = [];
     for (const s of symbols)
       for (const { place, roles } of this.occurrencesOf(s)) {
-        if (isLocal(s) && place.path !== inDoc) continue;
-        if (!includeDeclaration && roles & ROLE_DEFINITION) continue;
-        out.push(place);
+        if (!includeDeclaration && s === symbol && roles & ROLE_DEFINITION) continue;
+        out.push({ ...place, symbol: s });
       }
     // scip-typescript records `new Box()` as a use of Box's constructor; a server, as a reference of Box.
-    if (symbol.endsWith('#'))
-      for (const { place, roles } of this.occurrencesOf(`${symbol}\`<constructor>\`().`))
-        if (!(roles & ROLE_DEFINITION)) out.push(place);
+    if (symbol.endsWith('#')) {
+      const made = `${symbol}\`<constructor>\`().`;
+      for (const { place, roles } of this.occurrencesOf(made))
+        if (!(roles & ROLE_DEFINITION)) out.push({ ...place, symbol: made });
+    }
     return out;
   }
 
   /** The definitions of the symbols that say they implement this one. */
-  implementations(symbol: string): ScipPlace[] {
+  implementations(symbol: string): SymbolPlace[] {
     return this.related(symbol)
       .filter((r) => r.implementation)
       .flatMap((r) => this.definitions(r.symbol));
   }
 
   /** The definitions of the types the indexer says this symbol has. */
-  typeDefinitions(symbol: string): ScipPlace[] {
+  typeDefinitions(symbol: string): SymbolPlace[] {
     return this.relationships(symbol)
       .filter((r) => r.typeDefinition)
       .flatMap((r) => this.definitions(r.symbol));
+  }
+
+  /**
+   * The definition a 0-based place sits in: the innermost whose enclosed
+   * range (a function's body, a class's) holds it, not the one whose name
+   * it is (a declaration is in what contains it), and never a file's or a
+   * package's own; undefined where none holds it.
+   */
+  enclosingAt(path: string, line: number, character: number): string | undefined {
+    const around = this.enclosuresOn(path, line).filter(
+      (e) => !/[/]$/.test(e.symbol) && !(e.name.line === line && e.name.character === character),
+    );
+    return innermost(around, line, character)?.symbol;
   }
 
   /** Declarations whose name contains `query`, case-insensitive, each with its definitions. */
