@@ -59,6 +59,8 @@ export abstract class IndexAnswers {
   /** The ranges definitions of a document enclose that reach over a 0-based line. */
   protected abstract enclosuresOn(path: string, line: number): Enclosure[];
   protected abstract occurrencesOf(symbol: string): Found[];
+  /** The package or module a document defines (its first definition of a symbol ending `/`), if it names one. */
+  protected abstract packageOf(path: string): string | undefined;
   protected abstract relationships(symbol: string): ScipSymbol['relationships'];
   protected abstract related(symbol: string): Related[];
   /** Declared symbols (not locals, parameters, type parameters or files) whose folded name holds `folded`. */
@@ -92,10 +94,29 @@ export abstract class IndexAnswers {
     const symbols = new Set([symbol]);
     for (const r of this.relationships(symbol)) if (r.reference) symbols.add(r.symbol);
     for (const r of this.related(symbol)) if (r.reference) symbols.add(r.symbol);
+    // A method related only as implementation (scip-go's): the uses through the interface methods it implements
+    // (`through`), and of an interface method those of each method implementing it, as gopls counts them; not
+    // their declarations.
+    const through = new Set<string>();
+    const uses = new Set<string>();
+    if (MEMBER.test(symbol)) {
+      for (const r of this.relationships(symbol))
+        if (r.implementation && !symbols.has(r.symbol)) {
+          through.add(r.symbol);
+          uses.add(r.symbol);
+        }
+      for (const r of this.related(symbol)) if (r.implementation && !symbols.has(r.symbol)) uses.add(r.symbol);
+    }
+    // gopls was seen to count the uses through an interface in the method's own package only (its tests in the
+    // package, not an external test package's): the packages of the symbol's definitions.
+    const packages = new Set(
+      through.size > 0 ? this.definitions(symbol).map((d) => this.packageOf(d.path) ?? d.path) : [],
+    );
     const out: SymbolPlace[] = [];
-    for (const s of symbols)
+    for (const s of [...symbols, ...uses])
       for (const { place, roles } of this.occurrencesOf(s)) {
-        if (!includeDeclaration && s === symbol && roles & ROLE_DEFINITION) continue;
+        if (roles & ROLE_DEFINITION && (uses.has(s) || (!includeDeclaration && s === symbol))) continue;
+        if (through.has(s) && !packages.has(this.packageOf(place.path) ?? place.path)) continue;
         out.push({ ...place, symbol: s });
       }
     // scip-typescript records `new Box()` as a use of Box's constructor; a server, as a reference of Box.
@@ -176,6 +197,9 @@ export function readInfo(
     relationships: known.relationships,
   };
 }
+
+/** A type's method or interface member (`Router#ServeHTTP().`, `matcher#Match.`), not a type (`Router#`). */
+const MEMBER = /#(?:[^#`]+|`(?:[^`]|``)+`)(?:\([^)]*\))?\.$/;
 
 /** A name as a case-insensitive search compares it: every letter's case folded, not ASCII's alone (Ärger is ärger). */
 export const foldName = (name: string) => name.toLowerCase();

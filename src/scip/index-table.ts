@@ -237,6 +237,26 @@ export class TableIndex extends IndexAnswers {
     return { ...range, symbol: r.symbol, roles: r.roles };
   }
 
+  private readonly packages = new Map<string, string | null>();
+
+  protected packageOf(path: string): string | undefined {
+    let known = this.packages.get(path);
+    if (known === undefined) {
+      const doc = this.document(path);
+      const row = doc
+        ? this.db
+            .query(
+              `SELECT s.symbol FROM occ o JOIN syms s ON s.id = o.sym
+               WHERE o.doc = ? AND o.roles & 1 AND s.symbol LIKE '%/' ORDER BY o.line, o.ch LIMIT 1`,
+            )
+            .get(doc.id)
+        : null;
+      known = rowOf({ symbol: 'text' }, row, this.table)?.symbol ?? null;
+      this.packages.set(path, known);
+    }
+    return known ?? undefined;
+  }
+
   protected enclosuresOn(path: string, line: number): Enclosure[] {
     const doc = this.document(path);
     if (!doc) return [];

@@ -191,6 +191,7 @@ export class ScipIndex extends IndexAnswers {
     for (let i = 4; i < rows.length; i += STRIDE) rows[i] = cell(numbers, cell(rows, i));
     const enclosing = read.enclosing;
     for (let i = 0; i < enclosing.length; i += ENCLOSING_STRIDE) enclosing[i] = cell(numbers, cell(enclosing, i));
+    if (enclosing.length === 0) enclosing.push(...bracedBlocks(path, rows, this.names));
     // The indexers here that leave the encoding unspecified (TypeScript's, Python's) count UTF-16 units.
     const encoding = ENCODINGS[encodingCode] ?? 'utf-16';
     // A file indexed twice (two indexers over one file) keeps both sets.
@@ -309,6 +310,17 @@ export class ScipIndex extends IndexAnswers {
     const around: ScipOccurrence[] = [];
     for (let i = 0; i < o.length && cell(o, i) <= line; i += STRIDE) around.push(this.occurrence(doc, i));
     return innermost(around, line, character);
+  }
+
+  protected packageOf(path: string): string | undefined {
+    const doc = this.documents.get(path);
+    if (!doc) return undefined;
+    const o = doc.occurrences;
+    for (let i = 0; i < o.length; i += STRIDE) {
+      const symbol = cell(this.names, cell(o, i + 4));
+      if (cell(o, i + 5) & ROLE_DEFINITION && symbol.endsWith('/')) return symbol;
+    }
+    return undefined;
   }
 
   protected enclosuresOn(path: string, line: number): Enclosure[] {
@@ -432,6 +444,44 @@ function readRelationship(reader: Protobuf.Reader, end: number): ScipSymbol['rel
     else reader.skipType(wire);
   }
   return r;
+}
+
+/** A function's, a method's or a type's symbol: what a place can sit in. */
+const HOLDER = /(?:\([^)]*\)\.|#)$/;
+
+/**
+ * The enclosed ranges of a document whose indexer records none (scip-go
+ * 0.2.9), from its file as formatted code writes them: a function's,
+ * method's or type's definition on a line that opens a brace encloses up
+ * to the first later line at its indentation that closes one (gofmt's,
+ * rustfmt's and prettier's `}`). ENCLOSING_STRIDE numbers each; none where
+ * the file cannot be read.
+ */
+function bracedBlocks(path: string, rows: number[], names: string[]): number[] {
+  const defined: number[] = [];
+  for (let i = 0; i < rows.length; i += STRIDE)
+    if (cell(rows, i + 5) & ROLE_DEFINITION && HOLDER.test(cell(names, cell(rows, i + 4)))) defined.push(i);
+  if (defined.length === 0) return [];
+  let lines: string[];
+  try {
+    lines = readFileSync(path, 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const i of defined) {
+    const line = cell(rows, i);
+    const text = lines[line] ?? '';
+    if (!text.trimEnd().endsWith('{')) continue;
+    const indent = /^\s*/.exec(text)?.[0] ?? '';
+    for (let end = line + 1; end < lines.length; end++) {
+      const closing = lines[end] ?? '';
+      if (!closing.startsWith(`${indent}}`)) continue;
+      out.push(cell(rows, i + 4), line, 0, end, indent.length + 1, line, cell(rows, i + 1));
+      break;
+    }
+  }
+  return out;
 }
 
 /** Rows of `stride` numbers, packed in the order of their line (at `line`) and the character after it. */
