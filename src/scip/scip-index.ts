@@ -446,16 +446,18 @@ function readRelationship(reader: Protobuf.Reader, end: number): ScipSymbol['rel
   return r;
 }
 
-/** A function's, a method's or a type's symbol: what a place can sit in. */
-const HOLDER = /(?:\([^)]*\)\.|#)$/;
+/** A function's, a method's, a type's or a value's symbol (not a package's, a parameter's): what a place can sit in. */
+const HOLDER = /(?:\([^)]*\)\.|#|[^/)]\.)$/;
+/** A type's field (`Router#middlewares.`): one line, a place after its name sits in it. */
+const FIELD = /#(?:[^#`(]+|`(?:[^`]|``)+`)\.$/;
 
 /**
  * The enclosed ranges of a document whose indexer records none (scip-go
  * 0.2.9), from its file as formatted code writes them: a function's,
- * method's or type's definition on a line that opens a brace encloses up
- * to the first later line at its indentation that closes one (gofmt's,
- * rustfmt's and prettier's `}`). ENCLOSING_STRIDE numbers each; none where
- * the file cannot be read.
+ * method's, type's or value's definition on a line that opens a brace
+ * encloses up to the first later line at its indentation that closes one
+ * (gofmt's, rustfmt's and prettier's `}`); a field's, its own line.
+ * ENCLOSING_STRIDE numbers each; none where the file cannot be read.
  */
 function bracedBlocks(path: string, rows: number[], names: string[]): number[] {
   const defined: number[] = [];
@@ -472,12 +474,17 @@ function bracedBlocks(path: string, rows: number[], names: string[]): number[] {
   for (const i of defined) {
     const line = cell(rows, i);
     const text = lines[line] ?? '';
-    if (!text.trimEnd().endsWith('{')) continue;
+    const symbol = cell(rows, i + 4);
+    if (!text.trimEnd().endsWith('{')) {
+      if (FIELD.test(cell(names, symbol)))
+        out.push(symbol, line, 0, line, Buffer.byteLength(text), line, cell(rows, i + 1));
+      continue;
+    }
     const indent = /^\s*/.exec(text)?.[0] ?? '';
     for (let end = line + 1; end < lines.length; end++) {
       const closing = lines[end] ?? '';
       if (!closing.startsWith(`${indent}}`)) continue;
-      out.push(cell(rows, i + 4), line, 0, end, indent.length + 1, line, cell(rows, i + 1));
+      out.push(symbol, line, 0, end, indent.length + 1, line, cell(rows, i + 1));
       break;
     }
   }
