@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import {
   type Ask,
   asker,
+  chooseOccurrences,
   chooseTargets,
   coldAgainstWarm,
   type Comparison,
@@ -20,6 +21,7 @@ import {
   twoViews,
 } from '../test/helpers/differential';
 import { git } from '../test/helpers/lspq';
+import { immerAt, muxAt } from '../test/helpers/index-projects';
 import { toolsEnv } from './harness';
 import { projects, REPO, WORK } from './projects';
 
@@ -60,6 +62,19 @@ interface Case {
   server?: string;
   pairs?: [string, string][];
   index?: boolean;
+  /** The index against the server at occurrences of every kind (locals, parameters, members), places and `in`. */
+  occurrences?: boolean;
+}
+
+/** A published project the index tests use, copied into bench/.work once. */
+function indexProject(name: string, make: (dir: string) => string): string {
+  const dir = join(WORK, `diff-${name}`);
+  if (!existsSync(join(dir, '.git'))) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    make(dir);
+  }
+  return dir;
 }
 
 function cases(): Case[] {
@@ -85,6 +100,19 @@ function cases(): Case[] {
     },
     { name: 'cobra 1.8.1 (gopls)', root: committed('cobra', go!.root), extensions: ['.go'], index: true },
     {
+      name: 'immer 11.2.10 (TypeScript 7, scip-typescript)',
+      root: indexProject('immer', immerAt),
+      extensions: ['.ts'],
+      server: 'typescript',
+      occurrences: true,
+    },
+    {
+      name: 'gorilla/mux 1.8.1 (gopls, scip-go)',
+      root: indexProject('mux', muxAt),
+      extensions: ['.go'],
+      occurrences: true,
+    },
+    {
       name: "lspq's own TypeScript",
       // Its sources as of the run's start (the packages they import resolve from the checkout's node_modules above).
       root: committed('lspq', ts!.root, undefined, ['src', 'package.json', 'tsconfig.json']),
@@ -96,8 +124,41 @@ function cases(): Case[] {
   ];
 }
 
+/** The index against the server at occurrences drawn by the seed: their places, then their places with `in`. */
+async function occurrences(c: Case, base: Record<string, string>): Promise<Comparison[]> {
+  const chooser = ownDaemon(base);
+  let targets: Awaited<ReturnType<typeof chooseOccurrences>>;
+  try {
+    const ask: Ask = asker(c.root, chooser.env);
+    const built = await ask(['index', '--timeout', '600']);
+    if (built.exit !== 0) throw new Error(`lspq index failed in ${c.root}: ${built.stderr}`);
+    targets = await chooseOccurrences(ask, c.root, c.extensions, SAMPLE, SEED);
+  } finally {
+    await chooser.done();
+  }
+  const server = c.server ? ['--server', c.server] : [];
+  const views = (withIn: boolean) =>
+    twoViews(
+      `index against server at occurrences${withIn ? ', with in' : ''}`,
+      c.root,
+      base,
+      targets,
+      ['--index-only'],
+      ['--no-index', ...server],
+      undefined,
+      undefined,
+      withIn,
+    );
+  try {
+    return [await views(false), await views(true)];
+  } finally {
+    rmSync(join(c.root, '.lspq'), { recursive: true, force: true });
+  }
+}
+
 async function run(c: Case): Promise<Comparison[]> {
   const base = toolsEnv({ LSPQ_TRUST: 'all' });
+  if (c.occurrences) return occurrences(c, base);
   const chooser = ownDaemon(base);
   let targets: Awaited<ReturnType<typeof chooseTargets>>;
   try {

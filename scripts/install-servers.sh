@@ -445,6 +445,40 @@ system_tools() {
   php_sources
 }
 
+# ---- index sources: published projects the index tests compare against their servers ----
+# (immer's TypeScript as npm publishes it, gorilla/mux's Go from the module proxy: unpacked, nothing run.)
+IMMER_VERSION=11.2.10
+GORILLA_MUX_VERSION=v1.8.1
+index_sources() {
+  local version="immer@$IMMER_VERSION github.com/gorilla/mux@$GORILLA_MUX_VERSION" dir part tarball module
+  CURRENT_STEP="index sources ($version)"
+  if stamped index-sources "$version" && [ -f "$TOOLS/index-sources/immer-$IMMER_VERSION/src/immer.ts" ] \
+    && [ -f "$TOOLS/index-sources/mux-$GORILLA_MUX_VERSION/go.mod" ]; then
+    log "immer and gorilla/mux sources already unpacked"
+    return
+  fi
+  dir="$CACHE/index-sources/$(key_of "$version")"
+  if [ ! -d "$dir" ]; then
+    need npm "immer's sources come from npm"
+    need go "gorilla/mux's sources come from the Go module proxy"
+    part="$(fresh "$dir")"
+    tarball="$(cd "$part" && npm pack --silent "immer@$IMMER_VERSION")" || die "npm pack immer@$IMMER_VERSION failed"
+    mkdir -p "$part/immer-$IMMER_VERSION"
+    tar xzf "$part/$tarball" -C "$part/immer-$IMMER_VERSION" --strip-components=1 || die "unpacking $tarball failed"
+    rm -f "$part/$tarball"
+    # The module cache's copy is read-only: copied out, made writable, so a test's copy of it can be edited.
+    module="$(cd "${TMPDIR:-/tmp}" && GOTOOLCHAIN=local GOFLAGS=-mod=mod GOWORK=off \
+      go mod download -json "github.com/gorilla/mux@$GORILLA_MUX_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')" \
+      || die "go mod download github.com/gorilla/mux@$GORILLA_MUX_VERSION failed"
+    [ -f "$module/go.mod" ] || die "go mod download github.com/gorilla/mux@$GORILLA_MUX_VERSION gave no module folder"
+    cp -r "$module" "$part/mux-$GORILLA_MUX_VERSION" && chmod -R u+w "$part/mux-$GORILLA_MUX_VERSION" \
+      || die "copying gorilla/mux out of the module cache failed"
+    done_as "$part" "$dir"
+  fi
+  place "$dir" "$TOOLS/index-sources"
+  stamp index-sources "$version"
+}
+
 # ---- run the groups at once -------------------------------------------------------
 LOGS="$(mktemp -d)"
 trap 'rm -rf "$LOGS"' EXIT
@@ -464,6 +498,7 @@ group go go_tools
 group npm npm_tools
 group python python_tools
 group cargo cargo_tools
+group index-sources index_sources
 FAILED=()
 for i in "${!PIDS[@]}"; do
   wait "${PIDS[i]}" || FAILED+=("${NAMES[i]}")

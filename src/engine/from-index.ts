@@ -14,7 +14,7 @@ import { LspqError } from '../common/errors';
 import { TextSource, toLocation } from '../lsp/convert';
 import { toServerCharacter } from '../lsp/position';
 import { pathToUri } from '../lsp/uri';
-import { unchanged } from '../scip/manifest';
+import { type Manifest, unchanged } from '../scip/manifest';
 import type { IndexAnswers } from '../scip/index-answers';
 import { lastName, type ScipPlace } from '../scip/scip-index';
 import { isLocal } from '../scip/scip-types';
@@ -22,7 +22,7 @@ import { placeOnLine } from './open-target';
 import { assertConfined, assertFile } from './files';
 import { displayPath } from '../common/paths';
 import type { CallerContext } from '../answers/caller';
-import type { Location, ResolvedTarget } from '../answers/places';
+import type { Enclosing, Location, ResolvedTarget } from '../answers/places';
 import type { TargetSpec } from '../common/target';
 import type { HandlerContext } from './context';
 import { findIndex, indexMode, loadIndex, noIndex, staleFiles } from './index-files';
@@ -65,6 +65,8 @@ export function kindOf(symbol: string): string {
 
 export interface IndexHit {
   index: IndexAnswers;
+  /** What each indexed file was when the index was built, where the index has its manifest. */
+  manifest: Manifest | undefined;
   /** Files changed, added or deleted since the index was built that name the symbol (they may hold more). */
   stale: string[];
   /** Every file changed, added or deleted since: what the index says of them is left out. */
@@ -149,11 +151,25 @@ export async function atTarget(
   if (named.length > 0 && mode !== 'only') return undefined;
   return {
     index,
+    manifest,
     stale: named,
     outdated: new Set(stale),
     symbol: occ.symbol,
     target: { path: spec.path, line: spec.line, column: placed.column, symbol },
   };
+}
+
+/**
+ * The files of an answer's places changed since the index, as the disk
+ * has them now (size, time, and the hash where they differ): the watch
+ * that found the others may not have heard of an edit made a moment ago,
+ * and these files name the symbol. Those already known changed are not
+ * looked at again; without a manifest, git said which changed, now.
+ */
+export function changedNow(hit: IndexHit, paths: Iterable<string>): string[] {
+  const { manifest } = hit;
+  if (!manifest) return [];
+  return [...new Set(paths)].filter((p) => !hit.outdated.has(p) && !unchanged(manifest, hit.index.root, p));
 }
 
 /** Whether the file at `path` holds `name` as a whole word (a file gone holds nothing). */
@@ -203,8 +219,18 @@ export function locationOf(p: ScipPlace, texts: TextSource): Location {
   );
 }
 
-/** Index places as lspq's locations. */
-export function locationsOf(places: ScipPlace[], ctx: HandlerContext): Location[] {
-  const texts = indexTexts(ctx);
-  return places.map((p) => locationOf(p, texts));
+/**
+ * The symbol an index place sits in (`in`), as a server's answer names it
+ * from the file's document symbols (enclosing.ts): the innermost
+ * definition whose enclosed range holds it, qualified by the type it is a
+ * member of (`Immer.createDraft`); undefined where the index records none
+ * (scip-typescript writes no enclosed range for a value: an arrow function
+ * held by a constant or a field) or names it only as a local.
+ */
+export function enclosingOf(index: IndexAnswers, place: ScipPlace): Enclosing | undefined {
+  const symbol = index.enclosingAt(place.path, place.line, place.character);
+  if (!symbol || isLocal(symbol)) return undefined;
+  const own = lastName(symbol);
+  const container = containerOf(symbol);
+  return { name: container ? `${container}.${own}` : own, kind: kindOf(symbol) };
 }

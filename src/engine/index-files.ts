@@ -241,6 +241,8 @@ async function watchedStale(
     return checkAll(manifest, root);
   }
   if (known.mark === undefined) return checkAll(manifest, root);
+  // What the kernel holds for the watch and it has not read yet (it reads every 50 ms) is read first.
+  disk.markNow();
   const changes = known.stale ? disk.changesSince(root, known.mark) : undefined;
   if (!known.stale || !changes) {
     known.mark = disk.markNow();

@@ -8,7 +8,16 @@
 import type { PositionEncoding } from '../lsp/position';
 import { ROLE_DEFINITION } from './scip-schema';
 import { closeSync, openSync, readSync } from 'node:fs';
-import { isLocal, RawSymbolShape, type ScipOccurrence, type ScipPlace, type ScipSymbol, types } from './scip-types';
+import {
+  type Enclosure,
+  isLocal,
+  RawSymbolShape,
+  type ScipOccurrence,
+  type ScipPlace,
+  type ScipSymbol,
+  type SymbolPlace,
+  types,
+} from './scip-types';
 import { turnEvery } from '../common/turns';
 
 /** Symbols whose definitions a name search reads between turns of the event loop. */
@@ -33,6 +42,10 @@ export interface LeftOut {
   changed: string[];
 }
 
+/**
+ * Every symbol these take and give is its key (scip-types' symbolKey): a
+ * SCIP local is its document's alone, so `local 5` of two files are two.
+ */
 export abstract class IndexAnswers {
   abstract readonly file: string;
   abstract root: string;
@@ -43,7 +56,11 @@ export abstract class IndexAnswers {
   abstract at(path: string, line: number, character: number): ScipOccurrence | undefined;
   /** What the indexer said of a symbol: documentation, signature, relationships. */
   abstract info(symbol: string): ScipSymbol | undefined;
+  /** The ranges definitions of a document enclose that reach over a 0-based line. */
+  protected abstract enclosuresOn(path: string, line: number): Enclosure[];
   protected abstract occurrencesOf(symbol: string): Found[];
+  /** The package or module a document defines (its first definition of a symbol ending `/`), if it names one. */
+  protected abstract packageOf(path: string): string | undefined;
   protected abstract relationships(symbol: string): ScipSymbol['relationships'];
   protected abstract related(symbol: string): Related[];
   /** Declared symbols (not locals, parameters, type parameters or files) whose folded name holds `folded`. */
@@ -60,43 +77,82 @@ export abstract class IndexAnswers {
   }
 
   /** Where the symbol is defined in the index; empty for one defined outside the project (the library's). */
-  definitions(symbol: string, inDoc?: string): ScipPlace[] {
+  definitions(symbol: string): SymbolPlace[] {
     return this.occurrencesOf(symbol)
-      .filter(({ place, roles }) => roles & ROLE_DEFINITION && (!isLocal(symbol) || place.path === inDoc))
-      .map(({ place }) => place);
+      .filter(({ roles }) => roles & ROLE_DEFINITION)
+      .map(({ place }) => ({ ...place, symbol }));
   }
 
-  /** Every occurrence of the symbol, and of the symbols the indexer says are references of it. */
-  references(symbol: string, includeDeclaration: boolean, inDoc?: string): ScipPlace[] {
+  /**
+   * Every occurrence of the symbol, and of the symbols the indexer says are
+   * references of it (a class's member and the interface member it
+   * implements). Without `includeDeclaration`, the symbol's own
+   * definitions are left out, as the server's answer leaves out what its
+   * definition gives: a related symbol's definition stays, a use of it.
+   */
+  references(symbol: string, includeDeclaration: boolean): SymbolPlace[] {
     const symbols = new Set([symbol]);
     for (const r of this.relationships(symbol)) if (r.reference) symbols.add(r.symbol);
     for (const r of this.related(symbol)) if (r.reference) symbols.add(r.symbol);
-    const out: ScipPlace[] = [];
-    for (const s of symbols)
+    // A method related only as implementation (scip-go's): the uses through the interface methods it implements
+    // (`through`), and of an interface method those of each method implementing it, as gopls counts them; not
+    // their declarations.
+    const through = new Set<string>();
+    const uses = new Set<string>();
+    if (MEMBER.test(symbol)) {
+      for (const r of this.relationships(symbol))
+        if (r.implementation && !symbols.has(r.symbol)) {
+          through.add(r.symbol);
+          uses.add(r.symbol);
+        }
+      for (const r of this.related(symbol)) if (r.implementation && !symbols.has(r.symbol)) uses.add(r.symbol);
+    }
+    // gopls was seen to count the uses through an interface in the method's own package only (its tests in the
+    // package, not an external test package's): the packages of the symbol's definitions.
+    const packages = new Set(
+      through.size > 0 ? this.definitions(symbol).map((d) => this.packageOf(d.path) ?? d.path) : [],
+    );
+    const out: SymbolPlace[] = [];
+    for (const s of [...symbols, ...uses])
       for (const { place, roles } of this.occurrencesOf(s)) {
-        if (isLocal(s) && place.path !== inDoc) continue;
-        if (!includeDeclaration && roles & ROLE_DEFINITION) continue;
-        out.push(place);
+        if (roles & ROLE_DEFINITION && (uses.has(s) || (!includeDeclaration && s === symbol))) continue;
+        if (through.has(s) && !packages.has(this.packageOf(place.path) ?? place.path)) continue;
+        out.push({ ...place, symbol: s });
       }
     // scip-typescript records `new Box()` as a use of Box's constructor; a server, as a reference of Box.
-    if (symbol.endsWith('#'))
-      for (const { place, roles } of this.occurrencesOf(`${symbol}\`<constructor>\`().`))
-        if (!(roles & ROLE_DEFINITION)) out.push(place);
+    if (symbol.endsWith('#')) {
+      const made = `${symbol}\`<constructor>\`().`;
+      for (const { place, roles } of this.occurrencesOf(made))
+        if (!(roles & ROLE_DEFINITION)) out.push({ ...place, symbol: made });
+    }
     return out;
   }
 
   /** The definitions of the symbols that say they implement this one. */
-  implementations(symbol: string): ScipPlace[] {
+  implementations(symbol: string): SymbolPlace[] {
     return this.related(symbol)
       .filter((r) => r.implementation)
       .flatMap((r) => this.definitions(r.symbol));
   }
 
   /** The definitions of the types the indexer says this symbol has. */
-  typeDefinitions(symbol: string): ScipPlace[] {
+  typeDefinitions(symbol: string): SymbolPlace[] {
     return this.relationships(symbol)
       .filter((r) => r.typeDefinition)
       .flatMap((r) => this.definitions(r.symbol));
+  }
+
+  /**
+   * The definition a 0-based place sits in: the innermost whose enclosed
+   * range (a function's body, a class's) holds it, not the one whose name
+   * it is (a declaration is in what contains it), and never a file's or a
+   * package's own; undefined where none holds it.
+   */
+  enclosingAt(path: string, line: number, character: number): string | undefined {
+    const around = this.enclosuresOn(path, line).filter(
+      (e) => !/[/]$/.test(e.symbol) && !(e.name.line === line && e.name.character === character),
+    );
+    return innermost(around, line, character)?.symbol;
   }
 
   /** Declarations whose name contains `query`, case-insensitive, each with its definitions. */
@@ -141,6 +197,9 @@ export function readInfo(
     relationships: known.relationships,
   };
 }
+
+/** A type's method or interface member (`Router#ServeHTTP().`, `matcher#Match.`), not a type (`Router#`). */
+const MEMBER = /#(?:[^#`]+|`(?:[^`]|``)+`)(?:\([^)]*\))?\.$/;
 
 /** A name as a case-insensitive search compares it: every letter's case folded, not ASCII's alone (Ärger is ärger). */
 export const foldName = (name: string) => name.toLowerCase();

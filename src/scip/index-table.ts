@@ -21,7 +21,7 @@ import {
   searchable,
 } from './index-answers';
 import { lastName, type ScipIndex } from './scip-index';
-import { type ScipOccurrence, type ScipSymbol, STRIDE } from './scip-types';
+import { ENCLOSING_STRIDE, type Enclosure, type ScipOccurrence, type ScipSymbol, STRIDE } from './scip-types';
 import { nextTurn } from '../common/turns';
 import { rowOf, rowsOf } from './table-rows';
 
@@ -29,7 +29,7 @@ import { rowOf, rowsOf } from './table-rows';
 const NAMES_PER_TURN = 5_000;
 
 /** Bumped when the tables' shape changes: a table of another version is converted again. */
-export const TABLE_VERSION = 4;
+export const TABLE_VERSION = 5;
 
 /** A source file under the root the index's build left out (Go's other platforms), with the words it writes in code. */
 export interface LeftOutFile {
@@ -48,6 +48,8 @@ CREATE TABLE occ(sym INTEGER NOT NULL, doc INTEGER NOT NULL, line INTEGER NOT NU
   end_line INTEGER NOT NULL, end_ch INTEGER NOT NULL, roles INTEGER NOT NULL);
 CREATE TABLE rel(sym INTEGER NOT NULL, target TEXT NOT NULL, ref INTEGER NOT NULL, impl INTEGER NOT NULL,
   typedef INTEGER NOT NULL);
+CREATE TABLE enclosing(doc INTEGER NOT NULL, sym INTEGER NOT NULL, line INTEGER NOT NULL, ch INTEGER NOT NULL,
+  end_line INTEGER NOT NULL, end_ch INTEGER NOT NULL, name_line INTEGER NOT NULL, name_ch INTEGER NOT NULL);
 CREATE TABLE left_out(id INTEGER PRIMARY KEY, path TEXT NOT NULL, size INTEGER NOT NULL, mtime REAL NOT NULL);
 CREATE TABLE left_out_words(word TEXT NOT NULL, file INTEGER NOT NULL);
 `;
@@ -56,6 +58,7 @@ const INDEXES = `
 CREATE INDEX occ_by_sym ON occ(sym);
 CREATE INDEX occ_by_doc ON occ(doc, line);
 CREATE INDEX rel_by_sym ON rel(sym);
+CREATE INDEX enclosing_by_doc ON enclosing(doc, line);
 CREATE INDEX rel_by_target ON rel(target);
 CREATE INDEX left_out_by_word ON left_out_words(word);
 `;
@@ -97,11 +100,17 @@ export function writeTable(index: ScipIndex, out: string, leftOut?: LeftOutFile[
       const occ = db.prepare(
         'INSERT INTO occ(doc, line, ch, end_line, end_ch, sym, roles) VALUES (?, ?, ?, ?, ?, ?, ?)',
       );
+      // Columns in the order of an enclosed range's numbers (scip-types' ENCLOSING_STRIDE).
+      const enclosing = db.prepare(
+        'INSERT INTO enclosing(doc, sym, line, ch, end_line, end_ch, name_line, name_ch) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      );
       let d = 0;
       for (const document of documents.values()) {
         doc.run(d, document.path, document.encoding);
         const o = document.occurrences;
         for (let i = 0; i < o.length; i += STRIDE) occ.run(d, ...o.subarray(i, i + STRIDE));
+        const e = document.enclosing;
+        for (let i = 0; i < e.length; i += ENCLOSING_STRIDE) enclosing.run(d, ...e.subarray(i, i + ENCLOSING_STRIDE));
         d++;
       }
       if (leftOut) {
@@ -226,6 +235,54 @@ export class TableIndex extends IndexAnswers {
     if (!found) return undefined;
     const { r, ...range } = found;
     return { ...range, symbol: r.symbol, roles: r.roles };
+  }
+
+  private readonly packages = new Map<string, string | null>();
+
+  protected packageOf(path: string): string | undefined {
+    let known = this.packages.get(path);
+    if (known === undefined) {
+      const doc = this.document(path);
+      const row = doc
+        ? this.db
+            .query(
+              `SELECT s.symbol FROM occ o JOIN syms s ON s.id = o.sym
+               WHERE o.doc = ? AND o.roles & 1 AND s.symbol LIKE '%/' ORDER BY o.line, o.ch LIMIT 1`,
+            )
+            .get(doc.id)
+        : null;
+      known = rowOf({ symbol: 'text' }, row, this.table)?.symbol ?? null;
+      this.packages.set(path, known);
+    }
+    return known ?? undefined;
+  }
+
+  protected enclosuresOn(path: string, line: number): Enclosure[] {
+    const doc = this.document(path);
+    if (!doc) return [];
+    const rows = this.db
+      .query(
+        `SELECT s.symbol, e.line, e.ch, e.end_line, e.end_ch, e.name_line, e.name_ch FROM enclosing e
+         JOIN syms s ON s.id = e.sym WHERE e.doc = ? AND e.line <= ? AND e.end_line >= ?`,
+      )
+      .all(doc.id, line, line);
+    const shape = {
+      symbol: 'text',
+      line: 'int',
+      ch: 'int',
+      end_line: 'int',
+      end_ch: 'int',
+      name_line: 'int',
+      name_ch: 'int',
+    } as const;
+    return rowsOf(shape, rows, this.table).map((r) => ({
+      symbol: r.symbol,
+      line: r.line,
+      character: r.ch,
+      endLine: r.end_line,
+      endCharacter: r.end_ch,
+      name: { line: r.name_line, character: r.name_ch },
+    }));
   }
 
   info(symbol: string): ScipSymbol | undefined {

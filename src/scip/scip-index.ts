@@ -17,7 +17,10 @@ import { isRegularFile } from '../common/file-size';
 import { isInside } from '../common/paths';
 import { uriToPath } from '../lsp/uri';
 import { type Found, foldName, IndexAnswers, innermost, readInfo, type Related, searchable } from './index-answers';
+import { ROLE_DEFINITION } from './scip-schema';
 import {
+  ENCLOSING_STRIDE,
+  type Enclosure,
   ENCODINGS,
   type Held,
   type RawMetadata,
@@ -28,6 +31,8 @@ import {
   type ScipSymbol,
   STRIDE,
   statedRootOf,
+  symbolKey,
+  symbolOf,
   types,
 } from './scip-types';
 
@@ -116,7 +121,7 @@ export class ScipIndex extends IndexAnswers {
         if (root) this.readDocument(reader, start + length, root);
         else waiting.push({ start, end: start + length });
         reader.pos = start + length;
-      } else if (field === t.index.externalSymbols) this.readSymbol(reader, start + length);
+      } else if (field === t.index.externalSymbols) this.holdSymbol(this.readSymbol(reader, start + length), '');
       else reader.skip(length);
     }
     root ??= this.rootOf(undefined, fallbackRoot);
@@ -165,39 +170,59 @@ export class ScipIndex extends IndexAnswers {
     const f = types().document;
     let relative = '';
     let encodingCode = 0;
-    const rows: number[] = [];
+    // Symbols by their place in `symbols` until the path is known: a local's key names its document.
+    const read: { rows: number[]; enclosing: number[]; symbols: string[] } = { rows: [], enclosing: [], symbols: [] };
+    const infos: ReturnType<ScipIndex['readSymbol']>[] = [];
     while (reader.pos < end) {
       const tag = reader.uint32();
       const field = tag >>> 3;
       const wire = tag & 7;
       if (field === f.relativePath && wire === 2) relative = reader.string();
       else if (field === f.positionEncoding && wire === 0) encodingCode = reader.int32();
-      else if (field === f.occurrences && wire === 2) this.readOccurrence(reader, reader.uint32() + reader.pos, rows);
-      else if (field === f.symbols && wire === 2) this.readSymbol(reader, reader.uint32() + reader.pos);
+      else if (field === f.occurrences && wire === 2) this.readOccurrence(reader, reader.uint32() + reader.pos, read);
+      else if (field === f.symbols && wire === 2) infos.push(this.readSymbol(reader, reader.uint32() + reader.pos));
       else reader.skipType(wire);
     }
     // A file outside the project (a cgo file scip-go generated in Go's build cache) is none of its documents.
     if (!relative || relative.startsWith('../') || relative.startsWith('/')) return;
     const path = join(root, relative);
+    for (const info of infos) this.holdSymbol(info, path);
+    const numbers = read.symbols.map((symbol) => this.number(symbolKey(symbol, path)));
+    const { rows } = read;
+    for (let i = 4; i < rows.length; i += STRIDE) rows[i] = cell(numbers, cell(rows, i));
+    const enclosing = read.enclosing;
+    for (let i = 0; i < enclosing.length; i += ENCLOSING_STRIDE) enclosing[i] = cell(numbers, cell(enclosing, i));
+    if (enclosing.length === 0) enclosing.push(...bracedBlocks(path, rows, this.names));
     // The indexers here that leave the encoding unspecified (TypeScript's, Python's) count UTF-16 units.
     const encoding = ENCODINGS[encodingCode] ?? 'utf-16';
     // A file indexed twice (two indexers over one file) keeps both sets.
     const known = this.documents.get(path);
-    if (known) rows.push(...known.occurrences);
-    const order = Array.from({ length: rows.length / STRIDE }, (_, i) => i * STRIDE);
-    order.sort((x, y) => cell(rows, x) - cell(rows, y) || cell(rows, x + 1) - cell(rows, y + 1));
-    const occurrences = new Int32Array(rows.length);
-    order.forEach((from, i) => {
-      for (let k = 0; k < STRIDE; k++) occurrences[i * STRIDE + k] = cell(rows, from + k);
+    if (known) {
+      rows.push(...known.occurrences);
+      enclosing.push(...known.enclosing);
+    }
+    this.documents.set(path, {
+      path,
+      encoding,
+      occurrences: sortedRows(rows, STRIDE, 0),
+      enclosing: sortedRows(enclosing, ENCLOSING_STRIDE, 1),
     });
-    this.documents.set(path, { path, encoding, occurrences });
     this.places = undefined;
   }
 
-  /** An Occurrence's range, symbol and roles, appended to `rows` (STRIDE numbers) when it has a symbol. */
-  private readOccurrence(reader: Protobuf.Reader, end: number, rows: number[]): void {
+  /**
+   * An Occurrence's range, symbol and roles, appended to `read.rows`
+   * (STRIDE numbers, the symbol as its place in `read.symbols`) when it
+   * has a symbol; a definition's enclosing range to `read.enclosing`.
+   */
+  private readOccurrence(
+    reader: Protobuf.Reader,
+    end: number,
+    read: { rows: number[]; enclosing: number[]; symbols: string[] },
+  ): void {
     const f = types().occurrence;
     const range: number[] = [];
+    const around: number[] = [];
     let typed: number[] | undefined;
     let symbol = '';
     let roles = 0;
@@ -205,10 +230,12 @@ export class ScipIndex extends IndexAnswers {
       const tag = reader.uint32();
       const field = tag >>> 3;
       const wire = tag & 7;
-      if (field === f.range && wire === 2) {
+      if ((field === f.range || field === f.enclosingRange) && wire === 2) {
         const stop = reader.uint32() + reader.pos;
-        while (reader.pos < stop) range.push(reader.int32());
+        const into = field === f.range ? range : around;
+        while (reader.pos < stop) into.push(reader.int32());
       } else if (field === f.range && wire === 0) range.push(reader.int32());
+      else if (field === f.enclosingRange && wire === 0) around.push(reader.int32());
       else if ((field === f.singleLineRange || field === f.multiLineRange) && wire === 2) {
         typed = typedRange(reader, reader.uint32() + reader.pos, field === f.singleLineRange);
       } else if (field === f.symbol && wire === 2) symbol = reader.string();
@@ -217,13 +244,14 @@ export class ScipIndex extends IndexAnswers {
     }
     const chosen = typed ?? range;
     if (!symbol || (chosen.length !== 3 && chosen.length !== 4)) return;
-    // Three or four numbers, just checked: the defaults are never taken.
-    const [line = 0, character = 0, a = 0, b] = chosen;
-    rows.push(line, character, b === undefined ? line : a, b === undefined ? a : b, this.number(symbol), roles);
+    const n = read.symbols.push(symbol) - 1;
+    read.rows.push(...fourOf(chosen), n, roles);
+    if (roles & ROLE_DEFINITION && (around.length === 3 || around.length === 4))
+      read.enclosing.push(n, ...fourOf(around), ...fourOf(chosen).slice(0, 2));
   }
 
   /** A SymbolInformation's name, display name and relationships; its documentation stays in the file. */
-  private readSymbol(reader: Protobuf.Reader, end: number): void {
+  private readSymbol(reader: Protobuf.Reader, end: number): { symbol: string; held: Held } {
     const t = types();
     const start = reader.pos;
     let symbol = '';
@@ -240,7 +268,14 @@ export class ScipIndex extends IndexAnswers {
         if (r.symbol) relationships.push(r);
       } else reader.skipType(wire);
     }
-    if (symbol) this.infos.set(symbol, { relationships, ...(displayName ? { displayName } : {}), at: [start, end] });
+    return { symbol, held: { relationships, ...(displayName ? { displayName } : {}), at: [start, end] } };
+  }
+
+  /** A symbol's information held by its key: a local, and a local it relates to, are those of document `path`. */
+  private holdSymbol({ symbol, held }: { symbol: string; held: Held }, path: string): void {
+    if (!symbol) return;
+    const relationships = held.relationships.map((r) => ({ ...r, symbol: symbolKey(r.symbol, path) }));
+    this.infos.set(symbolKey(symbol, path), { ...held, relationships });
   }
 
   /** What the indexer said of a symbol, its documentation read from the index file now. */
@@ -276,6 +311,35 @@ export class ScipIndex extends IndexAnswers {
     const around: ScipOccurrence[] = [];
     for (let i = 0; i < o.length && cell(o, i) <= line; i += STRIDE) around.push(this.occurrence(doc, i));
     return innermost(around, line, character);
+  }
+
+  protected packageOf(path: string): string | undefined {
+    const doc = this.documents.get(path);
+    if (!doc) return undefined;
+    const o = doc.occurrences;
+    for (let i = 0; i < o.length; i += STRIDE) {
+      const symbol = cell(this.names, cell(o, i + 4));
+      if (cell(o, i + 5) & ROLE_DEFINITION && symbol.endsWith('/')) return symbol;
+    }
+    return undefined;
+  }
+
+  protected enclosuresOn(path: string, line: number): Enclosure[] {
+    const doc = this.documents.get(path);
+    if (!doc) return [];
+    const e = doc.enclosing;
+    const out: Enclosure[] = [];
+    for (let i = 0; i < e.length && cell(e, i + 1) <= line; i += ENCLOSING_STRIDE)
+      if (cell(e, i + 3) >= line)
+        out.push({
+          symbol: cell(this.names, cell(e, i)),
+          line: cell(e, i + 1),
+          character: cell(e, i + 2),
+          endLine: cell(e, i + 3),
+          endCharacter: cell(e, i + 4),
+          name: { line: cell(e, i + 5), character: cell(e, i + 6) },
+        });
+    return out;
   }
 
   /**
@@ -383,6 +447,71 @@ function readRelationship(reader: Protobuf.Reader, end: number): ScipSymbol['rel
   return r;
 }
 
+/** A function's, a method's, a type's or a value's symbol (not a package's, a parameter's): what a place can sit in. */
+const HOLDER = /(?:\([^)]*\)\.|#|[^/)]\.)$/;
+/** A type's field (`Router#middlewares.`): one line, a place after its name sits in it. */
+const FIELD = /#(?:[^#`(]+|`(?:[^`]|``)+`)\.$/;
+
+/**
+ * The enclosed ranges of a document whose indexer records none (scip-go
+ * 0.2.9), from its file as formatted code writes them: a function's,
+ * method's, type's or value's definition on a line that opens a brace
+ * encloses up to the first later line at its indentation that closes one
+ * (gofmt's, rustfmt's and prettier's `}`); a field's, its own line.
+ * ENCLOSING_STRIDE numbers each; none where the file cannot be read.
+ */
+function bracedBlocks(path: string, rows: number[], names: string[]): number[] {
+  const defined: number[] = [];
+  for (let i = 0; i < rows.length; i += STRIDE)
+    if (cell(rows, i + 5) & ROLE_DEFINITION && HOLDER.test(cell(names, cell(rows, i + 4)))) defined.push(i);
+  if (defined.length === 0) return [];
+  let lines: string[];
+  try {
+    lines = readFileSync(path, 'utf8').split('\n');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const i of defined) {
+    const line = cell(rows, i);
+    const text = lines[line] ?? '';
+    const symbol = cell(rows, i + 4);
+    if (!text.trimEnd().endsWith('{')) {
+      if (FIELD.test(cell(names, symbol)))
+        out.push(symbol, line, 0, line, Buffer.byteLength(text), line, cell(rows, i + 1));
+      continue;
+    }
+    const indent = /^\s*/.exec(text)?.[0] ?? '';
+    for (let end = line + 1; end < lines.length; end++) {
+      const closing = lines[end] ?? '';
+      if (!closing.startsWith(`${indent}}`)) continue;
+      out.push(symbol, line, 0, end, indent.length + 1, line, cell(rows, i + 1));
+      break;
+    }
+  }
+  return out;
+}
+
+/** Rows of `stride` numbers, packed in the order of their line (at `line`) and the character after it. */
+function sortedRows(rows: number[], stride: number, line: number): Int32Array {
+  const order = Array.from({ length: rows.length / stride }, (_, i) => i * stride);
+  order.sort(
+    (x, y) => cell(rows, x + line) - cell(rows, y + line) || cell(rows, x + line + 1) - cell(rows, y + line + 1),
+  );
+  const packed = new Int32Array(rows.length);
+  order.forEach((from, i) => {
+    for (let k = 0; k < stride; k++) packed[i * stride + k] = cell(rows, from + k);
+  });
+  return packed;
+}
+
+/** A range's three numbers (one line: line, start, end) or four as four: line, character, end line, end character. */
+function fourOf(range: number[]): [number, number, number, number] {
+  // Three or four numbers, checked by every caller: the defaults are never taken.
+  const [line = 0, character = 0, a = 0, b] = range;
+  return [line, character, b === undefined ? line : a, b === undefined ? a : b];
+}
+
 /**
  * A SingleLineRange (line, start, end: three numbers as the packed form)
  * or MultiLineRange (four) up to `end`; a field left out is 0, as protobuf says.
@@ -398,8 +527,9 @@ function typedRange(reader: Protobuf.Reader, end: number, single: boolean): numb
   return values;
 }
 
-/** The last descriptor's name of a symbol (`scip-typescript npm pkg 1.0 src/`shape.ts`/Shape#area().` → area). */
-export function lastName(symbol: string): string {
+/** The last descriptor's name of a symbol or its key (`scip-typescript npm pkg 1.0 src/`shape.ts`/Shape#area().` → area). */
+export function lastName(key: string): string {
+  const symbol = symbolOf(key);
   const m = /([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)[#.:!/]?(?:\([^)]*\)\.)?$/.exec(symbol.trimEnd());
   return (m?.[1] ?? symbol).replace(/^`|`$/g, '').replace(/``/g, '`');
 }

@@ -30,6 +30,8 @@ export interface ScipDocument {
   encoding: PositionEncoding;
   /** STRIDE numbers per occurrence, sorted by place. */
   occurrences: Int32Array;
+  /** The ranges the definitions here enclose (a function's body), ENCLOSING_STRIDE numbers each. */
+  enclosing: Int32Array;
 }
 
 /** A symbol as held: its documentation stays in the file (`at`: where its SymbolInformation is). */
@@ -52,6 +54,24 @@ export interface ScipPlace extends ScipRange {
   encoding: PositionEncoding;
 }
 
+/** A place of an index answer with the symbol (its key) that stands there: what the file must write at it. */
+export interface SymbolPlace extends ScipPlace {
+  symbol: string;
+}
+
+/**
+ * Per range a definition encloses (a function's body, a class's): its
+ * symbol's number, the range's line, character, end line and end
+ * character, and where the definition's name starts (line, character).
+ */
+export const ENCLOSING_STRIDE = 7;
+
+/** A range a definition encloses, with its symbol (key) and where its name starts: what a place sits in. */
+export interface Enclosure extends ScipRange {
+  symbol: string;
+  name: { line: number; character: number };
+}
+
 /** The fields lspq reads of a SymbolInformation protobufjs decoded from an index file: checked, the file is anyone's. */
 export const RawSymbolShape = z.object({
   documentation: z.array(z.string()).optional(),
@@ -71,7 +91,10 @@ export interface Schema {
   /** The field numbers lspq walks, by message and field name, from the schema. */
   index: Record<'metadata' | 'documents' | 'externalSymbols', number>;
   document: Record<'relativePath' | 'occurrences' | 'symbols' | 'positionEncoding', number>;
-  occurrence: Record<'range' | 'symbol' | 'symbolRoles' | 'singleLineRange' | 'multiLineRange', number>;
+  occurrence: Record<
+    'range' | 'symbol' | 'symbolRoles' | 'enclosingRange' | 'singleLineRange' | 'multiLineRange',
+    number
+  >;
   info: Record<'symbol' | 'relationships' | 'displayName', number>;
   relationship: Record<'symbol' | 'isReference' | 'isImplementation' | 'isTypeDefinition', number>;
 }
@@ -99,7 +122,14 @@ export function types(): Schema {
       symbol: type('SymbolInformation'),
       index: ids(type('Index'), ['metadata', 'documents', 'externalSymbols']),
       document: ids(type('Document'), ['relativePath', 'occurrences', 'symbols', 'positionEncoding']),
-      occurrence: ids(type('Occurrence'), ['range', 'symbol', 'symbolRoles', 'singleLineRange', 'multiLineRange']),
+      occurrence: ids(type('Occurrence'), [
+        'range',
+        'symbol',
+        'symbolRoles',
+        'enclosingRange',
+        'singleLineRange',
+        'multiLineRange',
+      ]),
       info: ids(type('SymbolInformation'), ['symbol', 'relationships', 'displayName']),
       relationship: ids(type('Relationship'), ['symbol', 'isReference', 'isImplementation', 'isTypeDefinition']),
     };
@@ -110,6 +140,19 @@ export function types(): Schema {
 export const ENCODINGS: Record<number, PositionEncoding> = { [ENCODING_UTF8]: 'utf-8', [ENCODING_UTF32]: 'utf-32' };
 
 export const isLocal = (symbol: string) => symbol.startsWith('local ');
+
+/**
+ * A symbol as an index holds it: SCIP scopes a `local N` to its document
+ * (`local 5` of two files are two symbols), so a local's key names its
+ * document; any other symbol is its own key.
+ */
+export const symbolKey = (symbol: string, path: string) => (isLocal(symbol) ? `${symbol}\t${path}` : symbol);
+
+/** The symbol a key holds, as SCIP writes it (a local id has no tab: SCIP's are simple identifiers). */
+export function symbolOf(key: string): string {
+  const tab = key.indexOf('\t');
+  return isLocal(key) && tab >= 0 ? key.slice(0, tab) : key;
+}
 
 /** An Index holding only a Metadata naming `root`: put first, it makes `root` the index's root. */
 export function rootMetadata(root: string): Buffer {

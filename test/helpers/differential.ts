@@ -11,7 +11,7 @@
  * Used by the suite (a small sample) and by bench/differential.ts (the
  * full run, reported in docs/benchmarks.md).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capture, git, lspqArgv } from './lspq';
@@ -113,13 +113,76 @@ export async function chooseTargets(
   return targets;
 }
 
-/** A refs answer as a set of places, or why it failed. */
-async function placesOf(ask: Ask, target: Target, extra: string[]): Promise<{ keys: Key[] } | { failed: string }> {
+/** Words of code that are no name: the languages' keywords the occurrence draw meets. */
+const KEYWORDS = new Set(
+  (
+    'as async await break case catch class const continue default delete do else enum export extends false ' +
+    'finally for from function if implements import in instanceof interface let new null of return static super ' +
+    'switch this throw true try type typeof undefined var void while yield any boolean never number object string ' +
+    'unknown readonly keyof declare chan defer fallthrough func go goto map package range select struct nil iota ' +
+    'bool byte error int int64 uint uintptr float64 rune'
+  ).split(' '),
+);
+
+/**
+ * `count` places of the project chosen by `seed` where code writes a name
+ * (a local, a parameter, a member, an import, a type alias: any word that
+ * is no keyword, outside comments and strings as far as a line shows),
+ * one per file in a shuffled order of git's files, each kept where the
+ * index holds a symbol defined in the project there (`def --index-only`
+ * answers): so every kind of occurrence is drawn, not declarations alone.
+ * The index must be built first.
+ */
+export async function chooseOccurrences(
+  ask: Ask,
+  root: string,
+  extensions: string[],
+  count: number,
+  seed: number,
+): Promise<Target[]> {
+  const random = seeded(seed);
+  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const files = git(root, 'ls-files', '-z')
+    .split('\0')
+    .filter((f) => extensions.some((e) => f.endsWith(e)) && !/(^|\/)(tests?|docs?|examples?)\//.test(f))
+    .sort();
+  const targets: Target[] = [];
+  for (let round = 0; round < 4 && targets.length < count; round++)
+    for (const file of files.map((f) => ({ f, r: random() })).sort((a, b) => a.r - b.r)) {
+      if (targets.length >= count) break;
+      const lines = readFileSync(join(root, file.f), 'utf8').split('\n');
+      const words = lines.flatMap((text, i) => {
+        // What a line shows of code: its strings and a trailing or whole-line comment cut.
+        const code = text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""').replace(/\/\/.*$|^\s*\*.*$|\/\*.*$/, '');
+        return [...code.matchAll(/[\p{L}_$][\p{L}\p{N}_$]*/gu)]
+          .filter((m) => !KEYWORDS.has(m[0]) && m[0].length > 1 && m.index !== undefined)
+          .map((m) => ({ line: i + 1, column: [...code.slice(0, m.index)].length + 1, name: m[0] }));
+      });
+      const word = pick(words);
+      if (!word) continue;
+      const at = `${file.f}:${word.line}:${word.column}`;
+      if (targets.some((t) => t.at === at)) continue;
+      if ((await ask(['def', at, '--index-only'])).exit === 0) targets.push({ at, name: word.name });
+    }
+  return targets;
+}
+
+/** A refs answer as a set of places (`withIn`: each with the symbol it sits in), or why it failed. */
+async function placesOf(
+  ask: Ask,
+  target: Target,
+  extra: string[],
+  withIn = false,
+): Promise<{ keys: Key[] } | { failed: string }> {
   const r = await ask(['refs', target.at, '--json', '--limit', '100000', '--timeout', '120', ...extra]);
   if (r.exit >= 2) return { failed: `exit ${r.exit}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
   if (r.exit === 1) return { keys: [] };
-  const answer = JSON.parse(r.stdout) as { locations: { path: string; line: number; column: number }[] };
-  return { keys: answer.locations.map((l) => `${l.path}:${l.line}:${l.column}`).sort() };
+  const answer = JSON.parse(r.stdout) as {
+    locations: { path: string; line: number; column: number; in?: { name: string } }[];
+  };
+  const key = (l: (typeof answer.locations)[number]) =>
+    `${l.path}:${l.line}:${l.column}${withIn ? ` in ${l.in?.name ?? '-'}` : ''}`;
+  return { keys: answer.locations.map(key).sort() };
 }
 
 /** Compares the two views' answers for each target. */
@@ -215,6 +278,7 @@ export async function twoViews(
   secondArgs: string[],
   before?: (ask: Ask) => Promise<void>,
   known?: (d: Difference) => string | undefined,
+  withIn = false,
 ): Promise<Comparison> {
   const daemon = ownDaemon(base);
   const ask = asker(root, daemon.env);
@@ -223,8 +287,8 @@ export async function twoViews(
     return await compare(
       what,
       targets,
-      (t) => placesOf(ask, t, firstArgs),
-      (t) => placesOf(ask, t, secondArgs),
+      (t) => placesOf(ask, t, firstArgs, withIn),
+      (t) => placesOf(ask, t, secondArgs, withIn),
       known,
     );
   } finally {

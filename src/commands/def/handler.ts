@@ -7,5 +7,5 @@ export const def = locationsAnswer({
   what: 'definitions',
   keepsFoundDefinition: true,
   server: (session, params, { options }) => session.client.request(Requests.definition, params, options),
-  index: ({ index, symbol, target }) => index.definitions(symbol, target.path),
+  index: ({ index, symbol }) => index.definitions(symbol),
 });

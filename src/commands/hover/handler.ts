@@ -6,6 +6,7 @@ import { textsOf, using } from '../../engine/sessions';
 import { atTarget, indexServer } from '../../engine/from-index';
 import { openTarget } from '../../engine/open-target';
 import { hoverText, toSpan } from '../../lsp/convert';
+import { lastName } from '../../scip/scip-index';
 import type { HoverQuery, HoverResult } from './question';
 
 export async function hover(req: HoverQuery, ctx: HandlerContext): Promise<HoverResult> {
@@ -13,7 +14,13 @@ export async function hover(req: HoverQuery, ctx: HandlerContext): Promise<Hover
   const info = hit?.index.info(hit.symbol);
   const sig = info?.signature ? `\`\`\`${info.signature.language}\n${info.signature.text}\n\`\`\`` : '';
   const contents = [sig, ...(info?.documentation ?? [])].filter(Boolean).join('\n\n');
-  if (hit && (contents || req.index?.mode === 'only')) {
+  // Nothing recorded is not "nothing to say": the live server may have it (def says the same of a definition).
+  if (hit && !contents && req.index?.mode === 'only')
+    throw new LspqError(
+      'unsupported',
+      `the index has no hover information of ${hit.target.symbol ?? lastName(hit.symbol)} (not recorded by ${indexServer(hit.index)}); drop --index-only to ask the live server`,
+    );
+  if (hit && contents) {
     return {
       target: hit.target,
       server: indexServer(hit.index),

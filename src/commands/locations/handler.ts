@@ -17,7 +17,16 @@ import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/co
 import { textsOf, using } from '../../engine/sessions';
 import { withBodies, withContext } from '../../engine/excerpts';
 import { withEnclosing } from '../../engine/enclosing';
-import { atTarget, type IndexHit, indexServer, locationsOf, mentions, writesName } from '../../engine/from-index';
+import {
+  atTarget,
+  changedNow,
+  enclosingOf,
+  type IndexHit,
+  indexServer,
+  locationOf,
+  mentions,
+  writesName,
+} from '../../engine/from-index';
 import { missingPlugins, pluginInstall } from '../../lsp/servers/ts-plugins';
 import { projectFiles } from '../../lsp/project-files';
 import { loadProjects } from '../../engine/projects';
@@ -26,7 +35,8 @@ import type { RequestOptions } from '../../lsp/request-options';
 import { flattenLocations, TextSource, toLocation } from '../../lsp/convert';
 import type { Session } from '../../lsp/manager';
 import { previewOf } from '../../lsp/preview';
-import { lastName, type ScipPlace } from '../../scip/scip-index';
+import { lastName } from '../../scip/scip-index';
+import type { SymbolPlace } from '../../scip/scip-types';
 import { LspqError } from '../../common/errors';
 import { Requests } from '../../lsp/requests';
 import type { LocationsHandler, LocationsQuery, LocationsResult } from './question';
@@ -55,7 +65,7 @@ export interface LocationsAsk {
     params: TextDocumentPositionParams,
     context: { includeDeclaration: boolean; ctx: HandlerContext; deadline: Deadline; options: RequestOptions },
   ): Promise<Raw>;
-  index(hit: IndexHit, includeDeclaration: boolean): ScipPlace[];
+  index(hit: IndexHit, includeDeclaration: boolean): SymbolPlace[];
 }
 
 /**
@@ -162,7 +172,7 @@ function renamedAt(line: string, column: number, symbol: string): boolean {
  */
 function indexAnswer(
   hit: IndexHit,
-  places: ScipPlace[],
+  places: SymbolPlace[],
   ask: LocationsAsk,
   req: LocationsQuery & CallerContext,
   ctx: HandlerContext,
@@ -170,9 +180,15 @@ function indexAnswer(
   partial: string | undefined,
 ): LocationsResult | undefined {
   const texts = new TextSource(undefined, ctx.pool.caches.lines);
-  // A place that does not write the symbol's name is the indexer's misreading, not a use (from-index.ts).
+  // A place that does not write its symbol's name is the indexer's misreading, not a use (from-index.ts); each
+  // place is its own symbol's (an implementation's, a related member's), not always the target's.
   const all = sortLocations(
-    locationsOf(places, ctx).filter((l) => writesName(texts.line(l.path, l.line - 1) ?? '', l.column, hit.symbol)),
+    places.flatMap((p) => {
+      const l = locationOf(p, texts);
+      if (!writesName(texts.line(l.path, l.line - 1) ?? '', l.column, p.symbol)) return [];
+      const within = ask.enclosing ? enclosingOf(hit.index, p) : undefined;
+      return [within ? { ...l, in: within } : l];
+    }),
   );
   const aliased = ask.spansWorkspace
     ? all.find((l) => renamedAt(texts.line(l.path, l.line - 1) ?? '', l.column, hit.symbol))
@@ -197,6 +213,21 @@ function indexAnswer(
   };
 }
 
+/**
+ * The hit with the files of its places looked at now (from-index.ts's
+ * changedNow): one changed since the index may hold more or fewer, so the
+ * live server answers (undefined), or alone, the index's answer names it stale.
+ */
+function lookedAtNow(hit: IndexHit, places: SymbolPlace[], only: boolean): IndexHit | undefined {
+  const changed = changedNow(
+    hit,
+    places.map((p) => p.path),
+  );
+  if (changed.length === 0) return hit;
+  if (!only) return undefined;
+  return { ...hit, stale: [...hit.stale, ...changed], outdated: new Set([...hit.outdated, ...changed]) };
+}
+
 function answerOnce(ask: LocationsAsk): LocationsHandler {
   return async (req, ctx) => {
     const only = req.index?.mode === 'only';
@@ -205,11 +236,11 @@ function answerOnce(ask: LocationsAsk): LocationsHandler {
     const found = req.body ? undefined : await atTarget(req.target, req, ctx);
     // An indexer known to leave out places the server counts answers a workspace-wide question only when alone.
     const partial = found && ask.spansWorkspace ? partialReferences(found.symbol) : undefined;
-    const hit = partial && !only ? undefined : found;
+    const asked = partial && !only ? undefined : found;
+    const held = asked ? ask.index(asked, req.includeDeclaration ?? false) : [];
+    const hit = asked && lookedAtNow(asked, held, only);
     // What the index says of a file changed, added or deleted since is left out (atTarget says which may hold more).
-    const places = hit
-      ? ask.index(hit, req.includeDeclaration ?? false).filter((p) => !hit.outdated.has(p.path) && existsSync(p.path))
-      : [];
+    const places = hit ? held.filter((p) => !hit.outdated.has(p.path) && existsSync(p.path)) : [];
     // Nothing held for it (a library's definition): the live server, unless only the index may answer.
     if (hit && places.length === 0 && only && !ask.noneIsAnAnswer)
       throw new LspqError(

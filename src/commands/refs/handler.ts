@@ -37,5 +37,5 @@ export const refs = locationsAnswer({
   enclosing: true,
   server: (session, params, { includeDeclaration, options }) =>
     references(session, params, includeDeclaration, options),
-  index: ({ index, symbol, target }, includeDeclaration) => index.references(symbol, includeDeclaration, target.path),
+  index: ({ index, symbol }, includeDeclaration) => index.references(symbol, includeDeclaration),
 });
