@@ -30,7 +30,7 @@ const BROKEN = ROUTE.replace('return len(path)', 'return path');
 const ERROR =
   'route.go:4:9: error: cannot use path (variable of type string) as int value in return statement [compiler IncompatibleAssign]\n';
 const MARKSMAN =
-  'marksman is not installed; install it: install marksman (brew install marksman, or its release binary)';
+  'marksman is not installed; install it: install marksman: its release binary, or snap install marksman';
 const GOPLS = 'gopls is not installed; install it: go install golang.org/x/tools/gopls@latest';
 const README_NOTE = `lspq: not checked: README.md (${MARKSMAN})\n`;
 
