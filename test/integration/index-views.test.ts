@@ -178,27 +178,31 @@ describe('the differential harness: index against server at occurrences of every
   test.each([
     ['immer', immerAt, ['.ts'], ['--server', 'typescript']],
     ['mux', muxAt, ['.go'], []],
-  ] as const)('%s: the places of refs agree', async (name, make, extensions, server) => {
-    const root = make(scratchDir(`index-views-diff-${name}`));
-    made.push(root);
-    const base = lspq.env();
-    const chooser = ownDaemon(base);
-    let targets: Target[];
-    try {
-      const ask = asker(root, chooser.env);
-      expect((await ask(['index', '--timeout', '600'])).exit).toBe(0);
-      targets = await chooseOccurrences(ask, root, [...extensions], SAMPLE, SEED);
-    } finally {
-      await chooser.done();
-    }
-    const c = await twoViews(
-      'index against server at occurrences',
-      root,
-      base,
-      targets,
-      ['--index-only'],
-      ['--no-index', ...server],
-    );
-    expect([report(name, c), c.asked]).toEqual([report(name, { ...c, differences: [] }), SAMPLE]);
-  });
+  ] as const)(
+    '%s: the places of refs agree',
+    async (name, make, extensions, server) => {
+      const root = make(scratchDir(`index-views-diff-${name}`));
+      made.push(root);
+      const base = lspq.env();
+      const chooser = ownDaemon(base);
+      let targets: Target[];
+      try {
+        const ask = asker(root, chooser.env);
+        expect((await ask(['index', '--timeout', '600'])).exit).toBe(0);
+        targets = await chooseOccurrences(ask, root, [...extensions], SAMPLE, SEED);
+      } finally {
+        await chooser.done();
+      }
+      const c = await twoViews(
+        'index against server at occurrences',
+        root,
+        base,
+        targets,
+        ['--index-only'],
+        ['--no-index', ...server],
+      );
+      expect([report(name, c), c.asked]).toEqual([report(name, { ...c, differences: [] }), SAMPLE]);
+    },
+    600_000,
+  ); // an index of mux built, then sixteen cold and warm answers: minutes on two loaded cores
 });
