@@ -279,10 +279,13 @@ describe('answers and their shapes', () => {
   test('servers lists found ones with a version and missing ones with the install command', async () => {
     // Exactly these servers on PATH, whatever the machine has (TypeScript 7 comes from the repository's node_modules).
     const only = exactPath(['gopls', 'clangd']);
-    const r = await lspq.json<{ servers: { id: string; found: boolean; version?: string; install: string }[] }>(
+    // A daemon of its own: a server the file's other tests left running counts as found where it runs.
+    const own = new Lspq();
+    const r = await own.json<{ servers: { id: string; found: boolean; version?: string; install: string }[] }>(
       ['servers'],
       { env: { PATH: only } },
     );
+    expect(await own.stop()).toEqual([]);
     rmSync(only, { recursive: true, force: true });
     expect(
       r.servers
