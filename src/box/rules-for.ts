@@ -8,6 +8,7 @@
 import { closeSync, lstatSync, openSync, readdirSync, readlinkSync, readSync } from 'node:fs';
 import { basename, delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { isWithin } from '../common/paths';
+import { exists } from '../common/workspace-guard';
 import { checkoutTop } from '../project/checkout';
 import type { BoxRules } from './rules';
 
@@ -34,15 +35,6 @@ export interface BoxedProgram {
   /** The caller's environment, before the box's allowlist: where its toolchains are. */
   env: Env;
 }
-
-const exists = (path: string) => {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * What a box must hold for `path` to resolve in it as it does outside:

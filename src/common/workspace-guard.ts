@@ -13,7 +13,8 @@ import { LspqError } from './errors';
 import { isWithin } from './paths';
 import { realOf } from './real-path';
 
-const exists = (path: string) => {
+/** Whether anything stands at `path`, a dangling link included (lstat, never following). */
+export const exists = (path: string) => {
   try {
     lstatSync(path);
     return true;
