@@ -21,7 +21,7 @@ import {
   twoViews,
 } from '../test/helpers/differential';
 import { git } from '../test/helpers/lspq';
-import { immerAt, muxAt } from '../test/helpers/index-projects';
+import { immerAt, muxAt } from '../test/helpers/published';
 import { toolsEnv } from './harness';
 import { projects, REPO, WORK } from './projects';
 

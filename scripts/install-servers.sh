@@ -286,6 +286,7 @@ python_tools() {
   py_venv jedi-venv "$TOOLS/jedi-venv" "jedi-language-server==$JEDI_LS_VERSION"
   ln -sfn "$TOOLS/jedi-venv/bin/jedi-language-server" "$BIN/jedi-language-server"
   python_sources
+  published_sources
   # pylsp's formatter plugin, in a folder of its own: on PYTHONPATH only where a test gives pylsp a formatter.
   CURRENT_STEP="autopep8 $AUTOPEP8_VERSION"
   local target="$CACHE/pylsp-autopep8/$AUTOPEP8_VERSION" made
@@ -445,38 +446,63 @@ system_tools() {
   php_sources
 }
 
-# ---- index sources: published projects the index tests compare against their servers ----
-# (immer's TypeScript as npm publishes it, gorilla/mux's Go from the module proxy: unpacked, nothing run.)
+# ---- published sources: real projects the tests and benchmarks ask questions of ----
+# Each as its registry publishes it, unpacked, nothing run: immer's and @tanstack/query-core's TypeScript from
+# npm, gorilla/mux's and golang.org/x/sync's Go from the module proxy, attrs's Python (with its .pyi stubs) from
+# PyPI, anyhow's Rust from crates.io.
 IMMER_VERSION=11.2.10
 GORILLA_MUX_VERSION=v1.8.1
-index_sources() {
-  local version="immer@$IMMER_VERSION github.com/gorilla/mux@$GORILLA_MUX_VERSION" dir part tarball module
-  CURRENT_STEP="index sources ($version)"
-  if stamped index-sources "$version" && [ -f "$TOOLS/index-sources/immer-$IMMER_VERSION/src/immer.ts" ] \
-    && [ -f "$TOOLS/index-sources/mux-$GORILLA_MUX_VERSION/go.mod" ]; then
-    log "immer and gorilla/mux sources already unpacked"
+QUERY_CORE_VERSION=5.108.4
+X_SYNC_VERSION=v0.10.0
+ATTRS_VERSION=25.3.0
+ANYHOW_VERSION=1.0.98
+npm_sources() { # part, package, version, folder: the package's tarball unpacked into part/folder
+  local tarball
+  tarball="$(cd "$1" && npm pack --silent "$2@$3")" || die "npm pack $2@$3 failed"
+  mkdir -p "$1/$4"
+  tar xzf "$1/$tarball" -C "$1/$4" --strip-components=1 || die "unpacking $tarball failed"
+  rm -f "$1/$tarball"
+}
+go_sources() { # part, module, version, folder
+  local module
+  # The module cache's copy is read-only: copied out, made writable, so a test's copy of it can be edited.
+  module="$(cd "${TMPDIR:-/tmp}" && GOTOOLCHAIN=local GOFLAGS=-mod=mod GOWORK=off \
+    go mod download -json "$2@$3" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')" || die "go mod download $2@$3 failed"
+  [ -f "$module/go.mod" ] || die "go mod download $2@$3 gave no module folder"
+  cp -r "$module" "$1/$4" && chmod -R u+w "$1/$4" || die "copying $2 out of the module cache failed"
+}
+published_sources() {
+  local version="immer@$IMMER_VERSION github.com/gorilla/mux@$GORILLA_MUX_VERSION @tanstack/query-core@$QUERY_CORE_VERSION"
+  version="$version golang.org/x/sync@$X_SYNC_VERSION attrs==$ATTRS_VERSION anyhow@$ANYHOW_VERSION"
+  local dir part
+  CURRENT_STEP="published sources ($version)"
+  if stamped published "$version" && [ -f "$TOOLS/published/immer-$IMMER_VERSION/src/immer.ts" ] \
+    && [ -f "$TOOLS/published/anyhow-$ANYHOW_VERSION/Cargo.toml" ]; then
+    log "published sources already unpacked"
     return
   fi
-  dir="$CACHE/index-sources/$(key_of "$version")"
+  dir="$CACHE/published/$(key_of "$version")"
   if [ ! -d "$dir" ]; then
-    need npm "immer's sources come from npm"
-    need go "gorilla/mux's sources come from the Go module proxy"
+    need npm "immer's and query-core's sources come from npm"
+    need go "gorilla/mux's and x/sync's sources come from the Go module proxy"
+    need curl "anyhow's sources come from crates.io"
+    [ -x "$TOOLS/venv/bin/pip" ] || die "attrs's sources come from PyPI with the tools' venv: its python step must run first"
     part="$(fresh "$dir")"
-    tarball="$(cd "$part" && npm pack --silent "immer@$IMMER_VERSION")" || die "npm pack immer@$IMMER_VERSION failed"
-    mkdir -p "$part/immer-$IMMER_VERSION"
-    tar xzf "$part/$tarball" -C "$part/immer-$IMMER_VERSION" --strip-components=1 || die "unpacking $tarball failed"
-    rm -f "$part/$tarball"
-    # The module cache's copy is read-only: copied out, made writable, so a test's copy of it can be edited.
-    module="$(cd "${TMPDIR:-/tmp}" && GOTOOLCHAIN=local GOFLAGS=-mod=mod GOWORK=off \
-      go mod download -json "github.com/gorilla/mux@$GORILLA_MUX_VERSION" | sed -n 's/^\t"Dir": "\(.*\)",$/\1/p')" \
-      || die "go mod download github.com/gorilla/mux@$GORILLA_MUX_VERSION failed"
-    [ -f "$module/go.mod" ] || die "go mod download github.com/gorilla/mux@$GORILLA_MUX_VERSION gave no module folder"
-    cp -r "$module" "$part/mux-$GORILLA_MUX_VERSION" && chmod -R u+w "$part/mux-$GORILLA_MUX_VERSION" \
-      || die "copying gorilla/mux out of the module cache failed"
+    npm_sources "$part" immer "$IMMER_VERSION" "immer-$IMMER_VERSION"
+    npm_sources "$part" @tanstack/query-core "$QUERY_CORE_VERSION" "query-core-$QUERY_CORE_VERSION"
+    go_sources "$part" github.com/gorilla/mux "$GORILLA_MUX_VERSION" "mux-$GORILLA_MUX_VERSION"
+    go_sources "$part" golang.org/x/sync "$X_SYNC_VERSION" "sync-$X_SYNC_VERSION"
+    "$TOOLS/venv/bin/pip" download -q --no-deps --no-binary :all: -d "$part" "attrs==$ATTRS_VERSION" ||
+      die "pip download attrs==$ATTRS_VERSION failed"
+    tar xzf "$part/attrs-$ATTRS_VERSION.tar.gz" -C "$part" && rm -f "$part/attrs-$ATTRS_VERSION.tar.gz" ||
+      die "unpacking attrs $ATTRS_VERSION failed"
+    curl -sSfL -o "$part/anyhow.crate" "https://static.crates.io/crates/anyhow/anyhow-$ANYHOW_VERSION.crate" ||
+      die "downloading anyhow $ANYHOW_VERSION from crates.io failed"
+    tar xzf "$part/anyhow.crate" -C "$part" && rm -f "$part/anyhow.crate" || die "unpacking anyhow $ANYHOW_VERSION failed"
     done_as "$part" "$dir"
   fi
-  place "$dir" "$TOOLS/index-sources"
-  stamp index-sources "$version"
+  place "$dir" "$TOOLS/published"
+  stamp published "$version"
 }
 
 # ---- run the groups at once -------------------------------------------------------
@@ -498,7 +524,6 @@ group go go_tools
 group npm npm_tools
 group python python_tools
 group cargo cargo_tools
-group index-sources index_sources
 FAILED=()
 for i in "${!PIDS[@]}"; do
   wait "${PIDS[i]}" || FAILED+=("${NAMES[i]}")

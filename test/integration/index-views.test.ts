@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { asker, chooseOccurrences, ownDaemon, report, type Target, twoViews } from '../helpers/differential';
-import { immerAt, muxAt } from '../helpers/index-projects';
+import { immerAt, muxAt } from '../helpers/published';
 import { Lspq, scratchDir } from '../helpers/lspq';
 
 const lspq = new Lspq();
