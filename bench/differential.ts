@@ -4,7 +4,7 @@
  * asked cold and warm, of an index and of the server, and of two servers of
  * one language. Prints each comparison's agreement and every difference.
  *
- *   bun bench/differential.ts [--sample N] [--seed S] [--only NAME]
+ *   bun bench/differential.ts [--sample N] [--staged N] [--seed S] [--only NAME]
  */
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,10 +18,11 @@ import {
   KNOWN_BETWEEN_SERVERS,
   ownDaemon,
   report,
+  stagedAgainstCheckout,
   twoViews,
 } from '../test/helpers/differential';
 import { git } from '../test/helpers/lspq';
-import { immerAt, muxAt } from '../test/helpers/published';
+import { anyhowAt, attrsAt, immerAt, muxAt, queryCoreAt, xSyncAt } from '../test/helpers/published';
 import { toolsEnv } from './harness';
 import { projects, REPO, WORK } from './projects';
 
@@ -32,6 +33,8 @@ const arg = (name: string, fallback: string) => {
 const SAMPLE = Number(arg('--sample', '40'));
 const SEED = Number(arg('--seed', '20261127'));
 const ONLY = arg('--only', '');
+/** Staged edits a project: each a `diag --all` twice, so fewer than the sample. */
+const STAGED = Number(arg('--staged', '6'));
 
 /**
  * A published project copied into bench/.work and committed (the harness
@@ -62,8 +65,14 @@ interface Case {
   server?: string;
   pairs?: [string, string][];
   index?: boolean;
-  /** The index against the server at occurrences of every kind (locals, parameters, members), places and `in`. */
+  /**
+   * Occurrences of every kind (locals, parameters, members, imports) drawn
+   * where the index holds them: the index against the server (places, then
+   * `in`), cold against warm and the pairs at the same places.
+   */
   occurrences?: boolean;
+  /** `diag --staged --all` against `diag --all` in a checkout of the staged tree, at declarations renamed. */
+  staged?: boolean;
 }
 
 /** A published project the index tests use, copied into bench/.work once. */
@@ -111,6 +120,39 @@ function cases(): Case[] {
       root: indexProject('mux', muxAt),
       extensions: ['.go'],
       occurrences: true,
+      staged: true,
+    },
+    {
+      name: '@tanstack/query-core 5.108.4 (TypeScript 7, scip-typescript)',
+      root: indexProject('query-core', queryCoreAt),
+      extensions: ['.ts'],
+      server: 'typescript',
+      pairs: [['typescript', 'typescript-language-server']],
+      occurrences: true,
+      staged: true,
+    },
+    {
+      name: 'golang.org/x/sync v0.10.0 (gopls, scip-go)',
+      root: indexProject('x-sync', xSyncAt),
+      extensions: ['.go'],
+      occurrences: true,
+      staged: true,
+    },
+    {
+      name: 'attrs 25.3.0 (pyright, scip-python)',
+      root: indexProject('attrs', attrsAt),
+      extensions: ['.py', '.pyi'],
+      server: 'pyright',
+      pairs: [['pyright', 'basedpyright']],
+      occurrences: true,
+      staged: true,
+    },
+    {
+      name: 'anyhow 1.0.98 (rust-analyzer, its scip)',
+      root: indexProject('anyhow', anyhowAt),
+      extensions: ['.rs'],
+      occurrences: true,
+      staged: true,
     },
     {
       name: "lspq's own TypeScript",
@@ -124,7 +166,10 @@ function cases(): Case[] {
   ];
 }
 
-/** The index against the server at occurrences drawn by the seed: their places, then their places with `in`. */
+/**
+ * At occurrences drawn by the seed: the index against the server (their
+ * places, then with `in`), cold against warm, the pairs, and the staged view.
+ */
 async function occurrences(c: Case, base: Record<string, string>): Promise<Comparison[]> {
   const chooser = ownDaemon(base);
   let targets: Awaited<ReturnType<typeof chooseOccurrences>>;
@@ -149,11 +194,43 @@ async function occurrences(c: Case, base: Record<string, string>): Promise<Compa
       undefined,
       withIn,
     );
+  const out: Comparison[] = [];
   try {
-    return [await views(false), await views(true)];
+    out.push(await views(false), await views(true));
   } finally {
     rmSync(join(c.root, '.lspq'), { recursive: true, force: true });
   }
+  out.push(await coldAgainstWarm(c.root, base, targets, 5, [...server, '--no-index']));
+  for (const [a, b] of c.pairs ?? []) {
+    const what = `${a} against ${b} at occurrences`;
+    const args = (id: string) => ['--server', id, '--no-index'];
+    out.push(
+      await twoViews(
+        what,
+        c.root,
+        base,
+        targets,
+        args(a),
+        args(b),
+        undefined,
+        KNOWN_BETWEEN_SERVERS[`${a} against ${b}`],
+      ),
+    );
+  }
+  if (c.staged) out.push(...(await staged(c, base)));
+  return out;
+}
+
+/** The staged view against a checkout, at declarations (a renamed one breaks its uses). */
+async function staged(c: Case, base: Record<string, string>): Promise<Comparison[]> {
+  const chooser = ownDaemon(base);
+  let targets: Awaited<ReturnType<typeof chooseTargets>>;
+  try {
+    targets = await chooseTargets(asker(c.root, chooser.env), c.root, c.extensions, STAGED, SEED, c.server);
+  } finally {
+    await chooser.done();
+  }
+  return stagedAgainstCheckout(c.root, base, targets, c.server ? ['--server', c.server] : []);
 }
 
 async function run(c: Case): Promise<Comparison[]> {

@@ -164,25 +164,51 @@ export async function workspaceFilesFor(session: Session, env: Record<string, st
   );
 }
 
-/**
- * diag --staged: what a commit would hold, from one look at git's index:
- * the staged files, and the staged text of those a server will check. The
- * servers get it as unsaved text; the work tree is never written.
- */
-export async function stagedSnapshot(
-  req: DiagRequest,
-): Promise<{ files: string[]; text: (path: string) => Promise<string | undefined> }> {
+/** What a commit would hold: the staged files to check, and the tree the servers are shown for it. */
+export interface StagedSnapshot {
+  files: string[];
+  /**
+   * Laid over the disk's: the index's text of every file whose work-tree
+   * text is not the index's, staged or not (a commit holds the index, and
+   * an unstaged error in a file beside a staged one is no error of the
+   * commit); untracked files and staged deletions as gone.
+   */
+  tree: Map<string, string | null>;
+  /** Staged files no server is shown: not text. */
+  skipped: Map<string, string>;
+}
+
+/** diag --staged: one look at git's index and status; the work tree is never written. */
+export async function stagedSnapshot(req: DiagRequest): Promise<StagedSnapshot> {
   const { GitRepo } = require('../git/repo') as typeof import('../git/repo');
   const repo = await GitRepo.open(req.cwd, req.env);
   if (!repo) throw new LspqError('usage', '--staged needs a git repository; run it inside one');
-  const { staged } = await repo.changedFiles();
-  return {
-    files: staged,
-    text: async (path) => {
-      const text = await repo.staged(path);
-      return isText(text) ? text : undefined;
-    },
-  };
+  const status = await repo.status();
+  const at = (p: string) => `${repo.top}/${p}`;
+  const tree = new Map<string, string | null>();
+  const skipped = new Map<string, string>();
+  const files: string[] = [];
+  for (const e of status.staged) {
+    if (e.oldPath !== undefined) tree.set(at(e.oldPath), null);
+    if (e.status === 'deleted') {
+      tree.set(at(e.path), null);
+      continue;
+    }
+    const text = await repo.staged(at(e.path));
+    if (!isText(text)) {
+      skipped.set(at(e.path), 'not a text file');
+      continue;
+    }
+    tree.set(at(e.path), text);
+    files.push(at(e.path));
+  }
+  for (const e of status.unstaged) {
+    if (tree.has(at(e.path))) continue;
+    const text = await repo.staged(at(e.path));
+    if (isText(text)) tree.set(at(e.path), text);
+  }
+  for (const p of status.untracked) tree.set(at(p), null);
+  return { files: files.sort(), tree, skipped };
 }
 
 async function workspacePull(

@@ -7,11 +7,13 @@
  *   asked again once everything was asked (a restart every few symbols, so
  *   several answers are a server's first);
  * - index against server: `--index-only` against `--no-index`;
- * - server against server: two servers of one language (`--server`).
+ * - server against server: two servers of one language (`--server`);
+ * - staged against a checkout: `diag --staged --all` against `diag --all`
+ *   in a clone holding the staged tree.
  * Used by the suite (a small sample) and by bench/differential.ts (the
  * full run, reported in docs/benchmarks.md).
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { capture, git, lspqArgv } from './lspq';
@@ -120,7 +122,9 @@ const KEYWORDS = new Set(
     'finally for from function if implements import in instanceof interface let new null of return static super ' +
     'switch this throw true try type typeof undefined var void while yield any boolean never number object string ' +
     'unknown readonly keyof declare chan defer fallthrough func go goto map package range select struct nil iota ' +
-    'bool byte error int int64 uint uintptr float64 rune'
+    'bool byte error int int64 uint uintptr float64 rune def self cls None True False elif lambda pass raise ' +
+    'with assert global nonlocal not and or is del str dict list tuple bytes float fn impl pub mut use crate ' +
+    'Self mod match where trait dyn move ref unsafe loop extern usize isize u8 u32 u64 i32 i64 Option Some Ok Err'
   ).split(' '),
 );
 
@@ -129,9 +133,9 @@ const KEYWORDS = new Set(
  * (a local, a parameter, a member, an import, a type alias: any word that
  * is no keyword, outside comments and strings as far as a line shows),
  * one per file in a shuffled order of git's files, each kept where the
- * index holds a symbol defined in the project there (`def --index-only`
- * answers): so every kind of occurrence is drawn, not declarations alone.
- * The index must be built first.
+ * view holds a symbol there (`def` with `keep` answers: `--index-only` by
+ * default, for which the index must be built first): so every kind of
+ * occurrence is drawn, not declarations alone.
  */
 export async function chooseOccurrences(
   ask: Ask,
@@ -139,6 +143,7 @@ export async function chooseOccurrences(
   extensions: string[],
   count: number,
   seed: number,
+  keep: string[] = ['--index-only'],
 ): Promise<Target[]> {
   const random = seeded(seed);
   const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
@@ -146,6 +151,7 @@ export async function chooseOccurrences(
     .split('\0')
     .filter((f) => extensions.some((e) => f.endsWith(e)) && !/(^|\/)(tests?|docs?|examples?)\//.test(f))
     .sort();
+  const python = extensions.includes('.py');
   const targets: Target[] = [];
   for (let round = 0; round < 4 && targets.length < count; round++)
     for (const file of files.map((f) => ({ f, r: random() })).sort((a, b) => a.r - b.r)) {
@@ -153,7 +159,9 @@ export async function chooseOccurrences(
       const lines = readFileSync(join(root, file.f), 'utf8').split('\n');
       const words = lines.flatMap((text, i) => {
         // What a line shows of code: its strings and a trailing or whole-line comment cut.
-        const code = text.replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""').replace(/\/\/.*$|^\s*\*.*$|\/\*.*$/, '');
+        const code = text
+          .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, '""')
+          .replace(python ? /#.*$/ : /\/\/.*$|^\s*\*.*$|\/\*.*$/, '');
         return [...code.matchAll(/[\p{L}_$][\p{L}\p{N}_$]*/gu)]
           .filter((m) => !KEYWORDS.has(m[0]) && m[0].length > 1 && m.index !== undefined)
           .map((m) => ({ line: i + 1, column: [...code.slice(0, m.index)].length + 1, name: m[0] }));
@@ -162,7 +170,7 @@ export async function chooseOccurrences(
       if (!word) continue;
       const at = `${file.f}:${word.line}:${word.column}`;
       if (targets.some((t) => t.at === at)) continue;
-      if ((await ask(['def', at, '--index-only'])).exit === 0) targets.push({ at, name: word.name });
+      if ((await ask(['def', at, ...keep])).exit === 0) targets.push({ at, name: word.name });
     }
   return targets;
 }
@@ -324,6 +332,87 @@ export async function untrustedAgainstTrusted(
   } finally {
     await trusted.done();
     await untrusted.done();
+  }
+}
+
+/** A diagnostics answer as a set of `path:line:col: severity: message` keys, or why it failed. */
+async function problemsOf(ask: Ask, args: string[]): Promise<{ keys: Key[] } | { failed: string }> {
+  const r = await ask(['diag', ...args, '--json', '--severity', 'hint', '--timeout', '120']);
+  if (r.exit >= 2) return { failed: `exit ${r.exit}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
+  const answer = JSON.parse(r.stdout) as {
+    diagnostics: { path: string; line: number; column: number; severity: string; message: string }[];
+  };
+  return { keys: answer.diagnostics.map((d) => `${d.path}:${d.line}:${d.column}: ${d.severity}: ${d.message}`).sort() };
+}
+
+/**
+ * Staged against a checkout: for each target, its name renamed in the
+ * staged text of its file (its uses elsewhere break) while the work tree
+ * keeps the committed text there and holds an unstaged error in the next
+ * target's file. Two questions, each against the same one asked in a clone
+ * whose work tree is the staged tree: `diag --staged` (the staged files)
+ * against `diag FILE`, and the pre-commit hook's `diag --staged --since HEAD
+ * --all` against `diag --since HEAD --all`. A staged view that read the
+ * disk would miss the broken uses, or show the unstaged error.
+ */
+export async function stagedAgainstCheckout(
+  root: string,
+  base: Record<string, string>,
+  targets: Target[],
+  extra: string[] = [],
+): Promise<Comparison[]> {
+  const daemon = ownDaemon(base);
+  const ask = asker(root, daemon.env);
+  // Beside the project: a clone finds what the project's folder does (the node_modules above it).
+  const scratch = mkdtempSync(`${root}-staged-`);
+  const answers = new Map<string, Awaited<ReturnType<typeof problemsOf>>>();
+  const checkouts = new Map<string, string>();
+  const file = (t: Target) => t.at.replace(/:\d+:\d+$/, '');
+  const QUESTIONS = [
+    { what: 'staged files against them in a checkout', staged: ['--staged'], checkout: (t: Target) => [file(t)] },
+    {
+      what: 'staged since HEAD, whole workspace, against a checkout',
+      staged: ['--staged', '--since', 'HEAD', '--all'],
+      checkout: () => ['--since', 'HEAD', '--all'],
+    },
+  ];
+  try {
+    for (const [i, t] of targets.entries()) {
+      const [line, column] = t.at.split(':').slice(-2).map(Number) as [number, number];
+      const committed = git(root, 'show', `HEAD:${file(t)}`);
+      const lines = committed.split('\n');
+      const at = lines[line - 1]!;
+      const end = [...at].slice(0, column - 1).join('').length + t.name.length;
+      lines[line - 1] = `${at.slice(0, end)}Staged${at.slice(end)}`;
+      writeFileSync(join(root, file(t)), lines.join('\n'));
+      git(root, 'add', file(t));
+      writeFileSync(join(root, file(t)), committed);
+      const next = file(targets[(i + 1) % targets.length]!);
+      if (next !== file(t)) writeFileSync(join(root, next), `${git(root, 'show', `HEAD:${next}`)}\n)(}{ unstaged\n`);
+      const checkout = join(scratch, String(i));
+      git(scratch, 'clone', '-q', root, checkout);
+      const patch = Bun.spawnSync(['git', 'diff', '--cached', '--binary'], { cwd: root }).stdout;
+      Bun.spawnSync(['git', 'apply', '--index'], { cwd: checkout, stdin: patch });
+      checkouts.set(t.at, checkout);
+      for (const [q, question] of QUESTIONS.entries())
+        answers.set(`${q} ${t.at}`, await problemsOf(ask, [...question.staged, ...extra]));
+      git(root, 'reset', '-q', '--hard', 'HEAD');
+    }
+    const out: Comparison[] = [];
+    for (const [q, question] of QUESTIONS.entries())
+      out.push(
+        await compare(
+          question.what,
+          targets,
+          async (t) => answers.get(`${q} ${t.at}`)!,
+          (t) => problemsOf(asker(checkouts.get(t.at)!, daemon.env), [...question.checkout(t), ...extra]),
+        ),
+      );
+    return out;
+  } finally {
+    git(root, 'reset', '-q', '--hard', 'HEAD');
+    await daemon.done();
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

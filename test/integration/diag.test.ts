@@ -326,6 +326,55 @@ describe('--staged and the changed files', () => {
   });
 });
 
+describe('--staged: the tree a commit would hold, not the disk beside it', () => {
+  let repo: string;
+  beforeAll(() => {
+    repo = copyFixture('py-diag');
+    scratch.push(repo);
+    writeFileSync(join(repo, 'helper.py'), 'def scale(n: int) -> int:\n    return n * 2\n');
+    writeFileSync(join(repo, 'main.py'), 'from helper import scale\n\nprint(scale(3))\n');
+    git(repo, 'init', '-q');
+    git(repo, 'add', 'helper.py', 'main.py', 'pyproject.toml');
+    git(repo, 'commit', '-q', '-m', 'init');
+  });
+  const called = 'from helper import scale\n\nprint(scale(3, 4))\n';
+  const widened = 'def scale(n: int, m: int = 1) -> int:\n    return n * m\n';
+
+  test("a staged call against a function's committed signature fails though the unstaged one would take it", async () => {
+    writeFileSync(join(repo, 'main.py'), called);
+    git(repo, 'add', 'main.py');
+    writeFileSync(join(repo, 'helper.py'), widened);
+    const r = await lspq.run(['diag', '--staged', '--server', 'pyright'], { cwd: repo });
+    expect([r.stdout, r.exit]).toEqual([
+      lines('main.py:3:16: error: Expected 1 positional argument [Pyright reportCallIssue]'),
+      1,
+    ]);
+    // The pre-commit hook's form judges the same tree.
+    const since = await lspq.run(['diag', '--staged', '--since', 'HEAD', '--all', '--server', 'pyright'], {
+      cwd: repo,
+    });
+    expect([since.stdout, since.exit]).toEqual([
+      lines('main.py:3:16: error: Expected 1 positional argument [Pyright reportCallIssue]'),
+      1,
+    ]);
+    // The work tree is the disk's again for the next question: there the call is right.
+    expect(readFileSync(join(repo, 'helper.py'), 'utf8')).toBe(widened);
+    const now = await lspq.run(['diag', 'main.py', '--server', 'pyright'], { cwd: repo });
+    expect([now.stdout, now.exit]).toEqual(['', 0]);
+  });
+
+  test('--staged --all: every file as the commit holds it, an untracked one left out', async () => {
+    writeFileSync(join(repo, 'scratch.py'), 'print(undefined_here)\n');
+    const r = await lspq.json<{ files: string[]; diagnostics: { path: string; line: number }[] }>(
+      ['diag', '--staged', '--all', '--server', 'pyright'],
+      { cwd: repo },
+    );
+    expect(r.files).toEqual(['helper.py', 'main.py']);
+    expect(r.diagnostics.map((d) => `${d.path}:${d.line}`)).toEqual(['main.py:3']);
+    rmSync(join(repo, 'scratch.py'));
+  });
+});
+
 describe('a hostile repository', () => {
   test("plain diag runs none of the repository's programs (a clean filter here)", async () => {
     const repo = copyFixture('py-diag');

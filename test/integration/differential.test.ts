@@ -16,10 +16,12 @@ import {
   KNOWN_BETWEEN_SERVERS,
   ownDaemon,
   report,
+  stagedAgainstCheckout,
   type Target,
   twoViews,
   untrustedAgainstTrusted,
 } from '../helpers/differential';
+import { muxAt } from '../helpers/published';
 import { containmentFor } from '../../src/box/containment';
 import { git, Lspq, REPO, scratchDir } from '../helpers/lspq';
 
@@ -101,6 +103,17 @@ describe("lspq's own TypeScript", () => {
         ['--server', 'typescript-language-server', '--no-index'],
       ),
     );
+  });
+});
+
+describe('gorilla/mux 1.8.1: the staged view against a checkout of the staged tree', () => {
+  test('gopls: diag --staged, and the hook form --staged --since HEAD --all, with an unstaged error beside', async () => {
+    const root = muxAt(scratchDir('diff-mux-staged'));
+    copies.push(root);
+    const targets = (await targetsOf(root, ['.go'])).slice(0, 2);
+    for (const c of await stagedAgainstCheckout(root, base, targets)) {
+      expect([report('mux', c), c.asked]).toEqual([report('mux', { ...c, differences: [] }), 2]);
+    }
   });
 });
 

@@ -5,15 +5,15 @@
  * is found from the index's relationships, an interface member's refs
  * hold the member implementing it, a file edited a moment ago is looked at
  * when asked, and where the index records nothing the answer says so.
- * immer's TypeScript with scip-typescript, gorilla/mux's Go with scip-go
- * (scripts/install-servers.sh's index_sources); the differential harness
+ * immer's and query-core's TypeScript with scip-typescript, gorilla/mux's Go
+ * with scip-go (scripts/install-servers.sh's published_sources); the differential harness
  * then compares index and server at occurrences drawn by a fixed seed.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { asker, chooseOccurrences, ownDaemon, report, type Target, twoViews } from '../helpers/differential';
-import { immerAt, muxAt } from '../helpers/published';
+import { immerAt, muxAt, queryCoreAt } from '../helpers/published';
 import { Lspq, scratchDir } from '../helpers/lspq';
 
 const lspq = new Lspq();
@@ -102,6 +102,26 @@ describe('immer 11.2.10 with scip-typescript', () => {
     // Without --index-only, the live server has it.
     const live = await lspq.run(['hover', 'src/utils/env.ts:6:Symbol'], { cwd: root });
     expect([live.exit, live.stdout]).toEqual([0, '```typescript\nvar Symbol: SymbolConstructor\n```\n']);
+  });
+});
+
+describe('@tanstack/query-core 5.108.4 with scip-typescript', () => {
+  let root = '';
+  beforeAll(async () => {
+    root = await indexed('index-views-query-core', queryCoreAt);
+  });
+
+  test("a type named in JSDoc tags elsewhere: refs are the server's with them, --index-only says it lacks them", async () => {
+    const alone = await lspq.run(['refs', 'src/types.ts:828:InfiniteData', '--index-only'], { cwd: root });
+    expect([alone.exit, alone.stderr.trim().split('\n').pop()]).toEqual([
+      3,
+      "lspq: the answer may be incomplete: scip-typescript's index leaves out the JSDoc tags that name it, which TypeScript counts (src/queryClient.ts:704); drop --index-only to ask the live server",
+    ]);
+    const asked = await lspq.json<Answer>(['refs', 'src/types.ts:828:InfiniteData'], { cwd: root });
+    const server = await lspq.json<Answer>(['refs', 'src/types.ts:828:InfiniteData', '--no-index'], { cwd: root });
+    expect([asked.source, places(asked)]).toEqual(['server', places(server)]);
+    expect(places(asked)).toContain('src/queryClient.ts:704:13');
+    expect(places(asked)).toContain('src/queryClient.ts:713:53');
   });
 });
 

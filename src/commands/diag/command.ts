@@ -100,16 +100,10 @@ export const diag = defineCommand({
         '--patch checks the files the patch touches and their callers: give it without FILEs, --staged, --since or --changed-lines',
       );
     const compared = since !== undefined || changedLines;
-    // With --since, --staged says what "now" is and --all how far to look; FILEs narrow the changed files.
-    const modes = compared
-      ? [named.length > 0, args.all === true].filter(Boolean).length
-      : [named.length > 0, args.staged === true, args.all === true].filter(Boolean).length;
-    if (modes > 1)
-      throw usage(
-        compared
-          ? 'give FILEs or --all with --since, not both'
-          : 'give FILEs, --staged or --all, not more than one of them',
-      );
+    // --staged says what "now" is and --all how far to look; FILEs narrow the changed files.
+    if (named.length > 0 && args.all === true) throw usage('give FILEs or --all, not both');
+    if (named.length > 0 && args.staged === true && !compared)
+      throw usage('give FILEs or --staged, not both: --staged checks the staged files');
     // never (or none): list what is found and exit 0, for a hook or CI step that only reports.
     const never = args['fail-on'] === 'never' || args['fail-on'] === 'none';
     const failOn = never ? undefined : (severityFlag(args['fail-on'], '--fail-on', ['never', 'none']) ?? 'error');

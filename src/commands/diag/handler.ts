@@ -8,6 +8,7 @@ import { answeredBy } from '../../answers/caller';
 import type { Severity } from '../../answers/diagnostics';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile, unhandable } from '../../engine/files';
+import { inTree, layOver, takeOff } from '../../engine/memory-tree';
 import { holdAlone } from '../../engine/sessions';
 import type { Session } from '../../lsp/manager';
 import type { DiagResult } from './question';
@@ -38,6 +39,14 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   const snapshot = req.staged ? await stagedSnapshot(req) : undefined;
   if (req.all) {
     ({ work, asked } = await workspaceWork(req, ctx, deadline, out));
+    // With --staged, the workspace as the commit would hold it: no untracked file.
+    const tree = snapshot?.tree;
+    if (tree)
+      for (const [session, files] of work)
+        work.set(
+          session,
+          files.filter((f) => inTree(tree, f)),
+        );
   } else {
     for (const path of snapshot?.files ?? req.files) {
       // A staged file is read from the index: it may be gone from the work tree.
@@ -59,34 +68,25 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
       }
     }
   }
-  let staged: Map<string, string> | undefined;
-  if (snapshot) {
-    const texts = new Map<string, string>();
-    staged = texts;
-    for (const path of new Set([...work.values()].flat())) {
-      const text = await snapshot.text(path);
-      if (text === undefined) out.skipped.set(path, 'not a text file');
-      else texts.set(path, text);
-    }
-    // A staged file that is no text is asked of no server.
-    for (const [session, files] of work)
-      work.set(
-        session,
-        files.filter((f) => texts.has(f)),
-      );
-  }
+  if (snapshot) for (const [path, why] of snapshot.skipped) out.skipped.set(path, why);
   // The index's text is this question's alone: no other question is answered while the servers hold it.
-  if (staged) await holdAlone([...work.keys()], req, ctx, deadline);
+  if (snapshot) await holdAlone([...work.keys()], req, ctx, deadline);
   const total = [...work.values()].reduce((n, files) => n + files.length, 0);
   let done = 0;
   for (const [session, files] of work) {
     for (const f of files) out.files.add(f);
-    for (let i = 0; i < files.length; i += BATCH) {
-      const batch = files.slice(i, i + BATCH);
-      await diagnoseBatch(session, batch, !req.all, ctx, deadline, out, staged ? { staged } : {});
-      done += batch.length;
-      // Worth a word only when there are several batches to go through (diag --all).
-      if (total > BATCH) ctx.progress?.(`diagnosing with ${session.client.spec.id}: ${done} of ${total} files`);
+    try {
+      // The staged tree is for this answer only: the disk's texts go back before the lease is given up.
+      if (snapshot) await layOver(session, snapshot.tree, ctx, deadline);
+      for (let i = 0; i < files.length; i += BATCH) {
+        const batch = files.slice(i, i + BATCH);
+        await diagnoseBatch(session, batch, !req.all, ctx, deadline, out);
+        done += batch.length;
+        // Worth a word only when there are several batches to go through (diag --all).
+        if (total > BATCH) ctx.progress?.(`diagnosing with ${session.client.spec.id}: ${done} of ${total} files`);
+      }
+    } finally {
+      if (snapshot) await takeOff(session, snapshot.tree);
     }
   }
   // The summary counts everything found (--fail-on judges it); --severity only chooses what is shown.

@@ -28,8 +28,10 @@ import {
   tsconfigNotes,
   uncheckedList,
   withheldBy,
+  stagedSnapshot,
 } from '../../engine/diagnose';
 import { type Changed, pass, splitNew, workFor } from '../../engine/diagnose-since';
+import type { Tree } from '../../engine/memory-tree';
 import { answeredBy } from '../../answers/caller';
 
 const isFile = (path: string) => {
@@ -101,7 +103,9 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   const work = await workFor(req, files, ctx, deadline, listed);
   // Both states are this question's alone: no other question sees REV's text or the index's.
   await holdAlone([...work.keys()], req, ctx, deadline);
-  const now = new Map(req.staged ? changed.map((c) => [c.path, c.now]) : []);
+  // With --staged, both states are the commit's: the index's text wherever the work tree's differs.
+  const base: Tree = req.staged ? (await stagedSnapshot(req)).tree : new Map();
+  const now = new Map([...base, ...(req.staged ? changed.map((c) => [c.path, c.now] as const) : [])]);
   const nowPass = await pass(work, now, req, ctx, deadline);
   const incomplete = new Set(nowPass.incomplete);
   const current = mergeDiagnostics(nowPass.diagnostics);
@@ -109,7 +113,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   let present: Record<Severity, number> | undefined;
   if (req.since !== undefined) {
     // REV's text for each changed file; a file added since is empty there.
-    const then = new Map(changed.map((c) => [c.path, c.then ?? '']));
+    const then = new Map([...base, ...changed.map((c) => [c.path, c.then ?? ''] as const)]);
     const thenPass = await pass(work, then, req, ctx, deadline);
     for (const p of thenPass.incomplete) incomplete.add(p);
     const split = splitNew(mergeDiagnostics(thenPass.diagnostics), current, byPath);
