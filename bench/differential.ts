@@ -1,10 +1,11 @@
 /**
  * The differential harness's full run (test/helpers/differential.ts): on
- * real published projects, references of symbols chosen by a fixed seed,
- * asked cold and warm, of an index and of the server, and of two servers of
- * one language. Prints each comparison's agreement and every difference.
+ * real published projects, references at occurrences of every kind chosen
+ * by a fixed seed, asked cold and warm, of an index and of the server, and
+ * of two servers of one language; and `diag --staged` against a checkout of
+ * the staged tree. Prints each comparison's agreement and every difference.
  *
- *   bun bench/differential.ts [--sample N] [--staged N] [--seed S] [--only NAME]
+ *   bun bench/differential.ts [--sample N] [--staged N] [--seed S] [--only NAME] [--declarations]
  */
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,8 @@ const arg = (name: string, fallback: string) => {
 const SAMPLE = Number(arg('--sample', '40'));
 const SEED = Number(arg('--seed', '20261127'));
 const ONLY = arg('--only', '');
+/** The earlier draw: declarations (functions, methods, types) of each file's outline, not occurrences of every kind. */
+const DECLARATIONS = process.argv.includes('--declarations');
 /** Staged edits a project: each a `diag --all` twice, so fewer than the sample. */
 const STAGED = Number(arg('--staged', '6'));
 
@@ -65,12 +68,6 @@ interface Case {
   server?: string;
   pairs?: [string, string][];
   index?: boolean;
-  /**
-   * Occurrences of every kind (locals, parameters, members, imports) drawn
-   * where the index holds them: the index against the server (places, then
-   * `in`), cold against warm and the pairs at the same places.
-   */
-  occurrences?: boolean;
   /** `diag --staged --all` against `diag --all` in a checkout of the staged tree, at declarations renamed. */
   staged?: boolean;
 }
@@ -113,14 +110,14 @@ function cases(): Case[] {
       root: indexProject('immer', immerAt),
       extensions: ['.ts'],
       server: 'typescript',
-      occurrences: true,
+      index: true,
     },
     {
       name: 'gorilla/mux 1.8.1 (gopls, scip-go)',
       root: indexProject('mux', muxAt),
       extensions: ['.go'],
-      occurrences: true,
       staged: true,
+      index: true,
     },
     {
       name: '@tanstack/query-core 5.108.4 (TypeScript 7, scip-typescript)',
@@ -128,15 +125,15 @@ function cases(): Case[] {
       extensions: ['.ts'],
       server: 'typescript',
       pairs: [['typescript', 'typescript-language-server']],
-      occurrences: true,
       staged: true,
+      index: true,
     },
     {
       name: 'golang.org/x/sync v0.10.0 (gopls, scip-go)',
       root: indexProject('x-sync', xSyncAt),
       extensions: ['.go'],
-      occurrences: true,
       staged: true,
+      index: true,
     },
     {
       name: 'attrs 25.3.0 (pyright, scip-python)',
@@ -144,15 +141,15 @@ function cases(): Case[] {
       extensions: ['.py', '.pyi'],
       server: 'pyright',
       pairs: [['pyright', 'basedpyright']],
-      occurrences: true,
       staged: true,
+      index: true,
     },
     {
       name: 'anyhow 1.0.98 (rust-analyzer, its scip)',
       root: indexProject('anyhow', anyhowAt),
       extensions: ['.rs'],
-      occurrences: true,
       staged: true,
+      index: true,
     },
     {
       name: "lspq's own TypeScript",
@@ -167,21 +164,26 @@ function cases(): Case[] {
 }
 
 /**
- * At occurrences drawn by the seed: the index against the server (their
- * places, then with `in`), cold against warm, the pairs, and the staged view.
+ * At occurrences of every kind (locals, parameters, members, imports)
+ * drawn by the seed where the index holds a symbol (the server, where the
+ * project has no index): the index against the server (their places, then
+ * with `in`), cold against warm, the pairs, and the staged view.
  */
 async function occurrences(c: Case, base: Record<string, string>): Promise<Comparison[]> {
+  const server = c.server ? ['--server', c.server] : [];
   const chooser = ownDaemon(base);
   let targets: Awaited<ReturnType<typeof chooseOccurrences>>;
   try {
     const ask: Ask = asker(c.root, chooser.env);
-    const built = await ask(['index', '--timeout', '600']);
-    if (built.exit !== 0) throw new Error(`lspq index failed in ${c.root}: ${built.stderr}`);
-    targets = await chooseOccurrences(ask, c.root, c.extensions, SAMPLE, SEED);
+    if (c.index) {
+      const built = await ask(['index', '--timeout', '600']);
+      if (built.exit !== 0) throw new Error(`lspq index failed in ${c.root}: ${built.stderr}`);
+    }
+    const keep = c.index ? ['--index-only'] : ['--no-index', ...server];
+    targets = await chooseOccurrences(ask, c.root, c.extensions, SAMPLE, SEED, keep);
   } finally {
     await chooser.done();
   }
-  const server = c.server ? ['--server', c.server] : [];
   const views = (withIn: boolean) =>
     twoViews(
       `index against server at occurrences${withIn ? ', with in' : ''}`,
@@ -196,7 +198,7 @@ async function occurrences(c: Case, base: Record<string, string>): Promise<Compa
     );
   const out: Comparison[] = [];
   try {
-    out.push(await views(false), await views(true));
+    if (c.index) out.push(await views(false), await views(true));
   } finally {
     rmSync(join(c.root, '.lspq'), { recursive: true, force: true });
   }
@@ -235,7 +237,7 @@ async function staged(c: Case, base: Record<string, string>): Promise<Comparison
 
 async function run(c: Case): Promise<Comparison[]> {
   const base = toolsEnv({ LSPQ_TRUST: 'all' });
-  if (c.occurrences) return occurrences(c, base);
+  if (!DECLARATIONS) return occurrences(c, base);
   const chooser = ownDaemon(base);
   let targets: Awaited<ReturnType<typeof chooseTargets>>;
   try {

@@ -441,4 +441,8 @@ export const KNOWN_BETWEEN_SERVERS: Record<string, (d: Difference) => string | u
     (d.target.name === '__init__' || d.target.name === '__new__') && d.onlyFirst.length === 0
       ? "basedpyright counts a class's constructor calls as references of __init__ and __new__; pyright does not"
       : undefined,
+  'typescript against typescript-language-server': (d) =>
+    d.onlyFirst.length === 0 && d.onlySecond.every((k) => k.includes('/node_modules/@types/'))
+      ? 'TypeScript 5 (under typescript-language-server) takes in every @types package above the project; TypeScript 7 only those its tsconfig names'
+      : undefined,
 };
