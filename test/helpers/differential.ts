@@ -337,7 +337,7 @@ export async function untrustedAgainstTrusted(
 
 /** A diagnostics answer as a set of `path:line:col: severity: message` keys, or why it failed. */
 async function problemsOf(ask: Ask, args: string[]): Promise<{ keys: Key[] } | { failed: string }> {
-  const r = await ask(['diag', ...args, '--json', '--severity', 'hint', '--timeout', '120']);
+  const r = await ask(['diag', ...args, '--json', '--severity', 'hint', '--timeout', '600']);
   if (r.exit >= 2) return { failed: `exit ${r.exit}: ${r.stderr.trim().split('\n').pop() ?? ''}` };
   const answer = JSON.parse(r.stdout) as {
     diagnostics: { path: string; line: number; column: number; severity: string; message: string }[];
