@@ -90,6 +90,13 @@ function diskChecks(sessions: Session[]): Withheld[] {
   }));
 }
 
+/** What the servers left out, and where a tree was held in memory (`held`), each check that reads the disk: once a server. */
+export function withheldOf(sessions: Session[], ctx: HandlerContext, held: boolean): Withheld[] {
+  return [...withheldBy(sessions, ctx), ...(held ? diskChecks(sessions) : [])].filter(
+    (w, i, all) => all.findIndex((o) => o.server === w.server) === i,
+  );
+}
+
 /**
  * The diagnostics `changes` introduce. `disk`: which side the disk is,
  * the other laid over it as a tree. The state after the change is asked
@@ -164,9 +171,7 @@ export async function introducedBy(
     incomplete: new Set([...now.incomplete, ...then.incomplete, ...listed.incomplete]),
     skipped: listed.skipped,
     sessions,
-    withheld: [...withheldBy(sessions, ctx), ...diskChecks(sessions)].filter(
-      (w, i, all) => all.findIndex((o) => o.server === w.server) === i,
-    ),
+    withheld: withheldOf(sessions, ctx, true),
     unjudged: [...work].flatMap(([s, files]) => (checksDisk(s) ? files : [])).sort(),
     unchecked: uncheckedList(listed.unchecked),
   };

@@ -375,6 +375,28 @@ describe('--staged: the tree a commit would hold, not the disk beside it', () =>
   });
 });
 
+test("--staged with rust-analyzer: its own diagnostics of the staged text; cargo check's, which read the disk, named as left out", async () => {
+  const dir = scratchDir('diag-staged-rust');
+  scratch.push(dir);
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'Cargo.toml'), '[package]\nname = "staged"\nversion = "0.1.0"\nedition = "2021"\n');
+  const committed = 'pub fn twice(n: i32) -> i32 {\n    n * 2\n}\n';
+  writeFileSync(join(dir, 'src/lib.rs'), committed);
+  writeFileSync(join(dir, 'src/main.rs'), 'mod lib;\n\nfn main() {\n    println!("{}", lib::twice(2));\n}\n');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'base');
+  writeFileSync(join(dir, 'src/lib.rs'), 'pub fn twice(n: i32, by: i32) -> i32 {\n    n * by\n}\n');
+  git(dir, 'add', 'src/lib.rs');
+  writeFileSync(join(dir, 'src/lib.rs'), committed);
+  const r = await lspq.run(['diag', '--staged', '--all', '--timeout', '150'], { cwd: dir });
+  expect([r.stdout, r.stderr, r.exit]).toEqual([
+    'src/main.rs:4:32: error: expected 2 arguments, found 1 [rust-analyzer E0107]\n',
+    "lspq: 1 error in 2 files\nlspq: diagnostics are incomplete: rust-analyzer left out cargo check's diagnostics (it checks the files on disk, not text held in memory) (write the edit and ask 'lspq diag --since HEAD --all')\n",
+    3,
+  ]);
+}, 240_000);
+
 describe('a hostile repository', () => {
   test("plain diag runs none of the repository's programs (a clean filter here)", async () => {
     const repo = copyFixture('py-diag');

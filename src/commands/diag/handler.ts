@@ -8,6 +8,7 @@ import { answeredBy } from '../../answers/caller';
 import type { Severity } from '../../answers/diagnostics';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile, unhandable } from '../../engine/files';
+import { withheldOf } from '../../engine/diagnose-tree';
 import { inTree, layOver, takeOff } from '../../engine/memory-tree';
 import { holdAlone } from '../../engine/sessions';
 import type { Session } from '../../lsp/manager';
@@ -26,7 +27,6 @@ import {
   collected,
   tsconfigNotes,
   uncheckedList,
-  withheldBy,
 } from '../../engine/diagnose';
 
 export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagResult> {
@@ -71,6 +71,8 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   if (snapshot) for (const [path, why] of snapshot.skipped) out.skipped.set(path, why);
   // The index's text is this question's alone: no other question is answered while the servers hold it.
   if (snapshot) await holdAlone([...work.keys()], req, ctx, deadline);
+  // A check that reads the disk (cargo check) would judge the work tree, not the staged one: left out, and said.
+  const held = snapshot !== undefined && snapshot.tree.size > 0;
   const total = [...work.values()].reduce((n, files) => n + files.length, 0);
   let done = 0;
   for (const [session, files] of work) {
@@ -80,7 +82,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
       if (snapshot) await layOver(session, snapshot.tree, ctx, deadline);
       for (let i = 0; i < files.length; i += BATCH) {
         const batch = files.slice(i, i + BATCH);
-        await diagnoseBatch(session, batch, !req.all, ctx, deadline, out);
+        await diagnoseBatch(session, batch, !req.all, ctx, deadline, out, { ownOnly: held });
         done += batch.length;
         // Worth a word only when there are several batches to go through (diag --all).
         if (total > BATCH) ctx.progress?.(`diagnosing with ${session.client.spec.id}: ${done} of ${total} files`);
@@ -105,7 +107,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
     incomplete: [...out.incomplete].sort(),
     skipped: [...out.skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy(sessions),
-    withheld: withheldBy(sessions, ctx),
+    withheld: withheldOf(sessions, ctx, held),
     unchecked: uncheckedList(out.unchecked),
     ...(tsconfig ? { tsconfig } : {}),
   };

@@ -27,11 +27,11 @@ import {
   mergeDiagnostics,
   tsconfigNotes,
   uncheckedList,
-  withheldBy,
   stagedSnapshot,
 } from '../../engine/diagnose';
 import { type Changed, pass, splitNew, workFor } from '../../engine/diagnose-since';
 import type { Tree } from '../../engine/memory-tree';
+import { withheldOf } from '../../engine/diagnose-tree';
 import { answeredBy } from '../../answers/caller';
 
 const isFile = (path: string) => {
@@ -106,7 +106,9 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   // With --staged, both states are the commit's: the index's text wherever the work tree's differs.
   const base: Tree = req.staged ? (await stagedSnapshot(req)).tree : new Map();
   const now = new Map([...base, ...(req.staged ? changed.map((c) => [c.path, c.now] as const) : [])]);
-  const nowPass = await pass(work, now, req, ctx, deadline);
+  // A check that reads the disk (cargo check) judges neither the staged tree nor REV's: left out there, and said.
+  const held = req.staged === true && base.size > 0;
+  const nowPass = await pass(work, now, req, ctx, deadline, { ownOnly: held });
   const incomplete = new Set(nowPass.incomplete);
   const current = mergeDiagnostics(nowPass.diagnostics);
   let shown = current;
@@ -114,7 +116,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   if (req.since !== undefined) {
     // REV's text for each changed file; a file added since is empty there.
     const then = new Map([...base, ...changed.map((c) => [c.path, c.then ?? ''] as const)]);
-    const thenPass = await pass(work, then, req, ctx, deadline);
+    const thenPass = await pass(work, then, req, ctx, deadline, { ownOnly: held });
     for (const p of thenPass.incomplete) incomplete.add(p);
     const split = splitNew(mergeDiagnostics(thenPass.diagnostics), current, byPath);
     shown = split.fresh;
@@ -140,7 +142,7 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
     incomplete: [...incomplete].sort(),
     skipped: [...skipped].map(([path, reason]) => ({ path, reason })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     answered: answeredBy([...work.keys()]),
-    withheld: withheldBy([...work.keys()], ctx),
+    withheld: withheldOf([...work.keys()], ctx, held),
     unchecked: uncheckedList(listed.unchecked),
     ...(tsconfig ? { tsconfig } : {}),
     ...(present ? { since: { rev, present } } : {}),
