@@ -28,12 +28,11 @@ import { uriToPath } from '../lsp/uri';
 import type { Deadline, HandlerContext } from './context';
 import { documentSymbols } from './excerpts';
 import { textsOf } from './sessions';
-import { declarationsAt, isDeclaration, type Place } from './symbol-declarations';
+import { before, declarationsAt, isDeclaration, type Place } from './symbol-declarations';
 
 /** Declarations of one symbol asked at, at most: a stub's overloads and a few re-exporting stubs. */
 const MAX_SIDES = 8;
 
-const before = (a: Position, b: Position) => a.line < b.line || (a.line === b.line && a.character < b.character);
 const holds = (range: Place['range'], at: Position) => !before(at, range.start) && !before(range.end, at);
 
 /**

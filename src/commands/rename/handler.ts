@@ -18,8 +18,7 @@ import { projectFiles } from '../../lsp/project-files';
 import { type EditPlan, joinEdits, pathsOf } from '../../lsp/workspace-edit';
 import { acrossStubs } from '../../engine/stub-sides';
 import type { Place } from '../../engine/symbol-declarations';
-import { uriToPath } from '../../lsp/uri';
-import { fromServerCharacter } from '../../lsp/position';
+import { toLocation } from '../../lsp/convert';
 import { holdAlone, textsOf, using } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from '../../engine/edit-plans';
 import { verifyPlanned, verifyWritten } from '../../engine/verify';
@@ -105,21 +104,21 @@ async function renameEdit(open: OpenTarget, req: RenameQuery, ctx: HandlerContex
     deadline,
     options,
   );
+  const [own, ...others] = answers;
+  if (own && others.length === 0) return planFor(own, session);
   const joined = joinEdits(answers);
   if (joined.conflict)
     throw new LspqError(
       'incomplete',
       `${client.spec.id}'s renames at the stub and at the implementation change ${displayPath(joined.conflict, req.cwd)} differently; nothing was written`,
     );
-  return planFor(answers.length === 1 ? (answers[0] ?? joined.edit) : joined.edit, session);
+  return planFor(joined.edit, session);
 }
 
 /** A server's place as the user reads it: path:line:column, in code points. */
 function shownPlace(place: Place, cwd: string, session: Session, ctx: HandlerContext): string {
-  const path = uriToPath(place.uri) ?? place.uri;
-  const line = textsOf(session, ctx).line(path, place.range.start.line);
-  const column = fromServerCharacter(line, place.range.start.character, session.client.encoding) + 1;
-  return `${displayPath(path, cwd)}:${place.range.start.line + 1}:${column}`;
+  const l = toLocation(place.uri, place.range, textsOf(session, ctx), session.client.encoding);
+  return `${displayPath(l.path, cwd)}:${l.line}:${l.column}`;
 }
 
 /**
