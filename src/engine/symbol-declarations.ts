@@ -57,7 +57,8 @@ export async function declarationsAt(
   return found;
 }
 
-const before = (a: Range['start'], b: Range['start']) =>
+/** Whether a position comes before another. */
+export const before = (a: Range['start'], b: Range['start']) =>
   a.line < b.line || (a.line === b.line && a.character < b.character);
 
 /** A reference that starts within a declaration's name is that declaration. */

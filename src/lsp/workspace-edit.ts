@@ -162,6 +162,53 @@ export function pathsOf(edit: WorkspaceEdit): string[] {
   return [...new Set(uris.map(uriToPath).filter((p): p is string => p !== undefined))];
 }
 
+type Edited = { uri: string; edit: TextEdit };
+const beforeOrAt = (a: TextEdit['range']['start'], b: TextEdit['range']['start']) =>
+  a.line < b.line || (a.line === b.line && a.character <= b.character);
+const sameEdit = (a: TextEdit, b: TextEdit) =>
+  a.newText === b.newText &&
+  a.range.start.line === b.range.start.line &&
+  a.range.start.character === b.range.start.character &&
+  a.range.end.line === b.range.end.line &&
+  a.range.end.character === b.range.end.character;
+
+/**
+ * One server's edits of the same texts as one (a rename asked at a stub
+ * and at its implementation): every entry kept, so an edit both give is
+ * taken once by the planner (editSpans); `conflict` names a file where two
+ * of them change the same text differently. Pure.
+ */
+export function joinEdits(edits: readonly WorkspaceEdit[]): { edit: WorkspaceEdit; conflict?: string } {
+  const documentChanges = edits.flatMap(
+    (e) =>
+      e.documentChanges ??
+      Object.entries(e.changes ?? {}).map(([uri, list]) => ({ textDocument: { uri, version: null }, edits: list })),
+  );
+  const text: Edited[] = documentChanges.flatMap((op) =>
+    'textDocument' in op
+      ? op.edits.filter((e): e is TextEdit => 'range' in e).map((edit) => ({ uri: op.textDocument.uri, edit }))
+      : [],
+  );
+  const start = (e: Edited) => e.edit.range.start;
+  text.sort((a, b) =>
+    a.uri !== b.uri
+      ? a.uri < b.uri
+        ? -1
+        : 1
+      : start(a).line - start(b).line || start(a).character - start(b).character,
+  );
+  const clash = text.find((e, i) => {
+    const prior = text[i - 1];
+    if (!prior || prior.uri !== e.uri || sameEdit(prior.edit, e.edit)) return false;
+    // It starts before the prior one ends, or both insert at one place.
+    return !beforeOrAt(prior.edit.range.end, e.edit.range.start) || sameStart(prior.edit, e.edit);
+  });
+  return { edit: { documentChanges }, ...(clash ? { conflict: uriToPath(clash.uri) ?? clash.uri } : {}) };
+}
+
+const sameStart = (a: TextEdit, b: TextEdit) =>
+  a.range.start.line === b.range.start.line && a.range.start.character === b.range.start.character;
+
 /** A WorkspaceEdit (`changes` or `documentChanges`, resource operations included) as a plan. */
 export function planWorkspaceEdit(
   edit: WorkspaceEdit,
@@ -213,7 +260,7 @@ export function planWorkspaceEdit(
       change.bytes.after = applyToBytes(change.bytes.after, exact, path);
       change.after = decodeLossy(change.bytes.after);
     } else change.after = applySpans(change.after, spans);
-    change.edits += edits.length;
+    change.edits += spans.length;
   };
   if (edit.documentChanges) {
     for (const op of edit.documentChanges) {

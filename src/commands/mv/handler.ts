@@ -10,7 +10,8 @@ import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { DidRenameFilesNotification, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspqError, usage } from '../../common/errors';
-import type { EditPlan } from '../../lsp/workspace-edit';
+import type { EditPlan, Move } from '../../lsp/workspace-edit';
+import { pairedMove } from '../../engine/stub-sides';
 import type { Session } from '../../lsp/manager';
 import { pathToUri } from '../../lsp/uri';
 import { displayPath } from '../../common/paths';
@@ -26,8 +27,11 @@ import { verifyPlanned, verifyWritten } from '../../engine/verify';
 import { answeredBy } from '../../answers/caller';
 import type { MvQuery } from './question';
 
-/** Where `path` is after `from` moved to `to`. */
-const moved = (path: string, from: string, to: string) => (under(path, from) ? join(to, relative(from, path)) : path);
+/** Where `path` is after the moves. */
+const moved = (path: string, moves: Move[]) => {
+  const m = moves.find((m) => under(path, m.from));
+  return m ? join(m.to, relative(m.from, path)) : path;
+};
 
 /** The files a move carries: the file, or every file under the folder (build output and dot-folders left out of the asking). */
 function carried(from: string): string[] {
@@ -171,13 +175,16 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   const from = req.from;
   const to = destination(from, req.to, req.cwd);
   const folder = statSync(from).isDirectory();
-  const files = carried(from);
+  // A Python module and its stub move as one (a folder carries both).
+  const paired = folder ? undefined : pairedMove(from, to, req.cwd);
+  const moves: Move[] = [{ from, to }, ...(paired ? [paired] : [])];
+  const files = [...carried(from), ...(paired ? [paired.from] : [])];
   const found = await serversFor(files, req, ctx, deadline);
   // A folder is asked about as one move, also of a server whose filters name only files (TypeScript 7
   // computes it): asked file by file, each answer assumes the other files stay, and they contradict.
   const asks = (session: Session) =>
     wants(session, from, folder) || (folder && files.some((f) => wants(session, f, false)));
-  const pairs = [{ oldUri: pathToUri(from), newUri: pathToUri(to) }];
+  const pairs = moves.map((m) => ({ oldUri: pathToUri(m.from), newUri: pathToUri(m.to) }));
   const updating = req.update ? found.filter(({ session }) => asks(session)) : [];
   if (req.update && updating.length === 0) {
     const asked = found.map((f) => f.session.client.spec.id);
@@ -190,7 +197,7 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   const sessions = updating.map((f) => f.session);
   if (req.write) await holdAlone(sessions, req, ctx, deadline);
   const root = sessions[0]?.client.root ?? found[0]?.session.client.root ?? req.root ?? req.cwd;
-  const plan: EditPlan = { files: [], moves: [{ from, to }] };
+  const plan: EditPlan = { files: [], moves };
   for (const session of sessions) {
     // Every project of the workspace updates what it imports from the moved files; with none, the files
     // that name the moved one (its importers write its name) are opened.
@@ -200,14 +207,15 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
     );
     if (!edit) continue;
     for (const f of (await planFor(edit, session)).files) {
-      if (plan.files.some((p) => p.path === moved(f.path, from, to)))
+      if (plan.files.some((p) => p.path === moved(f.path, moves)))
         throw new LspqError('server_failed', `two servers edit ${f.path} for this move; nothing was moved`);
-      plan.files.push({ ...f, path: moved(f.path, from, to) });
+      plan.files.push({ ...f, path: moved(f.path, moves) });
     }
   }
   let verification: MvResult['verification'];
   if (req.write) {
-    const summary = `moved ${displayPath(from, req.cwd)} -> ${displayPath(to, req.cwd)}; ${planSize(plan)}`;
+    const shown = moves.map((m) => `${displayPath(m.from, req.cwd)} -> ${displayPath(m.to, req.cwd)}`).join(', ');
+    const summary = `moved ${shown}; ${planSize(plan)}`;
     await writePlan(plan, {
       root,
       allowOutside: req.allowOutside,
@@ -237,7 +245,7 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
     if (req.verify) verification = await verifyPlanned(plan, req, ctx, deadline);
   }
   return {
-    moves: [{ from, to }],
+    moves,
     files: fileEdits(plan),
     applied: req.write,
     servers: answeredBy(sessions),

@@ -1,6 +1,7 @@
 /**
  * refs: the server's references, from every project of the workspace, the
- * same set wherever asked; or the index's.
+ * same set wherever asked (at a Python stub, its implementation or a use:
+ * stub-sides.ts); or the index's.
  */
 import { Requests } from '../../lsp/requests';
 import type { Location, TextDocumentPositionParams } from 'vscode-languageserver-protocol';
@@ -8,6 +9,8 @@ import { declarationsAt, isDeclaration } from '../../engine/symbol-declarations'
 import type { RequestOptions } from '../../lsp/request-options';
 import type { Session } from '../../lsp/manager';
 import { locationsAnswer } from '../locations/handler';
+import { acrossStubs } from '../../engine/stub-sides';
+import { uriToPath } from '../../lsp/uri';
 
 /**
  * References with the declaration, as every server answers the same
@@ -35,7 +38,19 @@ export const refs = locationsAnswer({
   noneIsAnAnswer: true,
   spansWorkspace: true,
   enclosing: true,
-  server: (session, params, { includeDeclaration, options }) =>
-    references(session, params, includeDeclaration, options),
+  server: async (session, params, { includeDeclaration, ctx, deadline, options }) => {
+    const { answers, sides } = await acrossStubs(
+      session,
+      params,
+      (at) => references(session, at, includeDeclaration, options),
+      (refs) => refs.flatMap((r) => uriToPath(r.uri) ?? []),
+      ctx,
+      deadline,
+      options,
+    );
+    // Each side's declarations are the symbol's: taken out of every side's answer alike.
+    const all = answers.flat();
+    return includeDeclaration ? all : all.filter((ref) => !isDeclaration(ref, sides));
+  },
   index: ({ index, symbol }, includeDeclaration) => index.references(symbol, includeDeclaration),
 });

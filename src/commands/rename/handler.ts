@@ -7,7 +7,7 @@
  */
 import { Requests } from '../../lsp/requests';
 import { isIdentifierChar as isWord } from '../../common/identifiers';
-import type { PrepareRenameResult, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { PrepareRenameResult, TextDocumentPositionParams, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { LspqError, messageOf } from '../../common/errors';
 import type { RenameResult } from './question';
 import { displayPath } from '../../common/paths';
@@ -15,8 +15,11 @@ import { type Deadline, deadlineFor, type HandlerContext } from '../../engine/co
 import { buildLabel, envFor, type OtherBuilds, otherBuilds } from '../../engine/go-builds';
 import type { Session } from '../../lsp/manager';
 import { projectFiles } from '../../lsp/project-files';
-import type { EditPlan } from '../../lsp/workspace-edit';
-import { holdAlone, using } from '../../engine/sessions';
+import { type EditPlan, joinEdits, pathsOf } from '../../lsp/workspace-edit';
+import { acrossStubs } from '../../engine/stub-sides';
+import type { Place } from '../../engine/symbol-declarations';
+import { toLocation } from '../../lsp/convert';
+import { holdAlone, textsOf, using } from '../../engine/sessions';
 import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from '../../engine/edit-plans';
 import { verifyPlanned, verifyWritten } from '../../engine/verify';
 import { nameAt } from '../locations/other-builds';
@@ -47,7 +50,12 @@ function refused<T>(at: string, what: string): (err: unknown) => T {
   };
 }
 
-/** The server's edit for the rename at an opened target, as a plan; a place that cannot be renamed is bad input. */
+/**
+ * The server's edit for the rename at an opened target, as a plan; a place
+ * that cannot be renamed is bad input. A Python symbol declared in a stub
+ * and in its implementation is renamed at each (stub-sides.ts), the edits
+ * joined; a side that cannot be renamed, or edits that disagree, write nothing.
+ */
 async function renameEdit(open: OpenTarget, req: RenameQuery, ctx: HandlerContext, deadline: Deadline) {
   const { session, target, uri, position } = open;
   const client = session.client;
@@ -68,11 +76,49 @@ async function renameEdit(open: OpenTarget, req: RenameQuery, ctx: HandlerContex
     }
   }
   await inFileStyle(session, open.path);
-  const edit: WorkspaceEdit | null = await client
-    .request(Requests.rename, { textDocument: { uri }, position, newName: req.newName }, deadline.options(ctx))
-    .catch(refused(at, `renamed to '${req.newName}'`));
-  if (!edit) throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
-  return planFor(edit, session);
+  const options = deadline.options(ctx);
+  const renameAt = async (params: TextDocumentPositionParams, side?: Place): Promise<WorkspaceEdit> => {
+    // The other side's refusal is no fault of the target: the rename cannot be whole, so nothing is written.
+    const where = side && `${at} is declared also at ${shownPlace(side, req.cwd, session, ctx)}`;
+    const edit: WorkspaceEdit | null = await client
+      .request(Requests.rename, { ...params, newName: req.newName }, options)
+      .catch((err: unknown) => {
+        if (where)
+          throw new LspqError(
+            'incomplete',
+            `${where}, which ${client.spec.id} cannot rename: ${messageOf(err)}; nothing was written`,
+          );
+        return refused<WorkspaceEdit | null>(at, `renamed to '${req.newName}'`)(err);
+      });
+    if (edit) return edit;
+    if (where)
+      throw new LspqError('incomplete', `${where}, for which ${client.spec.id} returned no edit; nothing was written`);
+    throw new LspqError('cannot_rename', `${at} cannot be renamed: ${client.spec.id} returned no edit`);
+  };
+  const { answers } = await acrossStubs(
+    session,
+    { textDocument: { uri }, position },
+    renameAt,
+    pathsOf,
+    ctx,
+    deadline,
+    options,
+  );
+  const [own, ...others] = answers;
+  if (own && others.length === 0) return planFor(own, session);
+  const joined = joinEdits(answers);
+  if (joined.conflict)
+    throw new LspqError(
+      'incomplete',
+      `${client.spec.id}'s renames at the stub and at the implementation change ${displayPath(joined.conflict, req.cwd)} differently; nothing was written`,
+    );
+  return planFor(joined.edit, session);
+}
+
+/** A server's place as the user reads it: path:line:column, in code points. */
+function shownPlace(place: Place, cwd: string, session: Session, ctx: HandlerContext): string {
+  const l = toLocation(place.uri, place.range, textsOf(session, ctx), session.client.encoding);
+  return `${displayPath(l.path, cwd)}:${l.line}:${l.column}`;
 }
 
 /**

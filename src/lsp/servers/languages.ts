@@ -46,3 +46,16 @@ export function fileQualifier(path: string, root: string, text: (path: string) =
   }
   return undefined;
 }
+
+/**
+ * Python's stubs: `m.pyi` declares for type checkers the module `m.py`
+ * beside it (a package's `__init__.pyi`, its `__init__.py`). The other file
+ * of the pair a path would belong to, whether it exists or not.
+ */
+export function stubPair(path: string): string | undefined {
+  if (path.endsWith('.pyi')) return path.slice(0, -1);
+  if (path.endsWith('.py')) return `${path}i`;
+  return undefined;
+}
+
+export const isStub = (path: string): boolean => path.endsWith('.pyi');
