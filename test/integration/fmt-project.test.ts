@@ -220,6 +220,26 @@ describe('Python: ruff and black as the project configures them', () => {
   });
 });
 
+describe('Rust: a rustfmt.toml', () => {
+  test('rustfmt runs with it and the crate’s edition: --write writes what rustfmt writes', async () => {
+    const dir = join(base, 'rust');
+    write(join(dir, 'Cargo.toml'), '[package]\nname = "r"\nversion = "0.1.0"\nedition = "2021"\n');
+    write(join(dir, 'rustfmt.toml'), 'hard_tabs = true\n');
+    git(dir, 'init', '-q');
+    const messy = 'fn main() {\n    let x = async { 1 };\n    let _ = x;\n}\n';
+    write(join(dir, 'src/main.rs'), messy);
+    const rustfmt = formattedBy(dir, ['rustfmt', '--edition', '2021', '--config-path', 'rustfmt.toml'], messy);
+    expect(rustfmt).toBe('fn main() {\n\tlet x = async { 1 };\n\tlet _ = x;\n}\n');
+    const r = await lspq.run(['fmt', '--write', 'src/main.rs'], { cwd: dir });
+    expect([r.stdout, r.stderr.replace(/\(\/.*\)\n$/, '(PATH)'), r.exit]).toEqual([
+      'src/main.rs: 2 lines changed\n',
+      'lspq: formatted with rustfmt, as rustfmt.toml asks (PATH)',
+      0,
+    ]);
+    expect(read(dir, 'src/main.rs')).toBe(rustfmt);
+  });
+});
+
 describe('no formatter of the project’s', () => {
   test('no configuration: the server formats as it always did, and the JSON names it', async () => {
     const dir = join(base, 'plain');
@@ -343,6 +363,15 @@ describe.each(kinds)('not trusted, in the %s box', (kind) => {
     const written = await untrusted.run(['fmt', '--write', 'src/a.ts'], { cwd: dir, env: off });
     expect(written.exit).toBe(0);
     expect(read(dir, 'src/a.ts')).toBe('export const a = "x";\n');
+    // trust --explain lists it among what trusting lets run.
+    const explained = await untrusted.json<{ wouldRun: { what: string; files: string[] }[] }>(['trust', '--explain'], {
+      cwd: dir,
+      env: off,
+    });
+    expect(explained.wouldRun).toContainEqual({
+      what: "the project's formatter prettier",
+      files: ['prettier.config.cjs'],
+    });
     // Nothing of the workspace's ran outside a box.
     expect(escaped(targets.targets)).toEqual([]);
     expect(targets.reached).toEqual([]);

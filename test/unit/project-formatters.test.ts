@@ -139,6 +139,10 @@ describe('the line a failing formatter is quoted by', () => {
       'error: this file contains an unclosed delimiter\n --> <stdin>:1:20\n',
       'this file contains an unclosed delimiter (src/a.ts:1:20)',
     ],
+    [
+      '/p/src/a.ts:2:1 parse ━━━━━━━━\n\n  × expected `)` but instead the file ends\n  \n    1 │ const x = (1\n',
+      'expected `)` but instead the file ends (src/a.ts:2:1)',
+    ],
     ['\x1b[31mboom\x1b[0m\n', 'boom'],
     ['\n\n', undefined],
   ])('%j', (stderr, line) => {

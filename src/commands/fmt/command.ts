@@ -1,4 +1,4 @@
-/** fmt: format files; a diff by default, --write rewrites them, --check only tells. */
+/** fmt: format files (the project's formatter where its configuration names one); a diff by default, --write rewrites them, --check only tells. */
 import { resolvePath } from '../../common/paths';
 import { usage } from '../../common/errors';
 import { editArgs, serverArgs } from '../common-args';
@@ -19,7 +19,7 @@ function lineRange(value: string): { start: number; end: number } {
 }
 
 export const fmt = defineCommand({
-  summary: 'format FILEs: a diff by default, --write rewrites them, --check only tells',
+  summary: 'format FILEs as the project does: a diff by default, --write rewrites them, --check only tells',
   args: {
     ...serverArgs,
     files: { type: 'positional', required: false, description: 'Files to format', valueHint: 'FILE...' },

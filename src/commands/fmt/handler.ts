@@ -17,7 +17,7 @@ import { offersPull } from '../../lsp/complete-diagnostics';
 import type { FmtFile, FmtFormatter, FmtResult } from './question';
 import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
-import { assertFile, followLink, nameInProject } from '../../engine/files';
+import { assertConfined, assertFile, followLink, nameInProject } from '../../engine/files';
 import { outsideFile } from '../../engine/open-target';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
 import { commit, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
@@ -249,6 +249,8 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
   const own: (Asked & { run: ProjectRun })[] = [];
   // The project's own formatter decides where its configuration names one, unless --server chose.
   for (const [index, path] of req.files.entries()) {
+    // The project's formatter reads the file itself: one outside an MCP server's workspace is refused first.
+    assertConfined(path, req.confine);
     assertFile(path);
     const { real, shown } = followLink(path, req.cwd);
     const choice = req.server ? undefined : projectFormatter(real, req, ctx);

@@ -12,9 +12,8 @@ import { LspqError } from '../../common/errors';
 import { displayPath } from '../../common/paths';
 import type { Deadline, HandlerContext } from '../../engine/context';
 import { findPythonEnv, type PythonEnv } from '../../lsp/servers/install-places';
-import { namedFormatter, type NamedFormatter } from '../../lsp/servers/formatters';
+import { formatterWorkspace, namedFormatter, type NamedFormatter } from '../../lsp/servers/formatters';
 import { findCommand, withUserPath } from '../../lsp/servers/locate';
-import { checkoutTop } from '../../project/checkout';
 import { spawn } from 'node:child_process';
 import { dirname } from 'node:path';
 import type { FmtQuery } from './question';
@@ -45,12 +44,8 @@ export function projectFormatter(path: string, req: FmtQuery, ctx: HandlerContex
   const named = namedFormatter(path);
   if (!named) return undefined;
   const { formatter, config } = named;
-  const cwd = dirname(config);
-  const root = checkoutTop(cwd) ?? cwd;
-  if (!ctx.trust.covers(root) && ctx.trust.box === undefined) {
-    ctx.trust.leaveOut(`the project's formatter ${formatter.name}`, root, { file: config });
-    return { passedOver: named };
-  }
+  const root = formatterWorkspace(named, ctx.trust);
+  if (root === undefined) return { passedOver: named };
   const python = formatter.python ? findPythonEnv(dirname(path), root, req.env) : undefined;
   const found = findCommand(formatter.command, dirname(path), req.env, ctx.trust, python);
   if (!found)
@@ -64,7 +59,7 @@ export function projectFormatter(path: string, req: FmtQuery, ctx: HandlerContex
       ...named,
       binary: found.path,
       root,
-      cwd,
+      cwd: dirname(config),
       env: withUserPath(req.env),
       ...(box ? { box } : {}),
       ...(python ? { python } : {}),
@@ -76,12 +71,22 @@ export function projectFormatter(path: string, req: FmtQuery, ctx: HandlerContex
 export function errorLine(stderr: string, path: string, shown: string): string | undefined {
   // Its file named as the user named it, once: `prettier cannot parse a.ts: SyntaxError...`, not `a.ts: a.ts: ...`.
   const named = (line: string) => line.replaceAll(path, shown).replaceAll('<stdin>', shown).replace(`${shown}: `, '');
-  const first = stderr
+  const lines = stderr
     .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')
     .map((l) => l.replace(/^\s*(\[error\]|error:)\s*/i, '').trim())
-    .find(Boolean);
+    .filter(Boolean);
+  const first = lines[0];
   if (first === undefined) return undefined;
+  // biome heads each diagnostic with its place and category (`a.ts:2:1 parse ━━━`); its message follows, after `×`.
+  const heading = /^(\S+:\d+:\d+)\s+\S+\s+━+$/.exec(first);
+  const message = heading
+    ? lines
+        .find((l) => l.startsWith('×'))
+        ?.slice(1)
+        .trim()
+    : undefined;
+  if (heading && message) return named(`${message} (${heading[1]})`);
   // rustfmt names the place on a line after (` --> <stdin>:3:5`).
   const place = /<stdin>:(\d+:\d+)/.exec(stderr)?.[1];
   return place && !first.includes('<stdin>') ? `${named(first)} (${shown}:${place})` : named(first);

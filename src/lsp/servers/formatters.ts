@@ -12,6 +12,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { isRecord } from '../../common/records';
 import { readWorkspaceJson, readWorkspaceText } from '../../common/file-size';
 import { checkoutTop } from '../../project/checkout';
+import type { Trust } from '../../trust/decision';
 
 export interface Formatter {
   name: string;
@@ -222,4 +223,18 @@ export function namedFormatter(path: string): NamedFormatter | undefined {
     }
     if (d === top || dirname(d) === d) return undefined;
   }
+}
+
+/**
+ * The workspace a project's formatter runs for (the checkout its
+ * configuration lies in), where it may run: trusted, or in the box. Its
+ * configuration and plugins are the workspace's code: with neither, it is
+ * left out, said by the question's trust (and listed by `trust --explain`).
+ */
+export function formatterWorkspace(named: NamedFormatter, trust: Trust): string | undefined {
+  const dir = dirname(named.config);
+  const root = checkoutTop(dir) ?? dir;
+  if (trust.covers(root) || trust.box !== undefined) return root;
+  trust.leaveOut(`the project's formatter ${named.formatter.name}`, root, { file: named.config });
+  return undefined;
 }
