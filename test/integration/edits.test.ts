@@ -241,10 +241,12 @@ describe('fmt', () => {
     expect((await lspq.run(['fmt', '--check', 'a.go', 'b.go', 'c.go'], { cwd: dir })).stdout).toBe('a.go\nc.go\n');
     const json = await lspq.json(['fmt', 'a.go', 'b.go', 'c.go'], { cwd: dir });
     expect(json.files).toEqual([
-      { path: 'a.go', changed: true, edits: expect.any(Number), lines: 2 },
-      { path: 'b.go', changed: false, edits: 0, lines: 0 },
-      { path: 'c.go', changed: true, edits: expect.any(Number), lines: 2 },
+      { path: 'a.go', changed: true, edits: expect.any(Number), lines: 2, formatter: 'gopls' },
+      { path: 'b.go', changed: false, edits: 0, lines: 0, formatter: 'gopls' },
+      { path: 'c.go', changed: true, edits: expect.any(Number), lines: 2, formatter: 'gopls' },
     ]);
+    // gopls formats as gofmt does: no formatter of the project's is needed for Go.
+    expect(json.formatters).toEqual([{ name: 'gopls', by: 'server', runs: 'gofmt' }]);
   });
 
   test('--range on Go: gopls offers no range formatting, and lspq says so (exit 3)', async () => {
@@ -257,7 +259,10 @@ describe('fmt', () => {
   test('--range: only those lines are formatted (TypeScript)', async () => {
     const dir = copy('ts-shapes');
     writeFileSync(join(dir, 'src/spaced.ts'), 'export const a  =  1;\nexport const b  =  2;\nexport const c  =  3;\n');
-    const r = await lspq.run(['fmt', 'src/spaced.ts', '--range', '2-2', '--write'], { cwd: dir });
+    // The copy lies in lspq's own checkout, whose biome.json would format it: the server's formatting is asked by name.
+    const r = await lspq.run(['fmt', 'src/spaced.ts', '--range', '2-2', '--write', '--server', 'typescript'], {
+      cwd: dir,
+    });
     expect(r.exit).toBe(0);
     expect(read(dir, 'src/spaced.ts')).toBe('export const a  =  1;\nexport const b = 2;\nexport const c  =  3;\n');
   });
@@ -267,7 +272,8 @@ describe('fmt', () => {
     writeFileSync(join(dir, '.editorconfig'), 'root = true\n\n[*.ts]\nindent_style = space\nindent_size = 2\n');
     writeFileSync(join(dir, 'src/crlf.ts'), '\uFEFFexport function f() {\r\n        return  1;\r\n}\r\n');
     // One line to fix: one line changed, however many edits the server sent for it.
-    expect(await lspq.run(['fmt', 'src/crlf.ts', '--write'], { cwd: dir })).toEqual({
+    // The server's formatting, asked by name: lspq's own biome.json lies above the copy.
+    expect(await lspq.run(['fmt', 'src/crlf.ts', '--write', '--server', 'typescript'], { cwd: dir })).toEqual({
       exit: 0,
       stdout: 'src/crlf.ts: 1 line changed\n',
       stderr: '',

@@ -1,9 +1,9 @@
-/** fmt: format files; a diff by default, --write rewrites them, --check only tells. */
+/** fmt: format files (the project's formatter where its configuration names one); a diff by default, --write rewrites them, --check only tells. */
 import { resolvePath } from '../../common/paths';
 import { usage } from '../../common/errors';
 import { editArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
-import { fmtJson, renderFmt } from './render';
+import { fmtJson, notTheProjectsCheck, renderFmt } from './render';
 import { FmtShape } from './shape';
 
 /** `START-END` of --range, 1-based and inclusive. */
@@ -19,7 +19,7 @@ function lineRange(value: string): { start: number; end: number } {
 }
 
 export const fmt = defineCommand({
-  summary: 'format FILEs: a diff by default, --write rewrites them, --check only tells',
+  summary: 'format FILEs as the project does: a diff by default, --write rewrites them, --check only tells',
   args: {
     ...serverArgs,
     files: { type: 'positional', required: false, description: 'Files to format', valueHint: 'FILE...' },
@@ -53,11 +53,16 @@ export const fmt = defineCommand({
     const out = present(
       result,
       args.json,
-      { human: (r, o) => renderFmt(r, o, mode), json: fmtJson, found: () => true },
+      {
+        human: (r, o) => renderFmt(r, o, mode),
+        json: fmtJson,
+        found: () => true,
+        ...(mode === 'check' ? { incomplete: notTheProjectsCheck } : {}),
+      },
       line,
     );
     // --check answers with the exit code: 1 when a file would change, as gofmt -l users expect of a check.
-    return mode === 'check' && result.files.some((f) => f.changed) ? { ...out, exit: 1 } : out;
+    return mode === 'check' && out.exit === 0 && result.files.some((f) => f.changed) ? { ...out, exit: 1 } : out;
   },
   shape: FmtShape,
   capabilities: {

@@ -1,7 +1,8 @@
 /**
- * fmt: each file formatted by its server (whole, or --range lines), with
- * the options of its .editorconfig; the new texts are shown as a diff,
- * written all or nothing (--write), or only compared (--check).
+ * fmt: each file formatted by the formatter its project's configuration
+ * names (project-formatter.ts), else by its server with the options of its
+ * .editorconfig (whole, or --range lines); the new texts are shown as a
+ * diff, written all or nothing (--write), or only compared (--check).
  */
 import { Requests } from '../../lsp/requests';
 import type { TextEdit } from 'vscode-languageserver-protocol';
@@ -13,10 +14,10 @@ import type { Session } from '../../lsp/manager';
 import { fromServerCharacter, splitLines, toServerCharacter } from '../../lsp/position';
 import { DocumentDiagnosticReportKind } from 'vscode-languageserver-protocol';
 import { offersPull } from '../../lsp/complete-diagnostics';
-import type { FmtFile, FmtResult } from './question';
+import type { FmtFile, FmtFormatter, FmtResult } from './question';
 import { displayPath } from '../../common/paths';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
-import { assertFile, followLink, nameInProject } from '../../engine/files';
+import { assertConfined, assertFile, followLink, nameInProject } from '../../engine/files';
 import { outsideFile } from '../../engine/open-target';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
 import { commit, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
@@ -24,6 +25,11 @@ import { answeredBy } from '../../answers/caller';
 import { repositoryOf } from '../../trust/store';
 import { dirname } from 'node:path';
 import type { FmtQuery } from './question';
+import { readWorkspaceFile } from '../../common/file-size';
+import { isUtf8 } from '../../lsp/file-bytes';
+import type { NamedFormatter } from '../../lsp/servers/formatters';
+import { formattedEdits } from './line-edits';
+import { projectFormatter, type ProjectRun, runFormatter } from './project-formatter';
 
 /** One file's formatting edits applied: the text the server had and the text after. */
 async function formatOne(
@@ -183,18 +189,105 @@ async function formatBatch<F extends { real: string }>(
   });
 }
 
+/** The project's formatters run at once, at most this many: each is a process of its own (prettier: a node). */
+const FORMATTERS_AT_ONCE = 4;
+
+/** One file formatted by its project's formatter: the text on disk and the text it printed, as edits. */
+async function formatWithProject(
+  run: ProjectRun,
+  path: string,
+  req: FmtQuery,
+  ctx: HandlerContext,
+  deadline: Deadline,
+): Promise<FileChange> {
+  const shown = displayPath(path, req.cwd);
+  const read = readWorkspaceFile(path, 'source');
+  if (!read.read) throw new LspqError('file_not_found', `${shown} could not be read; check the path`);
+  if (!isUtf8(read.bytes))
+    throw new LspqError(
+      'not_utf8',
+      `${shown} is not UTF-8, and ${run.formatter.name} formats UTF-8 text; nothing was written (convert the file to UTF-8, or give --server to format with the server's formatter)`,
+    );
+  const before = read.bytes.toString('utf8');
+  if (req.lines) {
+    const lines = splitLines(before);
+    if (lines[req.lines.end - 1] === undefined) throw outsideFile(shown, req.lines.end, lines);
+  }
+  const formatted = await runFormatter(run, path, before, req, ctx, deadline);
+  const { after, edits } = formattedEdits(before, formatted, req.lines);
+  return { path, before, after, edits };
+}
+
+/** What decided a file's formatting, as the answer names it. */
+function projectNamed(run: ProjectRun): FmtFormatter {
+  return { name: run.formatter.name, by: 'project', config: run.config, binary: run.binary };
+}
+
+function serverNamed(session: Session, passedOver: NamedFormatter | undefined): FmtFormatter {
+  const runs = session.client.spec.formatsWith;
+  return {
+    name: session.client.spec.id,
+    by: 'server',
+    ...(runs ? { runs } : {}),
+    ...(passedOver ? { passedOver: { name: passedOver.formatter.name, config: passedOver.config } } : {}),
+  };
+}
+
+interface Asked {
+  real: string;
+  shown: string;
+  named: string;
+  index: number;
+}
+
 export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult> {
   const deadline = deadlineFor(req);
   const files: (Omit<FmtFile, 'edits'> & { real: string; named: string; index: number; change: FileChange })[] = [];
   const sessions = new Set<Session>();
   const capability = req.lines ? 'documentRangeFormattingProvider' : 'documentFormattingProvider';
-  const batches = new Map<Session, { real: string; shown: string; named: string; index: number }[]>();
+  const batches = new Map<Session, (Asked & { passedOver?: NamedFormatter })[]>();
+  const own: (Asked & { run: ProjectRun })[] = [];
+  // The project's own formatter decides where its configuration names one, unless --server chose.
   for (const [index, path] of req.files.entries()) {
+    // The project's formatter reads the file itself: one outside an MCP server's workspace is refused first.
+    assertConfined(path, req.confine);
     assertFile(path);
     const { real, shown } = followLink(path, req.cwd);
+    const choice = req.server ? undefined : projectFormatter(real, req, ctx);
+    if (choice && 'run' in choice) {
+      own.push({ real, shown: shown(real), named: path, index, run: choice.run });
+      continue;
+    }
     const session = await sessionFor(ctx, req, real, capability, req.lines ? 'range formatting' : 'formatting');
     const asked = nameInProject(path, real, session.client.root);
-    batches.set(session, [...(batches.get(session) ?? []), { real: asked, shown: shown(asked), named: path, index }]);
+    const passedOver = choice?.passedOver;
+    const entry = { real: asked, shown: shown(asked), named: path, index, ...(passedOver ? { passedOver } : {}) };
+    batches.set(session, [...(batches.get(session) ?? []), entry]);
+  }
+  const formatters = new Map<string, FmtFormatter>();
+  const decided = (f: Asked, change: FileChange, formatter: FmtFormatter) => {
+    formatters.set(JSON.stringify(formatter), formatter);
+    const [before, after] = [change.before ?? '', change.after ?? ''];
+    const { shown: path, real, named, index } = f;
+    files.push({
+      path,
+      real,
+      named,
+      index,
+      changed: after !== before,
+      before,
+      after,
+      change,
+      formatter: formatter.name,
+    });
+  };
+  for (let i = 0; i < own.length; i += FORMATTERS_AT_ONCE) {
+    const slice = own.slice(i, i + FORMATTERS_AT_ONCE);
+    const changes = await Promise.all(slice.map((f) => formatWithProject(f.run, f.real, req, ctx, deadline)));
+    for (const [k, f] of slice.entries()) {
+      const change = changes[k];
+      if (change) decided(f, change, projectNamed(f.run));
+    }
   }
   // Writing holds the servers alone, from the formatting request to the re-sync; so does formatting
   // with a server that formats in the style it was last told (another question's, else).
@@ -204,11 +297,8 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
     // More files than a server keeps open go in slices, so each slice's documents stay open until formatted.
     for (let i = 0; i < batch.length; i += MAX_OPEN_DOCUMENTS / 2) {
       const slice = batch.slice(i, i + MAX_OPEN_DOCUMENTS / 2);
-      for (const { f, change } of await formatBatch(session, slice, req, ctx, deadline)) {
-        const [before, after] = [change.before ?? '', change.after ?? ''];
-        const { shown: path, real, named, index } = f;
-        files.push({ path, real, named, index, changed: after !== before, before, after, change });
-      }
+      for (const { f, change } of await formatBatch(session, slice, req, ctx, deadline))
+        decided(f, change, serverNamed(session, f.passedOver));
     }
   }
   // In the order the files were named.
@@ -230,13 +320,15 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
   const list = [...sessions];
   return {
     answered: answeredBy(list),
-    files: files.map(({ path, changed, change, before, after }) => ({
+    files: files.map(({ path, changed, change, before, after, formatter }) => ({
       path,
       changed,
       edits: change.edits,
       before,
       after,
+      formatter,
     })),
+    formatters: [...formatters.values()],
     written: req.write,
   };
 }

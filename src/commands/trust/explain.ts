@@ -11,6 +11,7 @@ import type { CallerContext } from '../../answers/caller';
 import { decide, locate } from '../../engine/sessions';
 import { mayReadIndex } from '../../engine/index-files';
 import { loadServers } from '../../lsp/servers/config';
+import { formatterWorkspace, namedFormatter } from '../../lsp/servers/formatters';
 import { findMarkedRoot, findRoot } from '../../lsp/servers/locate';
 import { serversForFile } from '../../lsp/servers/registry';
 import { neverSources } from '../../project/folders';
@@ -95,6 +96,13 @@ export function wouldRun(top: string, caller: Pick<CallerContext, 'env' | 'cwd'>
       decided.add(key);
       const found = locate(spec, file, req, trust);
       if (found) decide(spec, found, req, trust);
+    }
+    // The formatter its project names for it, with fmt's own decision of whether it may run.
+    const named = namedFormatter(file);
+    const key = named && `${named.formatter.name}\0${named.config}`;
+    if (named && key && !decided.has(key)) {
+      decided.add(key);
+      formatterWorkspace(named, trust);
     }
   }
   // The indexes a question in each folder would read (the same decision findIndex takes).

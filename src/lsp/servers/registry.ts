@@ -278,6 +278,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     command: 'gopls',
     args: [],
     languages: { '.go': 'go', 'go.mod': 'go.mod', 'go.work': 'go.work' },
+    formatsWith: 'gofmt',
     rootMarkers: [['go.work'], ['go.mod']],
     install: 'go install golang.org/x/tools/gopls@latest',
     envKeys: [
@@ -314,6 +315,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     command: 'rust-analyzer',
     args: [],
     languages: { '.rs': 'rust' },
+    formatsWith: 'rustfmt',
     rootMarkers: [['Cargo.toml', 'rust-project.json']],
     rootRule: 'cargo-workspace',
     install: 'rustup component add rust-analyzer',

@@ -257,6 +257,8 @@ export interface ServerSpec {
    * offers formatting but formats nothing without its formatter plugins).
    */
   formatter?: 'first' | 'last';
+  /** The formatter it runs for fmt, named in fmt's answer: gopls formats as gofmt does, rust-analyzer runs rustfmt. */
+  formatsWith?: string;
   /**
    * For fmt: how to tell "already formatted" from "formatted nothing", where
    * the server answers both with no edits. 'probe': it formats nothing at
