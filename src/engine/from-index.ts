@@ -48,6 +48,12 @@ export async function forWorkspace(
 
 /** The type a symbol is a member of (`Shape#area().` → Shape), as a live server names the container. */
 export function containerOf(symbol: string): string | undefined {
+  // rust-analyzer writes a member of an impl block as `impl#[Self][Trait]member`: its container is Self's name.
+  const impl =
+    /impl#\[(`(?:[^`]|``)+`|[^\]]+)\](?:\[(?:`(?:[^`]|``)+`|[^\]]+)\])?([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)(\([^)]*\)\.|\.|#)$/.exec(
+      symbol,
+    );
+  if (impl) return impl[1]?.replace(/^`|`$/g, '').replace(/``/g, '`').replace(/<.*$/, '');
   const m = /([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)#([A-Za-z0-9_$+-]+|`(?:[^`]|``)+`)(\([^)]*\)\.|\.|#)$/.exec(symbol);
   return m?.[1]?.replace(/^`|`$/g, '');
 }

@@ -6,14 +6,15 @@
  * hold the member implementing it, a file edited a moment ago is looked at
  * when asked, and where the index records nothing the answer says so.
  * immer's and query-core's TypeScript with scip-typescript, gorilla/mux's Go
- * with scip-go (scripts/install-servers.sh's published_sources); the differential harness
+ * with scip-go, anyhow's Rust with rust-analyzer's (scripts/install-servers.sh's
+ * published_sources); the differential harness
  * then compares index and server at occurrences drawn by a fixed seed.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { appendFileSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { asker, chooseOccurrences, ownDaemon, report, type Target, twoViews } from '../helpers/differential';
-import { immerAt, muxAt, queryCoreAt } from '../helpers/published';
+import { anyhowAt, immerAt, muxAt, queryCoreAt } from '../helpers/published';
 import { Lspq, scratchDir } from '../helpers/lspq';
 
 const lspq = new Lspq();
@@ -122,6 +123,35 @@ describe('@tanstack/query-core 5.108.4 with scip-typescript', () => {
     expect([asked.source, places(asked)]).toEqual(['server', places(server)]);
     expect(places(asked)).toContain('src/queryClient.ts:704:13');
     expect(places(asked)).toContain('src/queryClient.ts:713:53');
+  });
+});
+
+describe("anyhow 1.0.98 with rust-analyzer's index", () => {
+  let root = '';
+  beforeAll(async () => {
+    root = await indexed('index-views-anyhow', anyhowAt);
+  }, 600_000);
+
+  test("a method's `in` is its impl's type and the method, as rust-analyzer's outline names it", async () => {
+    const fromIndex = await lspq.json<Answer>(['refs', 'src/chain.rs:18:next', '--index-only'], { cwd: root });
+    const fromServer = await lspq.json<Answer>(['refs', 'src/chain.rs:18:next', '--no-index'], { cwd: root });
+    expect(within(fromIndex).slice(0, 3)).toEqual([
+      'src/chain.rs:30:41 in Chain.new',
+      'src/chain.rs:40:22 in Chain.next',
+      'src/chain.rs:60:26 in Chain.next_back',
+    ]);
+    expect(within(fromIndex)).toEqual(within(fromServer));
+  });
+
+  test("a type's uses as Self in its impl blocks: the server's answer, or --index-only says it lacks them", async () => {
+    const alone = await lspq.run(['refs', 'src/error.rs:821:ErrorImpl', '--index-only'], { cwd: root });
+    expect([alone.exit, alone.stderr.trim().split('\n').pop()]).toEqual([
+      3,
+      "lspq: the answer may be incomplete: rust-analyzer's index leaves out the uses as `Self` in its impl blocks, which rust-analyzer counts (src/error.rs:1091); drop --index-only to ask the live server",
+    ]);
+    const asked = await lspq.json<Answer>(['refs', 'src/error.rs:821:ErrorImpl'], { cwd: root });
+    expect([asked.source, places(asked)]).toContainEqual('server');
+    expect(places(asked)).toContain('src/error.rs:1091:42');
   });
 });
 

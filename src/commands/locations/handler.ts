@@ -34,6 +34,7 @@ import { openTarget } from '../../engine/open-target';
 import type { RequestOptions } from '../../lsp/request-options';
 import { flattenLocations, TextSource, toLocation } from '../../lsp/convert';
 import { nameAtColumn } from '../../common/identifiers';
+import { unrecordedUse } from '../../engine/index-gaps';
 import type { Session } from '../../lsp/manager';
 import { previewOf } from '../../lsp/preview';
 import { lastName } from '../../scip/scip-index';
@@ -164,33 +165,13 @@ function renamedAt(line: string, column: number, symbol: string): boolean {
   return RENAMED.test(line.slice(column - 1 + lastName(symbol).length)) && IMPORTING.test(line);
 }
 
-/** A JSDoc tag that names `name` (`{@link name}`, `@see name`, `@param name`): TypeScript counts it as a reference. */
-function jsdocNaming(name: string): RegExp {
-  const n = name.replace(/[$]/g, '\\$');
-  return new RegExp(
-    String.raw`(?:@(?:link|linkcode|linkplain|see)\s+(?:[\p{L}\p{N}_$]+[.#])*|@param\s+(?:\{[^}]*\}\s+)?\[?)${n}(?![\p{L}\p{N}_$])`,
-    'u',
-  );
-}
-
-/** The first line of `paths` where a JSDoc tag names the symbol, which scip-typescript does not record. */
-function jsdocMention(paths: string[], name: string, texts: TextSource): { path: string; line: number } | undefined {
-  const naming = jsdocNaming(name);
-  for (const path of paths) {
-    if (!/\.[cm]?[jt]sx?$/.test(path)) continue;
-    const index = (texts.lines(path) ?? []).findIndex((l) => /^\s*(?:\/\*\*|\*)/.test(l) && naming.test(l));
-    if (index >= 0) return { path, line: index + 1 };
-  }
-  return undefined;
-}
-
 /**
  * The answer from the index's places, or undefined where the live server
  * must answer: a workspace-wide answer that meets an import renaming the
  * symbol (indexers record the new name's uses as another symbol's, the
- * server follows it) or a JSDoc tag naming it in one of the answer's files
- * (TypeScript counts it, scip-typescript does not), unless only the index
- * may answer, which then says it may lack them (exit 3).
+ * server follows it) or a use its files show that the index does not
+ * record (index-gaps.ts), unless only the index may answer, which then
+ * says it may lack them (exit 3).
  */
 function indexAnswer(
   hit: IndexHit,
@@ -216,15 +197,12 @@ function indexAnswer(
     ? all.find((l) => renamedAt(texts.line(l.path, l.line - 1) ?? '', l.column, hit.symbol))
     : undefined;
   const written = nameAtColumn(texts.line(hit.target.path, hit.target.line - 1), hit.target.column);
-  const mentioned =
-    ask.spansWorkspace && !aliased && written
-      ? jsdocMention([...new Set(all.map((l) => l.path))], written, texts)
-      : undefined;
+  const mentioned = ask.spansWorkspace && !aliased && written ? unrecordedUse(all, written, texts) : undefined;
   if ((aliased || mentioned) && !only) return undefined;
   const lacking = aliased
     ? `the uses through an import that renames it (${displayPath(aliased.path, req.cwd)}:${aliased.line})`
     : mentioned
-      ? `the JSDoc tags that name it, which TypeScript counts (${displayPath(mentioned.path, req.cwd)}:${mentioned.line})`
+      ? `${mentioned.what} (${displayPath(mentioned.path, req.cwd)}:${mentioned.line})`
       : partial;
   // Alone, it names the files its build left out that write the name, where its table knows them.
   const leftOut = only && ask.spansWorkspace ? leftOutByIndex(hit.index, lastName(hit.symbol), ctx.disk) : undefined;
