@@ -19,7 +19,7 @@ import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/co
 import { assertFile, followLink, nameInProject } from '../../engine/files';
 import { outsideFile } from '../../engine/open-target';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
-import { commit, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
+import { commit, inFileStyle, journalFor, keepsStyle, patchTop, planFor } from '../../engine/edit-plans';
 import { answeredBy } from '../../answers/caller';
 import { repositoryOf } from '../../trust/store';
 import { dirname } from 'node:path';
@@ -237,6 +237,10 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
       before,
       after,
     })),
+    patchTop: patchTop(
+      files.map((f) => f.path),
+      req.cwd,
+    ),
     written: req.write,
   };
 }

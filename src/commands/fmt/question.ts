@@ -21,5 +21,7 @@ export interface FmtFile {
 export interface FmtResult {
   answered: Answered[];
   files: FmtFile[];
+  /** Where the diff of `files` writes its paths from: the top of their checkout (patchTop). */
+  patchTop: string;
   written: boolean;
 }

@@ -35,7 +35,7 @@ export function renderFmt(r: FmtResult, o: RenderOptions, mode: 'diff' | 'write'
   return {
     stdout: unifiedDiff(
       changed.map((f) => ({ path: f.path, changes: f.edits, before: f.before, after: f.after })),
-      o.cwd,
+      r.patchTop,
     ),
   };
 }

@@ -72,7 +72,7 @@ export const BUILTIN_SERVERS: ServerSpec[] = [
     readiness: 'immediate',
     diagnostics: 'pull',
     // Imports resolve to an open document not on disk; a Deleted event hides a file on disk until Created.
-    memoryFiles: { created: true, deleted: 'event' },
+    memoryFiles: { created: true, inFoldersOnDisk: true, deleted: 'event' },
     versionArgs: ['--version'],
     notSources: ['.d.ts', '.d.cts', '.d.mts'],
     style: 'typescript-native',

@@ -351,11 +351,13 @@ export interface ServerSpec {
    * takes for no file ('empty'). Unset: it reads them from the disk, and
    * such a check is exit 3 naming it (docs/servers.md: files held in memory).
    */
-  memoryFiles?: { created: boolean; deleted?: 'event' | 'empty' };
+  memoryFiles?: { created: boolean; inFoldersOnDisk?: true; deleted?: 'event' | 'empty' };
   /**
    * Folders of build output under the root (cargo's target): never walked
    * for sources, and a change inside is not a change to the project (it
    * would cost a push server's settle window on the next diag).
+   * `inFoldersOnDisk`: a created file's imports resolve only where its
+   * folder is on disk (TypeScript 7 asks the disk whether a folder exists).
    */
   outputDirs?: string[];
 }
