@@ -3,7 +3,9 @@
  * texts the server was given, shown as FileEdits, and written all or
  * nothing, after which the server is told what changed.
  */
+import { dirname } from 'node:path';
 import type { WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { checkoutTop } from '../project/checkout';
 import { formattingOptions } from '../lsp/editorconfig';
 import { readWorkspaceFile } from '../common/file-size';
 import { nextTurn } from '../common/turns';
@@ -84,6 +86,17 @@ export function fileEdits(plan: EditPlan, shown: (path: string) => string = (p) 
     after: f.after,
     ...(f.renamedTo ? { renamedTo: shown(f.renamedTo) } : {}),
   }));
+}
+
+/**
+ * Where a diff of these files writes its paths from: the top of the
+ * checkout that holds them, as git writes a patch (`git apply` reads its
+ * paths from there, wherever in the checkout it runs); outside a checkout,
+ * the current folder.
+ */
+export function patchTop(paths: readonly string[], cwd: string): string {
+  const first = paths[0];
+  return (first !== undefined ? checkoutTop(dirname(first)) : undefined) ?? checkoutTop(cwd) ?? cwd;
 }
 
 /** Where an edit is journaled, by the id its command gave it (or one of its own), and what to say of it once written. */

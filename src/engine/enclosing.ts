@@ -2,8 +2,9 @@
  * The symbol a place sits in (`in` on a reference or a call): the
  * innermost function, method, class or top-level value of the file's own
  * document symbols whose range holds the place, so "who uses this" needs
- * no second question. The symbols are asked once per version of a file's
- * text (excerpts.ts caches them).
+ * no second question; and the code declared at a place (a call item's
+ * kind, the functions declared in it). The symbols are asked once per
+ * version of a file's text (excerpts.ts caches them).
  */
 import type { DocumentSymbol as LspDocumentSymbol, SymbolInformation } from 'vscode-languageserver-protocol';
 import type { CallerContext } from '../answers/caller';
@@ -137,18 +138,23 @@ function convert(
   return tree(answer.tree);
 }
 
-/** Adds `in`, the symbol each place sits in, from each file's document symbols (asked of that file's server). */
-export async function withEnclosing<T extends { path: string; line: number; column: number }>(
-  places: T[],
+/** A file's document symbols, by path. */
+export type SymbolsOf = (path: string) => Promise<Declared[]>;
+
+/**
+ * Each file's document symbols, asked of that file's own server (whatever
+ * --server chose to answer: a .svelte file's uses found by tsserver) once
+ * per file for the answer being made.
+ */
+export function symbolsOfFiles(
   answering: Session,
   req: CallerContext,
   ctx: HandlerContext,
   deadline: Deadline,
-): Promise<(T & { in?: Enclosing })[]> {
+): SymbolsOf {
   const byFile = new Map<string, Promise<Declared[]>>();
-  // Each file's own server, whatever --server chose to answer (a .svelte file's uses found by tsserver).
   const { server: _chosen, ...anyServer } = req;
-  const symbolsOf = (path: string) => {
+  return (path) => {
     let found = byFile.get(path);
     if (!found) {
       found = (async () => {
@@ -164,9 +170,9 @@ export async function withEnclosing<T extends { path: string; line: number; colu
             if (!wasOpen) await session.docs.close(path);
           }
         } catch (err) {
-          // `in` only adds to the answer: a file whose server cannot say has none, and the answer stands.
+          // What the symbols add is extra to the answer: a file whose server cannot say has none, and the answer stands.
           if (!(err instanceof LspqError) || err.code === 'timeout') throw err;
-          ctx.log(`no symbols of ${path} for 'in': ${err.message}`);
+          ctx.log(`no symbols of ${path}: ${err.message}`);
           return [];
         }
       })();
@@ -174,11 +180,65 @@ export async function withEnclosing<T extends { path: string; line: number; colu
     }
     return found;
   };
+}
+
+/** Adds `in`, the symbol each place sits in, from each file's document symbols (asked of that file's server). */
+export async function withEnclosing<T extends { path: string; line: number; column: number }>(
+  places: T[],
+  answering: Session,
+  req: CallerContext,
+  ctx: HandlerContext,
+  deadline: Deadline,
+  symbolsOf: SymbolsOf = symbolsOfFiles(answering, req, ctx, deadline),
+): Promise<(T & { in?: Enclosing })[]> {
   const out: (T & { in?: Enclosing })[] = [];
   for (const p of places) {
     // A place outside every file (a URI a server made up) sits in nothing lspq can read.
     const within = p.path.startsWith('/') ? enclosingSymbol(await symbolsOf(p.path), p.line, p.column) : undefined;
     out.push(within ? { ...p, in: within } : p);
+  }
+  return out;
+}
+
+/**
+ * The code declared at a place (a call hierarchy item's name): the
+ * innermost document symbol whose name holds it, where that symbol is code
+ * that runs (a function, a method, a constructor...); else undefined. Pure.
+ */
+export function declaredAt(symbols: Declared[], line: number, column: number): Declared | undefined {
+  let found: Declared | undefined;
+  const walk = (list: Declared[]) => {
+    for (const s of list) {
+      if (!holds(s.range, line, column)) continue;
+      if (CALLABLE.has(s.kind) && holds(s.selection, line, column)) found = s;
+      walk(s.children);
+    }
+  };
+  walk(symbols);
+  return found;
+}
+
+/** The functions, methods and the like declared inside a symbol, at any depth. Pure. */
+export function callablesWithin(symbol: Declared): Declared[] {
+  return symbol.children.flatMap((c) => [...(CALLABLE.has(c.kind) ? [c] : []), ...callablesWithin(c)]);
+}
+
+/**
+ * What a server called a function, with the kind its file's document
+ * symbols give it: gopls and rust-analyzer call every item of a call
+ * hierarchy a function, where their document symbols say method.
+ */
+export async function withDeclaredKinds<T extends { path: string; line: number; column: number; kind: string }>(
+  places: T[],
+  symbolsOf: SymbolsOf,
+): Promise<T[]> {
+  const out: T[] = [];
+  for (const p of places) {
+    const kind =
+      p.kind === 'function' && p.path.startsWith('/')
+        ? declaredAt(await symbolsOf(p.path), p.line, p.column)?.kind
+        : undefined;
+    out.push(kind ? { ...p, kind } : p);
   }
   return out;
 }

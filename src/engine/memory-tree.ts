@@ -7,6 +7,7 @@
  * error naming the server and the file (exit 3), never a guess.
  */
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { LspqError } from '../common/errors';
 import { displayPath } from '../common/paths';
 import type { Deadline, HandlerContext } from './context';
@@ -31,7 +32,8 @@ function entriesFor(session: Session, tree: Tree): [string, string | null][] {
 /**
  * Refuses, before anything is laid, a tree a server would read from the
  * disk instead: a file it creates or deletes where the server cannot be
- * shown that (typescript-language-server, pyright, rust-analyzer's deletes).
+ * shown that (typescript-language-server, pyright, rust-analyzer's deletes;
+ * TypeScript 7's files in a new folder).
  * `absentAsEmpty`: a file absent from the tree may stand as an empty text
  * where it cannot be hidden (diag --since's files added since REV).
  */
@@ -43,9 +45,11 @@ export function refuseUnshowable(sessions: Iterable<Session>, tree: Tree, cwd: s
       const what =
         text !== null && !onDisk && !spec.memoryFiles?.created
           ? 'a file that is not on disk'
-          : text === null && onDisk && !spec.memoryFiles?.deleted && !absentAsEmpty
-            ? 'a file as gone while it is on disk'
-            : undefined;
+          : text !== null && !onDisk && spec.memoryFiles?.inFoldersOnDisk && !existsSync(dirname(path))
+            ? 'a file in a folder that is not on disk'
+            : text === null && onDisk && !spec.memoryFiles?.deleted && !absentAsEmpty
+              ? 'a file as gone while it is on disk'
+              : undefined;
       if (what)
         throw new LspqError(
           'unsupported',

@@ -1,7 +1,9 @@
 /**
- * Edits as a unified diff that `git apply` (and `patch -p1`) accept: a
- * `diff --git` header per file, /dev/null for created and deleted files,
- * rename headers, three lines of context. Pure; the line diff is jsdiff's.
+ * Edits as a unified diff that `git apply` (and `patch -p1`, and `lspq diag
+ * --patch`) accept: a `diff --git` header per file, its paths from the top
+ * of the checkout as git writes them, /dev/null for created and deleted
+ * files, rename headers for a file moved (with its edits, or alone), three
+ * lines of context. Pure; the line diff is jsdiff's.
  */
 import { diffLines, structuredPatch } from 'diff';
 import type { FileEdit } from '../answers/edits';
@@ -11,12 +13,26 @@ import { inPlaceHunks } from './line-hunks';
 /** Lines of context around each change, as git diff gives them. */
 const CONTEXT = 3;
 
-export function unifiedDiff(files: readonly FileEdit[], cwd: string): string {
+/** A file moved with its text as it is: a rename without hunks, whatever the file holds. */
+export interface MovedFile {
+  path: string;
+  renamedTo: string;
+}
+
+/** A file of a patch: its edit (moved or not), or a move alone. */
+export type PatchFile = FileEdit | MovedFile;
+
+/** `files` as a patch whose paths are written from `top` (the checkout's top: where `git apply` reads them from). */
+export function unifiedDiff(files: readonly PatchFile[], top: string): string {
   let out = '';
   for (const f of files) {
-    const from = displayPath(f.path, cwd);
-    const to = f.renamedTo ? displayPath(f.renamedTo, cwd) : from;
+    const from = displayPath(f.path, top);
+    const to = f.renamedTo ? displayPath(f.renamedTo, top) : from;
     out += `diff --git a/${from} b/${to}\n`;
+    if (!('before' in f)) {
+      out += `rename from ${from}\nrename to ${to}\n`;
+      continue;
+    }
     if (f.before === null) out += 'new file mode 100644\n';
     if (f.after === null) out += 'deleted file mode 100644\n';
     if (f.renamedTo) out += `rename from ${from}\nrename to ${to}\n`;

@@ -33,8 +33,9 @@ export const verificationJson = (v: Verification | undefined, cwd: string) =>
 /**
  * --verify's word on an edit: put back, with the errors it introduced as
  * diag prints them (the answer's stdout); or kept, and said so. A dry run's
- * (--dry-run --verify): the errors it would introduce in place of its diff,
- * or its diff and the word that it would introduce none.
+ * (--dry-run --verify): its diff on stdout whatever it found (a patch
+ * piped to a file or `git apply` stays one), and the errors it would
+ * introduce listed under its word on stderr, where they are seen then.
  */
 export function verified(out: Rendered, v: Verification | undefined, what: string, o: RenderOptions): Rendered {
   if (!v) return out;
@@ -56,8 +57,8 @@ export function verified(out: Rendered, v: Verification | undefined, what: strin
     };
   if (dry)
     return {
-      stdout: diagnosticLines(v.introduced, o),
-      stderr: `${what} would introduce ${plural(v.introduced.length, 'error')}; nothing was written`,
+      ...out,
+      stderr: `${what} would introduce ${plural(v.introduced.length, 'error')}; nothing was written:\n${diagnosticLines(v.introduced, o).trimEnd()}`,
     };
   if (!v.reverted) return { ...out, stderr: `${out.stderr ?? what}; verified: it introduced no error` };
   return {

@@ -21,12 +21,15 @@ import {
   InitializeRequest,
   type InitializeResult,
   type Location,
+  LSPErrorCodes,
   type MessageConnection,
   RenameRequest,
+  ResponseError,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
   TextDocumentSyncKind,
+  WillRenameFilesRequest,
   type WorkspaceEdit,
 } from 'vscode-languageserver-protocol/node';
 
@@ -47,6 +50,8 @@ export interface Misbehaviour {
   command?: (uri: string, connection: MessageConnection) => Promise<void>;
   /** Pulled diagnostics never answered (a check that does not end in time). */
   diagnosticsHang?: boolean;
+  /** A rename, the code action's command and a move (workspace/willRenameFiles, then offered) refused with this message. */
+  refusal?: string;
 }
 
 const path = (uri: string) => decodeURIComponent(new URL(uri).pathname);
@@ -81,9 +86,16 @@ export function serve(m: Misbehaviour = {}): void {
       // Diagnostics pulled (always none): a code action's question need not wait out a push server's quiet window.
       diagnosticProvider: { interFileDependencies: false, workspaceDiagnostics: false },
       textDocumentSync: TextDocumentSyncKind.Full,
+      ...(m.refusal
+        ? { workspace: { fileOperations: { willRename: { filters: [{ pattern: { glob: '**/*.fake' } }] } } } }
+        : {}),
     },
   };
+  const refuse = (): never => {
+    throw new ResponseError(LSPErrorCodes.RequestFailed, m.refusal ?? '');
+  };
   connection.onRequest(InitializeRequest.type, () => initialized);
+  connection.onRequest(WillRenameFilesRequest.type, () => (m.refusal ? refuse() : null));
   connection.onRequest(DefinitionRequest.type, (params, token) => {
     const answer = (): Location => ({
       uri: params.textDocument.uri,
@@ -92,6 +104,7 @@ export function serve(m: Misbehaviour = {}): void {
     return m.definition ? m.definition(params, token, answer) : answer();
   });
   connection.onRequest(RenameRequest.type, (params) => {
+    if (m.refusal) refuse();
     const file = path(params.textDocument.uri);
     m.beforeRename?.(file);
     const word = {
@@ -107,6 +120,7 @@ export function serve(m: Misbehaviour = {}): void {
     { title: 'Fix it by command', command: 'fake.fix', arguments: [params.textDocument.uri] },
   ]);
   connection.onRequest(ExecuteCommandRequest.type, async (params) => {
+    if (m.refusal) refuse();
     const uri = String(params.arguments?.[0]);
     await (m.command ? m.command(uri, connection) : fixByCommand(uri, connection));
     return null;

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { capture, exactPath, FIXTURES, Lspq, lspqArgv, REPO, toolsPath } from '../helpers/lspq';
+import { capture, exactPath, FIXTURES, Lspq, lspqArgv, REPO, scratchDir, toolsPath } from '../helpers/lspq';
+import { anyhowAt, queryCoreAt } from '../helpers/published';
 
 const lspq = new Lspq();
 const go = join(FIXTURES, 'go-shapes');
@@ -481,6 +482,47 @@ describe('servers --for FILE: what each server of the file can answer, from its 
     } finally {
       expect(await looker.stop()).toEqual([]);
       rmSync(bin, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('servers --for a server never run here: what the registry says, mv where its server updates imports', () => {
+  test('rust-analyzer (anyhow), both TypeScript servers (query-core) and basedpyright answer mv; pyright, pylsp, jedi, ruff and gopls do not; nothing started', async () => {
+    const looker = new Lspq();
+    const top = scratchDir('never-run');
+    try {
+      const anyhow = anyhowAt(join(top, 'anyhow'));
+      const core = queryCoreAt(join(top, 'query-core'));
+      const asked = async (file: string, cwd: string) => {
+        const r = await looker.json<{ servers: { id: string; known: { from: string }; answers: { mv: boolean } }[] }>(
+          ['servers', '--for', file],
+          { cwd },
+        );
+        return r.servers.map((s) => [s.id, s.known.from, s.answers.mv]);
+      };
+      expect(await asked('src/lib.rs', anyhow)).toEqual([['rust-analyzer', 'declared', true]]);
+      expect(await asked('src/utils.ts', core)).toEqual([
+        ['typescript', 'declared', true],
+        ['typescript-language-server', 'declared', true],
+      ]);
+      expect(await asked('main.py', join(FIXTURES, 'py-shapes'))).toEqual([
+        ['pyright', 'declared', false],
+        ['basedpyright', 'declared', true],
+        ['pylsp', 'declared', false],
+        ['jedi-language-server', 'declared', false],
+        ['ruff', 'declared', false],
+      ]);
+      expect(await asked('main.go', go)).toEqual([['gopls', 'declared', false]]);
+      const text = await looker.run(['servers', '--for', 'src/lib.rs'], { cwd: anyhow });
+      expect(text.stdout.split('\n').filter((l) => /^ {2}(not started|answers|cannot):/.test(l))).toEqual([
+        '  not started: never run here, so known from the registry only (what it is known to lack)',
+        '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename mv diag',
+        '  cannot: fmt-range',
+      ]);
+      expect(existsSync(looker.socket)).toBe(false);
+    } finally {
+      expect(await looker.stop()).toEqual([]);
+      rmSync(top, { recursive: true, force: true });
     }
   });
 });

@@ -7,7 +7,8 @@
  * again after; asked twice, from a file and from stdin, cold and warm.
  * Files the patch creates and deletes, where the server can be shown them
  * (TypeScript 7, gopls), and exit 3 naming the server where it cannot; a
- * patch that does not apply is exit 2 naming the hunk; a patch check beside
+ * patch that does not apply is exit 2 naming the hunk, an empty one exit 2
+ * saying so; a patch check beside
  * a plain diag of the same file: neither sees the other's text.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
@@ -348,6 +349,23 @@ describe('TypeScript 7: several files, CRLF, a subfolder, a patch that does not 
       stdout: '',
       stderr:
         'lspq: the patch does not apply: src/lib.ts hunk 1 (@@ -1,3 +1,3 @@) expects "  return x * 3;" at line 2, where the file has "  return x * 2;"\n',
+    });
+  });
+
+  test('an empty patch (git diff of a clean tree), from stdin or a file: exit 2 saying so, text and JSON; nothing asked', async () => {
+    const empty =
+      "lspq: the patch is empty: there is nothing to check; give a unified diff (git diff's output) that changes something\n";
+    expect(git(dir, 'diff')).toBe('');
+    expect(await piped(['diag', '--patch', '-'], dir, git(dir, 'diff'))).toEqual({
+      exit: 2,
+      stdout: '',
+      stderr: empty,
+    });
+    const file = join(base, 'empty.patch');
+    writeFileSync(file, '\n');
+    expect(await lspq.run(['diag', '--patch', file], { cwd: dir })).toEqual({ exit: 2, stdout: '', stderr: empty });
+    expect(await lspq.json(['diag', '--patch', file], { cwd: dir })).toEqual({
+      error: { code: 'usage', message: empty.slice('lspq: '.length, -1) },
     });
   });
 

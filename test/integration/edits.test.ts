@@ -1,13 +1,15 @@
 /**
  * rename, fmt and actions against real servers on scratch copies of the
- * fixtures: the exact text written, the project still passing its own
- * checker afterwards, the same question again warm, and the diff of a dry
- * run applied by git itself.
+ * fixtures and on gorilla/mux: the exact text written, the project still
+ * passing its own checker afterwards, the same question again warm, the
+ * diff of a dry run applied by git itself and checked by diag --patch, and
+ * a server's refusal in all its words.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, exactPath, fakeProject, git, Lspq, REPO, scratchDir } from '../helpers/lspq';
+import { copyFixture, exactPath, fakeProject, git, Lspq, lspqArgv, REPO, scratchDir } from '../helpers/lspq';
+import { MUX, muxAt } from '../helpers/published';
 
 const lspq = new Lspq();
 const scratch: string[] = [];
@@ -23,6 +25,25 @@ function copy(name: string): string {
 }
 
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+/** lspq with `input` on its stdin (a patch for diag --patch -). */
+async function piped(args: string[], cwd: string, input: string) {
+  const proc = Bun.spawn([...lspqArgv(), ...args], {
+    cwd,
+    env: lspq.env(),
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  proc.stdin.write(input);
+  await proc.stdin.end();
+  const [stdout, stderr, exit] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { stdout, stderr, exit };
+}
 
 /** A checker run in `dir`: its exit code and output, so a failure says why. */
 function check(dir: string, argv: string[]): { exit: number; output: string } {
@@ -164,6 +185,8 @@ describe('rename', () => {
 
   test('--dry-run: a diff git apply accepts, nothing written; the same dry run again gives the same diff', async () => {
     const dir = copy('go-shapes');
+    // A checkout of its own: the diff's paths are written from the checkout's top.
+    git(dir, 'init', '-q');
     const before = read(dir, 'geometry.go');
     const r = await lspq.run(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--dry-run'], { cwd: dir });
     expect(r.exit).toBe(0);
@@ -177,10 +200,79 @@ describe('rename', () => {
     expect(
       (await lspq.run(['rename', 'geometry.go:17:TotalArea', 'SumOfAreas', '--dry-run'], { cwd: dir })).stdout,
     ).toBe(r.stdout);
-    git(dir, 'init', '-q');
     writeFileSync(join(dir, 'edit.patch'), r.stdout);
     git(dir, 'apply', 'edit.patch');
     expect(read(dir, 'geometry.go')).toContain('func SumOfAreas(shapes []Shape, unit Unit) string {');
+  });
+
+  test("--dry-run in a Go module that is a folder of its checkout (gorilla/mux): git's paths from the top, taken by git apply there and by diag --patch", async () => {
+    const top = scratchDir('mux-folder');
+    scratch.push(top);
+    cpSync(MUX, join(top, 'mux'), { recursive: true });
+    git(top, 'init', '-q', '-b', 'main');
+    git(top, 'add', '-A');
+    git(top, 'commit', '-qm', 'gorilla/mux 1.8.1 in a folder');
+    const dir = join(top, 'mux');
+    const r = await lspq.run(['rename', 'mux.go:547:matchMapWithString', 'matchesMap', '--dry-run'], { cwd: dir });
+    const patch = [
+      'diff --git a/mux/mux.go b/mux/mux.go',
+      '--- a/mux/mux.go',
+      '+++ b/mux/mux.go',
+      '@@ -543,8 +543,8 @@',
+      ' \treturn false',
+      ' }',
+      ' ',
+      '-// matchMapWithString returns true if the given key/value pairs exist in a given map.',
+      '-func matchMapWithString(toCheck map[string]string, toMatch map[string][]string, canonicalKey bool) bool {',
+      '+// matchesMap returns true if the given key/value pairs exist in a given map.',
+      '+func matchesMap(toCheck map[string]string, toMatch map[string][]string, canonicalKey bool) bool {',
+      ' \tfor k, v := range toCheck {',
+      ' \t\t// Check if key exists.',
+      ' \t\tif canonicalKey {',
+      'diff --git a/mux/route.go b/mux/route.go',
+      '--- a/mux/route.go',
+      '+++ b/mux/route.go',
+      '@@ -234,7 +234,7 @@',
+      ' type headerMatcher map[string]string',
+      ' ',
+      ' func (m headerMatcher) Match(r *http.Request, match *RouteMatch) bool {',
+      '-\treturn matchMapWithString(m, r.Header, true)',
+      '+\treturn matchesMap(m, r.Header, true)',
+      ' }',
+      ' ',
+      ' // Headers adds a matcher for request header values.',
+      '',
+    ].join('\n');
+    expect(r).toEqual({ exit: 0, stdout: patch, stderr: '' });
+    expect(git(top, 'status', '--porcelain')).toBe('');
+    expect(await piped(['diag', '--patch', '-'], dir, patch)).toEqual({
+      exit: 0,
+      stdout: '',
+      stderr: 'lspq: nothing new with the patch (2 files touched) in 17 files; 5 problems already there, not counted\n',
+    });
+    writeFileSync(join(top, '..', 'mux-folder.patch'), patch);
+    // Where the user asked, in the module's folder: git reads the paths from the top, as lspq wrote them.
+    git(dir, 'apply', join(top, '..', 'mux-folder.patch'));
+    expect(git(top, 'status', '--porcelain')).toBe(' M mux/mux.go\n M mux/route.go\n');
+    expect(read(dir, 'route.go')).toContain('\treturn matchesMap(m, r.Header, true)\n');
+    rmSync(join(top, '..', 'mux-folder.patch'));
+  });
+
+  test("gopls's refusal on gorilla/mux in all its lines (the refusal, why, what to do) as one, text and JSON; nothing written", async () => {
+    const top = scratchDir('mux-refusal');
+    scratch.push(top);
+    const dir = muxAt(join(top, 'mux'));
+    const message =
+      'route.go:236:24 cannot be renamed to \'Matches\': mux/route.go:236:24: renaming this method "Match" to "Matches"; mux/route.go:171:6: would make github.com/gorilla/mux.headerMatcher no longer assignable to interface matcher; mux/route.go:172:2: (rename github.com/gorilla/mux.matcher.Match if you intend to change both types)';
+    expect(await lspq.run(['rename', 'route.go:236:Match', 'Matches'], { cwd: dir })).toEqual({
+      exit: 2,
+      stdout: '',
+      stderr: `lspq: ${message}\n`,
+    });
+    expect(await lspq.json(['rename', 'route.go:236:Match', 'Matches', '--dry-run'], { cwd: dir })).toEqual({
+      error: { code: 'cannot_rename', message },
+    });
+    expect(git(dir, 'status', '--porcelain')).toBe('');
   });
 
   test('JSON: the files and their edit counts, applied false for a dry run', async () => {
@@ -489,6 +581,8 @@ describe('actions', () => {
     '%s: "Move to a new file" as a dry run writes nothing, and its diff creates the file; applied, it does',
     async (server, target) => {
       const dir = copy('ts-shapes');
+      // A checkout of its own, so the diff's paths are written from it (not from the suite's repository).
+      git(dir, 'init', '-q');
       const files = () => readdirSync(join(dir, 'src')).sort();
       const before = files();
       const at = ['actions', target, '--server', server];
@@ -522,6 +616,7 @@ describe('actions', () => {
 
   test("gopls's command actions: Add test shown as a diff by a dry run (nothing written); Browse documentation prints the address", async () => {
     const dir = copy('go-shapes');
+    git(dir, 'init', '-q');
     const dry = await lspq.run(
       ['actions', 'geometry.go:17:TotalArea', '--kind', 'source.addTest', '--apply', '1', '--dry-run'],
       { cwd: dir },
@@ -624,6 +719,31 @@ describe('writing all or nothing (a fake server that misbehaves on purpose)', ()
         .map((l) => JSON.parse(l).applied),
       // A dry run answers with the plan (applied) and writes nothing: a server that stops on a refusal still shows its edit.
     ).toEqual([true, true]);
+  });
+
+  test("a server's refusal of a rename and of its code action's command: all its lines as one, its stack trace left out; text and JSON", async () => {
+    const dir = fake('refuses-with-a-stack');
+    const reason =
+      'renaming "hello" would break b.fake; b.fake:1:1: it is imported there as hello; (rename b.fake\'s import with it)';
+    const rename = `a.fake:1:1 cannot be renamed to 'howdy': ${reason}`;
+    expect(await lspq.run(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir })).toEqual({
+      exit: 2,
+      stdout: '',
+      stderr: `lspq: ${rename}\n`,
+    });
+    expect(await lspq.json(['rename', 'a.fake:1:1', 'howdy'], { cwd: dir })).toEqual({
+      error: { code: 'cannot_rename', message: rename },
+    });
+    const action = `fake failed workspace/executeCommand: ${reason}; see 'lspq daemon logs'`;
+    expect(await lspq.run(['actions', 'a.fake:1', '--apply', '1'], { cwd: dir })).toEqual({
+      exit: 3,
+      stdout: '',
+      stderr: `lspq: ${action}\n`,
+    });
+    expect(await lspq.json(['actions', 'a.fake:1', '--apply', '1', '--dry-run'], { cwd: dir })).toEqual({
+      error: { code: 'server_failed', message: action },
+    });
+    expect([read(dir, 'a.fake'), read(dir, 'b.fake')]).toEqual(['hello a\n', 'hello b\n']);
   });
 
   test('a read-only second file: exit 3, the first file restored', async () => {

@@ -2,14 +2,17 @@
  * lspq mv: a file or a folder moves and what imports it follows, all or
  * nothing, on TypeScript (both servers) and Rust, checked by the
  * languages' own compilers; moved back, the tree is byte for byte what it
- * was. A dry run writes nothing; a failure in the middle leaves the tree as
- * it was; a server that cannot update imports moves nothing unless told
- * --no-update.
+ * was. A dry run writes nothing, and prints a patch that git applies (to
+ * the tree the move makes) and diag --patch checks, on query-core; a
+ * failure in the middle leaves the tree as it was; a server that cannot
+ * update imports moves nothing unless told --no-update; one that refuses
+ * the move is quoted whole.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { copyFixture, FIXTURES, Lspq, REPO } from '../helpers/lspq';
+import { copyFixture, fakeProject, FIXTURES, git, Lspq, lspqArgv, REPO, scratchDir } from '../helpers/lspq';
+import { queryCoreAt } from '../helpers/published';
 
 const lspq = new Lspq();
 const scratch: string[] = [];
@@ -157,6 +160,127 @@ describe('a file moved forth and back many times in a row', () => {
   );
 });
 
+/** lspq with `input` on its stdin (a patch for diag --patch -). */
+async function piped(args: string[], cwd: string, input: string) {
+  const proc = Bun.spawn([...lspqArgv(), ...args], {
+    cwd,
+    env: lspq.env(),
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  proc.stdin.write(input);
+  await proc.stdin.end();
+  const [stdout, stderr, exit] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { stdout, stderr, exit };
+}
+
+/** A patch's lines that are not its hunks' (the headers of each file). */
+const headers = (patch: string) =>
+  patch.split('\n').filter((l) => /^(diff --git|rename |new file|deleted file|---|\+\+\+)/.test(l));
+
+describe('--dry-run prints a patch: git apply makes the tree the move makes, diag --patch checks it (query-core, TypeScript 7)', () => {
+  const dir = queryCoreAt(scratchDir('mv-query-core'));
+  scratch.push(dir);
+  const src = join(dir, 'src');
+  const files = () => tree(dir, ['target', 'node_modules', '.git']);
+  const original = files();
+  /** The tree `patch` makes when git applies it where the user asked, put back after. */
+  const applied = (patch: string, cwd: string) => {
+    writeFileSync(join(dir, '..', 'mv-query-core.patch'), patch);
+    git(cwd, 'apply', join(dir, '..', 'mv-query-core.patch'));
+    const made = files();
+    git(dir, 'checkout', '-q', '--', '.');
+    git(dir, 'clean', '-qfd');
+    rmSync(join(dir, '..', 'mv-query-core.patch'));
+    return made;
+  };
+  /** The tree lspq mv itself makes, put back after. */
+  const moved = async (args: string[], cwd: string) => {
+    expect((await lspq.run(['mv', ...args], { cwd })).exit).toBe(0);
+    const made = files();
+    git(dir, 'checkout', '-q', '--', '.');
+    git(dir, 'clean', '-qfd');
+    return made;
+  };
+
+  test("a file, from the folder it is in: git's paths from the top, the move a rename with its edits; checked by diag --patch", async () => {
+    const r = await lspq.run(['mv', 'removable.ts', 'gc.ts', '--dry-run'], { cwd: src });
+    expect([r.exit, r.stderr]).toEqual([0, 'lspq: would move removable.ts -> gc.ts; 2 edits in 2 files\n']);
+    // In git's order: by where each file is after the patch.
+    expect(headers(r.stdout)).toEqual([
+      'diff --git a/src/removable.ts b/src/gc.ts',
+      'rename from src/removable.ts',
+      'rename to src/gc.ts',
+      'diff --git a/src/mutation.ts b/src/mutation.ts',
+      '--- a/src/mutation.ts',
+      '+++ b/src/mutation.ts',
+      'diff --git a/src/query.ts b/src/query.ts',
+      '--- a/src/query.ts',
+      '+++ b/src/query.ts',
+    ]);
+    expect(r.stdout.split('\n').filter((l) => /^[-+][^-+]/.test(l))).toEqual([
+      "-import { Removable } from './removable'",
+      "+import { Removable } from './gc'",
+      "-import { Removable } from './removable'",
+      "+import { Removable } from './gc'",
+    ]);
+    expect(files()).toEqual(original);
+    expect(await piped(['diag', '--patch', '-'], src, r.stdout)).toEqual({
+      exit: 0,
+      stdout: '',
+      stderr:
+        'lspq: nothing new with the patch (3 files touched) in 23 files; 22 problems already there, not counted\n',
+    });
+    expect(applied(r.stdout, src)).toEqual(await moved(['removable.ts', 'gc.ts'], src));
+  });
+
+  test('into a new folder: the moved file renamed with its own imports edited; TypeScript 7 cannot be shown a file in a folder not on disk (exit 3)', async () => {
+    const r = await lspq.run(['mv', 'src/removable.ts', 'src/core/removable.ts', '--dry-run'], { cwd: dir });
+    expect([r.exit, r.stderr]).toEqual([
+      0,
+      'lspq: would move src/removable.ts -> src/core/removable.ts; 6 edits in 3 files\n',
+    ]);
+    expect(headers(r.stdout).slice(0, 5)).toEqual([
+      'diff --git a/src/removable.ts b/src/core/removable.ts',
+      'rename from src/removable.ts',
+      'rename to src/core/removable.ts',
+      '--- a/src/removable.ts',
+      '+++ b/src/core/removable.ts',
+    ]);
+    expect(await piped(['diag', '--patch', '-'], dir, r.stdout)).toEqual({
+      exit: 3,
+      stdout: '',
+      stderr:
+        "lspq: typescript reads src/core/removable.ts from the disk: it cannot be shown a file in a folder that is not on disk without writing it; write the edit and ask 'lspq diag --since HEAD --all'\n",
+    });
+    expect(applied(r.stdout, dir)).toEqual(await moved(['src/removable.ts', 'src/core/removable.ts'], dir));
+  });
+
+  test('a folder: every file it carries renamed, most without a hunk, and the tsconfig that names it edited', async () => {
+    const r = await lspq.run(['mv', 'src', 'lib', '--dry-run'], { cwd: dir });
+    expect([r.exit, r.stderr]).toEqual([0, 'lspq: would move src -> lib; 1 edit in 1 file\n']);
+    const carried = Object.keys(original)
+      .filter((f) => f.startsWith('src/'))
+      .sort();
+    expect(headers(r.stdout)).toEqual([
+      ...carried.flatMap((f) => [
+        `diff --git a/${f} b/lib/${f.slice(4)}`,
+        `rename from ${f}`,
+        `rename to lib/${f.slice(4)}`,
+      ]),
+      'diff --git a/tsconfig.json b/tsconfig.json',
+      '--- a/tsconfig.json',
+      '+++ b/tsconfig.json',
+    ]);
+    expect(applied(r.stdout, dir)).toEqual(await moved(['src', 'lib'], dir));
+  });
+});
+
 describe('Rust (rust-analyzer)', () => {
   test('a module file renamed: its mod and use lines follow; cargo check passes; and back', async () => {
     const dir = join(REPO, 'test', '.scratch', `mv-rust-${process.pid}`);
@@ -175,6 +299,24 @@ describe('Rust (rust-analyzer)', () => {
     expect(check(dir, ['cargo', 'check', '-q', '--offline']).exit).toBe(0);
     expect((await lspq.run(['mv', 'src/form.rs', 'src/shape.rs'], { cwd: dir })).exit).toBe(0);
     expect(tree(dir)).toEqual(original);
+  });
+});
+
+describe('a server that refuses the move', () => {
+  test('its whole reason in one line, its stack trace left out; text and JSON; nothing moved', async () => {
+    const dir = fakeProject('mv-refusal', 'refuses-with-a-stack');
+    scratch.push(dir);
+    const message =
+      "fake failed workspace/willRenameFiles: renaming \"hello\" would break b.fake; b.fake:1:1: it is imported there as hello; (rename b.fake's import with it); see 'lspq daemon logs'";
+    expect(await lspq.run(['mv', 'a.fake', 'c.fake'], { cwd: dir })).toEqual({
+      exit: 3,
+      stdout: '',
+      stderr: `lspq: ${message}\n`,
+    });
+    expect(await lspq.json(['mv', 'a.fake', 'c.fake', '--dry-run'], { cwd: dir })).toEqual({
+      error: { code: 'server_failed', message },
+    });
+    expect([existsSync(join(dir, 'a.fake')), existsSync(join(dir, 'c.fake'))]).toEqual([true, false]);
   });
 });
 

@@ -60,6 +60,11 @@ navSuite('go-shapes', [
       'geometry.go:5:6: function areaOf\ngeometry.go:9:6:   ← function sumAreas\ngeometry.go:17:6:     ← function TotalArea\nmain.go:5:6:       ← function main\n',
   },
   {
+    name: "an interface method's callers: a method, where gopls's call hierarchy says function",
+    args: ['calls', 'shape.go:5:Area'],
+    stdout: 'shape.go:5:2: method Area  (in Shape)\ngeometry.go:5:6:   ← function areaOf\n',
+  },
+  {
     name: 'outgoing calls into the standard library',
     args: ['calls', 'geometry.go:17:TotalArea', '--out'],
     stdout: expectOutgoing(),

@@ -25,6 +25,11 @@ navSuite('rust-shapes', [
       'src/geometry.rs:3:4: function area_of\nsrc/geometry.rs:7:4:   ← function sum_areas\nsrc/geometry.rs:15:8:     ← function total_area\nsrc/main.rs:11:4:       ← function main\n',
   },
   {
+    name: "a trait method's callers: a method, where rust-analyzer's call hierarchy says function",
+    args: ['calls', 'src/shape.rs:3:area'],
+    stdout: 'src/shape.rs:3:8: method area  (in Shape)\nsrc/geometry.rs:3:4:   ← function area_of\n',
+  },
+  {
     name: '--symbol Outer.inner',
     args: ['def', '--symbol', 'Circle.area'],
     stdout: 'src/circle.rs:8:8: fn area(&self) -> f64 {\n',

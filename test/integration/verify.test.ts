@@ -1,14 +1,17 @@
 /**
  * --verify: an edit that introduces an error is put back, byte for byte,
  * and the errors are printed (exit 1); one that introduces none stays. A
- * rename that captures another name (TypeScript, Python) and a code action
- * whose edit does not compile (a fake server's action on a TypeScript
- * file, checked by TypeScript 7).
+ * rename that captures another name (TypeScript, Python), one that makes
+ * a duplicate method in query-core, and a code action whose edit does not
+ * compile (a fake server's action on a TypeScript file, checked by
+ * TypeScript 7). A dry run's patch stays on stdout, the errors it would
+ * introduce listed on stderr as diag prints them.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fakeProject, FIXTURES, Lspq, REPO } from '../helpers/lspq';
+import { join, relative } from 'node:path';
+import { fakeProject, FIXTURES, git, Lspq, REPO, scratchDir } from '../helpers/lspq';
+import { queryCoreAt } from '../helpers/published';
 
 const lspq = new Lspq();
 mkdirSync(join(REPO, 'test', '.scratch'), { recursive: true });
@@ -71,15 +74,18 @@ describe('rename --verify', () => {
     expect(read(dir, 'main.py')).toBe(text);
   });
 
-  test('--dry-run --verify: the error the rename would introduce, checked in memory; nothing written', async () => {
+  test('--dry-run --verify: the error the rename would introduce, checked in memory, listed under its patch; nothing written', async () => {
     const dir = join(base, 'ts-rename');
     writeFileSync(join(dir, 'main.ts'), TS);
+    const patch = (await lspq.run(['rename', 'main.ts:3:value', 'util', '--dry-run'], { cwd: dir })).stdout;
+    expect(patch).toContain('+export function run(util: number): number {\n');
     for (let i = 0; i < 2; i++) {
       const r = await lspq.run(['rename', 'main.ts:3:value', 'util', '--dry-run', '--verify'], { cwd: dir });
       expect(r).toEqual({
         exit: 1,
-        stdout: "main.ts:4:15: error: Property 'double' does not exist on type 'number'. [ts 2339]\n",
-        stderr: "lspq: the rename to 'util' would introduce 1 error; nothing was written\n",
+        stdout: patch,
+        stderr:
+          "lspq: the rename to 'util' would introduce 1 error; nothing was written:\nmain.ts:4:15: error: Property 'double' does not exist on type 'number'. [ts 2339]\n",
       });
       expect(read(dir, 'main.ts')).toBe(TS);
     }
@@ -111,11 +117,43 @@ describe('rename --verify', () => {
     });
     expect(r).toEqual({
       exit: 1,
-      stdout:
-        'main.py:5:15: error: Cannot access attribute "path" for class "str" Attribute "path" is unknown [Pyright reportAttributeAccessIssue]\n',
-      stderr: "lspq: the rename to 'os' would introduce 1 error; nothing was written\n",
+      stdout: (await lspq.run(['rename', 'main.py:4:path', 'os', '--dry-run', '--server', 'pyright'], { cwd: dir }))
+        .stdout,
+      stderr:
+        'lspq: the rename to \'os\' would introduce 1 error; nothing was written:\nmain.py:5:15: error: Cannot access attribute "path" for class "str" Attribute "path" is unknown [Pyright reportAttributeAccessIssue]\n',
     });
+    expect(r.stdout).toContain('+def under(os: str) -> str:\n');
     expect(read(dir, 'main.py')).toBe(text);
+  });
+
+  test('query-core (TypeScript 7): a method renamed onto another of its class; the patch on stdout git applies, the two errors listed on stderr', async () => {
+    const dir = queryCoreAt(scratchDir('verify-query-core'));
+    try {
+      const args = ['rename', 'src/removable.ts:53:clearGcTimeout', 'scheduleGc', '--dry-run'];
+      const plain = await lspq.run(args, { cwd: dir });
+      const r = await lspq.run([...args, '--verify'], { cwd: dir });
+      expect(r).toEqual({
+        exit: 1,
+        stdout: plain.stdout,
+        stderr: [
+          "lspq: the rename to 'scheduleGc' would introduce 2 errors; nothing was written:",
+          'src/removable.ts:27:13: error: Duplicate function implementation. [ts 2393]',
+          'src/removable.ts:53:13: error: Duplicate function implementation. [ts 2393]',
+          '',
+        ].join('\n'),
+      });
+      expect(r.stdout.split('\n').filter((l) => l.startsWith('diff --git'))).toEqual([
+        'diff --git a/src/mutation.ts b/src/mutation.ts',
+        'diff --git a/src/query.ts b/src/query.ts',
+        'diff --git a/src/removable.ts b/src/removable.ts',
+      ]);
+      writeFileSync(join(dir, '..', 'verify-query-core.patch'), r.stdout);
+      git(dir, 'apply', '--check', join(dir, '..', 'verify-query-core.patch'));
+      expect(git(dir, 'status', '--porcelain')).toBe('');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(join(dir, '..', 'verify-query-core.patch'), { force: true });
+    }
   });
 });
 
@@ -127,10 +165,13 @@ describe('mv --dry-run --verify', () => {
       'main.ts': "import { one } from './lib';\n\nexport const two = one + 1;\n",
     });
     const r = await lspq.run(['mv', 'lib.ts', 'moved.ts', '--no-update', '--dry-run', '--verify-all'], { cwd: dir });
+    // The folder lies in the suite's own checkout: the patch's paths are written from its top.
+    const at = relative(REPO, dir);
     expect(r).toEqual({
       exit: 1,
-      stdout: "main.ts:1:21: error: Cannot find module './lib' or its corresponding type declarations. [ts 2307]\n",
-      stderr: 'lspq: the move of lib.ts -> moved.ts would introduce 1 error; nothing was written\n',
+      stdout: `diff --git a/${at}/lib.ts b/${at}/moved.ts\nrename from ${at}/lib.ts\nrename to ${at}/moved.ts\n`,
+      stderr:
+        "lspq: the move of lib.ts -> moved.ts would introduce 1 error; nothing was written:\nmain.ts:1:21: error: Cannot find module './lib' or its corresponding type declarations. [ts 2307]\n",
     });
     expect([read(dir, 'lib.ts'), existsSync(join(dir, 'moved.ts'))]).toEqual(['export const one = 1;\n', false]);
     // Moved with its importer updated, the same check finds nothing.
@@ -178,8 +219,24 @@ describe('actions --apply --verify', () => {
       cwd: dir,
     });
     expect(r.exit).toBe(1);
-    expect(r.stdout.split('\n').filter(Boolean)).toHaveLength(4);
-    expect(r.stderr).toBe("lspq: code action 1 ('Fix it by command') would introduce 4 errors; nothing was written\n");
+    // Its patch on stdout, as the same dry run without --verify prints it; the errors under its word.
+    const plain = await lspq.run(['actions', 'main.ts:1', '--server', 'fake', '--apply', '1', '--dry-run'], {
+      cwd: dir,
+    });
+    expect(r.stdout).toBe(plain.stdout);
+    expect(r.stdout).toContain(
+      '-const util = { double: (x: number) => x * 2 };\n+fixed util = { double: (x: number) => x * 2 };\n',
+    );
+    expect(r.stderr).toBe(
+      [
+        "lspq: code action 1 ('Fix it by command') would introduce 4 errors; nothing was written:",
+        'main.ts:1:1: error: Unexpected keyword or identifier. [ts 1434]',
+        "main.ts:1:1: error: Cannot find name 'fixed'. [ts 2304]",
+        "main.ts:1:7: error: Cannot find name 'util'. [ts 2304]",
+        "main.ts:4:10: error: Cannot find name 'util'. [ts 2304]",
+        '',
+      ].join('\n'),
+    );
     expect(read(dir, 'main.ts')).toBe(TS);
   });
 });

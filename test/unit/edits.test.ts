@@ -255,6 +255,34 @@ describe('unifiedDiff', () => {
   });
 });
 
+describe('unifiedDiff of moves, paths from the top it is given', () => {
+  test('a file moved with its edit, and one moved alone: rename headers, a hunk only where the text changes', () => {
+    const diff = unifiedDiff(
+      [
+        { path: '/repo/src/a.ts', renamedTo: '/repo/src/core/a.ts', changes: 1, before: 'x\n', after: 'y\n' },
+        { path: '/repo/src/b.png', renamedTo: '/repo/src/core/b.png' },
+      ],
+      '/repo',
+    );
+    expect(diff).toBe(
+      [
+        'diff --git a/src/a.ts b/src/core/a.ts',
+        'rename from src/a.ts',
+        'rename to src/core/a.ts',
+        '--- a/src/a.ts',
+        '+++ b/src/core/a.ts',
+        '@@ -1 +1 @@',
+        '-x',
+        '+y',
+        'diff --git a/src/b.png b/src/core/b.png',
+        'rename from src/b.png',
+        'rename to src/core/b.png',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('parseEditorconfig', () => {
   test('root, sections, keys in any case, comments', async () => {
     expect(

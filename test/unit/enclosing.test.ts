@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { codeName, type Declared, enclosingSymbol } from '../../src/engine/enclosing';
+import { callablesWithin, codeName, type Declared, declaredAt, enclosingSymbol } from '../../src/engine/enclosing';
 
 const span = (line: number, column: number, endLine: number, endColumn: number) => ({
   line,
@@ -70,5 +70,36 @@ describe('the symbol a place sits in', () => {
     // A Go method found inside nothing keeps its receiver; it is not qualified twice.
     const go = [symbol('(Circle).Area', 'method', span(9, 1, 11, 2), span(9, 17, 9, 21))];
     expect(enclosingSymbol(go, 10, 5)).toEqual({ name: 'Circle.Area', kind: 'method' });
+  });
+});
+
+describe('the code declared at a place (a call item), and the functions declared in it', () => {
+  // function outer() { function inner() { ... } const f = 1; }
+  const inner = symbol('inner', 'function', span(21, 3, 23, 4), span(21, 12, 21, 17));
+  const outer = symbol('outer', 'function', span(20, 1, 25, 2), span(20, 10, 20, 15), [
+    inner,
+    symbol('f', 'constant', span(24, 3, 24, 15), span(24, 9, 24, 10)),
+  ]);
+  const all = [...tree, outer];
+
+  test.each([
+    ['a method by its name', 3, 4, 'area'],
+    ['a nested function by its name: the innermost', 21, 13, 'inner'],
+    ['a top-level function by its name', 12, 11, 'top'],
+  ] as const)('%s', (_what, line, column, name) => {
+    expect(declaredAt(all, line, column)?.name).toBe(name);
+  });
+
+  test.each([
+    ['a class name: no code that runs', 1, 8],
+    ['inside a body, not at a name', 5, 12],
+    ['a constant holding an arrow function (a value, not a declaration of code)', 16, 8],
+  ] as const)('none at %s', (_what, line, column) => {
+    expect(declaredAt(all, line, column)).toBeUndefined();
+  });
+
+  test('the functions declared inside one, at any depth; its values left out', () => {
+    expect(callablesWithin(outer).map((s) => s.name)).toEqual(['inner']);
+    expect(callablesWithin(tree[0]!).map((s) => s.name)).toEqual(['area']);
   });
 });

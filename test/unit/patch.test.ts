@@ -152,6 +152,18 @@ describe('git diff', () => {
   });
 });
 
+describe('an empty patch is bad input: nothing was given to check', () => {
+  test.each([
+    ['nothing at all', ''],
+    ['only blank lines', '\n\n'],
+  ])('%s', (_what, patch) => {
+    expect(error(patch)).toEqual([
+      'usage',
+      "the patch is empty: there is nothing to check; give a unified diff (git diff's output) that changes something",
+    ]);
+  });
+});
+
 describe('a patch that does not apply: exit 2, naming the file and the hunk', () => {
   test('a line the file does not have where the hunk says', () => {
     const wrong = GIT_DIFF.replace('-eleven', '-eleventh');

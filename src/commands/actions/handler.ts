@@ -31,7 +31,7 @@ import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/co
 import { assertConfined, assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, candidatesFor, acquire, using, holdAlone } from '../../engine/sessions';
 import { familyOf, onePerFamily } from '../../engine/sessions';
-import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
+import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, patchTop, planFor } from '../../engine/edit-plans';
 import { verifyPlanned, verifyWritten } from '../../engine/verify';
 import { openTarget, outsideFile } from '../../engine/open-target';
 import { answeredBy } from '../../answers/caller';
@@ -425,6 +425,10 @@ export async function actions(req: ActionsQuery, ctx: HandlerContext): Promise<A
         title: chosen.title,
         server: chosen.server,
         files,
+        patchTop: patchTop(
+          files.map((f) => f.path),
+          req.cwd,
+        ),
         written: req.write,
         urls,
         ...(verification ? { verification } : {}),

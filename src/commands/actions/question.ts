@@ -51,6 +51,8 @@ export interface ActionsResult {
     title: string;
     server: string;
     files: FileEdit[];
+    /** Where the diff of `files` writes its paths from: the top of their checkout (patchTop). */
+    patchTop: string;
     written: boolean;
     urls: string[];
     verification?: Verification;

@@ -46,7 +46,9 @@ export function renderActions(r: ActionsResult, o: RenderOptions): Rendered {
     const note = `${r.applied.written ? 'applied' : 'would apply'} ${r.applied.index}: ${r.applied.title}`;
     const urls = r.applied.urls.map((u) => `${u}\n`).join('');
     const out = {
-      stdout: (r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, o.cwd)) + urls,
+      stdout:
+        (r.applied.written ? writtenLines(r.applied.files, o.cwd) : unifiedDiff(r.applied.files, r.applied.patchTop)) +
+        urls,
       stderr: urls && r.applied.files.length === 0 ? `${note} (open the address it gave)` : note,
     };
     return verified(out, r.applied.verification, `code action ${r.applied.index} ('${r.applied.title}')`, o);

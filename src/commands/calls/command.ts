@@ -7,7 +7,7 @@ import { parseTargetOrName, type TargetSpec } from '../../common/target';
 import { contextArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { isFile, positiveInt, targetFrom } from '../options';
-import { callPathJson, callsJson, renderCallPath, renderCalls } from './render';
+import { callPathJson, callsJson, noChainNote, renderCallPath, renderCalls } from './render';
 import { CallPathShape, CallsShape } from './shape';
 
 /** The target of --to: FILE:LINE:COL, FILE:LINE:NAME or FILE:LINE, else a symbol name as --symbol takes it. */
@@ -62,7 +62,7 @@ export const calls = defineCommand({
           human: renderCallPath,
           json: callPathJson,
           found: (r) => r.chains.length > 0,
-          nothing: (r) => `no call chain from ${r.from.name} to ${r.to.name} within the depth searched; raise --depth`,
+          nothing: noChainNote,
         },
         line,
       );

@@ -10,7 +10,7 @@ import type { Session } from '../../lsp/manager';
 import { uriToPath } from '../../lsp/uri';
 import type { CallItem, CallNode, CallsQuery, CallsResult } from './question';
 import { contextOf } from '../../engine/excerpts';
-import { withEnclosing } from '../../engine/enclosing';
+import { symbolsOfFiles, withDeclaredKinds, withEnclosing } from '../../engine/enclosing';
 import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
 import { using, textsOf } from '../../engine/sessions';
 import { fromEachProject, loadProjects } from '../../engine/projects';
@@ -140,7 +140,7 @@ async function callsOnce(req: CallsQuery, ctx: HandlerContext): Promise<CallsRes
   });
 }
 
-/** Each item of the tree with the symbol it is declared in (`in`), from its file's document symbols. */
+/** Each item of the tree with the symbol it is declared in (`in`) and its kind, from its file's document symbols. */
 async function withItemsIn(
   root: CallItem,
   nodes: CallNode[],
@@ -157,7 +157,8 @@ async function withItemsIn(
     }
   };
   collect(nodes);
-  const placed = await withEnclosing(items, session, req, ctx, deadline);
+  const symbolsOf = symbolsOfFiles(session, req, ctx, deadline);
+  const placed = await withDeclaredKinds(await withEnclosing(items, session, req, ctx, deadline, symbolsOf), symbolsOf);
   // Put back in the order they were collected: the root, then each node before its calls.
   let next = 0;
   const take = () => {

@@ -59,6 +59,20 @@ export interface CallHop {
   ranges: Span[];
 }
 
+/** Where a search that found no chain ended, and why a larger --depth would not find one. */
+export interface SearchEnd {
+  /** The depth searched. */
+  depth: number;
+  /** How many functions it reached. */
+  reached: number;
+  /** Every call was followed to its end before the depth ran out: a larger --depth finds no more. */
+  exhausted: boolean;
+  /** Trait or interface methods it ended at (no calls of their own), with the implementations it does not follow. */
+  dispatch: { item: CallItem; implementations: { path: string; line: number; column: number }[] }[];
+  /** Functions declared inside one it went through that no call reached (passed as a value, not called). */
+  passed: { item: CallItem; in: string }[];
+}
+
 export interface CallPathResult {
   from: CallItem;
   to: CallItem;
@@ -68,4 +82,6 @@ export interface CallPathResult {
   chains: CallHop[][];
   total: number;
   truncated: boolean;
+  /** With no chain found: where the search ended (for the line that says so; not in the JSON answer). */
+  ended?: SearchEnd;
 }

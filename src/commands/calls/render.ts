@@ -1,7 +1,7 @@
 /** calls: the target, then one line per caller (←) or callee (→), indented by depth. */
 import type { CallHop, CallItem, CallNode, CallPathResult, CallsResult } from './question';
 import { displayPath } from '../../common/paths';
-import { cutLine, locationPrefix, type RenderOptions } from '../../render/style';
+import { cutLine, locationPrefix, plural, type RenderOptions } from '../../render/style';
 import { type Placed, placedLines } from '../../render/placed-lines';
 import type { CallNodeShape, CallPathShape, CallsShape } from './shape';
 import type { Rendered } from '../../render/rendered';
@@ -84,6 +84,39 @@ export function renderCallPath(r: CallPathResult, o: RenderOptions): Rendered {
     stdout: chains.length ? `${chains.join('\n--\n')}\n` : '',
     ...(r.truncated ? { cut: chainsCut(r) } : {}),
   };
+}
+
+/** A few of a list, and how many more. */
+function few(items: string[], shown = 3): string {
+  return items.length > shown
+    ? `${items.slice(0, shown).join(', ')} and ${items.length - shown} more`
+    : items.join(', ');
+}
+
+/**
+ * Why no chain was found: the depth ran out, or every call was followed to
+ * its end, past trait or interface methods and functions passed as values,
+ * which no call leads into (named, each with where to ask from instead).
+ */
+export function noChainNote(r: CallPathResult, cwd: string): string {
+  const head = `no call chain from ${r.from.name} to ${r.to.name}`;
+  const e = r.ended;
+  if (!e) return `${head} within the depth searched; raise --depth`;
+  const at = (p: { path: string; line: number; column: number }) => `${displayPath(p.path, cwd)}:${p.line}:${p.column}`;
+  const why: string[] = [];
+  if (e.dispatch.length > 0)
+    why.push(
+      `it went through ${few(e.dispatch.map((d) => `${d.item.name} (${at(d.item)}, implemented at ${few(d.implementations.map(at))})`))}, a trait or interface method whose implementations no call leads into: ask from an implementation`,
+    );
+  if (e.passed.length > 0)
+    why.push(
+      `no call reaches ${few(e.passed.map((p) => `${p.item.name} (${at(p.item)}, declared in ${p.in})`))}, passed as a value rather than called: ask from it`,
+    );
+  if (!e.exhausted && why.length === 0)
+    return `${head} within --depth ${e.depth}, past which calls remain to follow; raise --depth`;
+  if (!e.exhausted)
+    return `${head} within --depth ${e.depth}: ${why.join('; ')}; calls also remain past --depth ${e.depth}`;
+  return `${head}: every call from ${r.from.name} was followed to its end (${plural(e.reached, 'function')} reached), so a larger --depth finds none${why.length ? `; ${why.join('; ')}` : ''}`;
 }
 
 /** More chains than --limit, or a search stopped at its own cap (more as short may exist, and --limit 0 does not find them). */

@@ -70,8 +70,11 @@ export function readPatch(
   read: (path: string) => string | undefined,
   show: (path: string) => string,
 ): ReadPatch {
-  // Nothing at all (git diff of a clean tree): a patch that changes nothing.
-  if (text.trim() === '') return { files: [], binary: [] };
+  // Nothing at all (git diff of a clean tree, a redirect that wrote no file): nothing was given to check.
+  if (text.trim() === '')
+    throw usage(
+      "the patch is empty: there is nothing to check; give a unified diff (git diff's output) that changes something",
+    );
   let patches: StructuredPatch[];
   try {
     patches = parsePatch(text);

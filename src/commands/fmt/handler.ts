@@ -20,7 +20,7 @@ import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/co
 import { assertConfined, assertFile, followLink, nameInProject } from '../../engine/files';
 import { outsideFile } from '../../engine/open-target';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
-import { commit, inFileStyle, journalFor, keepsStyle, planFor } from '../../engine/edit-plans';
+import { commit, inFileStyle, journalFor, keepsStyle, patchTop, planFor } from '../../engine/edit-plans';
 import { answeredBy } from '../../answers/caller';
 import { repositoryOf } from '../../trust/store';
 import { dirname } from 'node:path';
@@ -329,6 +329,10 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
       formatter,
     })),
     formatters: [...formatters.values()],
+    patchTop: patchTop(
+      files.map((f) => f.path),
+      req.cwd,
+    ),
     written: req.write,
   };
 }

@@ -42,5 +42,7 @@ export interface FmtResult {
   answered: Answered[];
   files: FmtFile[];
   formatters: FmtFormatter[];
+  /** Where the diff of `files` writes its paths from: the top of their checkout (patchTop). */
+  patchTop: string;
   written: boolean;
 }

@@ -73,7 +73,7 @@ export function renderFmt(r: FmtResult, o: RenderOptions, mode: FmtMode): Render
   return {
     stdout: unifiedDiff(
       changed.map((f) => ({ path: f.path, changes: f.edits, before: f.before, after: f.after })),
-      o.cwd,
+      r.patchTop,
     ),
     ...said,
   };

@@ -21,7 +21,8 @@ import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/co
 import { acquire, candidatesFor, configuredFor, holdAlone, prepare, using } from '../../engine/sessions';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { onePerFamily } from '../../engine/sessions';
-import { fileEdits, journalFor, planFor, planSize } from '../../engine/edit-plans';
+import { fileEdits, journalFor, patchTop, planFor, planSize } from '../../engine/edit-plans';
+import { neverSources } from '../../project/folders';
 import { loadProjects } from '../../engine/projects';
 import { verifyPlanned, verifyWritten } from '../../engine/verify';
 import { answeredBy } from '../../answers/caller';
@@ -47,6 +48,26 @@ function carried(from: string): string[] {
   };
   walk(from);
   return out;
+}
+
+/**
+ * Each file a move takes, where it is and where it goes, for a dry run's
+ * patch: the file (or link), or every file and link under the folder but
+ * those in folders that are never sources (node_modules, caches), which
+ * no walk enters; they move with the folder.
+ */
+function movedFiles(from: string, to: string): { from: string; to: string }[] {
+  if (!lstatSync(from).isDirectory()) return [{ from, to }];
+  const out: { from: string; to: string }[] = [];
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name);
+      if (!e.isDirectory()) out.push({ from: path, to: moved(path, [{ from, to }]) });
+      else if (!neverSources(path, e.name)) walk(path);
+    }
+  };
+  walk(from);
+  return out.sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : 0));
 }
 
 /** Whether a server's willRename filters take this file or folder. */
@@ -247,6 +268,8 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   return {
     moves,
     files: fileEdits(plan),
+    ...(req.write ? {} : { carried: moves.flatMap((m) => movedFiles(m.from, m.to)) }),
+    patchTop: patchTop([from], req.cwd),
     applied: req.write,
     servers: answeredBy(sessions),
     ...(verification ? { verification } : {}),

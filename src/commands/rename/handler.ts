@@ -20,7 +20,16 @@ import { acrossStubs } from '../../engine/stub-sides';
 import type { Place } from '../../engine/symbol-declarations';
 import { toLocation } from '../../lsp/convert';
 import { holdAlone, textsOf, using } from '../../engine/sessions';
-import { commit, fileEdits, inFileStyle, journalFor, keepsStyle, planFor, planSize } from '../../engine/edit-plans';
+import {
+  commit,
+  fileEdits,
+  inFileStyle,
+  journalFor,
+  keepsStyle,
+  patchTop,
+  planFor,
+  planSize,
+} from '../../engine/edit-plans';
 import { verifyPlanned, verifyWritten } from '../../engine/verify';
 import { nameAt } from '../locations/other-builds';
 import { loadProjects } from '../../engine/projects';
@@ -236,12 +245,17 @@ export async function rename(req: RenameQuery, ctx: HandlerContext): Promise<Ren
     await nextTurn();
     const left = oldName ? await unrenamed(client.spec, client.root, oldName, touched) : [];
     await nextTurn();
+    const files = fileEdits(plan, shown);
     return {
       target,
       server: client.spec.id,
       root: client.root,
       newName: req.newName,
-      files: fileEdits(plan, shown),
+      files,
+      patchTop: patchTop(
+        files.map((f) => f.path),
+        req.cwd,
+      ),
       applied: req.write,
       unrenamed: left.map(({ leftover: _, ...l }) => ({ ...l, path: shown(l.path) })),
       leftovers: [...new Set(left.map((l) => l.leftover))],

@@ -21,6 +21,8 @@ export interface RenameResult {
   root: string;
   newName: string;
   files: FileEdit[];
+  /** Where the diff of `files` writes its paths from: the top of their checkout (patchTop). */
+  patchTop: string;
   applied: boolean;
   /** Places in files the edit did not touch that still write the old name (outside what the server knows). */
   unrenamed: Location[];

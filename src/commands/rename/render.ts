@@ -47,7 +47,7 @@ export function renderRename(r: RenameResult, o: RenderOptions): Rendered {
 
 function renameOutput(r: RenameResult, o: RenderOptions): Rendered {
   const warning = unrenamedNote(r, o.cwd);
-  if (!r.applied) return { stdout: unifiedDiff(r.files, o.cwd), ...(warning ? { warning } : {}) };
+  if (!r.applied) return { stdout: unifiedDiff(r.files, r.patchTop), ...(warning ? { warning } : {}) };
   const edits = r.files.reduce((n, f) => n + f.changes, 0);
   return {
     stdout: writtenLines(r.files, o.cwd),

@@ -184,7 +184,8 @@ export async function servers(req: CallerContext, ctx: HandlerContext): Promise<
 
 /**
  * What every command needs of a server, all offered but what the registry
- * says it lacks: the registry's word for a server never run here.
+ * says it lacks, and moves where it says the server updates imports: the
+ * registry's word for a server never run here.
  */
 function declared(spec: ServerSpec): ServerCapabilities {
   const all: ServerCapabilities = {
@@ -202,6 +203,8 @@ function declared(spec: ServerSpec): ServerCapabilities {
     renameProvider: true,
   };
   for (const key of spec.lacks ?? []) delete all[key];
+  if (spec.updatesImportsOnMove)
+    all.workspace = { fileOperations: { willRename: { filters: [{ pattern: { glob: '**/*' } }] } } };
   return all;
 }
 

@@ -224,6 +224,12 @@ export interface ServerSpec {
   /** Requests it is known not to offer: when no installed server can answer, the others are suggested. */
   lacks?: (keyof ServerCapabilities)[];
   /**
+   * It answers workspace/willRenameFiles with the edits to what imports a
+   * moved file (lspq mv). A capability of few servers, so the registry
+   * says it of each, for `servers --for` where the server never ran here.
+   */
+  updatesImportsOnMove?: true;
+  /**
    * Files whose changes on disk it expects to hear of without registering
    * for them: its editor extension watches them for it (VS Code's
    * `synchronize.fileEvents`; intelephense's `**\/*.php`), so lspq sends
@@ -352,8 +358,10 @@ export interface ServerSpec {
    * event it believes over the disk ('event'), or an empty document it
    * takes for no file ('empty'). Unset: it reads them from the disk, and
    * such a check is exit 3 naming it (docs/servers.md: files held in memory).
+   * `inFoldersOnDisk`: a created file's imports resolve only where its
+   * folder is on disk (TypeScript 7 asks the disk whether a folder exists).
    */
-  memoryFiles?: { created: boolean; deleted?: 'event' | 'empty' };
+  memoryFiles?: { created: boolean; inFoldersOnDisk?: true; deleted?: 'event' | 'empty' };
   /**
    * Folders of build output under the root (cargo's target): never walked
    * for sources, and a change inside is not a change to the project (it
