@@ -457,7 +457,9 @@ const FIELD = /#(?:[^#`(]+|`(?:[^`]|``)+`)\.$/;
  * 0.2.9), from its file as formatted code writes them: a function's,
  * method's, type's or value's definition on a line that opens a brace
  * encloses up to the first later line at its indentation that closes one
- * (gofmt's, rustfmt's and prettier's `}`); a field's, its own line.
+ * (gofmt's, rustfmt's and prettier's `}`), its signature's lines included
+ * where it is cut across several; a field's, or a declaration of one
+ * line's, its own line.
  * ENCLOSING_STRIDE numbers each; none where the file cannot be read.
  */
 function bracedBlocks(path: string, rows: number[], names: string[]): number[] {
@@ -476,13 +478,17 @@ function bracedBlocks(path: string, rows: number[], names: string[]): number[] {
     const line = cell(rows, i);
     const text = lines[line] ?? '';
     const symbol = cell(rows, i + 4);
-    if (!text.trimEnd().endsWith('{')) {
-      if (FIELD.test(cell(names, symbol)))
+    // A signature cut across lines (gofmt keeps a long one's parameters on the next) opens its brace further down.
+    let opens = line;
+    while (/[(,]$/.test((lines[opens] ?? '').trimEnd()) && opens < line + 8) opens++;
+    if (!(lines[opens] ?? '').trimEnd().endsWith('{')) {
+      // A field, or a declaration of one line (`type WalkFunc func(...) error`): its own line.
+      if (FIELD.test(cell(names, symbol)) || opens === line)
         out.push(symbol, line, 0, line, Buffer.byteLength(text), line, cell(rows, i + 1));
       continue;
     }
     const indent = /^\s*/.exec(text)?.[0] ?? '';
-    for (let end = line + 1; end < lines.length; end++) {
+    for (let end = opens + 1; end < lines.length; end++) {
       const closing = lines[end] ?? '';
       if (!closing.startsWith(`${indent}}`)) continue;
       out.push(symbol, line, 0, end, indent.length + 1, line, cell(rows, i + 1));

@@ -220,6 +220,14 @@ describe('gorilla/mux 1.8.1 with scip-go', () => {
     expect(within(fromIndex)).toEqual(within(fromServer));
     expect(within(fromIndex)).toContain('mux.go:198:7 in Router.ServeHTTP');
   });
+
+  test("`in` where a signature is cut across lines, and in a type declared on one line, as gopls's", async () => {
+    const fromIndex = await ask(['refs', 'route.go:275:Route', '--index-only']);
+    const fromServer = await ask(['refs', 'route.go:275:Route', '--no-index']);
+    expect(within(fromIndex)).toContain('mux.go:301:19 in Router.HandleFunc');
+    expect(within(fromIndex)).toContain('mux.go:373:27 in WalkFunc');
+    expect(within(fromIndex)).toEqual(within(fromServer));
+  });
 });
 
 describe('the differential harness: index against server at occurrences of every kind', () => {
