@@ -83,8 +83,26 @@ function severityOf(d: LspDiagnostic): Severity {
   return SEVERITIES[(d.severity ?? 1) - 1] ?? 'error';
 }
 
+const before = (a: LspDiagnostic, b: LspDiagnostic) =>
+  a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character;
+
+/**
+ * One problem a server reports at several places is one diagnostic, at its first, as the compiler counts it:
+ * rust-analyzer gives each primary span of a rustc warning a diagnostic of its own, all with the same `data`.
+ */
+export function onePerProblem(items: readonly LspDiagnostic[]): LspDiagnostic[] {
+  const seen = new Set<string>();
+  return [...items].sort(before).filter((d) => {
+    if (d.data === undefined || d.data === null) return true;
+    const key = JSON.stringify([d.severity, d.source, d.code, d.message, d.data]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function convert(session: Session, path: string, items: LspDiagnostic[], texts: TextSource): Diagnostic[] {
-  return items.map((d) => ({
+  return onePerProblem(items).map((d) => ({
     path,
     ...toSpan(path, d.range, texts, session.client.encoding),
     severity: severityOf(d),
@@ -318,18 +336,28 @@ export function uncheckedList(unchecked: Map<string, Unchecked>): Unchecked[] {
   return [...unchecked.values()].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-/** Merges what several servers said: the same message at the same place once. */
+/**
+ * Merges what several servers or passes said: the same severity and message (whatever its whitespace) at the same
+ * place is one diagnostic, the one with a code where one has it.
+ */
 export function mergeDiagnostics(list: Diagnostic[]): Diagnostic[] {
   const seen = new Map<string, Diagnostic>();
   for (const d of list) {
-    const key = `${d.path}\0${d.line}:${d.column}-${d.endLine}:${d.endColumn}\0${d.severity}\0${d.message}`;
-    if (!seen.has(key)) seen.set(key, d);
+    const message = d.message.replace(/\s+/g, ' ').trim();
+    const key = `${d.path}\0${d.line}:${d.column}-${d.endLine}:${d.endColumn}\0${d.severity}\0${message}`;
+    const first = seen.get(key);
+    if (!first || (first.code === undefined && d.code !== undefined)) seen.set(key, d);
   }
   return [...seen.values()].sort(byPlace);
 }
 
 export function atLeast(severity: Severity, threshold: Severity): boolean {
   return SEVERITIES.indexOf(severity) <= SEVERITIES.indexOf(threshold);
+}
+
+/** The least severity diag lists: --severity's, else warning; infos and hints are counted and listed when asked. */
+export function shownFrom(req: DiagQuery): Severity {
+  return req.severity ?? 'warning';
 }
 
 /**

@@ -16,10 +16,13 @@
  *
  * git's own lists of files (diag --all's, diag's changed files) go
  * through the first rule too (inNeverSources): a `.venv` git does not
- * ignore is listed file by file.
+ * ignore is listed file by file. A place a server names (a workspace
+ * symbol) is a dependency's where it lies outside the project or in a
+ * folder of dependencies under it (inDependencies).
  */
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isWithin } from '../common/paths';
 
 const NEVER_SOURCES = new Set([
   'node_modules',
@@ -73,4 +76,15 @@ export function inNeverSources(top: string): (path: string) => boolean {
     return is;
   };
   return (path) => never(dirname(path));
+}
+
+/**
+ * A test of the places a server names (workspace symbols): whether one is a
+ * dependency's, not the project's under `top` (its checkout, else the
+ * server's root): outside it (the standard library, a module cache), or in
+ * a folder of dependencies under it (node_modules, vendor, a virtual environment).
+ */
+export function inDependencies(top: string): (path: string) => boolean {
+  const never = inNeverSources(top);
+  return (path) => !isWithin(path, top) || never(path) || dirname(path).slice(top.length).split('/').includes('vendor');
 }

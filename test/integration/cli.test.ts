@@ -201,7 +201,12 @@ describe('answers and their shapes', () => {
     };
     expect(await last(['impls', 'shape.go:4:Shape', '--limit', '1'])).toEqual(['1 of 2 shown: --limit 0 for all', 0]);
     expect(await last(['symbols', 'geometry.go', '--limit', '2'])).toEqual(['2 of 3 shown: --limit 0 for all', 0]);
-    expect(await last(['symbols', '-w', 'Area', '--limit', '2'])).toEqual(['2 of 100 shown: --limit 0 for all', 0]);
+    // The project's 9 matches of gopls's 100; with --deps, all of them.
+    expect(await last(['symbols', '-w', 'Area', '--limit', '2'])).toEqual(['2 of 9 shown: --limit 0 for all', 0]);
+    expect(await last(['symbols', '-w', 'Area', '--deps', '--limit', '2'])).toEqual([
+      '2 of 100 shown: --limit 0 for all',
+      0,
+    ]);
     expect(await last(['calls', 'main.go:5:main', '--out', '--limit', '1'])).toEqual([
       '1 of 2 shown: --limit 0 for all',
       0,

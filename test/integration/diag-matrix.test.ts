@@ -145,8 +145,11 @@ for (const c of CASES) {
     const dir = copyFixture(c.fixture);
     scratch.push(dir);
     const original = readFileSync(join(dir, c.clean), 'utf8');
+    // Every severity: the matrix holds each server's whole answer, hints included.
     const diag = (...files: string[]) =>
-      lspq.run(['diag', ...files, '--server', c.server, '--timeout', c.timeout ?? '60'], { cwd: dir });
+      lspq.run(['diag', ...files, '--server', c.server, '--severity', 'hint', '--timeout', c.timeout ?? '60'], {
+        cwd: dir,
+      });
     const expectAnswer = async (files: string[], lines: string[], summary: string) => {
       const r = await diag(...files);
       expect({ stdout: r.stdout, stderr: r.stderr }).toEqual({ stdout: output(lines), stderr: `lspq: ${summary}\n` });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'bun:test';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { copyFixture, exactPath, FIXTURES, git, Lspq, scratchDir } from '../helpers/lspq';
+import { anyhowAt, xSyncAt } from '../helpers/published';
 
 const lspq = new Lspq();
 // No language server at all, whatever the machine has in /usr/bin.
@@ -134,6 +135,9 @@ describe('filters, JSON and exit codes', () => {
         },
       ],
       summary: { error: 1, warning: 1, info: 0, hint: 0 },
+      // Errors and warnings are listed unless --severity says otherwise; what is below is counted apart.
+      shown: 'warning',
+      hidden: { error: 0, warning: 0, info: 0, hint: 0 },
       files: ['c-diag/broken.c', 'go-diag/clean.go'],
       total: 2,
       truncated: false,
@@ -160,7 +164,10 @@ describe('filters, JSON and exit codes', () => {
   test('--severity error hides warnings', async () => {
     const r = await lspq.run(['diag', 'c-diag/broken.c', '--severity', 'error'], { cwd: FIXTURES });
     expect(r.stdout).toBe(
-      lines("c-diag/broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]"),
+      lines(
+        "c-diag/broken.c:3:9: error: Use of undeclared identifier 'missing' [clang undeclared_var_use]",
+        'and 1 warning: --severity warning to show',
+      ),
     );
   });
 
@@ -168,7 +175,8 @@ describe('filters, JSON and exit codes', () => {
     const r = await lspq.run(['diag', 'go-diag/vet/vet.go', '--severity', 'error', '--fail-on', 'warning'], {
       cwd: FIXTURES,
     });
-    expect(r.stdout).toBe('');
+    // What is not listed is said, in one line: never hidden unsaid.
+    expect(r.stdout).toBe('1 warning: --severity warning to show\n');
     expect(r.stderr).toBe('lspq: 1 warning in 1 file\n');
     expect(r.exit).toBe(1);
     const json = await lspq.json<{ diagnostics: unknown[]; summary: Record<string, number> }>(
@@ -177,6 +185,7 @@ describe('filters, JSON and exit codes', () => {
     );
     expect(json.diagnostics).toEqual([]);
     expect(json.summary).toEqual({ error: 0, warning: 1, info: 0, hint: 0 });
+    expect(json).toMatchObject({ shown: 'error', hidden: { error: 0, warning: 1, info: 0, hint: 0 } });
   });
 
   test('--fail-on warning fails on a warning; the default does not', async () => {
@@ -429,6 +438,74 @@ describe('a hostile repository', () => {
     expect(r.files).toEqual(['clean.py']);
     expect(existsSync(marker)).toBe(false);
   });
+});
+
+describe('published projects: errors and warnings listed, infos and hints counted, each problem once', () => {
+  test("golang.org/x/sync --all: gopls's 88 hints in one line, listed with --severity hint, judged by --fail-on", async () => {
+    const xsync = xSyncAt(scratchDir('diag-xsync'));
+    scratch.push(xsync);
+    const r = await lspq.run(['diag', '--all'], { cwd: xsync });
+    expect(r).toEqual({
+      stdout: '88 hints: --severity hint to show\n',
+      stderr: 'lspq: 88 hints in 17 files\n',
+      exit: 0,
+    });
+    const json = await lspq.json(['diag', '--all'], { cwd: xsync });
+    expect(json).toMatchObject({
+      diagnostics: [],
+      summary: { error: 0, warning: 0, info: 0, hint: 88 },
+      shown: 'warning',
+      hidden: { error: 0, warning: 0, info: 0, hint: 88 },
+      total: 0,
+      truncated: false,
+    });
+    const asked = await lspq.run(['diag', '--all', '--severity', 'hint'], { cwd: xsync });
+    const listed = asked.stdout.split('\n').filter(Boolean);
+    const anyHints = listed.filter((l) => l.endsWith(': hint: interface{} can be replaced by any [any default]'));
+    expect([listed.length, anyHints.length, listed[0], asked.exit]).toEqual([
+      88,
+      85,
+      'errgroup/errgroup_example_md5all_test.go:11:2: hint: "io/ioutil" is deprecated: Deprecated: As of Go 1.16, the same functionality is now provided by package [io] or package [os], and those implementations should be preferred in new code. See the specific function documentation for details. [deprecated default]',
+      0,
+    ]);
+    // --fail-on judges everything found, what is not listed included.
+    const failing = await lspq.run(['diag', '--all', '--fail-on', 'hint'], { cwd: xsync });
+    expect([failing.stdout, failing.exit]).toEqual(['88 hints: --severity hint to show\n', 1]);
+  });
+
+  test('anyhow --all: each rustc warning once (cargo check says 9), its hints (inactive code, unlinked files) counted', async () => {
+    const anyhow = anyhowAt(scratchDir('diag-anyhow'));
+    scratch.push(anyhow);
+    const r = await lspq.run(['diag', '--all', '--timeout', '300'], { cwd: anyhow });
+    const confusing =
+      "warning: hiding a lifetime that's elided elsewhere is confusing the same lifetime is referred to in inconsistent ways, making the signature confusing";
+    const places = [
+      'src/error.rs:919:20',
+      'src/error.rs:1044:35',
+      'src/error.rs:1082:14',
+      'src/error.rs:1091:38',
+      'src/error.rs:1098:42',
+      'src/error.rs:1114:42',
+      'src/ptr.rs:48:19',
+      'src/ptr.rs:55:19',
+    ];
+    expect(r).toEqual({
+      stdout: lines(
+        `src/error.rs:489:18: ${confusing} \`#[warn(mismatched_lifetime_syntaxes)]\` on by default [rustc mismatched_lifetime_syntaxes]`,
+        ...places.map((p) => `${p}: ${confusing} [rustc mismatched_lifetime_syntaxes]`),
+        'and 78 hints: --severity hint to show',
+      ),
+      stderr: 'lspq: 9 warnings, 78 hints in 36 files\n',
+      exit: 0,
+    });
+    const error = await lspq.json<{ diagnostics: { severity: string; code?: string }[] }>(
+      ['diag', 'src/error.rs', '--severity', 'hint', '--timeout', '300'],
+      { cwd: anyhow },
+    );
+    const count = (code: string, severity: string) =>
+      error.diagnostics.filter((d) => d.code === code && d.severity === severity).length;
+    expect([count('mismatched_lifetime_syntaxes', 'warning'), count('inactive-code', 'hint')]).toEqual([7, 30]);
+  }, 400_000);
 });
 
 describe('--all', () => {

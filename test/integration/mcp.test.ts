@@ -44,7 +44,7 @@ const text = (r: Result) => (r.content as { type: string; text: string }[])[0]!.
 describe('one session', () => {
   let client: Client;
 
-  test('lists a tool per question and per edit, each with its input and output schema', async () => {
+  test('lists a tool per question and per edit, each with its input and output schema, in 12 KB', async () => {
     client = await session();
     const { tools } = await client.listTools();
     // Questions, then edits, in the command list's order: each command declares its own tool.
@@ -69,6 +69,20 @@ describe('one session', () => {
       for (const key of ['cwd', 'root', 'allowOutside'])
         expect([tool.name, key in (tool.inputSchema.properties ?? {})]).toEqual([tool.name, false]);
     expect(def.outputSchema?.type).toBe('object');
+    // Read before a session's first question: what several tools take is said once, in the instructions.
+    expect(JSON.stringify({ tools }).length).toBeLessThanOrEqual(12_000);
+    expect(tools.map((t) => t.outputSchema)).toEqual(tools.map(() => ({ type: 'object' })));
+    expect(def.description).toBe('definition(s) of the symbol at TARGET.');
+    expect(def.inputSchema.properties?.timeout).toEqual({ type: 'number', minimum: 0 });
+    const instructions = client.getInstructions() ?? '';
+    for (const said of [
+      `lspq asks the language servers of ${dir} about its code; paths are relative to it.`,
+      'its JSON Schema: lspq schema NAME',
+      "target: FILE:LINE:COL, FILE:LINE:NAME, FILE:LINE or 'FILE:LINE:TEXT<|>TEXT';",
+      'timeout: Give up after this many seconds (default 60; exit 3);',
+    ])
+      expect([said, instructions.includes(said)]).toEqual([said, true]);
+    expect(instructions.length).toBeLessThanOrEqual(1_500);
     expect(Object.keys(tools.find((t) => t.name === 'rename')!.inputSchema.properties ?? {})).toContain('apply');
     expect(
       (tools.find((t) => t.name === 'diag')!.inputSchema.properties as Record<string, { enum?: string[] }>).severity!

@@ -3,7 +3,7 @@ import { afterAll, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inNeverSources, neverSources, notSources } from '../../src/project/folders';
+import { inDependencies, inNeverSources, neverSources, notSources } from '../../src/project/folders';
 import { foldersOf } from '../../src/project/ignored';
 
 const root = mkdtempSync(join(tmpdir(), 'lspq-folders-'));
@@ -88,5 +88,27 @@ test("git's --directory listing: the folders (ending in a slash) as absolute pat
     '/w/dist',
     '/w/node_modules',
     '/w/packages/x/out',
+  ]);
+});
+
+test("a place a server names is a dependency's outside the project or in its folders of dependencies", () => {
+  const project = dir('deps-project');
+  dir('deps-project/env', { 'pyvenv.cfg': 'home = /usr/bin\n' });
+  const theirs = inDependencies(project);
+  const places = [
+    'route.go',
+    'pkg/vendor/github.com/x/y.go',
+    'node_modules/zod/index.d.ts',
+    'env/lib/python3.12/site.py',
+    'vendored.go',
+  ].map((p) => join(project, p));
+  expect([...places, '/usr/local/go/src/regexp/regexp.go', `${project}-other/a.go`].map(theirs)).toEqual([
+    false,
+    true,
+    true,
+    true,
+    false,
+    true,
+    true,
   ]);
 });

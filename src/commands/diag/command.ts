@@ -13,7 +13,7 @@ import { defineCommand, present } from '../define';
 import { severityFlag } from '../options';
 import { githubCommands, sarifLog } from './ci-formats';
 import { verdict } from '../../render/verdict';
-import { diagJson, renderDiag, skippedLines, summaryLine, tsconfigLines } from './render';
+import { diagJson, hiddenLine, renderDiag, skippedLines, summaryLine, tsconfigLines } from './render';
 import { patchFor } from './patch-source';
 import { DiagShape } from './shape';
 
@@ -62,7 +62,8 @@ export const diag = defineCommand({
     },
     severity: {
       type: 'string',
-      description: 'Show only this severity and worse (error, warning, info, hint)',
+      description:
+        'List this severity and worse (error, warning, info, hint; default warning: infos and hints counted)',
       valueHint: 'S',
     },
     'fail-on': {
@@ -134,7 +135,7 @@ export const diag = defineCommand({
     const out = format
       ? {
           stdout: format === 'sarif' ? `${JSON.stringify(sarifLog(result, top))}\n` : githubCommands(result, top),
-          stderr: summaryLine(result),
+          stderr: [summaryLine(result), hiddenLine(result)].filter(Boolean).join('\nlspq: '),
           exit: 0 as const,
         }
       : present(result, args.json, { human: renderDiag, json: diagJson, found: () => true }, line);

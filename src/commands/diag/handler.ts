@@ -22,6 +22,7 @@ import {
   diagnoseBatch,
   fileSessions,
   mergeDiagnostics,
+  shownFrom,
   stagedSnapshot,
   workspaceWork,
   collected,
@@ -95,12 +96,13 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
   const found = mergeDiagnostics(out.diagnostics);
   const summary: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
   for (const d of found) summary[d.severity]++;
-  const shown = found.filter((d) => !req.severity || atLeast(d.severity, req.severity));
+  const shown = found.filter((d) => atLeast(d.severity, shownFrom(req)));
   const sessions = [...asked];
   const tsconfig = tsconfigNotes(out);
   return {
     diagnostics: shown.slice(0, req.limit),
     summary,
+    shown: shownFrom(req),
     files: [...out.files].sort(),
     total: shown.length,
     truncated: shown.length > req.limit,

@@ -7,7 +7,7 @@
 import { answeredBy } from '../../answers/caller';
 import type { Diagnostic, Severity } from '../../answers/diagnostics';
 import { deadlineFor, type HandlerContext } from '../../engine/context';
-import { atLeast, type DiagRequest, mergeDiagnostics } from '../../engine/diagnose';
+import { atLeast, type DiagRequest, mergeDiagnostics, shownFrom } from '../../engine/diagnose';
 import { introducedBy } from '../../engine/diagnose-tree';
 import type { DiagResult } from './question';
 
@@ -25,12 +25,13 @@ export async function diagPatch(req: DiagRequest, ctx: HandlerContext): Promise<
   const listed = new Set(req.all ? found.old.filter((d) => patched.has(d.path)) : []);
   const kept: Diagnostic[] = [...listed].map((d) => ({ ...d, new: false }));
   const shown = mergeDiagnostics([...found.fresh, ...kept]);
-  const visible = shown.filter((d) => !req.severity || atLeast(d.severity, req.severity));
+  const visible = shown.filter((d) => atLeast(d.severity, shownFrom(req)));
   const skipped = new Map(found.skipped);
   for (const path of patch.binary) skipped.set(path, 'a binary change, which no server checks');
   return {
     diagnostics: visible.slice(0, req.limit),
     summary: count(shown),
+    shown: shownFrom(req),
     files: found.files,
     total: visible.length,
     truncated: visible.length > req.limit,

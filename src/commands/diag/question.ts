@@ -6,7 +6,10 @@ export type { DiagQuery } from '../../answers/diagnostics';
 
 export interface DiagResult {
   diagnostics: Diagnostic[];
+  /** Every diagnostic found, by severity, those --severity does not list included (--fail-on judges them all). */
   summary: Record<Severity, number>;
+  /** The least severity listed: --severity's, else warning (infos and hints only when asked). */
+  shown: Severity;
   files: string[];
   total: number;
   truncated: boolean;

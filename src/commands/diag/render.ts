@@ -1,6 +1,6 @@
 /** diag: compiler-style lines, sorted by path and line, and a summary. */
 import type * as z from 'zod/mini';
-import type { Severity } from '../../answers/diagnostics';
+import { SEVERITIES, type Severity } from '../../answers/diagnostics';
 import { diagnosticLines } from '../../render/diagnostic-lines';
 import { cutLine, plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
@@ -12,6 +12,8 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
   return {
     diagnostics: r.diagnostics.map((d) => ({ ...d, path: displayPath(d.path, cwd) })),
     summary: r.summary,
+    shown: r.shown,
+    hidden: hiddenCounts(r),
     files: r.files.map((f) => displayPath(f, cwd)),
     total: r.total,
     truncated: r.truncated,
@@ -39,7 +41,23 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
   };
 }
 
-const SEVERITIES: readonly Severity[] = ['error', 'warning', 'info', 'hint'];
+/** What was found below the severity listed, by severity: counted, not listed. */
+function hiddenCounts(r: DiagResult): Record<Severity, number> {
+  const listed = SEVERITIES.indexOf(r.shown);
+  const hidden: Record<Severity, number> = { error: 0, warning: 0, info: 0, hint: 0 };
+  for (const [i, s] of SEVERITIES.entries()) if (i > listed) hidden[s] = r.summary[s];
+  return hidden;
+}
+
+/** `and 88 hints: --severity hint to show`: what --severity left out, so that nothing is hidden unsaid. */
+export function hiddenLine(r: DiagResult): string | undefined {
+  const hidden = hiddenCounts(r);
+  const below = SEVERITIES.filter((s) => hidden[s] > 0);
+  const least = below.at(-1);
+  if (least === undefined) return undefined;
+  const counts = below.map((s) => plural(hidden[s], s)).join(', ');
+  return `${r.diagnostics.length > 0 ? 'and ' : ''}${counts}: --severity ${least} to show`;
+}
 
 export function summaryLine(r: DiagResult): string {
   const counts = SEVERITIES.filter((s) => r.summary[s] > 0).map((s) => plural(r.summary[s], s));
@@ -101,8 +119,9 @@ export function skippedLines(r: DiagResult, cwd: string): string[] {
 }
 
 export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {
+  const hidden = hiddenLine(r);
   return {
-    stdout: diagnosticLines(r.diagnostics, o),
+    stdout: `${diagnosticLines(r.diagnostics, o)}${hidden ? `${hidden}\n` : ''}`,
     stderr: summaryLine(r),
     ...(r.truncated ? { cut: cutLine(r.diagnostics.length, r.total) } : {}),
   };

@@ -6,6 +6,7 @@ import {
   DiagnosticShape,
   int,
   ServerRootShape,
+  SeverityShape,
   UncheckedShape,
   WithheldShape,
 } from '../../answers/shapes';
@@ -14,7 +15,11 @@ const Counts = z.object({ error: int, warning: int, info: int, hint: int });
 
 export const DiagShape = z.object({
   diagnostics: z.array(DiagnosticShape),
+  /** Every diagnostic found, by severity, those not listed included. */
   summary: Counts,
+  /** The least severity listed (--severity, default warning), and how many of those found are below it. */
+  shown: SeverityShape,
+  hidden: Counts,
   files: z.array(z.string()),
   ...cut,
   incomplete: z.array(z.string()),

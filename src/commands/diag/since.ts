@@ -25,6 +25,7 @@ import {
   collected,
   type DiagRequest,
   mergeDiagnostics,
+  shownFrom,
   tsconfigNotes,
   uncheckedList,
   stagedSnapshot,
@@ -130,12 +131,13 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   }
   if (req.files.length) shown = shown.filter((d) => named.has(d.path));
   const summary = count(shown);
-  const visible = shown.filter((d) => !req.severity || atLeast(d.severity, req.severity));
+  const visible = shown.filter((d) => atLeast(d.severity, shownFrom(req)));
   const checked = new Set([...work.values()].flat());
   const tsconfig = tsconfigNotes(listed);
   return {
     diagnostics: visible.slice(0, req.limit),
     summary,
+    shown: shownFrom(req),
     files: [...checked].sort(),
     total: visible.length,
     truncated: visible.length > req.limit,

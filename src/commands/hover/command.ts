@@ -3,6 +3,7 @@ import { indexArgs, targetArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { targetFrom } from '../options';
 import { targetWords } from '../../render/place-json';
+import { cleanMarkdown } from '../../render/markdown';
 import { hoverJson, renderHover } from './render';
 import { HoverShape } from './shape';
 
@@ -21,7 +22,7 @@ export const hover = defineCommand({
       {
         human: renderHover,
         json: hoverJson,
-        found: (r) => r.contents !== '',
+        found: (r) => cleanMarkdown(r.contents) !== '',
         nothing: (r, cwd) => `no hover information for ${targetWords(r.target, cwd)}`,
       },
       line,

@@ -1,5 +1,6 @@
-/** hover: the server's text as it is (markdown or plain). */
+/** hover: the server's text (markdown or plain), its documentation cleaned for reading (render/markdown.ts). */
 import { sourcedJson, staleNote, targetJson } from '../../render/place-json';
+import { cleanMarkdown } from '../../render/markdown';
 import type { RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import type { HoverResult } from './question';
@@ -11,7 +12,7 @@ export function hoverJson(r: HoverResult, cwd: string): z.infer<typeof HoverShap
     target: targetJson(r.target, cwd),
     server: r.server,
     root: r.root,
-    contents: r.contents,
+    contents: cleanMarkdown(r.contents),
     range: r.range,
     ...sourcedJson(r, cwd),
   };
@@ -19,5 +20,6 @@ export function hoverJson(r: HoverResult, cwd: string): z.infer<typeof HoverShap
 
 export function renderHover(r: HoverResult, o: RenderOptions): Rendered {
   const note = staleNote(r, o.cwd);
-  return { stdout: r.contents ? `${r.contents}\n` : '', ...(note ? { warning: note } : {}) };
+  const contents = cleanMarkdown(r.contents);
+  return { stdout: contents ? `${contents}\n` : '', ...(note ? { warning: note } : {}) };
 }

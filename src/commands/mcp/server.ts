@@ -15,25 +15,12 @@ import { BUILD } from '../../common/build-info';
 import { type CommandOutput, errorOutput } from '../../common/errors';
 import type { CommandLine } from '../../common/messages';
 import type { Listed } from '../define';
-import { commandWords, inputSchema, type ToolModel, toolModels } from './tools';
+import { commandWords, inputSchema, instructions, type ToolModel, toolModels } from './tools';
 import * as z from 'zod/mini';
-import { withNotesField } from '../../answers/shapes';
 import { setVariables } from '../../common/environment';
 import { isWithin } from '../../common/paths';
 import { realOf } from '../../common/real-path';
 import { inGitFolder, whereItLands } from '../../common/workspace-guard';
-
-/**
- * A command's --json shape as an MCP output schema (an error is a tool
- * error, not an answer). MCP wants an object at the top: a shape that is
- * one of several objects (symbols, calls) says so beside its anyOf.
- */
-function outputSchema(shape: z.ZodMiniType): Record<string, unknown> {
-  const schema: Record<string, unknown> = {
-    ...z.toJSONSchema(withNotesField(shape), { target: 'draft-2020-12', io: 'output' }),
-  };
-  return schema.type === 'object' ? schema : { type: 'object', ...schema };
-}
 
 function lineFor(words: string[], root: string, writes: boolean, timeoutMs?: number, stdin?: string): CommandLine {
   const [command, ...args] = words;
@@ -125,18 +112,24 @@ export async function serveMcp(
   root: string,
   timeoutMs?: number,
 ): Promise<void> {
-  const tools: Tool[] = toolModels(commands, outputSchema).map((model) => {
+  const tools: Tool[] = toolModels(commands).map((model) => {
     const shape = commands[model.name]?.shape;
     return shape ? { model, shape } : { model };
   });
-  const server = new Server({ name: 'lspq', version: BUILD.version }, { capabilities: { tools: {} } });
+  const server = new Server(
+    { name: 'lspq', version: BUILD.version },
+    { capabilities: { tools: {} }, instructions: instructions(root) },
+  );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map(({ model: t }) => ({
       name: t.name,
       description: t.description,
       inputSchema: inputSchema(t) as { type: 'object' },
       ...(t.outputSchema ? { outputSchema: t.outputSchema as { type: 'object' } } : {}),
-      annotations: { readOnlyHint: !t.writes, destructiveHint: false, openWorldHint: false },
+      // A hint of harm means something only beside a tool that writes.
+      annotations: t.writes
+        ? { readOnlyHint: false, destructiveHint: false, openWorldHint: false }
+        : { readOnlyHint: true, openWorldHint: false },
     })),
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

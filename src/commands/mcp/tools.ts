@@ -3,23 +3,28 @@
  * command that declares one (`mcp` in its declaration), a question or an
  * edit (a dry run unless `apply: true`). A tool's input
  * is the command's positional words and flags by name; its output schema
- * is the command's --json shape. Turning a call's arguments into a command
- * line checks each of them against that input first. Pure.
+ * names the command's --json shape (`lspq schema NAME` prints it). What
+ * several tools take is said once, in the server's instructions: the list
+ * of tools is read before a session's first question, every time. Turning
+ * a call's arguments into a command line checks each of them against that
+ * input first. Pure.
  */
 import type { ArgDef } from 'citty';
 import * as z from 'zod/mini';
 import type { Listed } from '../define';
 import type { McpTool } from '../declaration';
 import { namesLine, targetPath } from '../../common/target';
+import { declarationArgs, editArgs } from '../common-args';
 
 /**
- * Flags a tool does not take: the output is always both renderings, every
+ * Flags a tool does not take: the output is always both renderings (so no
+ * diag --format, which --json refuses), every
  * call goes through the daemon, and an edit's own dry-run or write flag is
  * its `apply` (each edit's declaration names it); fmt's --check is a dry run.
  * The workspace is the MCP server's, pinned when it started: no call names
  * another root or lets an edit out of it.
  */
-const LEFT_OUT = new Set(['json', 'daemon', 'check', 'root', 'allow-outside']);
+const LEFT_OUT = new Set(['json', 'format', 'daemon', 'check', 'root', 'allow-outside']);
 
 /** The inputs that name files (a target's file, a file, a folder to move), and how to read the path out of each. */
 const PATH_INPUTS: Record<string, 'target' | 'path' | 'target-or-name'> = {
@@ -84,7 +89,25 @@ export interface ToolModel {
   outputSchema?: JsonSchema;
 }
 
-const EDIT_NOTE = ' Without apply: true this is a dry run: the diff, nothing written.';
+const EDIT_NOTE = ' A dry run (the diff, nothing written) unless apply: true.';
+
+/** The flags several commands share (common-args.ts): described once, in the instructions, not in every tool. */
+const SHARED: Readonly<Record<string, ArgDef>> = { ...declarationArgs, ...editArgs };
+
+/** Whether a command's flag is the shared one itself, not one of its own by the same name. */
+const shared = (key: string, def: ArgDef) => SHARED[key] === def;
+
+/** What the server tells a host once: where paths start, what a result holds, and the inputs several tools take. */
+export function instructions(root: string): string {
+  const inputs = Object.entries(SHARED)
+    .filter(([key]) => !LEFT_OUT.has(key))
+    .map(([key, def]) => `${camelCase(key)}: ${def.description ?? ''}`);
+  return [
+    `lspq asks the language servers of ${root} about its code; paths are relative to it.`,
+    "A result's structured content is the command's --json answer (its JSON Schema: lspq schema NAME), its text lspq's lines for a person; a failure is a tool error with lspq's one-line message.",
+    `Inputs several tools take: ${inputs.join('; ')}.`,
+  ].join(' ');
+}
 
 function inputOf(
   key: string,
@@ -95,30 +118,27 @@ function inputOf(
 ): Input {
   if (text !== undefined)
     return { key, name: camelCase(key), kind: 'text', schema: { type: 'string', description: text } };
-  const description = def.description ?? '';
+  const description = shared(key, def) ? {} : { description: def.description ?? '' };
   const valueEnum = values ? { enum: [...values] } : {};
   // actions' --apply N is the action's number here: `apply` is every edit tool's yes to writing.
   const name = key === 'apply' ? 'action' : camelCase(key);
   if (def.type === 'positional')
     return variadic
-      ? { key, name, kind: 'words', schema: { type: 'array', items: { type: 'string' }, description } }
-      : { key, name, kind: 'positional', schema: { type: 'string', description, ...valueEnum } };
-  if (def.type === 'boolean') return { key, name, kind: 'boolean', schema: { type: 'boolean', description } };
+      ? { key, name, kind: 'words', schema: { type: 'array', items: { type: 'string' }, ...description } }
+      : { key, name, kind: 'positional', schema: { type: 'string', ...description, ...valueEnum } };
+  if (def.type === 'boolean') return { key, name, kind: 'boolean', schema: { type: 'boolean', ...description } };
   const hint = 'valueHint' in def ? def.valueHint : undefined;
   if (hint && NUMERIC_HINTS.has(hint))
     return {
       key,
       name,
       kind: 'number',
-      schema: { type: hint === 'SECONDS' ? 'number' : 'integer', minimum: 0, description },
+      schema: { type: hint === 'SECONDS' ? 'number' : 'integer', minimum: 0, ...description },
     };
-  return { key, name, kind: 'string', schema: { type: 'string', description, ...valueEnum } };
+  return { key, name, kind: 'string', schema: { type: 'string', ...description, ...valueEnum } };
 }
 
-export function toolModels(
-  commands: Readonly<Record<string, Listed>>,
-  outputSchema: (shape: NonNullable<Listed['shape']>) => JsonSchema,
-): ToolModel[] {
+export function toolModels(commands: Readonly<Record<string, Listed>>): ToolModel[] {
   // Questions first, then edits, each in the command list's order: a command declares its own tool.
   const declared = Object.entries(commands).flatMap(([name, c]) => (c.mcp ? [{ name, c, tool: c.mcp }] : []));
   const ordered = [
@@ -143,12 +163,13 @@ export function toolModels(
       );
     return {
       name,
-      description: `${c.summary}.${writes ? EDIT_NOTE : ''} Targets: FILE:LINE:COL or FILE:LINE:NAME, paths from the workspace the server was started in.`,
+      description: `${c.summary}.${writes ? EDIT_NOTE : ''}`,
       inputs,
       writes,
       required: (tool.required ?? []).map((key) => inputs.find((i) => i.key === key)?.name ?? key),
       ...(tool.kind === 'edit' ? { edit: tool } : {}),
-      ...(c.shape ? { outputSchema: outputSchema(c.shape) } : {}),
+      // The instructions name where the whole is (lspq schema NAME): every tool's was two thirds of the list (33 KB).
+      ...(c.shape ? { outputSchema: { type: 'object' } } : {}),
     };
   });
 }

@@ -6,7 +6,7 @@ import { usage } from '../../common/errors';
 import { contextArgs, indexArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
 import { parseKinds } from '../options';
-import { renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from './render';
+import { dependenciesLine, renderSymbols, renderWorkspaceSymbols, symbolsJson, workspaceSymbolsJson } from './render';
 import { staleNote } from '../../render/place-json';
 import { SymbolsShape, WorkspaceSymbolsShape } from './shape';
 
@@ -23,6 +23,10 @@ export const symbols = defineCommand({
     ...serverArgs,
     input: { type: 'positional', required: false, description: 'FILE, or QUERY with -w', valueHint: 'FILE|QUERY' },
     workspace: { type: 'boolean', alias: 'w', description: 'Search the whole workspace for QUERY' },
+    deps: {
+      type: 'boolean',
+      description: "With -w: dependencies' and the standard library's matches too, after the project's",
+    },
     ...indexArgs,
     ...contextArgs,
     kind: {
@@ -44,7 +48,8 @@ export const symbols = defineCommand({
     const input = args.input;
     if (args.workspace) {
       if (!input) throw usage('symbols -w needs a QUERY: lspq symbols -w NAME');
-      const result = await ask({ op: 'wsymbols', query: input, ...(kinds ? { kinds } : {}) }, args);
+      const query = { op: 'wsymbols' as const, query: input, ...(kinds ? { kinds } : {}), deps: args.deps === true };
+      const result = await ask(query, args);
       return present(
         result,
         args.json,
@@ -52,13 +57,15 @@ export const symbols = defineCommand({
           human: renderWorkspaceSymbols,
           json: workspaceSymbolsJson,
           found: (r) => r.total > 0,
-          nothing: () => `no ${kindWords(kinds)} in the workspace match '${input}'`,
+          nothing: (r) =>
+            `no ${kindWords(kinds)} in the workspace match '${input}'${r.inDependencies ? `; ${dependenciesLine(r)}` : ''}`,
           incomplete: staleNote,
         },
         line,
       );
     }
     if (!input) throw usage('missing FILE: lspq symbols FILE, or lspq symbols -w QUERY for the workspace');
+    if (args.deps) throw usage('--deps widens a search of the workspace: lspq symbols -w QUERY --deps');
     const query = { op: 'symbols' as const, path: resolvePath(line.cwd, input), ...(kinds ? { kinds } : {}) };
     const result = await ask(query, args);
     return present(

@@ -27,6 +27,8 @@ import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { assertFile, followLink, nameInProject } from '../../engine/files';
 import { prepare, sessionFor, using, textsOf } from '../../engine/sessions';
 import { searchWorkspace, symbolSessions, toWorkspaceSymbol } from '../../engine/symbol-search';
+import { checkoutTop } from '../../project/checkout';
+import { inDependencies } from '../../project/folders';
 
 const byPosition = (a: DocumentSymbol, b: DocumentSymbol) => a.line - b.line || a.column - b.column;
 
@@ -176,13 +178,16 @@ export async function workspaceSymbols(
       symbols: withContext(symbols, new TextSource(undefined, ctx.pool.caches.lines), req.context),
       total: all.length,
       truncated: all.length > req.limit,
+      // An index records the project's documents only.
+      inDependencies: 0,
       source: 'index',
       stale: named,
     };
   }
   const deadline = deadlineFor(req);
   const sessions = await symbolSessions(req, ctx, 'symbols -w');
-  const all: WorkspaceSymbol[] = [];
+  const own: WorkspaceSymbol[] = [];
+  const theirs: WorkspaceSymbol[] = [];
   // A server that stops at its own cap (gopls at 100) has not said all: the answer is cut, whatever --limit is.
   const capped: { server: string; cap: number }[] = [];
   for (const session of sessions) {
@@ -190,11 +195,14 @@ export async function workspaceSymbols(
     const found = await searchWorkspace(session, req.query, ctx, deadline);
     const cap = session.client.spec.symbolCap;
     if (cap !== undefined && found.length >= cap) capped.push({ server: session.client.spec.id, cap });
+    // gopls's fuzzy matches in the standard library (ChaCha8.AppendBinary for Matcher) come after the project's.
+    const dependency = inDependencies(checkoutTop(session.client.root) ?? session.client.root);
     for (const s of found) {
       const sym = toWorkspaceSymbol(s, session, texts);
-      if (sym && (!req.kinds?.length || req.kinds.includes(sym.kind))) all.push(sym);
+      if (sym && (!req.kinds?.length || req.kinds.includes(sym.kind))) (dependency(sym.path) ? theirs : own).push(sym);
     }
   }
+  const all = req.deps ? [...own, ...theirs] : own;
   return {
     query: req.query,
     server: sessions.map((s) => s.client.spec.id).join(','),
@@ -203,6 +211,7 @@ export async function workspaceSymbols(
     symbols: withContext(all.slice(0, req.limit), textsOf(sessions[0], ctx), req.context),
     total: all.length,
     truncated: all.length > req.limit || capped.length > 0,
+    inDependencies: req.deps ? 0 : theirs.length,
     source: 'server',
     ...(capped.length ? { serverCaps: capped } : {}),
   };

@@ -12,6 +12,8 @@ export interface WorkspaceSymbolsQuery extends CallerContext {
   op: 'wsymbols';
   query: string;
   kinds?: string[];
+  /** The matches in dependencies and the standard library too, after the project's. */
+  deps?: boolean;
 }
 
 export interface DocumentSymbol extends Span {
@@ -37,6 +39,8 @@ export interface WorkspaceSymbolsResult extends Sourced {
   symbols: WorkspaceSymbol[];
   total: number;
   truncated: boolean;
+  /** Matches in dependencies and the standard library left out (--deps lists them). */
+  inDependencies: number;
   /** Servers that stopped at their own cap: more symbols may match than any of them said. */
   serverCaps?: { server: string; cap: number }[];
 }

@@ -50,6 +50,7 @@ export function workspaceSymbolsJson(r: WorkspaceSymbolsResult, cwd: string): z.
     symbols: r.symbols.map((s) => ({ ...s, path: displayPath(s.path, cwd) })),
     total: r.total,
     truncated: r.truncated,
+    inDependencies: r.inDependencies,
     ...sourcedJson(r, cwd),
   };
 }
@@ -60,6 +61,12 @@ function capNote(r: WorkspaceSymbolsResult, serverCaps: NonNullable<WorkspaceSym
   return `cut by the server: ${caps} symbols, so more may match '${r.query}' than the ${r.symbols.length} shown; narrow the query`;
 }
 
+/** `12 more in dependencies: --deps`: the matches left out for lying outside the project, so none is left out unsaid. */
+export function dependenciesLine(r: WorkspaceSymbolsResult): string | undefined {
+  if (r.inDependencies === 0) return undefined;
+  return `${r.inDependencies} ${r.total > 0 ? 'more ' : ''}in dependencies: --deps`;
+}
+
 export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptions): Rendered {
   const places = r.symbols.map((s) => {
     const container = s.container ? ` ${o.colors.dim(`(${s.container})`)}` : '';
@@ -67,8 +74,10 @@ export function renderWorkspaceSymbols(r: WorkspaceSymbolsResult, o: RenderOptio
     const text = `${locationPrefix(o, path, s.line, s.column)} ${o.colors.dim(s.kind)} ${o.colors.bold(s.name)}${container}`;
     return { path, line: s.line, text, context: s.context };
   });
+  // With nothing of the project's, the line that says nothing was found says it (stderr).
+  const theirs = r.total > 0 ? dependenciesLine(r) : undefined;
   return {
-    stdout: placedLines(places),
+    stdout: `${placedLines(places)}${theirs ? `${theirs}\n` : ''}`,
     // --limit's cut first; a server's own cap, which --limit 0 does not lift, in its own words in the same place.
     ...(r.symbols.length < r.total
       ? { cut: cutLine(r.symbols.length, r.total) }

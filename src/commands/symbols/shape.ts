@@ -44,5 +44,7 @@ export const WorkspaceSymbolsShape = z.object({
     }),
   ),
   ...cut,
+  /** Matches in dependencies and the standard library left out (--deps lists them, after the project's). */
+  inDependencies: int,
   ...sourced,
 });
