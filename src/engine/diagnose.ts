@@ -189,9 +189,13 @@ export interface StagedSnapshot {
    * Laid over the disk's: the index's text of every file whose work-tree
    * text is not the index's, staged or not (a commit holds the index, and
    * an unstaged error in a file beside a staged one is no error of the
-   * commit); untracked files and staged deletions as gone.
+   * commit); staged deletions as gone. Untracked files stay as the disk
+   * has them: shown as gone, an untracked go.mod or package.json would
+   * take the project's servers apart.
    */
   tree: Map<string, string | null>;
+  /** Files git does not track: no file of the commit, left out of `--staged --all`. */
+  untracked: Set<string>;
   /** Staged files no server is shown: not text. */
   skipped: Map<string, string>;
 }
@@ -225,8 +229,7 @@ export async function stagedSnapshot(req: DiagRequest): Promise<StagedSnapshot> 
     const text = await repo.staged(at(e.path));
     if (isText(text)) tree.set(at(e.path), text);
   }
-  for (const p of status.untracked) tree.set(at(p), null);
-  return { files: files.sort(), tree, skipped };
+  return { files: files.sort(), tree, untracked: new Set(status.untracked.map(at)), skipped };
 }
 
 async function workspacePull(

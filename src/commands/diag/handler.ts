@@ -46,7 +46,7 @@ export async function diag(req: DiagRequest, ctx: HandlerContext): Promise<DiagR
       for (const [session, files] of work)
         work.set(
           session,
-          files.filter((f) => inTree(tree, f)),
+          files.filter((f) => inTree(tree, f) && !snapshot.untracked.has(f)),
         );
   } else {
     for (const path of snapshot?.files ?? req.files) {

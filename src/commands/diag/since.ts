@@ -105,7 +105,15 @@ export async function diagSince(req: DiagRequest, ctx: HandlerContext): Promise<
   // Both states are this question's alone: no other question sees REV's text or the index's.
   await holdAlone([...work.keys()], req, ctx, deadline);
   // With --staged, both states are the commit's: the index's text wherever the work tree's differs.
-  const base: Tree = req.staged ? (await stagedSnapshot(req)).tree : new Map();
+  const snapshot = req.staged ? await stagedSnapshot(req) : undefined;
+  const base: Tree = snapshot?.tree ?? new Map();
+  // An untracked file is no file of the commit.
+  if (snapshot)
+    for (const [session, files] of work)
+      work.set(
+        session,
+        files.filter((f) => !snapshot.untracked.has(f)),
+      );
   const now = new Map([...base, ...(req.staged ? changed.map((c) => [c.path, c.now] as const) : [])]);
   // A check that reads the disk (cargo check) judges neither the staged tree nor REV's: left out there, and said.
   const held = req.staged === true && base.size > 0;
