@@ -47,6 +47,8 @@ export interface Misbehaviour {
   command?: (uri: string, connection: MessageConnection) => Promise<void>;
   /** Pulled diagnostics never answered (a check that does not end in time). */
   diagnosticsHang?: boolean;
+  /** Runs before pulled diagnostics are answered (another program edits a file meanwhile). */
+  beforeDiagnostics?: (path: string) => void;
 }
 
 const path = (uri: string) => decodeURIComponent(new URL(uri).pathname);
@@ -111,9 +113,10 @@ export function serve(m: Misbehaviour = {}): void {
     await (m.command ? m.command(uri, connection) : fixByCommand(uri, connection));
     return null;
   });
-  connection.onRequest(DocumentDiagnosticRequest.type, () =>
-    m.diagnosticsHang ? new Promise<never>(() => {}) : { kind: 'full' as const, items: [] },
-  );
+  connection.onRequest(DocumentDiagnosticRequest.type, (params) => {
+    m.beforeDiagnostics?.(path(params.textDocument.uri));
+    return m.diagnosticsHang ? new Promise<never>(() => {}) : { kind: 'full' as const, items: [] };
+  });
   connection.onRequest(ShutdownRequest.type, () => undefined);
   connection.onNotification(ExitNotification.type, () => process.exit(0));
   connection.onClose(() => process.exit(0));
