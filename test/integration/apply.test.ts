@@ -7,7 +7,8 @@
  * and every file byte for byte as it was; a chain is written only if every
  * step is clean, and names the step that is not; a patch that does not
  * apply is exit 2 naming the file and the hunk; --fail-on, --dry-run,
- * stdin, JSON against its schema; no patch writes into .git; a file
+ * stdin, JSON against its schema; no patch writes into .git, nor a binary
+ * change it cannot write with the rest; a file
  * another program changes during the check makes the write refused, nothing
  * of the patch written (a fake server that edits during its diagnostics).
  */
@@ -244,7 +245,7 @@ describe('gopls: a small module', () => {
     reset();
   });
 
-  test('bad input: no patch, two from stdin, one that does not apply, one into .git: exit 2, nothing written', async () => {
+  test('bad input: no patch, two from stdin, one that does not apply, one into .git, a binary change: exit 2, nothing written', async () => {
     expect(await lspq.run(['apply'], { cwd: dir })).toEqual({
       exit: 2,
       stdout: '',
@@ -269,6 +270,13 @@ describe('gopls: a small module', () => {
       stdout: '',
       stderr:
         'lspq: the patch would change .git/hooks/pre-commit, inside a .git folder, which lspq apply never writes (git runs its hooks); nothing was written\n',
+    });
+    const binary = `${GO_CLEAN}diff --git a/logo.png b/logo.png\nindex 1111111..2222222 100644\nBinary files a/logo.png and b/logo.png differ\n`;
+    expect(await lspq.run(['apply', patchFile('go-binary', binary)], { cwd: dir })).toEqual({
+      exit: 2,
+      stdout: '',
+      stderr:
+        'lspq: the patch changes logo.png as a binary file, which lspq apply cannot write with the rest: apply that part with git apply, or leave it out\n',
     });
     expect(tree(dir)).toEqual(clean);
     expect(readdirSync(join(dir, '.git', 'hooks'))).not.toContain('pre-commit');

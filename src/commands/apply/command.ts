@@ -7,6 +7,7 @@
  */
 import { SEVERITIES } from '../../answers/diagnostics';
 import { usage } from '../../common/errors';
+import { displayPath } from '../../common/paths';
 import { verdict } from '../../render/verdict';
 import { editArgs, serverArgs } from '../common-args';
 import { defineCommand, present } from '../define';
@@ -67,9 +68,16 @@ export const apply = defineCommand({
     const never = args['fail-on'] === 'never' || args['fail-on'] === 'none';
     const failOn = never ? undefined : (severityFlag(args['fail-on'], '--fail-on', ['never', 'none']) ?? 'error');
     const shown = severityFlag(args.severity, '--severity');
+    const steps = await chainFor(args._, line);
+    // All files or none: a change the patch does not hold as text could not be written with the rest.
+    const binary = steps.flatMap((s) => s.binary);
+    if (binary.length > 0)
+      throw usage(
+        `the patch changes ${displayPath(binary[0] ?? '', line.cwd)} as a binary file, which lspq apply cannot write with the rest: apply that part with git apply, or leave it out`,
+      );
     const query = {
       op: 'apply' as const,
-      steps: await chainFor(args._, line),
+      steps,
       write: args['dry-run'] !== true,
       allowOutside: args['allow-outside'] === true,
       ...(failOn ? { failOn } : {}),
