@@ -147,7 +147,7 @@ async function run(): Promise<ExitCode> {
         : {}),
   };
   // Read whole where the words ask for it (diag --patch -): the engine, in the daemon, has no stdin of ours.
-  if (!help && asksStdin(spec.stdin, args)) line.stdin = await readStdin();
+  if (!help && asksStdin(spec.stdin, args, (flag) => takesValue(spec.args, flag))) line.stdin = await readStdin();
   // --help is answered here: asking it must not start a daemon.
   const here = spec.process === 'here' || words.noDaemon || help;
   if (spec.stream && !help) return print(await batch(line, here));
@@ -157,6 +157,14 @@ async function run(): Promise<ExitCode> {
     if (answered) return print(answered);
   } else if (!here) return print(await forward(line, showProgress));
   return print(await loadBundle<EngineBundle>('engine').runHere(line));
+}
+
+/** Whether `flag` (a name or alias, without its dashes) is one of the declared flags that take a value. */
+function takesValue(args: (typeof COMMANDS)[keyof typeof COMMANDS]['args'], flag: string): boolean {
+  return Object.entries(args).some(
+    ([key, def]) =>
+      def.type === 'string' && (key === flag || ('alias' in def && [def.alias ?? []].flat().includes(flag))),
+  );
 }
 
 /** Past this, stdin does not fit the one line a command travels in to the daemon. */

@@ -29,8 +29,24 @@ export interface DiagQuery extends CallerContext {
   since?: string;
   /** Only diagnostics on lines added or changed since `since` (else HEAD). */
   changedLines?: boolean;
-  /** What a unified diff would introduce, applied in memory: the files it touches, and those it changes that are no text. */
-  patch?: { files: ChangedFile[]; binary: string[] };
+  /**
+   * What a unified diff would introduce, applied in memory; several, a
+   * chain: each applied on top of those before it, checked in turn.
+   */
+  patch?: PatchStep[];
+  /** With a chain: the severity at which a step fails, so the steps after it are not checked. */
+  failOn?: Severity;
+}
+
+/** A unified diff read against the tree before it: the files it touches, and those it changes that are no text. */
+export interface ReadPatch {
+  files: ChangedFile[];
+  binary: string[];
+}
+
+/** One patch of a chain, by the name it was given (its file, or `-` for stdin). */
+export interface PatchStep extends ReadPatch {
+  name: string;
 }
 
 /** A file a change touches: its text before and after (null: absent then), and where it was before a rename. */

@@ -1,5 +1,6 @@
 /** A command as the command's process needs to know it: plain data (declarations.ts inlines it into main). */
 import type { ArgsDef } from 'citty';
+import type { StdinWords } from '../common/words';
 
 /**
  * Where the engine runs a command. `daemon`: the warm daemon (or this
@@ -38,12 +39,16 @@ export interface Declaration {
   mcp?: McpTool;
   /**
    * When its words ask for it, the command's process reads stdin whole and
-   * sends it with the line: `--FLAG -` (diag --patch -), or WORD as the
-   * first positional word (hook run). Never otherwise: a script's stdin is
+   * sends it with the line: `--FLAG -` (diag --patch -), WORD as the
+   * first positional word (hook run), or WORD as any positional word
+   * (apply's `-` among its patches). Never otherwise: a script's stdin is
    * not lspq's to take.
    */
-  stdin?: { flag: string } | { word: string };
+  stdin?: StdinWords;
 }
+
+/** The input every MCP edit tool takes to write (`apply: true`); without it, a dry run. */
+export const MCP_WRITE = 'apply';
 
 /**
  * A command as an MCP tool. An edit writes only with the tool's `apply:
@@ -53,18 +58,17 @@ export interface Declaration {
  * must be given for the edit to be one (actions: which action).
  */
 export type McpTool = (
-  | {
-      kind: 'question';
-      /**
-       * Flags whose value the tool takes as text and hands the command on
-       * its stdin (`--FLAG -`), by the flag's name, with the input's
-       * description: diag's `patch` is the diff itself, never a path.
-       */
-      text?: Readonly<Record<string, string>>;
-    }
+  | { kind: 'question' }
   | { kind: 'edit'; dryRun: string; chosenBy?: readonly string[] }
   | { kind: 'edit'; write: string }
 ) & {
   /** The arguments a call must give (by the command's names), listed as the tool's `required`. */
   required?: readonly string[];
+  /**
+   * Flags or the positional argument whose value the tool takes as text
+   * and hands the command on its stdin (`--FLAG -`, or `-` as the word),
+   * by name, with the input's description: diag's `patch` and apply's are
+   * the diff itself, never a path.
+   */
+  text?: Readonly<Record<string, string>>;
 };

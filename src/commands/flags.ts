@@ -13,9 +13,15 @@ import { usage } from '../common/errors';
 import { didYouMean } from '../common/nearest';
 import type { Declaration } from './declaration';
 
-/** A command's arguments as its flags declare them: switches are booleans, the rest strings; `_` holds every positional word. */
+/**
+ * A flag that may be given more than once (diag --patch A --patch B): each
+ * value kept, in order. Declared as `repeats: true` beside its citty fields.
+ */
+export type Repeated = { type: 'string'; repeats: true };
+
+/** A command's arguments as its flags declare them: switches are booleans, a repeated flag its values, the rest strings; `_` holds every positional word. */
 export type Parsed<A extends ArgsDef> = {
-  -readonly [K in keyof A]?: A[K] extends { type: 'boolean' } ? boolean : string;
+  -readonly [K in keyof A]?: A[K] extends { type: 'boolean' } ? boolean : A[K] extends Repeated ? string[] : string;
 } & { _: string[] };
 
 type Loose = Record<string, unknown> & { _: string[] };
@@ -23,6 +29,7 @@ type Loose = Record<string, unknown> & { _: string[] };
 interface Flag {
   key: string;
   type: 'boolean' | 'string';
+  repeats: boolean;
 }
 
 /** A command's flags by every name they answer to: made once per command (define.ts), as its flags never change. */
@@ -43,7 +50,8 @@ export function flagTable(defs: ArgsDef): FlagTable {
     }
     if (def.type !== 'boolean' && def.type !== 'string') continue;
     const aliases = 'alias' in def && def.alias ? (Array.isArray(def.alias) ? def.alias : [def.alias]) : [];
-    for (const name of [key, ...aliases]) flags.set(name, { key, type: def.type });
+    const repeats = 'repeats' in def && def.repeats === true;
+    for (const name of [key, ...aliases]) flags.set(name, { key, type: def.type, repeats });
     if ('default' in def && def.default !== undefined) defaults[key] = def.default;
   }
   return { flags, positionals, defaults };
@@ -83,6 +91,11 @@ export function parseFlags<A extends ArgsDef>(
     if (value.startsWith('-') && value !== '-') throw usage(`${raw} needs a value, not the flag '${value}'`);
     return value;
   };
+  // A repeated flag keeps every value in order; any other, the last given.
+  const set = (flag: Flag, value: string) => {
+    const before = args[flag.key];
+    args[flag.key] = flag.repeats ? [...(Array.isArray(before) ? before : []), value] : value;
+  };
   // By index: a flag's value is the next word, and the loop steps past it (valueAfter's i++).
   for (let i = 0, raw = rawArgs[0]; raw !== undefined; raw = rawArgs[++i]) {
     if (raw === '--') {
@@ -102,8 +115,7 @@ export function parseFlags<A extends ArgsDef>(
       if (negated?.type === 'boolean' && inline === undefined) args[negated.key] = false;
       else if (!flag) throw unknown(raw);
       else if (flag.type === 'boolean') args[flag.key] = inline === undefined ? true : booleanValue(raw, inline, word);
-      else if (inline !== undefined) args[flag.key] = inline;
-      else args[flag.key] = valueAfter(raw, i++);
+      else set(flag, inline ?? valueAfter(raw, i++));
       continue;
     }
     // Short flags, possibly grouped (-w); only the last of a group may take a value.
@@ -114,9 +126,9 @@ export function parseFlags<A extends ArgsDef>(
       if (flag.type === 'boolean') args[flag.key] = true;
       else if (at !== letters.length - 1) {
         // grep's -C3: the value written onto the letter.
-        args[flag.key] = letters.slice(at + 1).join('');
+        set(flag, letters.slice(at + 1).join(''));
         break;
-      } else args[flag.key] = valueAfter(raw, i++);
+      } else set(flag, valueAfter(raw, i++));
     }
   }
   if (!spec.variadic && args._.length > positionals.length) {

@@ -8,6 +8,7 @@
  * `servers --for` says a server can answer.
  */
 import { actions } from './actions/command';
+import { apply } from './apply/command';
 import { batch } from './batch/command';
 import { calls } from './calls/command';
 import { completion } from './completion/command';
@@ -44,6 +45,7 @@ export const COMMANDS = {
   mv,
   index,
   diag,
+  apply,
   batch,
   git,
   schema,

@@ -79,17 +79,38 @@ export function scanWords(
   return { command, args, json, help, noDaemon, timeoutMs };
 }
 
+/** How a command's words ask for its stdin (its declaration's `stdin`). */
+export type StdinWords = { flag: string } | { word: string } | { anyWord: string };
+
 /**
  * Whether a command's words ask for its stdin, as its declaration says
- * (`--FLAG -` or `--FLAG=-`, or WORD as the first positional word).
+ * (`--FLAG -` or `--FLAG=-`; WORD as the first positional word; WORD as any
+ * positional word). `takesValue` names the flags whose next word is their
+ * value, never a positional one (`hook --severity warning run`).
  */
-export function asksStdin(how: { flag: string } | { word: string } | undefined, args: readonly string[]): boolean {
+export function asksStdin(
+  how: StdinWords | undefined,
+  args: readonly string[],
+  takesValue: (flag: string) => boolean = () => false,
+): boolean {
   if (!how) return false;
+  const positional = (word: string, first: boolean) =>
+    'word' in how ? (first ? word === how.word : false) : 'anyWord' in how && word === how.anyWord;
+  let first = true;
   for (let i = 0, word = args[0]; word !== undefined; word = args[++i]) {
-    if (word === '--') return 'word' in how && args[i + 1] === how.word;
+    if (word === '--') return args.slice(i + 1).some((w, at) => positional(w, first && at === 0));
     if ('flag' in how) {
       if (word === `--${how.flag}=-` || (word === `--${how.flag}` && args[i + 1] === '-')) return true;
-    } else if (!word.startsWith('-')) return word === how.word;
+      continue;
+    }
+    if (word.startsWith('-') && word !== '-') {
+      const name = word.replace(/^--?/, '');
+      if (!name.includes('=') && takesValue(name)) i++;
+      continue;
+    }
+    if (positional(word, first)) return true;
+    if ('word' in how) return false;
+    first = false;
   }
   return false;
 }

@@ -60,8 +60,10 @@ async function workOf(
   ctx: HandlerContext,
   deadline: Deadline,
   out: Collected,
+  /** Files a tree under both states holds that the disk may not (a chain's earlier patches made them). */
+  made: string[] = [],
 ): Promise<Map<Session, string[]>> {
-  const touched = changes.flatMap((c) => [c.path, ...(c.renamedFrom ? [c.renamedFrom] : [])]);
+  const touched = [...changes.flatMap((c) => [c.path, ...(c.renamedFrom ? [c.renamedFrom] : [])]), ...made];
   const work = new Map<Session, string[]>();
   const add = (session: Session, path: string) => {
     const list = work.get(session) ?? [];
@@ -104,7 +106,9 @@ export function withheldOf(sessions: Session[], ctx: HandlerContext, held: boole
  * servers diagnosed it with nothing changed since, of every file first
  * (their answers kept, little to pay); else after, of the files with
  * something to say after the change alone (on immer, a patch's check went
- * from a full pass each way to one and a few files).
+ * from a full pass each way to one and a few files). `base`: a tree under
+ * both states, neither then the disk's (a chain's patches after the first:
+ * the tree the ones before it made).
  */
 export async function introducedBy(
   changes: ChangedFile[],
@@ -115,39 +119,51 @@ export async function introducedBy(
   deadline: Deadline,
   /** A file absent from the tree stands as an empty one where a server cannot be shown it gone (the hook's new files). */
   absentAsEmpty = false,
+  base: Tree = new Map(),
 ): Promise<Introduced> {
   const listed = collected(req.context);
-  const work = await workOf(changes, scope, req, ctx, deadline, listed);
-  const side = (c: ChangedFile) => (disk === 'before' ? c.after : c.before);
-  const tree: Tree = new Map(
-    changes.flatMap((c): [string, string | null][] => [
-      [c.path, side(c)],
-      // A renamed file is gone from where it was, after the change.
-      ...(c.renamedFrom && disk === 'before' ? [[c.renamedFrom, null] as [string, null]] : []),
-    ]),
-  );
+  const made = [...base].flatMap(([path, text]) => (text !== null ? [path] : []));
+  const work = await workOf(changes, scope, req, ctx, deadline, listed, made);
+  // Each state as laid over the disk: the change's side, a renamed file gone from where it was after it.
+  const stateOf = (side: 'before' | 'after'): Tree =>
+    new Map([
+      ...base,
+      ...changes.flatMap((c): [string, string | null][] =>
+        side === 'after'
+          ? [[c.path, c.after], ...(c.renamedFrom ? [[c.renamedFrom, null] as [string, null]] : [])]
+          : c.renamedFrom
+            ? [
+                [c.renamedFrom, c.before],
+                [c.path, null],
+              ]
+            : [[c.path, c.before]],
+      ),
+    ]);
+  const none: Tree = new Map();
+  const laid = base.size > 0;
+  const treeBefore = disk === 'before' && !laid ? none : stateOf('before');
+  const treeAfter = disk === 'after' && !laid ? none : stateOf('after');
   const sessions = [...work.keys()];
-  refuseUnshowable(sessions, tree, req.cwd, absentAsEmpty);
+  for (const tree of [treeBefore, treeAfter]) refuseUnshowable(sessions, tree, req.cwd, absentAsEmpty);
   // Both states are this question's alone: no other question sees the tree.
   await holdAlone(sessions, req, ctx, deadline);
   const how = { keepOpen: scope === 'files', ownOnly: true };
-  const none: Tree = new Map();
   const moved = new Map(changes.flatMap((c) => (c.renamedFrom ? [[c.renamedFrom, c.path] as const] : [])));
   // The disk's side first where it costs little (its servers diagnosed it and nothing changed since): every file
   // then, before the tree is laid. Else the state after the change first, and the state before it only for the
   // files with something to say after it (the rest can hold nothing new): a server laid a tree over and taken off
   // again checks afresh what it is asked.
-  const warm = disk === 'before' && sessions.every((s) => s.docs.warm);
+  const warm = disk === 'before' && !laid && sessions.every((s) => s.docs.warm);
   let then: Collected | undefined;
   if (warm) then = await pass(work, none, req, ctx, deadline, how);
-  const now = await pass(work, disk === 'before' ? tree : none, req, ctx, deadline, how);
+  const now = await pass(work, treeAfter, req, ctx, deadline, how);
   if (!then) {
     const said = new Set(now.diagnostics.map((d) => d.path));
     const asked = (f: string) => said.has(f) || said.has(moved.get(f) ?? '');
     const before = new Map(
       [...work].map(([s, files]) => [s, files.filter(asked)] as const).filter(([, f]) => f.length > 0),
     );
-    then = await pass(before, disk === 'before' ? none : tree, req, ctx, deadline, how);
+    then = await pass(before, treeBefore, req, ctx, deadline, how);
   }
   // What was said of a renamed file where it was is said of it where it goes.
   const old = mergeDiagnostics(then.diagnostics.map((d) => ({ ...d, path: moved.get(d.path) ?? d.path })));

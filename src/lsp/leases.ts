@@ -74,12 +74,15 @@ export class Leases<S extends Lockable = Lockable> {
   }
 
   /**
-   * Every one of `sessions` to this question alone. Its other leases are
+   * Every one of `sessions` to this question alone, and those it holds
+   * alone already (a chain's next patch, another build's server: all of
+   * them stay its own until the edit is written). Its other leases are
    * given up first, so it never waits while holding one; the caller brings
    * the servers up to date again once this returns.
    */
   async exclusive(sessions: S[], wait: LeaseWait): Promise<void> {
-    const wanted = [...new Set(sessions)];
+    const alone = [...this.held].flatMap(([s, mode]) => (mode === 'exclusive' ? [s] : []));
+    const wanted = [...new Set([...sessions, ...alone])];
     if (wanted.length > 0 && wanted.every((s) => this.held.get(s) === 'exclusive')) return;
     this.releaseAll();
     const take = () => {

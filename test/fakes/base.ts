@@ -52,6 +52,8 @@ export interface Misbehaviour {
   diagnosticsHang?: boolean;
   /** A rename, the code action's command and a move (workspace/willRenameFiles, then offered) refused with this message. */
   refusal?: string;
+  /** Runs before pulled diagnostics are answered (another program edits a file meanwhile). */
+  beforeDiagnostics?: (path: string) => void;
 }
 
 const path = (uri: string) => decodeURIComponent(new URL(uri).pathname);
@@ -125,9 +127,10 @@ export function serve(m: Misbehaviour = {}): void {
     await (m.command ? m.command(uri, connection) : fixByCommand(uri, connection));
     return null;
   });
-  connection.onRequest(DocumentDiagnosticRequest.type, () =>
-    m.diagnosticsHang ? new Promise<never>(() => {}) : { kind: 'full' as const, items: [] },
-  );
+  connection.onRequest(DocumentDiagnosticRequest.type, (params) => {
+    m.beforeDiagnostics?.(path(params.textDocument.uri));
+    return m.diagnosticsHang ? new Promise<never>(() => {}) : { kind: 'full' as const, items: [] };
+  });
   connection.onRequest(ShutdownRequest.type, () => undefined);
   connection.onNotification(ExitNotification.type, () => process.exit(0));
   connection.onClose(() => process.exit(0));

@@ -1,6 +1,6 @@
 /**
- * The crash matrix of crash-edits.test.ts and crash-actions.test.ts. Edits across crashes: the daemon is killed (SIGKILL, as kill -9) at every
- * step of writing a rename, a move, a code action and a formatting of 10
+ * The crash matrix of crash-edits.test.ts, crash-actions.test.ts and crash-apply.test.ts. Edits across crashes: the daemon
+ * is killed (SIGKILL, as kill -9) at every step of writing a rename, a move, a code action, a patch and a formatting of 10
  * files, and at 30 steps spread over the same edits of 150 files
  * (LSPQ_TEST_CRASH_AT: the daemon kills itself at its N-th crash point).
  * Every time the tree ends exactly as before or exactly as after the whole
@@ -77,6 +77,28 @@ const EDITS: Edit[] = [
     prepare: unformatted,
     stderr: () => '',
     journal: (n) => `formatted ${n} files`,
+  },
+  {
+    // A patch of every use file, checked in memory first, then written by the same writer.
+    name: 'apply',
+    only: 10,
+    prepare: (dir, files) => {
+      const hunks = Array.from({ length: files }, (_, i) =>
+        [
+          `--- a/src/use/u${i}.ts`,
+          `+++ b/src/use/u${i}.ts`,
+          '@@ -2,2 +2,2 @@',
+          ` export const a${i} = helper(${i});`,
+          `-export const b${i} = helper(a${i});`,
+          `+export const b${i} = helper(a${i} + 1);`,
+        ].join('\n'),
+      );
+      writeFileSync(join(dir, 'change.patch'), `${hunks.join('\n')}\n`);
+    },
+    args: ['apply', 'change.patch'],
+    stderr: (n) =>
+      `lspq: nothing new with the patch (${n} files touched) in ${n + 1} files; applied change.patch: ${n} files written\n`,
+    journal: (n) => `applied change.patch: ${n} files written`,
   },
   {
     // A command that sends its edit of every file back, in two workspace/applyEdit requests: written as one.

@@ -3,11 +3,12 @@
  * published_sources), each as its registry ships it: immer's and
  * @tanstack/query-core's TypeScript from npm, with the tsconfig their sources
  * need alone; gorilla/mux's and golang.org/x/sync's Go from the module proxy;
- * attrs's Python with its stubs from PyPI; anyhow's Rust from crates.io. Each
+ * attrs's Python with its stubs from PyPI; anyhow's Rust from crates.io;
+ * cobra's Go from the Go module cache (the benchmarks' project, bench/projects.ts). Each
  * copied to `dir` and committed (the differential harness lists files with
  * git, and `lspq index` records the commit).
  */
-import { cpSync, existsSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git, REPO } from './lspq';
 
@@ -83,5 +84,32 @@ export function queryCoreAt(dir: string): string {
   // Its build defines process.env.NODE_ENV; the sources alone need it declared.
   writeFileSync(join(dir, 'src', 'node.d.ts'), 'declare const process: { env: { NODE_ENV?: string } }\n');
   writeFileSync(join(dir, 'package.json'), '{ "name": "@tanstack/query-core", "private": true, "type": "module" }\n');
+  return committed(dir);
+}
+
+export const COBRA_VERSION = 'v1.8.1';
+
+/** Every file and folder under `dir` made writable by its owner (the module cache's are read-only). */
+function writable(dir: string): void {
+  chmodSync(dir, statSync(dir).mode | 0o700);
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) writable(p);
+    else chmodSync(p, statSync(p).mode | 0o200);
+  }
+}
+
+/** spf13/cobra's module at `dir`, as the module proxy serves it (go mod download: its cache first), its tests included. */
+export function cobraAt(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  const r = Bun.spawnSync(['go', 'mod', 'download', '-json', `github.com/spf13/cobra@${COBRA_VERSION}`], {
+    cwd: dir,
+    env: { ...process.env, GOFLAGS: '-mod=mod' },
+    stdin: 'ignore',
+  });
+  const found = r.exitCode === 0 ? (JSON.parse(r.stdout.toString()) as { Dir?: string }).Dir : undefined;
+  if (!found) throw new Error(`go mod download github.com/spf13/cobra@${COBRA_VERSION}: ${r.stderr.toString()}`);
+  cpSync(found, dir, { recursive: true });
+  writable(dir);
   return committed(dir);
 }

@@ -8,8 +8,11 @@
  * Files the patch creates and deletes, where the server can be shown them
  * (TypeScript 7, gopls), and exit 3 naming the server where it cannot; a
  * patch that does not apply is exit 2 naming the hunk, an empty one exit 2
- * saying so; a patch check beside
- * a plain diag of the same file: neither sees the other's text.
+ * saying so; a patch check beside a plain diag of the same file: neither
+ * sees the other's text. A chain of patches (--patch given again), each
+ * checked on top of the ones before it: a line per step, the first that
+ * introduces a problem named with its problems, the steps after it not
+ * checked.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -400,3 +403,87 @@ test("rust-analyzer: its own diagnostics of the patched text; cargo check's, whi
   );
   expect(r.exit).toBe(3);
 }, 240_000);
+
+describe('a chain of patches (gopls): each checked on top of the ones before it', () => {
+  const dir = join(base, 'chain');
+  const files: Record<string, string> = {
+    'go.mod': 'module example.com/chain\n\ngo 1.22\n',
+    'lib.go': 'package chain\n\nfunc Scale(x int) int {\n\treturn x * 2\n}\n',
+    'caller.go': 'package chain\n\nvar Twice = Scale(2)\n',
+  };
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-qm', 'base');
+  const clean = snapshot(dir);
+  const write = (name: string, text: string) => {
+    const path = join(base, `chain-${name}.patch`);
+    writeFileSync(path, text);
+    return path;
+  };
+  // Adds Triple; then (its context is what the first added) makes it return a string it does not; then a caller of it.
+  const add = write(
+    'add',
+    '--- a/lib.go\n+++ b/lib.go\n@@ -3,3 +3,7 @@\n func Scale(x int) int {\n \treturn x * 2\n }\n+\n+func Triple(x int) int {\n+\treturn x * 3\n+}\n',
+  );
+  const retype = write(
+    'retype',
+    '--- a/lib.go\n+++ b/lib.go\n@@ -7,3 +7,3 @@\n \n-func Triple(x int) int {\n+func Triple(x int) string {\n \treturn x * 3\n',
+  );
+  const use = write(
+    'use',
+    '--- a/caller.go\n+++ b/caller.go\n@@ -3 +3,2 @@\n var Twice = Scale(2)\n+var Six = Triple(2)\n',
+  );
+  const retyped =
+    'lib.go:8:9: error: cannot use x * 3 (value of type int) as string value in return statement [compiler IncompatibleAssign]';
+
+  test('the second step breaks what the first added: a line per step, its problems under it, exit 1', async () => {
+    const r = await lspq.run(['diag', '--patch', add, '--patch', retype, '--patch', use], { cwd: dir });
+    expect(r.stdout).toBe(
+      [
+        `step 1 of 3 (${add}): introduces nothing`,
+        `step 2 of 3 (${retype}): introduces 1 error`,
+        retyped,
+        `step 3 of 3 (${use}): not checked (step 2 introduces problems)`,
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toMatch(/^lspq: 1 error new with 3 patches \(2 files touched\) in \d+ files\n$/);
+    expect(r.exit).toBe(1);
+    expect(snapshot(dir)).toEqual(clean);
+  });
+
+  test('as JSON (the schema checks it): steps with what each introduced; the last from stdin', async () => {
+    const r = await piped(['diag', '--patch', add, '--patch', '-', '--json'], dir, readFileSync(retype, 'utf8'));
+    const doc = JSON.parse(r.stdout) as {
+      steps: { patch: string; checked: boolean; introduced: Record<string, number>; diagnostics: { path: string }[] }[];
+    };
+    expect(doc.steps.map((s) => [s.patch, s.checked, s.introduced.error, s.diagnostics.map((d) => d.path)])).toEqual([
+      [add, true, 0, []],
+      ['-', true, 1, ['lib.go']],
+    ]);
+    expect(r.exit).toBe(1);
+  });
+
+  test('a clean chain: exit 0, each step introducing nothing; with --all, or - twice: a usage error', async () => {
+    const r = await lspq.run(['diag', '--patch', add, '--patch', use], { cwd: dir });
+    expect([r.stdout, r.exit]).toEqual([
+      `step 1 of 2 (${add}): introduces nothing\nstep 2 of 2 (${use}): introduces nothing\n`,
+      0,
+    ]);
+    expect(await lspq.run(['diag', '--patch', add, '--patch', use, '--all'], { cwd: dir })).toEqual({
+      exit: 2,
+      stdout: '',
+      stderr: "lspq: --all lists the old problems of one patch's files: give one --patch with it, or leave --all out\n",
+    });
+    expect(await piped(['diag', '--patch', '-', '--patch', '-'], dir, '')).toEqual({
+      exit: 2,
+      stdout: '',
+      stderr: 'lspq: - reads a patch from stdin, which holds one: give the other patches as files\n',
+    });
+    expect(snapshot(dir)).toEqual(clean);
+  });
+});

@@ -57,6 +57,11 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq diag --since main --all': { in: 'repo', exit: 1 },
   // The patch gives twice() a return type its body breaks.
   'lspq diag --patch fix.patch': { in: 'ts-diag', exit: 1 },
+  // thrice.patch adds a function, and fix.patch then breaks twice() on top of it: step 2 is named.
+  'lspq diag --patch thrice.patch --patch fix.patch': { in: 'ts-diag', exit: 1 },
+  'lspq apply thrice.patch': { in: 'ts-diag', copy: true },
+  'lspq apply fix.patch --json': { in: 'ts-diag', exit: 1, copy: true },
+  'lspq apply thrice.patch fix.patch': { in: 'ts-diag', exit: 1, copy: true },
   'printf \'["hover", "geometry.go:9:sumAreas"]\\n["def", "main.go:7:TotalArea"]\\n\' | lspq batch': {
     in: 'go-shapes',
   },
@@ -144,7 +149,9 @@ describe('every --help example runs', () => {
     expect({ exit, stderr: exit === (where.exit ?? 0) ? '' : stderr }).toEqual({ exit: where.exit ?? 0, stderr: '' });
     if (example.includes('--json')) expect(() => JSON.parse(stdout)).not.toThrow();
     else if (
-      !/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update|trust$|trust --revoke|mcp( |$))/.test(example)
+      !/^lspq (daemon stop|git commit|fmt .*--write|mv .*--no-update|apply thrice\.patch$|trust$|trust --revoke|mcp( |$))/.test(
+        example,
+      )
     )
       expect(stdout.length).toBeGreaterThan(0);
   });

@@ -11,9 +11,10 @@
  * shell as opencode calls it, adds the problems to the edit tool's output.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, Lspq, lspqArgv, lspqOnPath, scratchDir, toolsPath } from '../helpers/lspq';
+import { fakeProject, git, Lspq, lspqArgv, lspqOnPath, scratchDir, toolsPath } from '../helpers/lspq';
+import { cobraAt } from '../helpers/published';
 import { checkAnswer } from '../helpers/schema';
 
 const lspq = new Lspq();
@@ -68,12 +69,15 @@ const BROKEN = 'src/caller.ts:3:22: error: Expected 2 arguments, but got 1. [ts 
 test('lspq hook lists the agents; each prints its configuration, and where it goes', async () => {
   const list = await lspq.run(['hook']);
   expect(list.exit).toBe(0);
-  expect(list.stdout).toContain('  claude    Claude Code: PreToolUse and PostToolUse hooks: lspq hook claude\n');
-  expect(list.stdout).toContain('  cursor    Cursor: afterFileEdit and stop hooks: lspq hook cursor\n');
+  expect(list.stdout).toContain(
+    '  claude    Claude Code: SessionStart, PreToolUse and PostToolUse hooks: lspq hook claude\n',
+  );
+  expect(list.stdout).toContain('  cursor    Cursor: sessionStart, afterFileEdit and stop hooks: lspq hook cursor\n');
   const claude = await lspq.run(['hook', 'claude']);
   const command = { type: 'command', command: 'lspq hook run --for claude' };
   expect(JSON.parse(claude.stdout)).toEqual({
     hooks: {
+      SessionStart: [{ hooks: [command] }],
       PreToolUse: [{ matcher: 'Edit|MultiEdit|Write', hooks: [command] }],
       PostToolUse: [{ matcher: 'Edit|MultiEdit|Write', hooks: [command] }],
     },
@@ -82,6 +86,7 @@ test('lspq hook lists the agents; each prints its configuration, and where it go
   expect(JSON.parse((await lspq.run(['hook', 'cursor'])).stdout)).toEqual({
     version: 1,
     hooks: {
+      sessionStart: [{ command: 'lspq hook run --for cursor' }],
       afterFileEdit: [{ command: 'lspq hook run --for cursor' }],
       stop: [{ command: 'lspq hook run --for cursor' }],
     },
@@ -306,4 +311,129 @@ test("opencode: the plugin lspq prints, run with Bun's shell as opencode runs it
   );
   expect(await edit('2', TS['src/lib.ts'])).toBe('Edit applied successfully.');
   expect(readFileSync(lib, 'utf8')).toBe(TS['src/lib.ts']);
+});
+
+/** Claude Code's PreToolUse, the edit written, then its PostToolUse: what the hook says of it. */
+async function claudeEdit(dir: string, file: string, session: string, old: string, made: string, args: string[] = []) {
+  const path = join(dir, file);
+  const input = (name: string) => ({
+    session_id: session,
+    hook_event_name: name,
+    cwd: dir,
+    tool_name: 'Edit',
+    tool_input: { file_path: path, old_string: old, new_string: made },
+  });
+  await hook(['run', '--for', 'claude', ...args], dir, input('PreToolUse'));
+  const text = readFileSync(path, 'utf8');
+  if (!text.includes(old)) throw new Error(`${file} does not hold ${JSON.stringify(old)}`);
+  writeFileSync(path, text.replace(old, made));
+  return hook(['run', '--for', 'claude', ...args], dir, input('PostToolUse'));
+}
+
+test("a warning an edit adds is told by default (go vet's printf check); a hint only with --severity hint", async () => {
+  const go = project('printf', {
+    'go.mod': 'module example.com/printf\n\ngo 1.22\n',
+    'items.go': 'package printf\n\nimport "fmt"\n\nvar Count = fmt.Sprint(3)\n',
+  });
+  const told = await claudeEdit(
+    go,
+    'items.go',
+    'w1',
+    'var Count = fmt.Sprint(3)',
+    'var Count = fmt.Sprint(3)\n\nvar Items = fmt.Sprintf("%d items", "three")',
+  );
+  expect(told).toEqual({
+    exit: 2,
+    stdout: '',
+    stderr:
+      'lspq: this edit of items.go introduced 1 warning:\nitems.go:7:26: warning: fmt.Sprintf format %d has arg "three" of wrong type string [printf default]\n',
+  });
+  // TypeScript 7 says an unused import is a hint: not the model's to hear unless asked.
+  const ts = project('hint', TS);
+  const unused = [
+    "import { scale } from './lib';",
+    "import { scale } from './lib';\nimport { old } from './old';",
+  ] as const;
+  expect(await claudeEdit(ts, 'src/caller.ts', 'h1', ...unused)).toEqual({ exit: 0, stdout: '', stderr: '' });
+  git(ts, 'checkout', '-q', '--', '.');
+  expect(await claudeEdit(ts, 'src/caller.ts', 'h2', ...unused, ['--severity', 'hint'])).toEqual({
+    exit: 2,
+    stdout: '',
+    stderr:
+      "lspq: this edit of src/caller.ts introduced 1 hint:\nsrc/caller.ts:2:10: hint: 'old' is declared but its value is never read. [ts 6133]\n",
+  });
+});
+
+describe('Claude Code on cobra (gopls)', () => {
+  const dir = cobraAt(join(base, 'cobra'));
+  const args = readFileSync(join(dir, 'args.go'), 'utf8');
+  const noArgs = args.slice(args.indexOf('// NoArgs returns'), args.indexOf('// OnlyValidArgs returns'));
+
+  test("SessionStart: answered at once and silently; the project's servers prepared in the background", async () => {
+    const started = Date.now();
+    const r = await hook(['run', '--for', 'claude'], dir, {
+      session_id: 'start',
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+      cwd: dir,
+    });
+    expect([r, Date.now() - started < 3_000]).toEqual([{ exit: 0, stdout: '', stderr: '' }, true]);
+    // gopls for cobra, started by the daemon after the answer, then loaded.
+    const log = join(lspq.dir, 'run', 'daemon.log');
+    const prepared = `prepared gopls for ${realpathSync(dir)} at a session's start`;
+    for (let i = 0; i < 600 && !readFileSync(log, 'utf8').includes(prepared); i++) await Bun.sleep(100);
+    expect(readFileSync(log, 'utf8')).toContain(prepared);
+    const status = await lspq.json<{ servers: { id: string; root: string }[] }>(['daemon', 'status']);
+    expect(status.servers.filter((s) => s.root === realpathSync(dir)).map((s) => s.id)).toEqual(['gopls']);
+  }, 120_000);
+
+  test('deleting NoArgs breaks 51 places: 20 told, and the last line names a command that lists all 51', async () => {
+    const r = await claudeEdit(dir, 'args.go', 'cobra', noArgs, '');
+    expect(r.exit).toBe(2);
+    const told = r.stderr.trimEnd().split('\n');
+    expect(told[0]).toBe('lspq: this edit of args.go introduced 51 errors:');
+    expect(told.length).toBe(22);
+    const last = told.at(-1)!;
+    expect(last).toMatch(/^\.\.\. and 31 more; all 51: lspq diag --severity warning( [a-z_]+\.go)+$/);
+    // The command named, run as the model would run it: exactly the 51, the 20 told first.
+    const command = last.slice(last.indexOf('lspq ') + 'lspq '.length).split(' ');
+    const listed = await lspq.run(command, { cwd: dir });
+    const all = listed.stdout.trimEnd().split('\n');
+    expect([listed.exit, all.length, listed.stderr]).toEqual([
+      1,
+      51,
+      `lspq: 51 errors in ${command.length - 3} files\n`,
+    ]);
+    expect(all.slice(0, 20)).toEqual(told.slice(1, 21));
+    expect(all.every((l) => / error: undefined: NoArgs \[compiler UndeclaredName\]$/.test(l))).toBe(true);
+    // lspq's own document lists the same 51 the hook found.
+    writeFileSync(join(dir, 'args.go'), args);
+    const json = await claudeEdit(dir, 'args.go', 'cobra-json', noArgs, '', ['--json']);
+    const doc = JSON.parse(json.stdout) as { diagnostics: { path: string; line: number; column: number }[] };
+    expect(doc.diagnostics.map((d) => `${d.path}:${d.line}:${d.column}`)).toEqual(
+      all.map((l) => l.slice(0, l.indexOf(': '))),
+    );
+    writeFileSync(join(dir, 'args.go'), args);
+  }, 200_000);
+});
+
+test('a session start answers at once even where the server never starts; Cursor is answered {}', async () => {
+  const dir = fakeProject('hook-start', 'never-initializes');
+  const started = Date.now();
+  const claude = await hook(['run', '--for', 'claude'], dir, {
+    session_id: 's',
+    hook_event_name: 'SessionStart',
+    cwd: dir,
+  });
+  const cursor = await hook(['run', '--for', 'cursor'], dir, {
+    conversation_id: 'c',
+    hook_event_name: 'sessionStart',
+    workspace_roots: [dir],
+  });
+  expect([claude, cursor, Date.now() - started < 5_000]).toEqual([
+    { exit: 0, stdout: '', stderr: '' },
+    { exit: 0, stdout: '{}\n', stderr: '' },
+    true,
+  ]);
+  rmSync(dir, { recursive: true, force: true });
 });

@@ -54,12 +54,17 @@ function tree(): Record<string, string> {
 type Result = Awaited<ReturnType<Client['callTool']>>;
 const text = (r: Result) => (r.content as { type: string; text: string }[])[0]!.text;
 
+/** A patch of helper.py that introduces nothing: apply writes it only with apply: true. */
+const TIDY =
+  '--- a/helper.py\n+++ b/helper.py\n@@ -1,2 +1,2 @@\n def greet(name):\n-    return  "hi " +name\n+    return "hi " + name\n';
+
 /** A value for each input a tool may take, the kind a model would give; a flag-like word where it would hurt most. */
 const VALUES: Record<string, Record<string, unknown>> = {
   rename: { target: 'helper.py:1:greet', newName: 'welcome' },
   mv: { old: 'helper.py', new: 'greeting.py' },
   actions: { target: 'main.py:1:os', action: '1', kind: 'quickfix' },
   fmt: { files: ['helper.py'], range: '1-2' },
+  apply: { patch: TIDY },
 };
 
 function valueFor(tool: string, name: string, schema: { type?: string; enum?: string[] }): unknown {
@@ -71,7 +76,7 @@ function valueFor(tool: string, name: string, schema: { type?: string; enum?: st
   return name === 'timeout' ? '60' : name === 'server' ? 'pyright' : '1';
 }
 
-describe.each(['rename', 'mv', 'actions', 'fmt'])('%s without apply writes nothing', (tool) => {
+describe.each(['rename', 'mv', 'actions', 'fmt', 'apply'])('%s without apply writes nothing', (tool) => {
   test('with each of its inputs, and with all of them at once', async () => {
     const before = tree();
     const { tools } = await client.listTools();
@@ -124,6 +129,26 @@ test('actions with apply-preferred and no apply: the diff, nothing written; with
     'import sys\nfrom helper import greet\n\nprint(greet(sys.argv[0]))\n',
   );
   writeFileSync(join(dir, 'main.py'), FILES['main.py']!);
+});
+
+test('apply: without apply: true the check alone; with it, the patch written once', async () => {
+  const dry = await client.callTool({ name: 'apply', arguments: { patch: TIDY } });
+  expect(dry.isError).toBeFalsy();
+  expect((dry.structuredContent as { written: boolean }).written).toBe(false);
+  expect(readFileSync(join(dir, 'helper.py'), 'utf8')).toBe(FILES['helper.py']!);
+  const done = await client.callTool({ name: 'apply', arguments: { patch: TIDY, apply: true } });
+  expect(done.structuredContent as { written: boolean; changed: string[] }).toMatchObject({
+    written: true,
+    changed: ['helper.py'],
+  });
+  expect(readFileSync(join(dir, 'helper.py'), 'utf8')).toBe('def greet(name):\n    return "hi " + name\n');
+  // Applied again, it no longer fits the file: a tool error naming the hunk, nothing written.
+  const again = await client.callTool({ name: 'apply', arguments: { patch: TIDY, apply: true } });
+  expect([again.isError, text(again)]).toEqual([
+    true,
+    'the patch does not apply: helper.py hunk 1 (@@ -1,2 +1,2 @@) expects "    return  \\"hi \\" +name" at line 2, where the file has "    return \\"hi \\" + name"',
+  ]);
+  writeFileSync(join(dir, 'helper.py'), FILES['helper.py']!);
 });
 
 test('rename applied: the dry run’s summary, marked written', async () => {

@@ -61,6 +61,7 @@ describe('one session', () => {
       'fmt',
       'rename',
       'mv',
+      'apply',
     ]);
     const def = tools.find((t) => t.name === 'def')!;
     expect(Object.keys(def.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['target', 'symbol', 'body']));

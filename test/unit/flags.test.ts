@@ -49,6 +49,14 @@ describe('parseFlags', () => {
     expect(parseFlags('diag', ['--', '-odd.ts', 'b.ts'])._).toEqual(['-odd.ts', 'b.ts']);
   });
 
+  test('a flag declared to repeat keeps every value in order (a chain of patches); another keeps the last', () => {
+    expect(parseFlags('diag', ['--patch', 'a.patch', '--patch=b.patch', '--patch', '-'])).toMatchObject({
+      patch: ['a.patch', 'b.patch', '-'],
+    });
+    expect(parseFlags('diag', ['--patch', 'a.patch'])).toMatchObject({ patch: ['a.patch'] });
+    expect(parseFlags('diag', ['--severity', 'error', '--severity', 'hint'])).toMatchObject({ severity: 'hint' });
+  });
+
   test('diag takes any number of files; def takes one target', () => {
     expect(parseFlags('diag', ['a.ts', 'b.ts', 'c.ts'])._).toEqual(['a.ts', 'b.ts', 'c.ts']);
     expect(refusal(() => parseFlags('def', ['a:1:1', 'b:1:1']))).toBe(

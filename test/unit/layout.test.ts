@@ -77,5 +77,6 @@ test('a command is declared in its own folder and list.ts: the MCP tools name no
     'rename:edit',
     'mv:edit',
     'diag:question',
+    'apply:edit',
   ]);
 });

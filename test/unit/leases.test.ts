@@ -38,6 +38,25 @@ describe('leases', () => {
     expect(a.lock.free).toBe(true);
   });
 
+  test('a question that holds one server alone and asks for another alone keeps both (a chain, then its write)', async () => {
+    const [a, b] = [server(), server()];
+    const [q, other] = [new Leases(), new Leases()];
+    await q.exclusive([a], wait);
+    await q.exclusive([b], wait);
+    expect([q.holds(a), q.holds(b), a.lock.writer, b.lock.writer]).toEqual([true, true, true, true]);
+    // Neither is another question's meanwhile.
+    let read = false;
+    const reading = other.share(a, wait).then(() => {
+      read = true;
+    });
+    await tick();
+    expect(read).toBe(false);
+    q.releaseAll();
+    await reading;
+    other.releaseAll();
+    expect(a.lock.free && b.lock.free).toBe(true);
+  });
+
   test('a reader holding another server goes ahead of a waiting writer (no deadlock)', async () => {
     const [a, b] = [server(), server()];
     const [reader, writer] = [new Leases(), new Leases()];

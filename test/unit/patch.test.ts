@@ -1,12 +1,12 @@
 /**
- * diag --patch's reader (src/commands/diag/patch.ts) on patches as git
+ * diag --patch's reader (src/commands/patches/read.ts) on patches as git
  * writes them: several files, two hunks, a new file, a deleted one, a
  * rename with and without hunks, CRLF, no newline at the end, --no-prefix,
  * a binary change; and patches that do not apply, each named by file and
  * hunk.
  */
 import { describe, expect, test } from 'bun:test';
-import { readPatch } from '../../src/commands/diag/patch';
+import { readPatch } from '../../src/commands/patches/read';
 
 const TEN = 'one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\neleven\ntwelve\n';
 const DISK: Record<string, string> = {

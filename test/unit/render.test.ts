@@ -175,3 +175,50 @@ describe('changedLines: the lines an edit changes, as a person counts them', () 
     expect(changedLines('same\n', 'same\n')).toBe(0);
   });
 });
+
+describe("the hook's cut: past 20 lines, the last names a command that lists them all, or none is cut", () => {
+  const { hookOutput } = require('../../src/commands/hook/render') as typeof import('../../src/commands/hook/render');
+  const o = renderOptions('/p', false);
+  const broken = (i: number, file: string) => ({
+    path: `/p/${file}`,
+    line: i + 1,
+    column: 2,
+    endLine: i + 1,
+    endColumn: 8,
+    severity: 'error' as const,
+    message: 'undefined: NoArgs',
+    source: 'compiler',
+    code: 'UndeclaredName',
+    new: true,
+  });
+  const result = (listedByFiles: boolean) => ({
+    kind: 'after' as const,
+    compared: [{ path: '/p/args.go', with: 'before the edit' as const }],
+    diagnostics: [
+      ...Array.from({ length: 15 }, (_, i) => broken(i, 'args_test.go')),
+      ...Array.from({ length: 10 }, (_, i) => broken(i, "it's here.go")),
+    ],
+    severity: 'warning' as const,
+    listedByFiles,
+    incomplete: [],
+    withheld: [],
+    unchecked: [],
+    answered: [],
+  });
+
+  test('a command of the files they lie in, at the severity told, paths quoted for the shell', () => {
+    const lines = (hookOutput('claude', result(true), o).stderr ?? '').split('\n');
+    expect(lines.length).toBe(22);
+    expect([lines[0], lines[20]]).toEqual([
+      'this edit of args.go introduced 25 errors:',
+      "it's here.go:5:2: error: undefined: NoArgs [compiler UndeclaredName]",
+    ]);
+    expect(lines.at(-1)).toBe("... and 5 more; all 25: lspq diag --severity warning args_test.go 'it'\\''s here.go'");
+  });
+
+  test('where that command would list old problems too, every line is told', () => {
+    const lines = (hookOutput('claude', result(false), o).stderr ?? '').split('\n');
+    expect(lines.length).toBe(26);
+    expect(lines.at(-1)).toBe("it's here.go:10:2: error: undefined: NoArgs [compiler UndeclaredName]");
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'bun:test';
-import { commandFirst, scanWords } from '../../src/common/words';
+import { asksStdin, commandFirst, scanWords } from '../../src/common/words';
 
 describe('global flags before the command', () => {
   test.each([
@@ -71,5 +71,28 @@ describe('the words read once', () => {
     expect(scanWords(['--no-daemon', 'def', 'x'], {})).toMatchObject({ command: 'def', noDaemon: true });
     expect(scanWords(['def', 'x'], { LSPQ_NO_DAEMON: '1' }).noDaemon).toBe(true);
     expect(scanWords(['def', 'x'], {}).noDaemon).toBe(false);
+  });
+});
+
+describe('the words that ask for stdin, as each declaration says', () => {
+  const valued = (flag: string) => ['for', 'severity', 'fail-on', 'root'].includes(flag);
+  test.each<[Parameters<typeof asksStdin>[0], string[], boolean]>([
+    [{ flag: 'patch' }, ['--patch', '-'], true],
+    [{ flag: 'patch' }, ['--patch=-'], true],
+    [{ flag: 'patch' }, ['--patch', 'a.patch', '--patch', '-'], true],
+    [{ flag: 'patch' }, ['--patch', 'a.patch'], false],
+    [{ word: 'run' }, ['run', '--for', 'claude'], true],
+    // A flag's value is no positional word: `warning` is --severity's.
+    [{ word: 'run' }, ['--severity', 'warning', 'run'], true],
+    [{ word: 'run' }, ['claude'], false],
+    [{ word: 'run' }, ['--', 'run'], true],
+    [{ anyWord: '-' }, ['-'], true],
+    [{ anyWord: '-' }, ['a.patch', '-'], true],
+    [{ anyWord: '-' }, ['--fail-on', 'warning', '-'], true],
+    [{ anyWord: '-' }, ['--root', '-', 'a.patch'], false],
+    [{ anyWord: '-' }, ['a.patch', '--json'], false],
+    [{ anyWord: '-' }, ['--', 'a.patch', '-'], true],
+  ])('%j in %j: %p', (how, words, asks) => {
+    expect(asksStdin(how, words, valued)).toBe(asks);
   });
 });

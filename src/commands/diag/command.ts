@@ -14,7 +14,7 @@ import { severityFlag } from '../options';
 import { githubCommands, sarifLog } from './ci-formats';
 import { verdict } from '../../render/verdict';
 import { diagJson, hiddenLine, renderDiag, skippedLines, summaryLine, tsconfigLines } from './render';
-import { patchFor } from './patch-source';
+import { chainFor } from '../patches/source';
 import { DiagShape } from './shape';
 
 /** The staged, and the changed and untracked files of the repository around `cwd`; undefined outside one. */
@@ -51,8 +51,9 @@ export const diag = defineCommand({
     },
     patch: {
       type: 'string',
+      repeats: true,
       description:
-        'What a unified diff would introduce (callers included), checked in memory, never written; - reads it from stdin; with --all, every problem of the patched files',
+        'What a unified diff would introduce (callers included), checked in memory, never written; - reads it from stdin; with --all, every problem of the patched files; given again, a chain: each on top of the ones before, the first that introduces a problem named',
       valueHint: 'FILE|-',
     },
     format: {
@@ -79,6 +80,7 @@ export const diag = defineCommand({
     'lspq diag --all --json',
     'lspq diag --since main --all',
     'lspq diag --patch fix.patch',
+    'lspq diag --patch thrice.patch --patch fix.patch',
   ],
   process: 'daemon',
   mcp: {
@@ -96,6 +98,9 @@ export const diag = defineCommand({
     if (format !== undefined && args.json) throw usage('give --format or --json, not both');
     const since = args.since;
     const changedLines = args['changed-lines'] === true;
+    const patches = args.patch ?? [];
+    if (patches.length > 1 && args.all === true)
+      throw usage("--all lists the old problems of one patch's files: give one --patch with it, or leave --all out");
     if (args.patch !== undefined && (named.length > 0 || args.staged || since !== undefined || changedLines))
       throw usage(
         '--patch checks the files the patch touches and their callers: give it without FILEs, --staged, --since or --changed-lines',
@@ -127,7 +132,9 @@ export const diag = defineCommand({
       ...(shown ? { severity: shown } : {}),
       ...(since !== undefined ? { since } : {}),
       ...(changedLines ? { changedLines } : {}),
-      ...(args.patch !== undefined ? { patch: await patchFor(args.patch, line) } : {}),
+      ...(patches.length > 0 ? { patch: await chainFor(patches, line) } : {}),
+      // A chain stops at the first patch that fails: the ones after it build on a broken tree.
+      ...(patches.length > 1 && failOn ? { failOn } : {}),
     };
     const result = await ask(query, args);
     // CI places annotations by paths from the repository's top, wherever in it lspq ran.

@@ -2,7 +2,7 @@
  * diag: the diagnostics of the files asked (named, staged, changed, or the
  * whole workspace), each file's complete ones or the file said incomplete;
  * with --since or --changed-lines, only what is new (since.ts); with
- * --patch, what a diff would introduce (patched.ts).
+ * --patch, what a diff or a chain of them would introduce (patches/check.ts).
  */
 import { answeredBy } from '../../answers/caller';
 import type { Severity } from '../../answers/diagnostics';
@@ -13,7 +13,7 @@ import { inTree, layOver, takeOff } from '../../engine/memory-tree';
 import { holdAlone } from '../../engine/sessions';
 import type { Session } from '../../lsp/manager';
 import type { DiagResult } from './question';
-import { diagPatch } from './patched';
+import { diagPatch } from '../patches/check';
 import { diagSince } from './since';
 import {
   atLeast,

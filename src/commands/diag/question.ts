@@ -2,6 +2,14 @@
 import type { Answered } from '../../answers/caller';
 import type { Diagnostic, Severity, Unchecked, Withheld } from '../../answers/diagnostics';
 
+/** One patch of a chain: what it introduced on top of the ones before it; not checked after one that fails. */
+export interface StepResult {
+  patch: string;
+  checked: boolean;
+  introduced: Record<Severity, number>;
+  diagnostics: Diagnostic[];
+}
+
 export type { DiagQuery } from '../../answers/diagnostics';
 
 export interface DiagResult {
@@ -35,4 +43,6 @@ export interface DiagResult {
    * already there that are not listed (with --all the patched files' are).
    */
   patch?: { files: string[]; introduced: Record<Severity, number>; present: Record<Severity, number> };
+  /** With a chain of patches: each step, in order. */
+  steps?: StepResult[];
 }

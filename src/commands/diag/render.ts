@@ -5,7 +5,7 @@ import { diagnosticLines } from '../../render/diagnostic-lines';
 import { cutLine, plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { DiagResult } from './question';
+import type { DiagResult, StepResult } from './question';
 import type { DiagShape } from './shape';
 
 export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> {
@@ -38,6 +38,14 @@ export function diagJson(r: DiagResult, cwd: string): z.infer<typeof DiagShape> 
       : {}),
     ...(r.since ? { since: r.since } : {}),
     ...(r.patch ? { patch: { ...r.patch, files: r.patch.files.map((f) => displayPath(f, cwd)) } } : {}),
+    ...(r.steps
+      ? {
+          steps: r.steps.map((s) => ({
+            ...s,
+            diagnostics: s.diagnostics.map((d) => ({ ...d, path: displayPath(d.path, cwd) })),
+          })),
+        }
+      : {}),
   };
 }
 
@@ -69,6 +77,7 @@ export function summaryLine(r: DiagResult): string {
     const fresh = Object.values(r.patch.introduced).reduce((a, b) => a + b, 0);
     const already = old ? `; ${plural(old, 'problem')} already there, not counted` : '';
     const touched = plural(r.patch.files.length, 'file');
+    const patches = r.steps ? `${r.steps.length} patches` : 'the patch';
     // --all lists the patched files' old problems too: how many of those listed are new is said apart.
     const listed = counts.length && fresh !== Object.values(r.summary).reduce((a, b) => a + b, 0);
     const what = !counts.length
@@ -76,7 +85,7 @@ export function summaryLine(r: DiagResult): string {
       : listed
         ? `${counts.join(', ')} (${fresh} new)`
         : `${counts.join(', ')} new`;
-    return `${what} with the patch (${touched} touched) in ${where}${already}`;
+    return `${what} with ${patches} (${touched} touched) in ${where}${already}`;
   }
   if (r.since) {
     const old = Object.values(r.since.present).reduce((a, b) => a + b, 0);
@@ -118,10 +127,28 @@ export function skippedLines(r: DiagResult, cwd: string): string[] {
   return r.skipped.map((s) => `skipped ${displayPath(s.path, cwd)}: ${s.reason}`);
 }
 
+/** What one step of a chain introduced, in a few words: `introduces 2 errors, 1 warning`. */
+function introducedWords(s: StepResult, steps: StepResult[]): string {
+  // The steps checked come first: the last of them is the one that failed.
+  if (!s.checked) return `not checked (step ${steps.filter((t) => t.checked).length} introduces problems)`;
+  const counts = SEVERITIES.filter((k) => s.introduced[k] > 0).map((k) => plural(s.introduced[k], k));
+  return counts.length ? `introduces ${counts.join(', ')}` : 'introduces nothing';
+}
+
+/** A chain: a line per step (`step 2 of 3 (b.patch): introduces 2 errors`), each followed by its problems. */
+export function stepLines(steps: StepResult[], o: RenderOptions): string {
+  return steps
+    .map(
+      (s, i) =>
+        `step ${i + 1} of ${steps.length} (${s.patch}): ${introducedWords(s, steps)}\n${diagnosticLines(s.diagnostics, o)}`,
+    )
+    .join('');
+}
+
 export function renderDiag(r: DiagResult, o: RenderOptions): Rendered {
   const hidden = hiddenLine(r);
   return {
-    stdout: `${diagnosticLines(r.diagnostics, o)}${hidden ? `${hidden}\n` : ''}`,
+    stdout: r.steps ? stepLines(r.steps, o) : `${diagnosticLines(r.diagnostics, o)}${hidden ? `${hidden}\n` : ''}`,
     stderr: summaryLine(r),
     ...(r.truncated ? { cut: cutLine(r.diagnostics.length, r.total) } : {}),
   };

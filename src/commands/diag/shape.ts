@@ -40,4 +40,10 @@ export const DiagShape = z.object({
   since: z.optional(z.object({ rev: z.string(), present: Counts })),
   /** With --patch: the files it touches, what it introduces, and the problems already there that are not listed. */
   patch: z.optional(z.object({ files: z.array(z.string()), introduced: Counts, present: Counts })),
+  /** With a chain of patches: each, in order, what it introduced on top of those before it (not checked after one that fails). */
+  steps: z.optional(
+    z.array(
+      z.object({ patch: z.string(), checked: z.boolean(), introduced: Counts, diagnostics: z.array(DiagnosticShape) }),
+    ),
+  ),
 });

@@ -34,7 +34,7 @@ export const hook = defineCommand({
     for: { type: 'string', description: 'With run: the agent whose hook input is on stdin', valueHint: 'AGENT' },
     severity: {
       type: 'string',
-      description: 'With run: tell the agent of problems of this severity and worse (default error)',
+      description: 'With run: tell the agent of problems of this severity and worse (default warning)',
       valueHint: 'S',
     },
   },
@@ -60,7 +60,8 @@ export const hook = defineCommand({
         `lspq hook run needs --for claude, opencode or cursor${agent === undefined ? '' : `, not '${agent}'`}: the agent whose hook input is on stdin`,
       );
     if (line.stdin === undefined) throw usage("lspq hook run reads the hook's JSON on stdin, and none came");
-    const severity: Severity = severityFlag(args.severity, '--severity') ?? 'error';
+    // Warnings by default (go vet's printf check, an unused import): hints and infos only when asked.
+    const severity: Severity = severityFlag(args.severity, '--severity') ?? 'warning';
     let result: HookResult;
     try {
       const event = hookEvent(agent, line.stdin, line.cwd);

@@ -1,9 +1,11 @@
 /**
  * The after-edit hook's configuration for each agent, as its own
- * documentation says to write it: Claude Code's PreToolUse and PostToolUse
- * hooks (settings.json), opencode's plugin (tool.execute.before and
- * .after), Cursor's afterFileEdit and stop hooks (hooks.json). Each runs
- * `lspq hook run --for AGENT`, which reads the hook's JSON on stdin. Pure.
+ * documentation says to write it: Claude Code's SessionStart, PreToolUse
+ * and PostToolUse hooks (settings.json), opencode's plugin (as it loads,
+ * tool.execute.before and .after), Cursor's sessionStart, afterFileEdit
+ * and stop hooks (hooks.json). Each runs `lspq hook run --for AGENT`, which
+ * reads the hook's JSON on stdin; at a session's start it prepares the
+ * project's servers in the background and answers at once. Pure.
  */
 
 export const AGENTS = ['claude', 'opencode', 'cursor'] as const;
@@ -30,6 +32,7 @@ const claude = (): string =>
   `${JSON.stringify(
     {
       hooks: {
+        SessionStart: [{ hooks: [{ type: 'command', command: RUN('claude') }] }],
         PreToolUse: [{ matcher: CLAUDE_EDITS, hooks: [{ type: 'command', command: RUN('claude') }] }],
         PostToolUse: [{ matcher: CLAUDE_EDITS, hooks: [{ type: 'command', command: RUN('claude') }] }],
       },
@@ -43,6 +46,7 @@ const cursor = (): string =>
     {
       version: 1,
       hooks: {
+        sessionStart: [{ command: RUN('cursor') }],
         afterFileEdit: [{ command: RUN('cursor') }],
         stop: [{ command: RUN('cursor') }],
       },
@@ -58,10 +62,11 @@ const opencode = (): string =>
     `// (${RUN('opencode')} reads the edit on stdin; exit 2 with the problems, 0 and silent when clean.)`,
     'export const Lspq = async ({ $ }) => {',
     '  const args = new Map();',
-    '  const run = (event, input, given) => {',
-    '    const edit = JSON.stringify({ event, tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: given });',
-    `    return $\`${RUN('opencode')} < \${new Response(edit)}\`.nothrow().quiet();`,
-    '  };',
+    `  const ask = (said) => $\`${RUN('opencode')} < \${new Response(JSON.stringify(said))}\`.nothrow().quiet();`,
+    '  const run = (event, input, given) =>',
+    '    ask({ event, tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: given });',
+    "  // As opencode starts: the project's servers prepared in the background (lspq answers at once).",
+    "  ask({ event: 'start' }).then(() => {});",
     '  return {',
     "    'tool.execute.before': async (input, output) => {",
     '      args.set(input.callID, output.args);',
@@ -83,7 +88,7 @@ export function agentConfig(agent: Agent): AgentConfig {
     case 'claude':
       return {
         agent,
-        title: 'Claude Code: PreToolUse and PostToolUse hooks',
+        title: 'Claude Code: SessionStart, PreToolUse and PostToolUse hooks',
         file: '.claude/settings.json (or ~/.claude/settings.json), merged into its "hooks"',
         config: claude(),
         how: 'exit 2 with the problems on stderr, which Claude Code hands the model',
@@ -91,7 +96,7 @@ export function agentConfig(agent: Agent): AgentConfig {
     case 'opencode':
       return {
         agent,
-        title: 'opencode: a plugin on tool.execute.before and tool.execute.after',
+        title: 'opencode: a plugin, as it loads and on tool.execute.before and tool.execute.after',
         file: '.opencode/plugins/lspq.js (or ~/.config/opencode/plugins/lspq.js)',
         config: opencode(),
         how: "the problems added to the edit tool's output",
@@ -99,7 +104,7 @@ export function agentConfig(agent: Agent): AgentConfig {
     case 'cursor':
       return {
         agent,
-        title: 'Cursor: afterFileEdit and stop hooks',
+        title: 'Cursor: sessionStart, afterFileEdit and stop hooks',
         file: '.cursor/hooks.json (or ~/.cursor/hooks.json), merged into its "hooks"',
         config: cursor(),
         how: 'afterFileEdit remembers each file as it was; stop answers a followup_message with the problems, which the agent takes up',

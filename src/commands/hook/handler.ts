@@ -1,5 +1,6 @@
 /**
- * hook run, in the engine: a file about to be edited is remembered as it
+ * hook run, in the engine: a session's start prepares the project's
+ * servers in the background (prepare.ts); a file about to be edited is remembered as it
  * is (per agent and session, in the daemon); once edited, what the edit
  * introduced is the diagnostics of the files now, over their workspaces,
  * that they did not have as they were (engine/diagnose-tree.ts), the
@@ -16,6 +17,7 @@ import { introducedBy } from '../../engine/diagnose-tree';
 import { GitRepo } from '../../git/repo';
 import { readWorkspaceText } from '../../common/file-size';
 import { type Replacement, undone } from './input';
+import { prepareInBackground } from './prepare';
 import type { Baseline, HookQuery, HookResult } from './question';
 
 function readText(path: string): string | null {
@@ -44,12 +46,18 @@ export async function hook(req: HookQuery, ctx: HandlerContext): Promise<HookRes
     kind: e.kind,
     compared: [],
     diagnostics: [],
+    severity: req.severity,
+    listedByFiles: true,
     incomplete: [],
     withheld: [],
     unchecked: [],
     answered: [],
   };
   if (e.kind === 'none') return quiet;
+  if (e.kind === 'start') {
+    prepareInBackground(e.folder ?? req.cwd, req, ctx);
+    return quiet;
+  }
   if (e.kind === 'before' || e.kind === 'edited') {
     // Cursor says a file was edited only after: the first edit of a turn decides what it was before.
     for (const path of e.files)
@@ -90,12 +98,18 @@ export async function hook(req: HookQuery, ctx: HandlerContext): Promise<HookRes
   // where a server cannot be shown it gone (its importers' old errors then read a little differently).
   const found = await introducedBy(changes, 'after', 'workspace', asDiag, ctx, deadlineFor(req), true);
   const diagnostics = found.fresh.filter((d) => atLeast(d.severity, req.severity));
+  // diag of their files lists them alone only where nothing there at the severity was old, and it judges as the hook.
+  const theirs = new Set(diagnostics.map((d) => d.path));
+  const listedByFiles =
+    found.unjudged.length === 0 && !found.old.some((d) => theirs.has(d.path) && atLeast(d.severity, req.severity));
   // Cursor's turn: once its edits introduce nothing, they are the files' new starting point.
   if (e.kind === 'stop' && diagnostics.length === 0) ctx.pool.caches.baselines.set(key, new Map());
   return {
     kind: e.kind,
     compared,
     diagnostics,
+    severity: req.severity,
+    listedByFiles,
     incomplete: [...found.incomplete].sort(),
     withheld: found.withheld,
     unchecked: found.unchecked,

@@ -1,9 +1,10 @@
 /**
  * What an agent's hook hands `lspq hook run` on stdin, checked and turned
- * into one event: a file about to be edited (`before`: remember it as it
- * is), edited (`after`: what the edit introduced; Cursor's `edited`:
- * remember it as it was), or the agent's turn over (Cursor's `stop`: what
- * its edits introduced). Each agent's own field names, as its documentation
+ * into one event: a session begun (`start`: prepare the project's servers),
+ * a file about to be edited (`before`: remember it as it is), edited
+ * (`after`: what the edit introduced; Cursor's `edited`: remember it as it
+ * was), or the agent's turn over (Cursor's `stop`: what its edits
+ * introduced). Each agent's own field names, as its documentation
  * gives them; anything else is no edit to check. Pure.
  */
 import * as z from 'zod/mini';
@@ -19,12 +20,14 @@ export interface Replacement {
 }
 
 export interface HookEvent {
-  kind: 'before' | 'after' | 'edited' | 'stop' | 'none';
+  kind: 'before' | 'after' | 'edited' | 'stop' | 'start' | 'none';
   /** The agent's session (conversation): files remembered are kept per session. */
   session: string;
   files: string[];
   /** The edit's replacements, in order, where the tool says (Edit, MultiEdit, Cursor's edits). */
   edits?: Replacement[];
+  /** A session's start: the project's folder, whose servers to prepare. */
+  folder?: string;
 }
 
 const Str = z.optional(z.string());
@@ -48,7 +51,7 @@ const ClaudeInput = z.looseObject({
 });
 
 const OpencodeInput = z.looseObject({
-  event: z.enum(['before', 'after']),
+  event: z.enum(['start', 'before', 'after']),
   sessionID: Str,
   tool: Str,
   args: z.optional(
@@ -60,6 +63,7 @@ const CursorInput = z.looseObject({
   hook_event_name: z.string(),
   conversation_id: Str,
   file_path: Str,
+  workspace_roots: z.optional(z.array(z.string())),
   edits: z.optional(z.array(z.looseObject({ old_string: z.string(), new_string: z.string() }))),
 });
 
@@ -88,6 +92,7 @@ export function hookEvent(agent: Agent, stdin: string, cwd: string): HookEvent {
     case 'claude': {
       const i = checked(ClaudeInput, value, agent);
       const session = i.session_id ?? '';
+      if (i.hook_event_name === 'SessionStart') return { kind: 'start', session, files: [], folder: i.cwd ?? cwd };
       const kind =
         i.hook_event_name === 'PreToolUse' ? 'before' : i.hook_event_name === 'PostToolUse' ? 'after' : 'none';
       const input = i.tool_input;
@@ -101,6 +106,7 @@ export function hookEvent(agent: Agent, stdin: string, cwd: string): HookEvent {
     }
     case 'opencode': {
       const i = checked(OpencodeInput, value, agent);
+      if (i.event === 'start') return { kind: 'start', session: i.sessionID ?? '', files: [], folder: cwd };
       const a = i.args;
       const edits =
         a?.oldString !== undefined && a.newString !== undefined
@@ -112,6 +118,8 @@ export function hookEvent(agent: Agent, stdin: string, cwd: string): HookEvent {
       const i = checked(CursorInput, value, agent);
       const session = i.conversation_id ?? '';
       if (i.hook_event_name === 'stop') return { kind: 'stop', session, files: [] };
+      if (i.hook_event_name === 'sessionStart')
+        return { kind: 'start', session, files: [], folder: i.workspace_roots?.[0] ?? cwd };
       if (i.hook_event_name !== 'afterFileEdit' || !i.file_path) return NONE(session);
       const edits = i.edits?.map((e) => ({ old: e.old_string, new: e.new_string, all: false }));
       return { kind: 'edited', session, files: at(i.file_path), ...(edits ? { edits } : {}) };

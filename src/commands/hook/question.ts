@@ -21,6 +21,14 @@ export interface HookResult {
   compared: { path: string; with: Baseline }[];
   /** What the edits introduced, at the severity asked or worse, by place. */
   diagnostics: Diagnostic[];
+  /** The least severity told (what `lspq diag --severity` must ask to list the same). */
+  severity: Severity;
+  /**
+   * Whether `lspq diag` of the files these diagnostics lie in lists exactly
+   * them: none of those files held a problem at the severity before the
+   * edit, and no check was left out that diag would run.
+   */
+  listedByFiles: boolean;
   /** Files whose diagnostics did not come in time; servers that left checks out: the answer is not whole. */
   incomplete: string[];
   withheld: Withheld[];

@@ -16,7 +16,28 @@ import { AGENTS, type Agent, agentConfig } from './configs';
 import type { HookResult } from './question';
 
 /** Past this many lines the model is told how many more there are and how to see them. */
-const MOST = 20;
+export const MOST = 20;
+
+/**
+ * The command that lists every problem the edit introduced, the lines cut
+ * included: diag of the files they lie in, at the severity told, where
+ * that lists them and nothing else (listedByFiles); else none, and every
+ * line is told.
+ */
+export function listingCommand(r: HookResult, cwd: string): string | undefined {
+  if (!r.listedByFiles) return undefined;
+  const files = [...new Set(r.diagnostics.map((d) => displayPath(d.path, cwd)))];
+  // A path with a shell's special characters is quoted, one that starts with a dash put after --: it runs as written.
+  const word = (w: string) => (/^[\w./@:+-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`);
+  const severity = r.severity === 'hint' ? [] : ['--severity', r.severity];
+  return [
+    'lspq',
+    'diag',
+    ...severity,
+    ...(files.some((f) => f.startsWith('-')) ? ['--'] : []),
+    ...files.map(word),
+  ].join(' ');
+}
 
 export function agentsList(): string {
   const rows = AGENTS.map((a) => {
@@ -25,7 +46,8 @@ export function agentsList(): string {
   });
   return [
     'After-edit hooks: each agent runs `lspq diag` on the files its edit tool just changed, and is told only',
-    "what that edit introduced (silent when it introduced nothing). Print one agent's configuration:",
+    "what that edit introduced (silent when it introduced nothing); as a session starts, the project's servers are",
+    "prepared in the background, so the first edit is checked warm. Print one agent's configuration:",
     ...rows,
     '',
   ].join('\n');
@@ -42,14 +64,16 @@ export function hookJson(agents: readonly Agent[]) {
 
 /** What the edits introduced, in few words: a line naming them, then diag's lines. */
 function problems(r: HookResult, o: RenderOptions): string {
-  const shown = r.diagnostics.slice(0, MOST);
+  const listing = listingCommand(r, o.cwd);
+  // Cut only where a command lists them all: else every line is the model's to read.
+  const shown = listing ? r.diagnostics.slice(0, MOST) : r.diagnostics;
   const files = r.compared.map((c) => displayPath(c.path, o.cwd));
   const what = r.kind === 'stop' ? 'these edits' : 'this edit';
   const against = [...new Set(r.compared.map((c) => c.with))];
   const compared =
     against.length === 1 && against[0] === 'before the edit' ? '' : ` (compared with ${against.join(', ')})`;
-  const more =
-    r.diagnostics.length > MOST ? `... and ${r.diagnostics.length - MOST} more: lspq diag ${files.join(' ')}\n` : '';
+  const cut = r.diagnostics.length - shown.length;
+  const more = cut > 0 ? `... and ${cut} more; all ${r.diagnostics.length}: ${listing}\n` : '';
   const counts = SEVERITIES.map((s) => [s, r.diagnostics.filter((d) => d.severity === s).length] as const)
     .filter(([, n]) => n > 0)
     .map(([s, n]) => plural(n, s));

@@ -9,7 +9,7 @@ export const HookShape = z.union([
     ),
   }),
   z.object({
-    kind: z.enum(['before', 'after', 'edited', 'stop', 'none']),
+    kind: z.enum(['start', 'before', 'after', 'edited', 'stop', 'none']),
     compared: z.array(z.object({ path: z.string(), with: z.string() })),
     diagnostics: z.array(DiagnosticShape),
     incomplete: z.array(z.string()),

@@ -12,7 +12,7 @@
 import type { ArgDef } from 'citty';
 import * as z from 'zod/mini';
 import type { Listed } from '../define';
-import type { McpTool } from '../declaration';
+import { type McpTool, MCP_WRITE as WRITE } from '../declaration';
 import { namesLine, targetPath } from '../../common/target';
 import { declarationArgs, editArgs } from '../common-args';
 
@@ -20,7 +20,7 @@ import { declarationArgs, editArgs } from '../common-args';
  * Flags a tool does not take: the output is always both renderings (so no
  * diag --format, which --json refuses), every
  * call goes through the daemon, and an edit's own dry-run or write flag is
- * its `apply` (each edit's declaration names it); fmt's --check is a dry run.
+ * its apply: true (each edit's declaration names it); fmt's --check is a dry run.
  * The workspace is the MCP server's, pinned when it started: no call names
  * another root or lets an edit out of it.
  */
@@ -66,8 +66,10 @@ interface Input {
   key: string;
   /** The tool's name for it: the command's in camelCase (JSON's way: newName), and actions' --apply N is `action`. */
   name: string;
-  /** `text`: the value itself handed to the command on its stdin (`--FLAG -`), never read as a path. */
+  /** `text`: the value itself handed to the command on its stdin (`--FLAG -`, or `-` as its word), never read as a path. */
   kind: 'positional' | 'words' | 'string' | 'number' | 'boolean' | 'text';
+  /** A text taken for the positional argument: `-` is the word, not a flag's value. */
+  asWord?: true;
   schema: JsonSchema;
 }
 
@@ -89,7 +91,7 @@ export interface ToolModel {
   outputSchema?: JsonSchema;
 }
 
-const EDIT_NOTE = ' A dry run (the diff, nothing written) unless apply: true.';
+const EDIT_NOTE = ` Without ${WRITE}: true this is a dry run: nothing written.`;
 
 /** The flags several commands share (common-args.ts): described once, in the instructions, not in every tool. */
 const SHARED: Readonly<Record<string, ArgDef>> = { ...declarationArgs, ...editArgs };
@@ -117,11 +119,17 @@ function inputOf(
   text: string | undefined,
 ): Input {
   if (text !== undefined)
-    return { key, name: camelCase(key), kind: 'text', schema: { type: 'string', description: text } };
+    return {
+      key,
+      name: camelCase(key),
+      kind: 'text',
+      ...(def.type === 'positional' ? { asWord: true as const } : {}),
+      schema: { type: 'string', description: text },
+    };
   const description = shared(key, def) ? {} : { description: def.description ?? '' };
   const valueEnum = values ? { enum: [...values] } : {};
-  // actions' --apply N is the action's number here: `apply` is every edit tool's yes to writing.
-  const name = key === 'apply' ? 'action' : camelCase(key);
+  // A flag of the write input's name (actions' --apply N) is the action's number here: WRITE is every edit's yes.
+  const name = key === WRITE ? 'action' : camelCase(key);
   if (def.type === 'positional')
     return variadic
       ? { key, name, kind: 'words', schema: { type: 'array', items: { type: 'string' }, ...description } }
@@ -152,15 +160,7 @@ export function toolModels(commands: Readonly<Record<string, Listed>>): ToolMode
         ([key]) =>
           !LEFT_OUT.has(key) && (tool.kind !== 'edit' || ('dryRun' in tool ? tool.dryRun : tool.write) !== `--${key}`),
       )
-      .map(([key, def]) =>
-        inputOf(
-          key,
-          def,
-          c.variadic === true,
-          c.values?.[key],
-          tool.kind === 'question' ? tool.text?.[key] : undefined,
-        ),
-      );
+      .map(([key, def]) => inputOf(key, def, c.variadic === true, c.values?.[key], tool.text?.[key]));
     return {
       name,
       description: `${c.summary}.${writes ? EDIT_NOTE : ''}`,
@@ -186,11 +186,11 @@ function requiredOf(tool: ToolModel): JsonSchema {
   return { ...required, ...place };
 }
 
-/** The tool's input schema: its inputs by name, and `apply` for edits. */
+/** The tool's input schema: its inputs by name, and the write input (apply: true) for edits. */
 export function inputSchema(tool: ToolModel): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const i of tool.inputs) properties[i.name] = i.schema;
-  if (tool.writes) properties.apply = { type: 'boolean', description: 'Write the edit (default: a dry run)' };
+  if (tool.writes) properties[WRITE] = { type: 'boolean', description: 'Write the edit (default: a dry run)' };
   return { type: 'object', properties, ...requiredOf(tool), additionalProperties: false };
 }
 
@@ -199,7 +199,7 @@ function camelArguments(tool: ToolModel, args: unknown): { ok: true; value: unkn
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return { ok: true, value: args };
   const out: Record<string, unknown> = { ...args };
   for (const i of tool.inputs) {
-    if (i.key === i.name || !(i.key in out) || i.key === 'apply') continue;
+    if (i.key === i.name || !(i.key in out) || i.key === WRITE) continue;
     if (i.name in out) return { ok: false, why: `${i.key}: given also as ${i.name}; give one` };
     out[i.name] = out[i.key];
     delete out[i.key];
@@ -221,7 +221,7 @@ function checker(tool: ToolModel) {
             ? z.union([z.number().check(z.nonnegative()), z.string().check(z.regex(/^\d+(\.\d+)?$/))])
             : z.string(),
     );
-  if (tool.writes) shape.apply = z.optional(z.boolean());
+  if (tool.writes) shape[WRITE] = z.optional(z.boolean());
   return z.strictObject(shape);
 }
 
@@ -247,7 +247,8 @@ export function commandWords(
     if (value === undefined || value === false) continue;
     if (i.kind === 'text') {
       // The text itself, on the command's stdin: no value of it is ever read as a path or a flag.
-      flags.push(`--${i.key}`, '-');
+      if (i.asWord) positionals.push('-');
+      else flags.push(`--${i.key}`, '-');
       stdin = value as string;
     } else if (i.kind === 'positional') positionals.push(value as string);
     else if (i.kind === 'words') positionals.push(...(value as string[]));
@@ -264,7 +265,7 @@ export function commandWords(
       const value = given[tool.inputs.find((i) => i.key === key)?.name ?? key];
       return value !== undefined && value !== false;
     });
-  const applying = edit !== undefined && given.apply === true && chosen;
+  const applying = edit !== undefined && given[WRITE] === true && chosen;
   if (applying && edit && 'write' in edit) flags.push(edit.write);
   if (!applying && edit && 'dryRun' in edit && chosen) flags.push(edit.dryRun);
   // Positional words come after `--`: a word such as '--write' is a file's name, never a flag.

@@ -1,11 +1,12 @@
 /**
- * Where diag --patch's diff comes from (a file, or stdin as the command's
- * process read it) and where its paths lead: from the current folder, or
- * from the repository's top where git wrote them so; inside the MCP
- * server's pinned workspace, or refused.
+ * Where a patch's diff comes from (diag --patch, apply: a file, or stdin as
+ * the command's process read it) and where its paths lead: from the
+ * current folder, or from the repository's top where git wrote them so;
+ * inside the MCP server's pinned workspace, or refused. A chain's patches
+ * are read each against the tree the ones before it make.
  */
-import type { ReadPatch } from './patch';
-import { readPatch } from './patch';
+import type { PatchStep, ReadPatch } from '../../answers/diagnostics';
+import { readPatch } from './read';
 import { LspqError, usage } from '../../common/errors';
 import type { CommandLine } from '../../common/messages';
 import { displayPath, isWithin, resolvePath } from '../../common/paths';
@@ -19,12 +20,12 @@ function readText(path: string): string | undefined {
   return readWorkspaceText(path, 'source');
 }
 
-/** The diff `--patch VALUE` names: stdin for `-`, else a file. */
+/** The diff a patch's VALUE names: stdin for `-`, else a file. */
 function diffText(value: string, line: CommandLine): string {
   if (value === '-') {
     if (line.stdin === undefined)
       throw usage(
-        "--patch - reads the diff from stdin, and none came with this command (a batch's stdin is its requests): give the diff as a file",
+        "- reads the diff from stdin, and none came with this command (a batch's stdin is its requests): give the diff as a file",
       );
     return line.stdin;
   }
@@ -40,9 +41,21 @@ function diffText(value: string, line: CommandLine): string {
   return text;
 }
 
-/** The files the diff touches, before and after, its paths read from the current folder or else the repository's top. */
-export async function patchFor(value: string, line: CommandLine): Promise<ReadPatch> {
+/**
+ * The files the diff touches, before and after, its paths read from the
+ * current folder or else the repository's top; `over`: the texts earlier
+ * patches of a chain made (null: a file they deleted), read before the disk's.
+ */
+export async function patchFor(
+  value: string,
+  line: CommandLine,
+  over: ReadonlyMap<string, string | null> = new Map(),
+): Promise<ReadPatch> {
   const text = diffText(value, line);
+  const current = (path: string) => {
+    const made = over.get(path);
+    return made === undefined ? readText(path) : (made ?? undefined);
+  };
   const pinned = line.confine ? realOf(line.confine) : undefined;
   // Inside the MCP server's pinned workspace, or refused before anything outside is read.
   const within = (path: string) => {
@@ -57,7 +70,7 @@ export async function patchFor(value: string, line: CommandLine): Promise<ReadPa
     readPatch(
       text,
       (name) => within(resolvePath(base, name)),
-      readText,
+      current,
       (p) => displayPath(p, line.cwd),
     );
   try {
@@ -72,6 +85,27 @@ export async function patchFor(value: string, line: CommandLine): Promise<ReadPa
       throw err;
     }
   }
+}
+
+/**
+ * The patches of a chain, in order, each read against the tree the ones
+ * before it make (so the second may change what the first added); `-`,
+ * stdin, at most once.
+ */
+export async function chainFor(values: readonly string[], line: CommandLine): Promise<PatchStep[]> {
+  if (values.filter((v) => v === '-').length > 1)
+    throw usage('- reads a patch from stdin, which holds one: give the other patches as files');
+  const tree = new Map<string, string | null>();
+  const steps: PatchStep[] = [];
+  for (const name of values) {
+    const read = await patchFor(name, line, tree);
+    for (const f of read.files) {
+      if (f.renamedFrom !== undefined) tree.set(f.renamedFrom, null);
+      tree.set(f.path, f.after);
+    }
+    steps.push({ name, ...read });
+  }
+  return steps;
 }
 
 async function topOf(line: CommandLine): Promise<string | undefined> {

@@ -1,5 +1,5 @@
 /**
- * diag --patch: a unified diff, as `git diff` and agents write it, read
+ * A patch (diag --patch, apply): a unified diff, as `git diff` and agents write it, read
  * with the `diff` package and applied to the files as they are, in memory.
  * Each file it touches comes out with its text before and after (null:
  * absent), renames and copies followed. Exact: every context and removed
@@ -8,14 +8,10 @@
  * names the file and the hunk. Pure: files are read through `read`.
  */
 import { applyPatch, parsePatch, type StructuredPatch } from 'diff';
-import type { ChangedFile } from '../../answers/diagnostics';
+import type { ChangedFile, ReadPatch } from '../../answers/diagnostics';
 import { LspqError, usage, messageOf } from '../../common/errors';
 
-export interface ReadPatch {
-  files: ChangedFile[];
-  /** Files whose change the patch does not hold as text (`Binary files ... differ`). */
-  binary: string[];
-}
+export type { ReadPatch };
 
 const NULL = '/dev/null';
 
