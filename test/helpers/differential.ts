@@ -52,7 +52,7 @@ export interface Comparison {
 }
 
 /** A view that failed saying what its answer may lack: lspq named the gap, as the contract asks. */
-const NAMES_ITS_GAP = /may be incomplete|not searched|the answer may lack/;
+const NAMES_ITS_GAP = /may be incomplete|not searched|the answer may lack|are incomplete: \S+ left out/;
 
 /** Runs lspq with its own daemon at `socket`, the given environment, in `cwd`. */
 export type Ask = (args: string[]) => Promise<{ stdout: string; stderr: string; exit: number }>;
