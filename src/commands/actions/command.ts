@@ -57,12 +57,12 @@ export const actions = defineCommand({
     },
     kind: {
       type: 'string',
-      description: 'Only these kinds, comma-separated prefixes (quickfix, refactor, source.organizeImports)',
+      description: 'Only these kinds (prefixes: quickfix, refactor, source)',
       valueHint: 'K,...',
     },
     apply: {
       type: 'string',
-      description: 'Apply action N of the list, or the one with that id (the letters after its number)',
+      description: 'Apply action N of the list, or by its id',
       valueHint: 'N|ID',
     },
     'apply-preferred': { type: 'boolean', description: "Apply the server's preferred action" },

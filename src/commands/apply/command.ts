@@ -18,8 +18,7 @@ import { applyJson, renderApply } from './render';
 import { ApplyShape } from './shape';
 
 export const apply = defineCommand({
-  summary:
-    'write a unified diff only if it introduces no problem: checked in memory as diag --patch, then written whole',
+  summary: 'write a unified diff whole, only if diag --patch finds it introduces no problem',
   args: {
     ...serverArgs,
     patch: {
@@ -31,13 +30,12 @@ export const apply = defineCommand({
     },
     severity: {
       type: 'string',
-      description: 'Show only this severity and worse (error, warning, info, hint)',
+      description: 'List this severity and worse',
       valueHint: 'S',
     },
     'fail-on': {
       type: 'string',
-      description:
-        'Write nothing and exit 1 if the patch introduces this severity or worse (default error); never: write',
+      description: 'Write nothing, exit 1, if it introduces this severity or worse (default error)',
       valueHint: 'S',
     },
     'dry-run': {
@@ -53,7 +51,7 @@ export const apply = defineCommand({
   mcp: {
     kind: 'edit',
     dryRun: '--dry-run',
-    text: { patch: 'A unified diff (as git diff writes it): written only if it introduces no problem at failOn' },
+    text: { patch: "A unified diff (git diff's form)" },
     required: ['patch'],
   },
   writes: true,

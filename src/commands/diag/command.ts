@@ -38,16 +38,16 @@ export const diag = defineCommand({
       description: 'Files to check (default: the changed files, in git)',
       valueHint: 'FILE...',
     },
-    staged: { type: 'boolean', description: 'The staged content of the staged files (for a pre-commit hook)' },
+    staged: { type: 'boolean', description: 'The staged files as the commit holds them' },
     all: { type: 'boolean', description: 'Every source file of the workspace' },
     since: {
       type: 'string',
-      description: 'Only what is new since REV (the changed files; with --all the workspace)',
+      description: 'Only what is new since REV',
       valueHint: 'REV',
     },
     'changed-lines': {
       type: 'boolean',
-      description: 'Only diagnostics on lines added or changed (since REV, else HEAD)',
+      description: 'Only lines added or changed',
     },
     patch: {
       type: 'string',
@@ -63,8 +63,7 @@ export const diag = defineCommand({
     },
     severity: {
       type: 'string',
-      description:
-        'List this severity and worse (error, warning, info, hint; default warning: infos and hints counted)',
+      description: 'List this severity and worse (default warning; the rest counted)',
       valueHint: 'S',
     },
     'fail-on': {
@@ -85,7 +84,7 @@ export const diag = defineCommand({
   process: 'daemon',
   mcp: {
     kind: 'question',
-    text: { patch: 'A unified diff (as git diff writes it): what it would introduce, checked without writing it' },
+    text: { patch: 'A unified diff: what it would introduce, not written' },
   },
   stdin: { flag: 'patch' },
   variadic: true,

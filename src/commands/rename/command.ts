@@ -16,7 +16,7 @@ export const rename = defineCommand({
     'dry-run': { type: 'boolean', description: 'Print the diff and write nothing' },
     'this-build-only': {
       type: 'boolean',
-      description: "Go: rename what this platform's build sees, even where other builds' files write the name",
+      description: "Go: rename this platform's build only",
     },
     ...editArgs,
   },

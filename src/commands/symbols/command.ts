@@ -25,7 +25,7 @@ export const symbols = defineCommand({
     workspace: { type: 'boolean', alias: 'w', description: 'Search the whole workspace for QUERY' },
     deps: {
       type: 'boolean',
-      description: "With -w: dependencies' and the standard library's matches too, after the project's",
+      description: "With -w: dependencies' matches too",
     },
     ...indexArgs,
     ...contextArgs,
