@@ -78,7 +78,7 @@ describe('httpx 0.28.1', () => {
         KNOWN_BETWEEN_SERVERS[what],
       ),
     );
-  });
+  }, 600_000); // six cold daemons of pyright and two warm ones: minutes on loaded cores
 });
 
 describe('monolog 2.9.1', () => {

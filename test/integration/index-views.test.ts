@@ -44,7 +44,7 @@ describe('immer 11.2.10 with scip-typescript', () => {
   let root = '';
   beforeAll(async () => {
     root = await indexed('index-views-immer', immerAt);
-  });
+  }, 600_000);
   const ask = (args: string[]) => lspq.json<Answer>(args, { cwd: root });
 
   test("a local's refs are its own file's uses, each in the function that holds it, as the server's", async () => {
@@ -110,7 +110,7 @@ describe('@tanstack/query-core 5.108.4 with scip-typescript', () => {
   let root = '';
   beforeAll(async () => {
     root = await indexed('index-views-query-core', queryCoreAt);
-  });
+  }, 600_000);
 
   test("a type named in JSDoc tags elsewhere: refs are the server's with them, --index-only says it lacks them", async () => {
     const alone = await lspq.run(['refs', 'src/types.ts:828:InfiniteData', '--index-only'], { cwd: root });
@@ -141,7 +141,7 @@ describe("anyhow 1.0.98 with rust-analyzer's index", () => {
       'src/chain.rs:60:26 in Chain.next_back',
     ]);
     expect(within(fromIndex)).toEqual(within(fromServer));
-  });
+  }, 360_000); // rust-analyzer loads the crate on its first question: minutes on loaded cores
 
   test("a type's uses as Self in its impl blocks: the server's answer, or --index-only says it lacks them", async () => {
     const alone = await lspq.run(['refs', 'src/error.rs:821:ErrorImpl', '--index-only'], { cwd: root });
@@ -191,7 +191,7 @@ describe('gorilla/mux 1.8.1 with scip-go', () => {
   let root = '';
   beforeAll(async () => {
     root = await indexed('index-views-mux', muxAt);
-  });
+  }, 600_000);
   const ask = (args: string[]) => lspq.json<Answer>(args, { cwd: root });
 
   test("a local's and a parameter's refs are the server's", async () => {

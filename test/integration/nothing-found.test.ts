@@ -30,7 +30,7 @@ describe('one stderr line, exit 1, nothing on stdout', () => {
     [
       go,
       ['calls', 'main.go:5:main', '--to', 'Circle.Name', '--depth', '2'],
-      'no call chain from main to Name within the depth searched; raise --depth',
+      'no call chain from main to Name within --depth 2, past which calls remain to follow; raise --depth',
     ],
     [go, ['actions', 'main.go:1', '--kind', 'quickfix'], 'no code actions of kind quickfix at main.go:1'],
   ] as const)('%p %p', async (cwd, args, said) => {
@@ -47,7 +47,7 @@ describe('one stderr line, exit 1, nothing on stdout', () => {
     });
     const callees = await lspq.run(['calls', 'circle.go:13:Name', '--out'], { cwd: go });
     expect(callees).toEqual({
-      stdout: 'circle.go:13:17: function Name\n',
+      stdout: 'circle.go:13:17: method Name\n',
       stderr: 'lspq: no callees of Name (circle.go:13:17)\n',
       exit: 1,
     });

@@ -70,11 +70,11 @@ test('under the cap: whole, not truncated', async () => {
 test('calls --to with no path through functions gopls cannot expand: no chain (exit 1)', async () => {
   for (let i = 0; i < 2; i++) {
     const r = await lspq.run(['calls', 'main.go:8:main', '--to', 'main.go:12:b', '--depth', '6'], { cwd: dir });
-    expect(r).toEqual({
-      stdout: '',
-      stderr: 'lspq: no call chain from main to b within the depth searched; raise --depth\n',
-      exit: 1,
-    });
+    // What stopped it: an interface method of the standard library (its places are GOROOT's, this machine's).
+    expect({ stdout: r.stdout, exit: r.exit }).toEqual({ stdout: '', exit: 1 });
+    expect(r.stderr).toMatch(
+      /^lspq: no call chain from main to b within --depth 6: it went through Write \(\S+\/io\/io\.go:100:2, implemented at .*\), a trait or interface method whose implementations no call leads into: ask from an implementation; calls also remain past --depth 6\n$/,
+    );
   }
   // The way passed a function gopls could not expand, and the search went on without it.
   expect((await lspq.run(['daemon', 'logs'])).stdout).toContain('a dead end of the search');
