@@ -65,7 +65,7 @@ describe.each<Layout>(['archive', 'archive-with-git', 'odd-names', 'gitlink'])('
       expect([q.join(' '), r.exit <= 1 || r.exit === 3]).toEqual([q.join(' '), true]);
     }
     expect(marksIn(h)).toEqual([]);
-  });
+  }, 400_000); // every server of six languages, untrusted and in its box, then every other command: minutes on loaded cores
 
   test('trust --explain names what trusting would let run, and which folder to trust for what lies above', async () => {
     const explained = await lspq.json<{ wouldRun: { what: string; files: string[]; trust?: string }[] }>(
