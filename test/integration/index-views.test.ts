@@ -134,7 +134,9 @@ describe("anyhow 1.0.98 with rust-analyzer's index", () => {
 
   test("a method's `in` is its impl's type and the method, as rust-analyzer's outline names it", async () => {
     const fromIndex = await lspq.json<Answer>(['refs', 'src/chain.rs:18:next', '--index-only'], { cwd: root });
-    const fromServer = await lspq.json<Answer>(['refs', 'src/chain.rs:18:next', '--no-index'], { cwd: root });
+    const fromServer = await lspq.json<Answer>(['refs', 'src/chain.rs:18:next', '--no-index', '--timeout', '300'], {
+      cwd: root,
+    });
     expect(within(fromIndex).slice(0, 3)).toEqual([
       'src/chain.rs:30:41 in Chain.new',
       'src/chain.rs:40:22 in Chain.next',
@@ -149,7 +151,7 @@ describe("anyhow 1.0.98 with rust-analyzer's index", () => {
       3,
       "lspq: the answer may be incomplete: rust-analyzer's index leaves out the uses as `Self` in its impl blocks, which rust-analyzer counts (src/error.rs:1091); drop --index-only to ask the live server",
     ]);
-    const asked = await lspq.json<Answer>(['refs', 'src/error.rs:821:ErrorImpl'], { cwd: root });
+    const asked = await lspq.json<Answer>(['refs', 'src/error.rs:821:ErrorImpl', '--timeout', '300'], { cwd: root });
     expect([asked.source, places(asked)]).toContainEqual('server');
     expect(places(asked)).toContain('src/error.rs:1091:42');
   });
