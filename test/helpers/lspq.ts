@@ -29,9 +29,24 @@ export function lspqArgv(): string[] {
   return bin ? [bin.startsWith('/') ? bin : join(REPO, bin)] : [process.execPath, join(REPO, 'src', 'main.ts')];
 }
 
-/** Runs a process to completion with stdin closed, capturing both outputs. */
-export async function capture(argv: string[], cwd: string, env: Record<string, string>): Promise<RunResult> {
-  const proc = Bun.spawn(argv, { cwd, env, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe' });
+/** Runs a process to completion with `input` on its stdin (else stdin closed), capturing both outputs. */
+export async function capture(
+  argv: string[],
+  cwd: string,
+  env: Record<string, string>,
+  input?: string,
+): Promise<RunResult> {
+  const proc = Bun.spawn(argv, {
+    cwd,
+    env,
+    stdin: input === undefined ? 'ignore' : 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  if (input !== undefined && proc.stdin) {
+    proc.stdin.write(input);
+    await proc.stdin.end();
+  }
   const [stdout, stderr, exit] = await Promise.all([
     new Response(proc.stdout).text(),
     new Response(proc.stderr).text(),
@@ -81,10 +96,10 @@ export class Lspq {
   /** Runs lspq; a --json answer (or a batch's lines) must match the published schema. */
   async run(
     args: string[],
-    options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+    options: { cwd?: string; env?: Record<string, string | undefined>; stdin?: string } = {},
   ): Promise<RunResult> {
     const env = this.env(options.env);
-    const r = await capture([...lspqArgv(), ...args], options.cwd ?? REPO, env);
+    const r = await capture([...lspqArgv(), ...args], options.cwd ?? REPO, env, options.stdin);
     checkOutput(args, env, r.stdout);
     return r;
   }

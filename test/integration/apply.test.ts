@@ -15,7 +15,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fakeProject, git, Lspq, lspqArgv, scratchDir } from '../helpers/lspq';
+import { fakeProject, git, Lspq, scratchDir } from '../helpers/lspq';
 import { cobraAt } from '../helpers/published';
 
 const lspq = new Lspq();
@@ -61,23 +61,8 @@ function patchFile(name: string, text: string): string {
 }
 
 /** lspq with `input` on its stdin. */
-async function piped(args: string[], cwd: string, input: string) {
-  const proc = Bun.spawn([...lspqArgv(), ...args], {
-    cwd,
-    env: lspq.env(),
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  proc.stdin.write(input);
-  await proc.stdin.end();
-  const [stdout, stderr, exit] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, exit };
-}
+/** lspq with `input` on its stdin. */
+const piped = (args: string[], cwd: string, input: string) => lspq.run(args, { cwd, stdin: input });
 
 const GO = {
   'go.mod': 'module example.com/apply\n\ngo 1.22\n',

@@ -17,7 +17,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, Lspq, lspqArgv, scratchDir } from '../helpers/lspq';
+import { git, Lspq, scratchDir } from '../helpers/lspq';
 
 const lspq = new Lspq();
 const base = scratchDir('patch');
@@ -196,23 +196,8 @@ function snapshot(dir: string): Record<string, string> {
 const lines = (stdout: string) => stdout.split('\n').filter(Boolean);
 
 /** lspq with `input` on its stdin. */
-async function piped(args: string[], cwd: string, input: string) {
-  const proc = Bun.spawn([...lspqArgv(), ...args], {
-    cwd,
-    env: lspq.env(),
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  proc.stdin.write(input);
-  await proc.stdin.end();
-  const [stdout, stderr, exit] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, exit };
-}
+/** lspq with `input` on its stdin. */
+const piped = (args: string[], cwd: string, input: string) => lspq.run(args, { cwd, stdin: input });
 
 describe.each(LANGUAGES)('$name', (lang) => {
   const dir = join(base, lang.server);

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { copyFixture, exactPath, fakeProject, git, Lspq, lspqArgv, REPO, scratchDir } from '../helpers/lspq';
+import { copyFixture, exactPath, fakeProject, git, Lspq, REPO, scratchDir } from '../helpers/lspq';
 import { MUX, muxAt } from '../helpers/published';
 
 const lspq = new Lspq();
@@ -27,23 +27,8 @@ function copy(name: string): string {
 const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
 
 /** lspq with `input` on its stdin (a patch for diag --patch -). */
-async function piped(args: string[], cwd: string, input: string) {
-  const proc = Bun.spawn([...lspqArgv(), ...args], {
-    cwd,
-    env: lspq.env(),
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  proc.stdin.write(input);
-  await proc.stdin.end();
-  const [stdout, stderr, exit] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, exit };
-}
+/** lspq with `input` on its stdin. */
+const piped = (args: string[], cwd: string, input: string) => lspq.run(args, { cwd, stdin: input });
 
 /** A checker run in `dir`: its exit code and output, so a failure says why. */
 function check(dir: string, argv: string[]): { exit: number; output: string } {

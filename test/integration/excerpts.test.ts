@@ -154,7 +154,11 @@ describe('--body: the whole declaration', () => {
   });
 
   test('outside the project (Go standard library), cut at --max-lines with how many lines were left out', async () => {
-    const r = await lspq.run(['def', '--symbol', 'fmt.Sprintf', '--body', '--max-lines', '2'], inFixture('go-shapes'));
+    // The standard library's symbols are searched cold: minutes on loaded cores, not the default's seconds.
+    const r = await lspq.run(
+      ['def', '--symbol', 'fmt.Sprintf', '--body', '--max-lines', '2', '--timeout', '300'],
+      inFixture('go-shapes'),
+    );
     expect(r.exit).toBe(0);
     expect(r.stdout.replace(/^\/.*\/src\/fmt\//gm, 'GOROOT/src/fmt/')).toBe(
       lines(
@@ -176,7 +180,7 @@ describe('--body: the whole declaration', () => {
       text: 'func Sprintf(format string, a ...any) string {\n\tp := newPrinter()',
       truncated: true,
     });
-  });
+  }, 400_000);
 
   test('a body follows an edit that grows it and the revert that shrinks it back (warm, TypeScript and Go)', async () => {
     for (const [fixture, file, args, grown] of [

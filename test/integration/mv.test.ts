@@ -11,7 +11,7 @@
 import { afterAll, describe, expect, test } from 'bun:test';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { copyFixture, fakeProject, FIXTURES, git, Lspq, lspqArgv, REPO, scratchDir } from '../helpers/lspq';
+import { copyFixture, fakeProject, FIXTURES, git, Lspq, REPO, scratchDir } from '../helpers/lspq';
 import { queryCoreAt } from '../helpers/published';
 
 const lspq = new Lspq();
@@ -161,23 +161,8 @@ describe('a file moved forth and back many times in a row', () => {
 });
 
 /** lspq with `input` on its stdin (a patch for diag --patch -). */
-async function piped(args: string[], cwd: string, input: string) {
-  const proc = Bun.spawn([...lspqArgv(), ...args], {
-    cwd,
-    env: lspq.env(),
-    stdin: 'pipe',
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  proc.stdin.write(input);
-  await proc.stdin.end();
-  const [stdout, stderr, exit] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, exit };
-}
+/** lspq with `input` on its stdin. */
+const piped = (args: string[], cwd: string, input: string) => lspq.run(args, { cwd, stdin: input });
 
 /** A patch's lines that are not its hunks' (the headers of each file). */
 const headers = (patch: string) =>
