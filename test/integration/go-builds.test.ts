@@ -269,7 +269,7 @@ describe('an index alone names the files its build left out, from the table made
     await lspq.run(['daemon', 'stop']);
     for (let i = 0; i < 2; i++)
       expect(await lspq.run(ONLY, { cwd: pkg })).toEqual({
-        stdout: 'b_linux.go:3:29: func onLinux() int { return Foo() }\n',
+        stdout: 'b_linux.go:3:29: func onLinux() int { return Foo() }  (in onLinux)\n',
         stderr: note('b_windows.go, c_tagged.go'),
         exit: 3,
       });
