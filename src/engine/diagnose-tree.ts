@@ -26,6 +26,8 @@ import {
 import { type Changed, pass, splitNew } from './diagnose-since';
 import { refuseUnshowable, type Tree } from './memory-tree';
 import { holdAlone } from './sessions';
+import { filesReached } from '../project/importers';
+import { readFileSync } from 'node:fs';
 
 export type { ChangedFile };
 
@@ -48,10 +50,12 @@ export interface Introduced {
 }
 
 /**
- * The servers to ask and their files: `workspace`, every source file of
- * the workspaces of the changed files' servers (a broken caller nobody
- * touched is found); `files`, the changed files alone. Files the change
- * creates are added to their own servers' lists.
+ * The servers to ask and their files: `workspace`, the files of the
+ * changed files' servers' workspaces that the change can reach (the changed
+ * files and those importing them, project/importers.ts; every file where
+ * that cannot be told), so a broken caller nobody touched is found;
+ * `files`, the changed files alone. Files the change creates are added to
+ * their own servers' lists.
  */
 async function workOf(
   changes: ChangedFile[],
@@ -60,24 +64,54 @@ async function workOf(
   ctx: HandlerContext,
   deadline: Deadline,
   out: Collected,
-  /** Files a tree under both states holds that the disk may not (a chain's earlier patches made them). */
-  made: string[] = [],
+  /** A tree under both states (a chain's earlier patches): its new files are checked, its texts read for imports. */
+  base: Tree,
 ): Promise<Map<Session, string[]>> {
-  const touched = [...changes.flatMap((c) => [c.path, ...(c.renamedFrom ? [c.renamedFrom] : [])]), ...made];
+  const made = [...base].flatMap(([path, text]) => (text !== null ? [path] : []));
+  const moved = changes.flatMap((c) => [c.path, ...(c.renamedFrom ? [c.renamedFrom] : [])]);
+  const touched = [...moved, ...made];
   const work = new Map<Session, string[]>();
   const add = (session: Session, path: string) => {
     const list = work.get(session) ?? [];
     if (!list.includes(path)) work.set(session, [...list, path]);
   };
+  const sessionsOf = new Map<string, Session[]>();
+  for (const path of touched) sessionsOf.set(path, await fileSessions(path, req, ctx, out.unchecked));
   if (scope === 'workspace') {
-    const servers = new Set<Session>();
-    for (const path of touched) for (const s of await fileSessions(path, req, ctx, out.unchecked)) servers.add(s);
+    const servers = new Set([...sessionsOf.values()].flat());
     if (servers.size > 0)
-      for (const [s, files] of (await workspaceWork(req, ctx, deadline, out, false, [...servers])).work)
-        for (const f of files) add(s, f);
+      for (const [s, files] of (await workspaceWork(req, ctx, deadline, out, false, [...servers])).work) {
+        const reached = reachedBy(changes, s, sessionsOf, files, base);
+        for (const f of files) if (!reached || reached.has(f)) add(s, f);
+      }
   }
-  for (const path of touched) for (const s of await fileSessions(path, req, ctx, out.unchecked)) add(s, path);
+  for (const path of touched) for (const s of sessionsOf.get(path) ?? []) add(s, path);
   return work;
+}
+
+/** The files of a session's list that this change to its own files can reach; undefined: all of them. */
+function reachedBy(
+  changes: ChangedFile[],
+  session: Session,
+  sessionsOf: Map<string, Session[]>,
+  files: string[],
+  base: Tree,
+): Set<string> | undefined {
+  const own = new Map<string, (string | null)[]>();
+  for (const c of changes) {
+    if (sessionsOf.get(c.path)?.includes(session)) own.set(c.path, [c.before, c.after]);
+    if (c.renamedFrom && sessionsOf.get(c.renamedFrom)?.includes(session)) own.set(c.renamedFrom, [c.before, null]);
+  }
+  const read = (path: string): string | undefined => {
+    const held = base.get(path);
+    if (held !== undefined) return held ?? undefined;
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  return filesReached(own, files, read, session.client.root);
 }
 
 /** Servers with a check that reads the disk, left out of a comparison whose one side is held in memory. */
@@ -122,8 +156,7 @@ export async function introducedBy(
   base: Tree = new Map(),
 ): Promise<Introduced> {
   const listed = collected(req.context);
-  const made = [...base].flatMap(([path, text]) => (text !== null ? [path] : []));
-  const work = await workOf(changes, scope, req, ctx, deadline, listed, made);
+  const work = await workOf(changes, scope, req, ctx, deadline, listed, base);
   // Each state as laid over the disk: the change's side, a renamed file gone from where it was after it.
   const stateOf = (side: 'before' | 'after'): Tree =>
     new Map([
