@@ -17,9 +17,6 @@ export interface CallerContext {
   confine?: string;
 }
 
-/** A question for the engine: an operation of a command, with the caller's facts. */
-export type Request = { op: string } & CallerContext;
-
 /** A server and the root it answered for. */
 export interface Answered {
   server: string;

@@ -10,8 +10,6 @@
 import type { ArgsDef } from 'citty';
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
 import type * as z from 'zod/mini';
-import type { CallerContext } from '../answers/caller';
-import type { Handler, HandlerContext } from '../engine/context';
 import type { CommandOutput, ExitCode } from '../common/errors';
 import type { CommandLine } from '../common/messages';
 import { renderOptions, type RenderOptions } from '../render/style';
@@ -19,34 +17,27 @@ import type { Rendered } from '../render/rendered';
 import { type FlagTable, flagTable, type Parsed, parseFlags } from './flags';
 import type { Declaration } from './declaration';
 import { type ServerFlags, jsonWanted } from './options';
+import type { AnswerOf, Loader, Op, QueryOf } from './operations';
 
 export type { Declaration, Process } from './declaration';
 
-/** The handlers of a command's questions, by operation, each loaded when first asked. */
-export type Handlers = Record<string, () => Promise<Handler>>;
-
-type Parts<T> = T extends () => Promise<(request: infer Q, ctx: HandlerContext) => Promise<infer R>>
-  ? { query: Q; answer: R }
-  : never;
-/** The question an operation takes, without the caller's facts (the command path adds those). */
-export type QueryOf<T> = Omit<Parts<T>['query'], keyof CallerContext>;
-/** What an operation answers. */
-export type AnswerOf<T> = Parts<T>['answer'];
+/** The handlers of the operations O a command asks, each declared against the table (operations.ts) and loaded when first asked. */
+export type Handlers<O extends Op> = { readonly [K in O]?: Loader<K> };
 
 /** What the command path gives every command: who asked, how a question is answered, and the other commands. */
 export interface Invocation {
   line: CommandLine;
-  /** Asks the engine one question, with the caller context the shared flags give. */
-  ask(query: { op: string }, flags: ServerFlags): Promise<unknown>;
+  /** Asks the engine one question, with the caller context the shared flags give; the answer has the type the table names. */
+  ask<K extends Op>(query: QueryOf<K>, flags: ServerFlags): Promise<AnswerOf<K>>;
   /** Runs another command line on the same path (a batch's requests). */
   runLine(line: CommandLine): Promise<CommandOutput>;
   /** Every command, by name: its declaration and its JSON shape (a batch's checks, the schema). */
   commands: Readonly<Record<string, Listed>>;
 }
 
-/** What a command's run gets besides its arguments: the command path, its questions typed by its own handlers. */
-export interface RunContext<H extends Handlers = Handlers> extends Omit<Invocation, 'ask'> {
-  ask<O extends keyof H & string>(query: QueryOf<H[O]> & { op: O }, flags: ServerFlags): Promise<AnswerOf<H[O]>>;
+/** What a command's run gets besides its arguments: the command path, asking only the operations O it declares handlers for. */
+export interface RunContext<O extends Op = never> extends Omit<Invocation, 'ask'> {
+  ask<K extends O>(query: QueryOf<K>, flags: ServerFlags): Promise<AnswerOf<K>>;
 }
 
 /** What a command knows of the others. */
@@ -60,10 +51,10 @@ export type Stream<A extends ArgsDef> = (
   emit: (line: string) => void,
 ) => Promise<CommandOutput>;
 
-export interface Command<A extends ArgsDef = ArgsDef, H extends Handlers = Handlers> extends Declaration {
+export interface Command<A extends ArgsDef = ArgsDef, O extends Op = Op> extends Declaration {
   args: A;
-  run: (args: Parsed<A>, ctx: RunContext<H>) => Promise<CommandOutput>;
-  handlers?: H;
+  run: (args: Parsed<A>, ctx: RunContext<O>) => Promise<CommandOutput>;
+  handlers?: Handlers<O>;
   streams?: Stream<A>;
   /** The JSON document its --json prints (none for schema, whose answer is a JSON Schema); an error answers with the error shape instead. */
   shape?: z.ZodMiniType;
@@ -72,7 +63,7 @@ export interface Command<A extends ArgsDef = ArgsDef, H extends Handlers = Handl
 }
 
 /** A command as the command path runs it: its words parsed by its own flags, whatever they are. */
-export interface Defined<A extends ArgsDef = ArgsDef, H extends Handlers = Handlers> extends Command<A, H> {
+export interface Defined<A extends ArgsDef = ArgsDef, O extends Op = Op> extends Command<A, O> {
   exec(invocation: Invocation): Promise<CommandOutput>;
   execStream?(
     invocation: Invocation,
@@ -81,16 +72,8 @@ export interface Defined<A extends ArgsDef = ArgsDef, H extends Handlers = Handl
   ): Promise<CommandOutput>;
 }
 
-/** A command, its types checked together: the run's flags are the declared ones, its questions its own handlers'. */
-export function defineCommand<const A extends ArgsDef, const H extends Handlers = Record<never, never>>(
-  command: Command<A, H>,
-): Defined<A, H> {
-  const typed = (invocation: Invocation): RunContext<H> => ({
-    ...invocation,
-    // The engine answers each operation with its own handler's result (engine/dispatch.ts finds it by op among
-    // the `handlers` this command declares), so the answer has the type the handler gives it.
-    ask: (query, flags) => invocation.ask(query, flags) as Promise<AnswerOf<H[typeof query.op]>>,
-  });
+/** A command, its types checked together: the run's flags are the declared ones, its questions those it declares handlers for. */
+export function defineCommand<const A extends ArgsDef, O extends Op = never>(command: Command<A, O>): Defined<A, O> {
   // Made when the command is first run, then kept: the table cost every warm question 0.03 ms.
   let table: FlagTable | undefined;
   const parse = (invocation: Invocation) => {
@@ -100,7 +83,7 @@ export function defineCommand<const A extends ArgsDef, const H extends Handlers 
   const { streams } = command;
   return {
     ...command,
-    exec: (invocation) => command.run(parse(invocation), typed(invocation)),
+    exec: (invocation) => command.run(parse(invocation), invocation),
     ...(streams
       ? { execStream: (invocation, input, emit) => streams(parse(invocation), invocation, input, emit) }
       : {}),

@@ -8,13 +8,14 @@
 import { loadBundle } from '../bundles';
 import type { TerminalBundle } from '../cli/terminal-messages';
 import type { LocalEngine } from '../engine/local';
+import type { Op, Operations, Question } from './operations';
 import { type CommandOutput, withNotes } from '../common/errors';
 import type { CommandLine } from '../common/messages';
 import { type Host, runCommandLine, runStreamLine } from './run-command-line';
 
 /** The language-server half, loaded at the first question, and its close for when the command is done. */
 function localHost(line: CommandLine): Host & { close: () => Promise<void>; notes: Set<string> } {
-  let engine: Promise<LocalEngine> | undefined;
+  let engine: Promise<LocalEngine<Operations>> | undefined;
   const notes = new Set<string>();
   let shown = false;
   const terminal = () => loadBundle<TerminalBundle>('terminal');
@@ -31,9 +32,9 @@ function localHost(line: CommandLine): Host & { close: () => Promise<void>; note
       warn: (note) => notes.add(note),
     });
   return {
-    answer: async (request) => {
+    answer: async <K extends Op>(request: Question<K>) => {
       engine ??= start();
-      return (await engine).answer(request);
+      return (await engine).answer<K>(request);
     },
     notes,
     // The progress lines go before the answer is printed: it takes their place.

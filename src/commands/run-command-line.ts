@@ -4,18 +4,18 @@
  * declared flags, answered through the host, rendered, and its exit code
  * decided. Nothing here prints.
  */
-import type { Request } from '../answers/caller';
 import { loadBundle } from '../bundles';
 import { type CommandOutput, errorOutput, usage } from '../common/errors';
 import type { CommandLine } from '../common/messages';
 import type { Defined, Listed, Invocation } from './define';
 import type { HelpBundle } from './help';
 import { COMMANDS, isCommand } from './list';
-import { callerContext } from './options';
+import { callerContext, type ServerFlags } from './options';
+import type { AnswerOf, Op, QueryOf, Question } from './operations';
 
 /** Where the engine runs: how questions are answered there, and who hears of an internal error. */
 export interface Host {
-  answer(request: Request): Promise<unknown>;
+  answer<K extends Op>(request: Question<K>): Promise<AnswerOf<K>>;
   /** Told of every error before it becomes output: the daemon logs the stack of an internal one. */
   report?: (err: unknown) => void;
 }
@@ -26,8 +26,8 @@ const LISTED: Readonly<Record<string, Listed>> = COMMANDS;
 function invocationFor(line: CommandLine, host: Host): Invocation {
   return {
     line,
-    ask: (query, flags) =>
-      host.answer({
+    ask: <K extends Op>(query: QueryOf<K>, flags: ServerFlags) =>
+      host.answer<K>({
         ...query,
         ...callerContext(flags, line.cwd, line.env),
         ...(line.editId ? { editId: line.editId } : {}),

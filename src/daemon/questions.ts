@@ -5,6 +5,7 @@
  */
 import { ANSWERERS } from '../commands/handlers';
 import { COMMANDS, isCommand } from '../commands/list';
+import type { Op, Operations, Question } from '../commands/operations';
 import { type Host, runCommandLine, runStreamLine } from '../commands/run-command-line';
 import { strayRejection } from '../engine/fault';
 import { dispatch } from '../engine/dispatch';
@@ -119,7 +120,8 @@ export class Questions {
       if (!o.watchers.immediate) await nextTurn();
       strayRejection();
       const host: Host = {
-        answer: (query) => dispatch(query, { ...this.engineContext(socket, line, notes), serverTime }, ANSWERERS),
+        answer: <K extends Op>(query: Question<K>) =>
+          dispatch<Operations, K>(query, { ...this.engineContext(socket, line, notes), serverTime }, ANSWERERS),
         report: (err: unknown) => {
           if (!(err instanceof LspqError)) o.log(`internal error for ${line.command}: ${stackOf(err)}`);
         },

@@ -46,9 +46,6 @@ export interface HandlerContext extends EngineContext {
   extraServers?: boolean;
 }
 
-/** A question's answer, computed by the engine (in the daemon, or here with --no-daemon); `never`: any handler's own query. */
-export type Handler = (request: never, ctx: HandlerContext) => Promise<unknown>;
-
 /** One deadline for the whole question: server start, readiness and the request share it. */
 export class Deadline {
   private readonly end: number;

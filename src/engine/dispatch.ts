@@ -1,21 +1,63 @@
 /**
- * A question to its handler, from the table the caller gives (the commands
- * declare their handlers; commands/handlers.ts makes the table), each
- * handler loaded when its question is first asked.
+ * A question to its handler, typed by a table of operations (as
+ * lsp/requests.ts types each LSP request by its answer): the caller gives
+ * the table (the commands declare their handlers against theirs;
+ * commands/handlers.ts makes it), each handler loaded when its question is
+ * first asked, its answer the type the table names.
  */
 import type { ServerCapabilities } from 'vscode-languageserver-protocol';
-import type { Request } from '../answers/caller';
+import type { CallerContext } from '../answers/caller';
 import { Leases } from '../lsp/leases';
 import type { Session } from '../lsp/manager';
 import { leftOutLine, Trust } from '../trust/decision';
 import { Skipped, skippedError, skippedFiles, skippedLine } from '../common/file-size';
-import type { EngineContext, Handler } from './context';
+import type { EngineContext, HandlerContext } from './context';
+
+/** One operation: the question a command asks (without the caller's facts, which the command path adds) and its answer. */
+export interface Operation {
+  query: { op: string };
+  answer: unknown;
+}
+
+/** Operations by name, each named as its own question's `op`. */
+export type Table<T> = { [O in keyof T]: Operation };
+
+/** An operation's question as its handler gets it: the command's question, its op, and the caller's facts (the op alone names O when inferred). */
+export type Question<T extends Table<T>, O extends keyof T> = NoInfer<T[O]['query']> & { op: O } & CallerContext;
+
+/** What answers operation O of table T. */
+export type Answerer<T extends Table<T>, O extends keyof T> = (
+  request: Question<T, O>,
+  ctx: HandlerContext,
+) => Promise<T[O]['answer']>;
+
+/** Each operation's handler, loaded when it is first asked (a command's handler.ts is imported only then). */
+export type Loaders<T extends Table<T>> = { readonly [O in keyof T]?: () => Promise<Answerer<T, O>> };
 
 /** What answers questions: each operation's handler, and what each command needs of a server. */
-export interface Answerers {
-  handlers: ReadonlyMap<string, () => Promise<Handler>>;
-  /** Each command's (and fmt-range's, symbols-w's) need of a server, for `servers --for`. */
-  capabilities: readonly [string, (c: ServerCapabilities) => boolean][];
+export class Answerers<T extends Table<T>> {
+  // A handler imported once: importing it again cost every warm question 0.05 ms.
+  private readonly loaded: { [O in keyof T]?: Promise<Answerer<T, O>> } = {};
+
+  constructor(
+    private readonly loaders: Loaders<T>,
+    /** Each command's (and fmt-range's, symbols-w's) need of a server, for `servers --for`. */
+    readonly capabilities: readonly [string, (c: ServerCapabilities) => boolean][],
+  ) {}
+
+  /** The handler of `op`, loaded at its first question (a failed load is tried again at the next). */
+  handler<O extends keyof T & string>(op: O): Promise<Answerer<T, O>> {
+    const load = Object.hasOwn(this.loaders, op) ? this.loaders[op] : undefined;
+    if (!load) throw new Error(`no handler answers '${op}'`);
+    const known = this.loaded[op];
+    if (known) return known;
+    const loading = load().catch((err: unknown) => {
+      this.loaded[op] = undefined;
+      throw err;
+    });
+    this.loaded[op] = loading;
+    return loading;
+  }
 }
 
 /**
@@ -25,18 +67,20 @@ export interface Answerers {
  * answer not whole: exit 3 naming it, or, where the question failed on its
  * own, a note beside that error.
  */
-export async function dispatch(request: Request, ctx: EngineContext, answerers: Answerers): Promise<unknown> {
-  const load = answerers.handlers.get(request.op);
-  if (!load) throw new Error(`no handler answers '${request.op}'`);
-  const handler = await load();
+export async function dispatch<T extends Table<T>, O extends keyof T & string>(
+  request: Question<T, O>,
+  ctx: EngineContext,
+  answerers: Answerers<T>,
+): Promise<T[O]['answer']> {
+  const op: O = request.op;
+  const handler = await answerers.handler(op);
   const leases = new Leases<Session>();
   const trust = new Trust(request.env);
   const skips = new Skipped(request.cwd);
   let answered = false;
   try {
-    // The command that asked declared this handler for this operation: the request is its query.
     const answer = await skippedFiles.run(skips, () =>
-      handler(request as never, {
+      handler(request, {
         ...ctx,
         leases,
         trust,

@@ -5,21 +5,20 @@
  */
 import { ServerPool } from '../lsp/manager';
 import { socketPath, stateFile } from '../common/socket';
-import type { Request } from '../answers/caller';
-import { type Answerers, dispatch } from './dispatch';
+import { type Answerers, dispatch, type Question, type Table } from './dispatch';
 import { recover } from './journal-recovery';
 
-export interface LocalEngine {
-  answer(request: Request): Promise<unknown>;
+export interface LocalEngine<T extends Table<T>> {
+  answer<O extends keyof T & string>(request: Question<T, O>): Promise<T[O]['answer']>;
   close(): Promise<void>;
 }
 
-export function localEngine(options: {
-  answerers: Answerers;
+export function localEngine<T extends Table<T>>(options: {
+  answerers: Answerers<T>;
   progress?: (text: string) => void;
   log?: (line: string) => void;
   warn?: (line: string) => void;
-}): LocalEngine {
+}): LocalEngine<T> {
   const pool = new ServerPool({ log: options.log });
   const abort = new AbortController();
   const onSignal = (signal: NodeJS.Signals) => {

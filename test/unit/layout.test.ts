@@ -80,3 +80,85 @@ test('a command is declared in its own folder and list.ts: the MCP tools name no
     'apply:edit',
   ]);
 });
+
+/** The sources under `prefix`, by path from the repository. */
+function sources(prefix: string): [string, string][] {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  return [...graph.keys()].filter((f) => rel(f).startsWith(prefix)).map((f) => [rel(f), readFileSync(f, 'utf8')]);
+}
+
+/** A source without its comments and imports (whose `as` renames), where a cast is what `as` says. */
+const code = (text: string) =>
+  text
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/.*$/gm, '')
+    .replace(/^(import|export) [^;]*? from [^;]*;$/gm, '');
+
+/** Each call of `name(...)` in `text`, with the word after it and the parentheses around it (`as` where its result is cast). */
+function callsOf(name: string, text: string): { call: string; after: string }[] {
+  const found: { call: string; after: string }[] = [];
+  for (const m of text.matchAll(new RegExp(`\\b${name}(<[^>()]*>)?\\(`, 'g'))) {
+    let depth = 0;
+    let i = m.index + m[0].length - 1;
+    for (; i < text.length; i++) {
+      if (text[i] === '(') depth++;
+      else if (text[i] === ')' && --depth === 0) break;
+    }
+    found.push({
+      call: text.slice(m.index, i + 1),
+      after:
+        text
+          .slice(i + 1)
+          .replace(/^[\s)]*/, '')
+          .split(/\W/)[0] ?? '',
+    });
+  }
+  return found;
+}
+
+test('a question reaches its handler by its typed key: no `as never` in dispatch, no cast on the way', () => {
+  const { readFileSync } = require('node:fs') as typeof import('node:fs');
+  expect(readFileSync(`${REPO}/src/engine/dispatch.ts`, 'utf8')).not.toContain('as never');
+  // The path a question takes (command run, command path, daemon or here, engine) casts nothing but `as const`.
+  const path = [
+    'src/commands/define.ts',
+    'src/commands/run-command-line.ts',
+    'src/commands/in-process.ts',
+    'src/commands/handlers.ts',
+    'src/commands/operations.ts',
+    'src/daemon/questions.ts',
+    'src/engine/local.ts',
+    'src/engine/dispatch.ts',
+  ];
+  const casts = path.flatMap((f) =>
+    [...code(readFileSync(`${REPO}/${f}`, 'utf8')).matchAll(/[\w)\]}>]\s+as\s+(?!const\b)\S+/g)].map(
+      (m) => `${f}: ${m[0]}`,
+    ),
+  );
+  expect(casts).toEqual([]);
+});
+
+test("no command casts an answer where it asks: each has the type the operations' table names", () => {
+  const cast = sources('src/commands/').flatMap(([f, text]) =>
+    ['ask', 'answer', 'dispatch'].flatMap((name) =>
+      callsOf(name, text)
+        .filter((c) => c.after === 'as')
+        .map((c) => `${f}: ${c.call.slice(0, 60)}`),
+    ),
+  );
+  expect(cast).toEqual([]);
+});
+
+test('the cast checks see a cast answer, across lines too, and not an import that renames', () => {
+  expect(
+    [...code("import { a as b } from 'c';\n// x as y\nconst v = f() as T;").matchAll(/[\w)\]}>]\s+as\s+\S+/g)].map(
+      (m) => m[0],
+    ),
+  ).toEqual([') as T;']);
+  expect(callsOf('ask', "const r = (await ask({ op: 'hover', target: f(x) },\n args)) as HoverResult;")).toEqual([
+    { call: "ask({ op: 'hover', target: f(x) },\n args)", after: 'as' },
+  ]);
+  expect(callsOf('ask', "const r = await ask({ op: 'hover' }, args) as HoverResult;")).toEqual([
+    { call: "ask({ op: 'hover' }, args)", after: 'as' },
+  ]);
+});

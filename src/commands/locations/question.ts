@@ -2,8 +2,11 @@
 import type { Location, ResolvedTarget, Sourced } from '../../answers/places';
 import type { TargetSpec } from '../../common/target';
 
+/** The operations answered with locations. */
+export type LocationsOp = 'def' | 'typedef' | 'impls' | 'refs';
+
 export interface LocationsQuery {
-  op: string;
+  op: LocationsOp;
   target: TargetSpec;
   includeDeclaration?: boolean;
   body?: { maxLines: number };

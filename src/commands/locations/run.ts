@@ -2,7 +2,7 @@
 import { usage } from '../../common/errors';
 import { present, type RunContext } from '../define';
 import { positiveInt, type TargetFlags, targetFrom } from '../options';
-import type { LocationsHandler, LocationsResult } from './question';
+import type { LocationsOp } from './question';
 import { locationsJson, renderLocations } from './render';
 import { displayPath } from '../../common/paths';
 import { staleNote, targetWords } from '../../render/place-json';
@@ -21,8 +21,8 @@ export interface LocationFlags extends TargetFlags {
 }
 
 /** The run of a command whose one question, `op`, is answered with locations; `none` says what was not found (`references to`). */
-export function locationsRun(op: string, none: string) {
-  return async (args: LocationFlags, { line, ask }: RunContext<Record<string, () => Promise<LocationsHandler>>>) => {
+export function locationsRun<O extends LocationsOp>(op: O, none: string) {
+  return async (args: LocationFlags, { line, ask }: RunContext<O>) => {
     const maxLines = positiveInt(args['max-lines'], '--max-lines');
     if (maxLines !== undefined && !args.body) throw usage('--max-lines cuts a --body; add --body');
     const query = {
@@ -31,7 +31,7 @@ export function locationsRun(op: string, none: string) {
       ...(args['include-declaration'] ? { includeDeclaration: true } : {}),
       ...(args.body ? { body: { maxLines: maxLines ?? DEFAULT_BODY_LINES } } : {}),
     };
-    const result: LocationsResult = await ask(query, args);
+    const result = await ask(query, args);
     const out = present(
       result,
       args.json,
