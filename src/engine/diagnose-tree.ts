@@ -180,7 +180,9 @@ export async function introducedBy(
   for (const tree of [treeBefore, treeAfter]) refuseUnshowable(sessions, tree, req.cwd, absentAsEmpty);
   // Both states are this question's alone: no other question sees the tree.
   await holdAlone(sessions, req, ctx, deadline);
-  const how = { keepOpen: scope === 'files', ownOnly: true };
+  // The files stay open (as many as Documents keeps): an agent's next edit is checked against documents the
+  // server holds, not opened again (gopls: 340 ms a check of cobra's 36 files, where they stay open 20 ms).
+  const how = { keepOpen: true, ownOnly: true };
   const moved = new Map(changes.flatMap((c) => (c.renamedFrom ? [[c.renamedFrom, c.path] as const] : [])));
   // The disk's side first where it costs little (its servers diagnosed it and nothing changed since): every file
   // then, before the tree is laid. Else the state after the change first, and the state before it only for the
