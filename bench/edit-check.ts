@@ -47,6 +47,13 @@ interface Case {
   appended: string;
 }
 
+const QUERY_CORE = {
+  project: 'query-core 5.108.4',
+  at: queryCoreAt,
+  edits: ['src/utils.ts', 'src/streamedQuery.ts'],
+  appended: '\nexport function addedByBench(n: number): number {\n  return n\n}\n',
+};
+
 const CASES: Case[] = [
   {
     project: 'immer 11.2.10',
@@ -55,21 +62,8 @@ const CASES: Case[] = [
     edits: ['src/utils/common.ts', 'src/plugins/patches.ts'],
     appended: '\nexport function addedByBench(n: number): number {\n\treturn n\n}\n',
   },
-  {
-    project: 'query-core 5.108.4',
-    server: 'typescript',
-    at: queryCoreAt,
-    edits: ['src/utils.ts', 'src/streamedQuery.ts'],
-    appended: '\nexport function addedByBench(n: number): number {\n  return n\n}\n',
-  },
-  {
-    project: 'query-core 5.108.4',
-    server: 'typescript-language-server',
-    at: queryCoreAt,
-    outside: true,
-    edits: ['src/utils.ts', 'src/streamedQuery.ts'],
-    appended: '\nexport function addedByBench(n: number): number {\n  return n\n}\n',
-  },
+  { ...QUERY_CORE, server: 'typescript' },
+  { ...QUERY_CORE, server: 'typescript-language-server', outside: true },
   {
     project: 'attrs 25.3.0',
     server: 'pyright',
