@@ -55,6 +55,20 @@ export function filesReached(
   const language = [...languages][0] as Language;
   const all = [...new Set([...files, ...changed])];
   const same = all.filter((f) => languageOf(f) === language);
+  // A file of a kind not read here (go.mod, which gopls diagnoses too) is kept: what reaches it is not told.
+  const others = files.filter((f) => languageOf(f) === undefined);
+  const reached = reachedIn(language, changes, changed, same, read, root);
+  return reached && new Set([...reached, ...others]);
+}
+
+function reachedIn(
+  language: Language,
+  changes: ReadonlyMap<string, readonly (string | null)[]>,
+  changed: string[],
+  same: string[],
+  read: Read,
+  root: string,
+): Set<string> | undefined {
   if (language === 'typescript') {
     if ([...changes.values()].flat().some((t) => t !== null && reachesWithoutImport(t))) return undefined;
     const known = new Set(same);

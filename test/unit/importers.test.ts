@@ -186,6 +186,16 @@ describe('Go', () => {
     expect(reach('alone/alone.go')).toEqual(['alone/alone.go']);
   });
 
+  test('a file of a kind not read (go.mod, which gopls diagnoses) is always among those asked', () => {
+    const r = filesReached(
+      new Map([[join(dir, 'alone/alone.go'), [files['alone/alone.go']!]]]),
+      [...sources, 'go.mod'].map((f) => join(dir, f)),
+      read,
+      dir,
+    );
+    expect([...r!].map((p) => p.slice(dir.length + 1)).sort()).toEqual(['alone/alone.go', 'go.mod']);
+  });
+
   test('go.mod changed, or a file outside any module: every file', () => {
     expect(reach('go.mod')).toBeUndefined();
   });
