@@ -37,7 +37,7 @@ interface Language {
   libPatch: string;
   newError: string;
   brokenCaller: string;
-  /** The files a patch of `lib` can reach (`lib` and its importers; Go: its package), those it checks. */
+  /** The files a patch of `lib` can reach (`lib` and its importers; Go: its package and go.mod), those it checks. */
   checked: string[];
   /** The old error, listed by --all when its file is patched. */
   oldError: string;
@@ -175,7 +175,7 @@ const LANGUAGES: Language[] = [
     caller: 'caller.go',
     libPatch:
       '--- a/lib.go\n+++ b/lib.go\n@@ -1,5 +1,7 @@\n package patch\n \n-func Scale(x int) int {\n-\treturn x * 2\n+func Scale(x, by int) int {\n+\treturn x * by\n }\n+\n+var Fresh int = "a new error"\n',
-    checked: ['caller.go', 'lib.go', 'old.go'],
+    checked: ['caller.go', 'go.mod', 'lib.go', 'old.go'],
     newError:
       'lib.go:7:17: error: cannot use "a new error" (untyped string constant) as int value in variable declaration [compiler IncompatibleAssign]',
     brokenCaller:
@@ -263,8 +263,8 @@ describe.each(LANGUAGES)('$name', (lang) => {
   test("a patch that introduces nothing: exit 0; --all lists the patched file's old error, not new", async () => {
     const none = await run(['--patch', writePatch(lang.oldPatch)]);
     expect([none.stdout, none.exit]).toEqual(['', 0]);
-    // old imports nothing and nothing imports it: it alone is checked (Go: its package).
-    const reach = lang.server === 'gopls' ? '3 files' : '1 file';
+    // old imports nothing and nothing imports it: it alone is checked (Go: its package, and go.mod).
+    const reach = lang.server === 'gopls' ? '4 files' : '1 file';
     expect(none.stderr).toBe(
       `lspq: nothing new with the patch (1 file touched) in ${reach}; 1 problem already there, not counted\n`,
     );
