@@ -74,7 +74,12 @@ function reachedIn(
     const known = new Set(same);
     return closure(changed, same, (f) => tsImports(f, read(f), known, root));
   }
-  if (language === 'python') return closure(changed, same, (f) => pyImports(f, read(f), same));
+  if (language === 'python') {
+    // Each module name's files, once: a file's imports are then looked up, not compared with every file.
+    const byName = new Map<string, string[]>();
+    for (const f of same) byName.set(pyModuleName(f), [...(byName.get(pyModuleName(f)) ?? []), f]);
+    return closure(changed, same, (f) => pyImports(f, read(f), byName));
+  }
   return goReached(changed, same, read);
 }
 
@@ -155,7 +160,7 @@ function isExternal(spec: string, from: string, root: string): boolean {
 }
 
 /** The names a Python file's imports spell (each part of a dotted module, each name taken), and the packages its relative imports start from. */
-function pyImports(path: string, text: string | undefined, files: string[]): Imports {
+function pyImports(path: string, text: string | undefined, byName: ReadonlyMap<string, string[]>): Imports {
   const out: Imports = { files: new Set(), open: false };
   if (text === undefined) return out;
   const names = new Set<string>();
@@ -175,7 +180,7 @@ function pyImports(path: string, text: string | undefined, files: string[]): Imp
       names.add(basename(dir));
     }
   }
-  for (const f of files) if (f !== path && names.has(pyModuleName(f))) out.files.add(f);
+  for (const name of names) for (const f of byName.get(name) ?? []) if (f !== path) out.files.add(f);
   return out;
 }
 
