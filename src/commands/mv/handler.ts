@@ -109,8 +109,8 @@ function codeLanguage(file: string, req: MvQuery, ctx: HandlerContext): string |
   return ids.find((l) => !DATA_LANGUAGES.has(l));
 }
 
-/** One server per family for the moved files' languages, started and ready, with a moved file open. */
-async function serversFor(files: string[], req: MvQuery, ctx: HandlerContext, deadline: Deadline) {
+/** One server per family for the moved files' languages, started, with a moved file open (not waited for: a refusal needs only its capabilities). */
+async function serversFor(files: string[], req: MvQuery, ctx: HandlerContext) {
   const sessions: { session: Session; file: string }[] = [];
   const families = new Set<string>();
   const extensions = new Set<string>();
@@ -131,7 +131,6 @@ async function serversFor(files: string[], req: MvQuery, ctx: HandlerContext, de
       const session = await acquire(ctx, c, req);
       // Open in the server, so it knows the project the file belongs to (tsserver).
       await session.docs.sync(file);
-      await prepare(session, ctx, deadline);
       sessions.push({ session, file });
     }
   }
@@ -200,7 +199,7 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   const paired = folder ? undefined : pairedMove(from, to, req.cwd);
   const moves: Move[] = [{ from, to }, ...(paired ? [paired] : [])];
   const files = [...carried(from), ...(paired ? [paired.from] : [])];
-  const found = await serversFor(files, req, ctx, deadline);
+  const found = await serversFor(files, req, ctx);
   // A folder is asked about as one move, also of a server whose filters name only files (TypeScript 7
   // computes it): asked file by file, each answer assumes the other files stay, and they contradict.
   const asks = (session: Session) =>
@@ -216,6 +215,8 @@ export async function mv(req: MvQuery, ctx: HandlerContext): Promise<MvResult> {
   }
   if (req.update) refuseUncovered(files, found, asks, req, ctx);
   const sessions = updating.map((f) => f.session);
+  // Only the servers asked to update wait for their project: a refusal, or a server beside them, is not held up by one loading.
+  for (const session of sessions) await prepare(session, ctx, deadline);
   if (req.write) await holdAlone(sessions, req, ctx, deadline);
   const root = sessions[0]?.client.root ?? found[0]?.session.client.root ?? req.root ?? req.cwd;
   const plan: EditPlan = { files: [], moves };
