@@ -17,7 +17,7 @@ import { pathToUri } from '../../lsp/uri';
 import { displayPath } from '../../common/paths';
 import type { MvResult } from './question';
 import { checkPlan, writePlan } from '../../engine/apply-edit';
-import { deadlineFor, type Deadline, type HandlerContext } from '../../engine/context';
+import { deadlineFor, type HandlerContext } from '../../engine/context';
 import { acquire, candidatesFor, configuredFor, holdAlone, prepare, using } from '../../engine/sessions';
 import { languageIdFor } from '../../lsp/servers/registry';
 import { onePerFamily } from '../../engine/sessions';
