@@ -195,8 +195,9 @@ async function measure(c: Case): Promise<Row[]> {
           writeFileSync(path, after);
           const ms = (await lspq(['hook', 'run', '--for', 'claude'], root, env, hookInput)).ms;
           writeFileSync(path, before);
-          // The daemon sees the file back, as an agent's next question would.
-          await lspq(['diag', file, '--fail-on', 'never'], root, env);
+          // The daemon sees the file back and the same files diagnosed as the floor has them, as an agent's
+          // diag of them would leave it.
+          await lspq(['diag', ...files, '--fail-on', 'never'], root, env);
           return ms;
         },
         () => floor.check(path, after, files),

@@ -56,7 +56,7 @@ export async function pass(
   req: DiagRequest,
   ctx: HandlerContext,
   deadline: Deadline,
-  how: { keepOpen?: boolean; ownOnly?: boolean } = {},
+  how: { keepOpen?: boolean; ownOnly?: boolean; remembered?: boolean } = {},
 ): Promise<Collected> {
   const out = collected(req.context);
   const keepOpen = how.keepOpen ?? !req.all;
@@ -68,6 +68,7 @@ export async function pass(
       for (let i = 0; i < files.length; i += BATCH)
         await diagnoseBatch(session, files.slice(i, i + BATCH), keepOpen, ctx, deadline, out, {
           ownOnly: how.ownOnly,
+          remembered: how.remembered,
         });
     } finally {
       await takeOff(session, tree);

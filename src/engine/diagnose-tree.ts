@@ -8,12 +8,13 @@
  * after it. Nothing is written; each server is held alone while it holds
  * the tree, and has the disk's texts back before it is given up.
  */
-import type { ChangedFile, Diagnostic, Unchecked, Withheld } from '../answers/diagnostics';
+import type { ChangedFile, Diagnostic, Severity, Unchecked, Withheld } from '../answers/diagnostics';
 import { checksOnSave, strategyFor } from '../lsp/complete-diagnostics';
 import { lineMap } from '../lsp/line-map';
 import type { Session } from '../lsp/manager';
 import type { Deadline, HandlerContext } from './context';
 import {
+  atLeast,
   type Collected,
   collected,
   type DiagRequest,
@@ -133,16 +134,27 @@ export function withheldOf(sessions: Session[], ctx: HandlerContext, held: boole
   );
 }
 
+export interface IntroducedHow {
+  /** A file absent from the tree stands as an empty one where a server cannot be shown it gone (the hook's new files). */
+  absentAsEmpty?: boolean;
+  /** A tree under both states (a chain's earlier patches). */
+  base?: Tree;
+  /** The least severity the caller tells: a file with nothing at it after the change is not asked about the state before. */
+  least?: Severity;
+}
+
 /**
  * The diagnostics `changes` introduce. `disk`: which side the disk is,
  * the other laid over it as a tree. The state after the change is asked
  * of every file; the state before it, where the disk is that state and its
  * servers diagnosed it with nothing changed since, of every file first
  * (their answers kept, little to pay); else after, of the files with
- * something to say after the change alone (on immer, a patch's check went
- * from a full pass each way to one and a few files). `base`: a tree under
- * both states, neither then the disk's (a chain's patches after the first:
- * the tree the ones before it made).
+ * something to say after the change alone, at the severity the caller
+ * tells (on immer, a patch's check went from a full pass each way to one
+ * and a few files); where the disk is that state, from what its servers
+ * said of it when nothing on disk has changed since (Documents). `base`: a
+ * tree under both states, neither then the disk's (a chain's patches after
+ * the first: the tree the ones before it made).
  */
 export async function introducedBy(
   changes: ChangedFile[],
@@ -151,10 +163,9 @@ export async function introducedBy(
   req: DiagRequest,
   ctx: HandlerContext,
   deadline: Deadline,
-  /** A file absent from the tree stands as an empty one where a server cannot be shown it gone (the hook's new files). */
-  absentAsEmpty = false,
-  base: Tree = new Map(),
+  how: IntroducedHow = {},
 ): Promise<Introduced> {
+  const { absentAsEmpty = false, base = new Map(), least = 'hint' } = how;
   const listed = collected(req.context);
   const work = await workOf(changes, scope, req, ctx, deadline, listed, base);
   // Each state as laid over the disk: the change's side, a renamed file gone from where it was after it.
@@ -182,23 +193,26 @@ export async function introducedBy(
   await holdAlone(sessions, req, ctx, deadline);
   // The files stay open (as many as Documents keeps): an agent's next edit is checked against documents the
   // server holds, not opened again (gopls: 340 ms a check of cobra's 36 files, where they stay open 20 ms).
-  const how = { keepOpen: true, ownOnly: true };
+  const asked = { keepOpen: true, ownOnly: true };
   const moved = new Map(changes.flatMap((c) => (c.renamedFrom ? [[c.renamedFrom, c.path] as const] : [])));
   // The disk's side first where it costs little (its servers diagnosed it and nothing changed since): every file
   // then, before the tree is laid. Else the state after the change first, and the state before it only for the
   // files with something to say after it (the rest can hold nothing new): a server laid a tree over and taken off
   // again checks afresh what it is asked.
   const warm = disk === 'before' && !laid && sessions.every((s) => s.docs.warm);
+  // The disk's side is what the servers said of it at the last check where nothing on disk changed since: a
+  // server given the disk's text back after a tree computes it again (pyright, rust-analyzer: half of a check).
+  const before = { ...asked, remembered: treeBefore === none };
   let then: Collected | undefined;
-  if (warm) then = await pass(work, none, req, ctx, deadline, how);
-  const now = await pass(work, treeAfter, req, ctx, deadline, how);
+  if (warm) then = await pass(work, none, req, ctx, deadline, before);
+  const now = await pass(work, treeAfter, req, ctx, deadline, asked);
   if (!then) {
-    const said = new Set(now.diagnostics.map((d) => d.path));
-    const asked = (f: string) => said.has(f) || said.has(moved.get(f) ?? '');
-    const before = new Map(
-      [...work].map(([s, files]) => [s, files.filter(asked)] as const).filter(([, f]) => f.length > 0),
+    const said = new Set(now.diagnostics.filter((d) => atLeast(d.severity, least)).map((d) => d.path));
+    const saysSomething = (f: string) => said.has(f) || said.has(moved.get(f) ?? '');
+    const toAsk = new Map(
+      [...work].map(([s, files]) => [s, files.filter(saysSomething)] as const).filter(([, f]) => f.length > 0),
     );
-    then = await pass(before, treeBefore, req, ctx, deadline, how);
+    then = await pass(toAsk, treeBefore, req, ctx, deadline, before);
   }
   // What was said of a renamed file where it was is said of it where it goes.
   const old = mergeDiagnostics(then.diagnostics.map((d) => ({ ...d, path: moved.get(d.path) ?? d.path })));

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import { LspqError } from '../common/errors';
 import { TextSource, toSpan } from '../lsp/convert';
-import { completeDiagnostics, publishMarks } from '../lsp/complete-diagnostics';
+import { completeDiagnostics, publishMarks, strategyFor } from '../lsp/complete-diagnostics';
 import { MAX_OPEN_DOCUMENTS } from '../lsp/documents';
 import type { Session } from '../lsp/manager';
 import { isSource, projectFiles } from '../lsp/project-files';
@@ -112,6 +112,13 @@ function convert(session: Session, path: string, items: LspDiagnostic[], texts: 
   }));
 }
 
+/** How a batch is asked: `staged` texts laid over the disk's; `ownOnly` without checks beside the server's (cargo check); `remembered` answered, for a file on disk nothing changed under since, by what the server said of it then. */
+export interface DiagnoseHow {
+  staged?: Map<string, string>;
+  ownOnly?: boolean;
+  remembered?: boolean;
+}
+
 /** Opens a batch, waits for its complete diagnostics, closes what was opened only for this. */
 export async function diagnoseBatch(
   session: Session,
@@ -120,7 +127,7 @@ export async function diagnoseBatch(
   ctx: HandlerContext,
   deadline: Deadline,
   out: Collected,
-  how: { staged?: Map<string, string>; ownOnly?: boolean } = {},
+  how: DiagnoseHow = {},
 ): Promise<void> {
   const staged = how.staged;
   await using(session, async () => {
@@ -133,12 +140,29 @@ export async function diagnoseBatch(
         else await session.docs.sync(p);
       }
       await prepare(session, ctx, deadline);
-      const found = await completeDiagnostics(session, paths, marks, {
-        deadline: () => deadline.remaining,
-        budgetMs: deadline.totalMs,
-        signal: ctx.signal,
-        ownOnly: how.ownOnly,
-      });
+      // Read after prepare: the disk changes the server was told of by then count.
+      const disk = session.docs.diskState();
+      // Only a server with a check beside its own diagnostics (cargo check) answers otherwise when asked for its own alone.
+      const asked = strategyFor(session) === 'pull-and-check' && !how.ownOnly ? 'with-check' : 'own';
+      const found = new Map<string, LspDiagnostic[]>();
+      if (how.remembered && disk !== undefined)
+        for (const p of paths) {
+          const held = session.docs.diskDiagnosesOf(p, asked);
+          if (held) found.set(p, held);
+        }
+      const rest = paths.filter((p) => !found.has(p));
+      if (rest.length > 0) {
+        const fresh = await completeDiagnostics(session, rest, marks, {
+          deadline: () => deadline.remaining,
+          budgetMs: deadline.totalMs,
+          signal: ctx.signal,
+          ownOnly: how.ownOnly,
+        });
+        for (const [p, items] of fresh) {
+          found.set(p, items);
+          if (disk !== undefined && rest.includes(p)) session.docs.rememberDiskDiagnoses(p, asked, items, disk);
+        }
+      }
       session.docs.diagnosedNow();
       const texts = textsOf(session, ctx);
       // Context while the servers still hold what they checked (the staged text with --staged).

@@ -161,6 +161,7 @@ export async function verifyPlanned(
     asDiag,
     ctx,
     deadline,
+    { least: 'error' },
   );
   const introduced = found.fresh.filter((d) => d.severity === 'error');
   // A check that reads the disk (cargo check) cannot judge text held in memory: its files are not verified.

@@ -41,6 +41,9 @@ interface OpenDocument {
   sentAt: number;
 }
 
+/** What Documents needs of its server's client: the server's entry, whether it runs, its state, and notifications. */
+export type DocumentsClient = Pick<LspClient, 'spec' | 'alive' | 'state' | 'sendNotification'>;
+
 export interface PulledReport {
   resultId: string;
   items: Diagnostic[];
@@ -71,8 +74,12 @@ export class Documents {
    * so an answer remembered at one count is stale at the next.
    */
   private world = 0;
+  /** Counts changes of the disk's files the server was told of (text laid over the disk is not one). */
+  private diskGeneration = 0;
+  /** What the server said of files as they are on disk, with the disk generation it said it at and how it was asked. */
+  private readonly diskDiagnoses = new Map<string, { generation: number; how: string; items: Diagnostic[] }>();
 
-  constructor(private readonly client: LspClient) {}
+  constructor(private readonly client: DocumentsClient) {}
 
   isOpen(path: string): boolean {
     return this.open.has(path);
@@ -120,24 +127,28 @@ export class Documents {
     return changed;
   }
 
-  private async refresh(path: string, doc: OpenDocument): Promise<'same' | 'changed' | 'closed'> {
+  /** `restoring`: the disk's text given back after an overlay, which is no change of the disk. */
+  private async refresh(path: string, doc: OpenDocument, restoring = false): Promise<'same' | 'changed' | 'closed'> {
     if (doc.overlay) return 'same';
     let st: Stats;
     try {
       st = statSync(path);
     } catch {
+      if (!restoring) this.diskGeneration++;
       await this.close(path);
       return 'closed';
     }
     if (st.mtimeMs === doc.mtimeMs && st.size === doc.size) return 'same';
     const disk = readDisk(path);
     if (!disk) {
+      if (!restoring) this.diskGeneration++;
       await this.close(path);
       return 'closed';
     }
     doc.mtimeMs = disk.mtimeMs;
     doc.size = disk.size;
     if (disk.text === doc.text) return 'same';
+    if (!restoring) this.diskGeneration++;
     await this.change(doc, disk.text);
     // The file on disk changed: to the server this is a save. Not to one whose save starts a check lspq
     // drives itself (rust-analyzer's cargo check: each save cancels the check under way and starts another).
@@ -249,7 +260,7 @@ export class Documents {
       return;
     }
     doc.mtimeMs = Number.NaN;
-    await this.refresh(path, doc);
+    await this.refresh(path, doc, true);
   }
 
   /**
@@ -296,6 +307,25 @@ export class Documents {
   /** Something under the root changed on disk: remembered diagnoses no longer hold. */
   touchWorld(): void {
     this.world++;
+    this.diskGeneration++;
+  }
+
+  /** The disk generation while the server holds the disk's texts alone (no overlay, nothing hidden); else undefined. */
+  diskState(): number | undefined {
+    if (this.hidden.size > 0 || [...this.open.values()].some((d) => d.overlay)) return undefined;
+    return this.diskGeneration;
+  }
+
+  /** What the server said of `path` on disk, asked `how`, when `generation` (diskState before asking) still holds. */
+  rememberDiskDiagnoses(path: string, how: string, items: Diagnostic[], generation: number): void {
+    if (this.diskState() === generation) this.diskDiagnoses.set(path, { generation, how, items });
+  }
+
+  /** What the server said of `path` as it is on disk, asked `how`, if nothing on disk changed since and it holds the disk now. */
+  diskDiagnosesOf(path: string, how: string): Diagnostic[] | undefined {
+    const held = this.diskDiagnoses.get(path);
+    const now = this.diskState();
+    return held && now === held.generation && held.how === how ? held.items : undefined;
   }
 
   markDiagnosed(path: string): void {

@@ -291,6 +291,31 @@ describe.each(LANGUAGES)('$name', (lang) => {
     expect([after.stdout, after.exit]).toEqual(['', 0]);
   });
 
+  test('a problem added on disk between two checks is old to the next one; reverted, the first answer again', async () => {
+    const later = {
+      typescript: '\nexport const later: number = "a later error";\n',
+      'typescript-language-server': '\nexport const later: number = "a later error";\n',
+      pyright: '\nlater: int = "a later error"\n',
+      gopls: '\nvar Later int = "a later error"\n',
+    }[lang.server];
+    const first = await run(['--patch', patchFile]);
+    const callerPath = join(dir, lang.caller);
+    const was = readFileSync(callerPath, 'utf8');
+    // Written right before the question, as another program's bulk change: what was said of the disk before no longer holds.
+    writeFileSync(callerPath, was + later);
+    try {
+      const r = await run(['--patch', patchFile]);
+      expect(lines(r.stdout)).toEqual([lang.brokenCaller, lang.newError].sort());
+      const already = lang.checked.includes(lang.old) ? 2 : 1;
+      expect(r.stderr).toBe(
+        `lspq: 2 errors new with the patch (1 file touched) in ${lang.checked.length} files; ${already} problem${already > 1 ? 's' : ''} already there, not counted\n`,
+      );
+    } finally {
+      writeFileSync(callerPath, was);
+    }
+    expect(await run(['--patch', patchFile])).toEqual(first);
+  });
+
   function writePatch(text: string): string {
     const path = join(dir, '..', `${lang.server}-${Bun.hash(text)}.patch`);
     writeFileSync(path, text);

@@ -96,7 +96,10 @@ export async function hook(req: HookQuery, ctx: HandlerContext): Promise<HookRes
   };
   // The disk holds the edit; the files as they were are laid over it. A new file stands as an empty one
   // where a server cannot be shown it gone (its importers' old errors then read a little differently).
-  const found = await introducedBy(changes, 'after', 'workspace', asDiag, ctx, deadlineFor(req), true);
+  const found = await introducedBy(changes, 'after', 'workspace', asDiag, ctx, deadlineFor(req), {
+    absentAsEmpty: true,
+    least: req.severity,
+  });
   const diagnostics = found.fresh.filter((d) => atLeast(d.severity, req.severity));
   // diag of their files lists them alone only where nothing there at the severity was old, and it judges as the hook.
   const theirs = new Set(diagnostics.map((d) => d.path));

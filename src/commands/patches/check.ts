@@ -46,7 +46,7 @@ async function checkSteps(req: DiagRequest, ctx: HandlerContext): Promise<{ step
       continue;
     }
     const under: Tree = new Map(base);
-    const found = await introducedBy(step.files, 'before', 'workspace', req, ctx, deadline, false, under);
+    const found = await introducedBy(step.files, 'before', 'workspace', req, ctx, deadline, { base: under });
     out.push({ step, found });
     laid(base, step);
     failed = steps.length > 1 && fails(found, req.failOn);
