@@ -8,7 +8,7 @@ import type { LineMap } from '../lsp/line-map';
 import type { Session } from '../lsp/manager';
 import type { Diagnostic } from '../answers/diagnostics';
 import type { Deadline, HandlerContext } from './context';
-import { inTree, layOver, takeOff, type Tree } from './memory-tree';
+import { entriesFor, inTree, layOver, takeOff, type Tree } from './memory-tree';
 import {
   BATCH,
   type Collected,
@@ -16,6 +16,7 @@ import {
   type DiagRequest,
   diagnoseBatch,
   fileSessions,
+  rememberedDiagnoses,
   workspaceWork,
 } from './diagnose';
 
@@ -50,6 +51,33 @@ export async function workFor(
  * are diagnosed. `keepOpen`: the files stay open after (a question about
  * named files); `ownOnly`: no check that reads the disk (memory.ts).
  */
+/**
+ * What the servers already said of the files in the state `tree` lays
+ * over the disk, where that still holds (Documents), added to `out`
+ * without asking them; returns the files left to ask.
+ */
+export async function recall(
+  work: Map<Session, string[]>,
+  tree: Tree,
+  ownOnly: boolean | undefined,
+  ctx: HandlerContext,
+  out: Collected,
+): Promise<Map<Session, string[]>> {
+  const left = new Map<Session, string[]>();
+  for (const [session, all] of work) {
+    // Heard first: a change on disk since the server was last asked is one of the things that decide.
+    await ctx.beforeRequest?.(session);
+    await session.docs.refreshAll();
+    const files = all.filter((f) => inTree(tree, f));
+    const rest = rememberedDiagnoses(session, files, entriesFor(session, tree), ownOnly, ctx, out);
+    for (const f of files) if (!rest.includes(f)) out.files.add(f);
+    if (files.length > 0)
+      ctx.log(`${session.client.spec.id}: ${files.length - rest.length} of ${files.length} files recalled as diagnosed`);
+    left.set(session, rest);
+  }
+  return left;
+}
+
 export async function pass(
   work: Map<Session, string[]>,
   tree: Tree,
@@ -57,18 +85,21 @@ export async function pass(
   ctx: HandlerContext,
   deadline: Deadline,
   how: { keepOpen?: boolean; ownOnly?: boolean; remembered?: boolean } = {},
+  /** Where the answers go: a Collected begun by recall, else a new one. */
+  out: Collected = collected(req.context),
 ): Promise<Collected> {
-  const out = collected(req.context);
   const keepOpen = how.keepOpen ?? !req.all;
+  const left = how.remembered ? await recall(work, tree, how.ownOnly, ctx, out) : work;
   for (const [session, all] of work) {
     const files = all.filter((f) => inTree(tree, f));
+    for (const f of files) out.files.add(f);
+    const asked = files.filter((f) => left.get(session)?.includes(f));
+    if (asked.length === 0) continue;
     try {
       await layOver(session, tree, ctx, deadline);
-      for (const f of files) out.files.add(f);
-      for (let i = 0; i < files.length; i += BATCH)
-        await diagnoseBatch(session, files.slice(i, i + BATCH), keepOpen, ctx, deadline, out, {
+      for (let i = 0; i < asked.length; i += BATCH)
+        await diagnoseBatch(session, asked.slice(i, i + BATCH), keepOpen, ctx, deadline, out, {
           ownOnly: how.ownOnly,
-          remembered: how.remembered,
         });
     } finally {
       await takeOff(session, tree);

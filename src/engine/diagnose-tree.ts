@@ -24,7 +24,7 @@ import {
   withheldBy,
   workspaceWork,
 } from './diagnose';
-import { type Changed, pass, splitNew } from './diagnose-since';
+import { type Changed, pass, recall, splitNew } from './diagnose-since';
 import { refuseUnshowable, type Tree } from './memory-tree';
 import { holdAlone } from './sessions';
 import { filesReached } from '../project/importers';
@@ -200,19 +200,24 @@ export async function introducedBy(
   // files with something to say after it (the rest can hold nothing new): a server laid a tree over and taken off
   // again checks afresh what it is asked.
   const warm = disk === 'before' && !laid && sessions.every((s) => s.docs.warm);
-  // The disk's side is what the servers said of it at the last check where nothing on disk changed since: a
-  // server given the disk's text back after a tree computes it again (pyright, rust-analyzer: half of a check).
-  const before = { ...asked, remembered: treeBefore === none };
+  // The state before is what the servers said of it where it was the disk and nothing else changed since (the
+  // disk now; the hook's tree, the disk before the edit): a server given a state back computes it again
+  // (pyright, rust-analyzer: half of a check).
+  const before = { ...asked, remembered: true };
   let then: Collected | undefined;
   if (warm) then = await pass(work, none, req, ctx, deadline, before);
+  // The hook's state before is the disk before the edit: recalled before the disk after it is diagnosed, which
+  // is remembered in its place.
+  const recalled = collected(req.context);
+  const unrecalled = disk === 'after' && !laid ? await recall(work, treeBefore, asked.ownOnly, ctx, recalled) : work;
   const now = await pass(work, treeAfter, req, ctx, deadline, asked);
   if (!then) {
     const said = new Set(now.diagnostics.filter((d) => atLeast(d.severity, least)).map((d) => d.path));
     const saysSomething = (f: string) => said.has(f) || said.has(moved.get(f) ?? '');
     const toAsk = new Map(
-      [...work].map(([s, files]) => [s, files.filter(saysSomething)] as const).filter(([, f]) => f.length > 0),
+      [...unrecalled].map(([s, files]) => [s, files.filter(saysSomething)] as const).filter(([, f]) => f.length > 0),
     );
-    then = await pass(toAsk, treeBefore, req, ctx, deadline, before);
+    then = await pass(toAsk, treeBefore, req, ctx, deadline, before, recalled);
   }
   // What was said of a renamed file where it was is said of it where it goes.
   const old = mergeDiagnostics(then.diagnostics.map((d) => ({ ...d, path: moved.get(d.path) ?? d.path })));

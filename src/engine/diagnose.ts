@@ -112,11 +112,42 @@ function convert(session: Session, path: string, items: LspDiagnostic[], texts: 
   }));
 }
 
-/** How a batch is asked: `staged` texts laid over the disk's; `ownOnly` without checks beside the server's (cargo check); `remembered` answered, for a file on disk nothing changed under since, by what the server said of it then. */
+/** How a batch is asked: `staged` texts laid over the disk's; `ownOnly` without checks beside the server's (cargo check). */
 export interface DiagnoseHow {
   staged?: Map<string, string>;
   ownOnly?: boolean;
-  remembered?: boolean;
+}
+
+/** Only a server with a check beside its own diagnostics (cargo check) answers otherwise when asked for its own alone. */
+const diagnosisKind = (session: Session, ownOnly: boolean | undefined) =>
+  strategyFor(session) === 'pull-and-check' && !ownOnly ? 'with-check' : 'own';
+
+/**
+ * What the server already said of `paths` in the state `tree` lays over
+ * the disk (its own files of it), where that still holds (Documents:
+ * nothing on disk changed since but what the tree puts back): added to
+ * `out`; the paths left to ask are returned. Asked after the server heard
+ * of the disk's changes (prepare).
+ */
+export function rememberedDiagnoses(
+  session: Session,
+  paths: string[],
+  tree: ReadonlyMap<string, string | null>,
+  ownOnly: boolean | undefined,
+  ctx: HandlerContext,
+  out: Collected,
+): string[] {
+  const kind = diagnosisKind(session, ownOnly);
+  const texts = new TextSource((p) => {
+    const laid = tree.get(p);
+    return typeof laid === 'string' ? laid : session.docs.text(p);
+  }, ctx.pool.caches.lines);
+  return paths.filter((path) => {
+    const items = session.docs.diagnosesUnder(path, kind, tree);
+    if (!items) return true;
+    out.diagnostics.push(...withContext(convert(session, path, items, texts), texts, out.around));
+    return false;
+  });
 }
 
 /** Opens a batch, waits for its complete diagnostics, closes what was opened only for this. */
@@ -142,27 +173,17 @@ export async function diagnoseBatch(
       await prepare(session, ctx, deadline);
       // Read after prepare: the disk changes the server was told of by then count.
       const disk = session.docs.diskState();
-      // Only a server with a check beside its own diagnostics (cargo check) answers otherwise when asked for its own alone.
-      const asked = strategyFor(session) === 'pull-and-check' && !how.ownOnly ? 'with-check' : 'own';
-      const found = new Map<string, LspDiagnostic[]>();
-      if (how.remembered && disk !== undefined)
+      const found = await completeDiagnostics(session, paths, marks, {
+        deadline: () => deadline.remaining,
+        budgetMs: deadline.totalMs,
+        signal: ctx.signal,
+        ownOnly: how.ownOnly,
+      });
+      if (disk !== undefined)
         for (const p of paths) {
-          const held = session.docs.diskDiagnosesOf(p, asked);
-          if (held) found.set(p, held);
+          const items = found.get(p);
+          if (items) session.docs.rememberDiskDiagnoses(p, diagnosisKind(session, how.ownOnly), items, disk);
         }
-      const rest = paths.filter((p) => !found.has(p));
-      if (rest.length > 0) {
-        const fresh = await completeDiagnostics(session, rest, marks, {
-          deadline: () => deadline.remaining,
-          budgetMs: deadline.totalMs,
-          signal: ctx.signal,
-          ownOnly: how.ownOnly,
-        });
-        for (const [p, items] of fresh) {
-          found.set(p, items);
-          if (disk !== undefined && rest.includes(p)) session.docs.rememberDiskDiagnoses(p, asked, items, disk);
-        }
-      }
       session.docs.diagnosedNow();
       const texts = textsOf(session, ctx);
       // Context while the servers still hold what they checked (the staged text with --staged).

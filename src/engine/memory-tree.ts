@@ -25,8 +25,8 @@ export function inTree(tree: Tree, path: string): boolean {
 }
 
 /** The tree's entries a session's server reads (files of its languages). */
-function entriesFor(session: Session, tree: Tree): [string, string | null][] {
-  return [...tree].filter(([p]) => languageIdFor(session.client.spec, p) !== undefined);
+export function entriesFor(session: Session, tree: Tree): Map<string, string | null> {
+  return new Map([...tree].filter(([p]) => languageIdFor(session.client.spec, p) !== undefined));
 }
 
 /**

@@ -78,6 +78,13 @@ export class Documents {
   private diskGeneration = 0;
   /** What the server said of files as they are on disk, with the disk generation it said it at and how it was asked. */
   private readonly diskDiagnoses = new Map<string, { generation: number; how: string; items: Diagnostic[] }>();
+  /**
+   * The generation diagnoses were last remembered at, and each file changed
+   * on disk since with the text the server held of it then (undefined: not
+   * known, a file it did not have open): a tree that puts each back is that
+   * disk again (the after-edit hook's state before the edit).
+   */
+  private sinceRemembered: { generation: number; changed: Map<string, string | undefined> } | undefined;
 
   constructor(private readonly client: DocumentsClient) {}
 
@@ -134,21 +141,21 @@ export class Documents {
     try {
       st = statSync(path);
     } catch {
-      if (!restoring) this.diskGeneration++;
+      if (!restoring) this.diskChanged([path]);
       await this.close(path);
       return 'closed';
     }
     if (st.mtimeMs === doc.mtimeMs && st.size === doc.size) return 'same';
     const disk = readDisk(path);
     if (!disk) {
-      if (!restoring) this.diskGeneration++;
+      if (!restoring) this.diskChanged([path]);
       await this.close(path);
       return 'closed';
     }
     doc.mtimeMs = disk.mtimeMs;
     doc.size = disk.size;
     if (disk.text === doc.text) return 'same';
-    if (!restoring) this.diskGeneration++;
+    if (!restoring) this.diskChanged([path]);
     await this.change(doc, disk.text);
     // The file on disk changed: to the server this is a save. Not to one whose save starts a check lspq
     // drives itself (rust-analyzer's cargo check: each save cancels the check under way and starts another).
@@ -304,10 +311,26 @@ export class Documents {
     return this.diagnosedDiskAt === this.world;
   }
 
-  /** Something under the root changed on disk: remembered diagnoses no longer hold. */
-  touchWorld(): void {
+  /** Files under the root changed on disk (`paths`; undefined: which is not known): remembered diagnoses no longer hold. */
+  touchWorld(paths?: string[]): void {
     this.world++;
+    this.diskChanged(paths);
+  }
+
+  /** Called before an open document takes the disk's new text, so the text the server held is still at hand. */
+  private diskChanged(paths: string[] | undefined): void {
     this.diskGeneration++;
+    const since = this.sinceRemembered;
+    if (!since) return;
+    if (paths === undefined) {
+      this.sinceRemembered = undefined;
+      return;
+    }
+    for (const path of paths) {
+      if (since.changed.has(path)) continue;
+      const doc = this.open.get(path);
+      since.changed.set(path, doc && !doc.overlay ? doc.text : undefined);
+    }
   }
 
   /** The disk generation while the server holds the disk's texts alone (no overlay, nothing hidden); else undefined. */
@@ -318,7 +341,27 @@ export class Documents {
 
   /** What the server said of `path` on disk, asked `how`, when `generation` (diskState before asking) still holds. */
   rememberDiskDiagnoses(path: string, how: string, items: Diagnostic[], generation: number): void {
-    if (this.diskState() === generation) this.diskDiagnoses.set(path, { generation, how, items });
+    if (this.diskState() !== generation) return;
+    this.diskDiagnoses.set(path, { generation, how, items });
+    if (this.sinceRemembered?.generation !== generation) this.sinceRemembered = { generation, changed: new Map() };
+  }
+
+  /**
+   * What the server said of `path`, asked `how`, of the texts `tree` lays
+   * over the disk now (only this server's files), where that is the disk
+   * it said it of: the tree puts back each file changed since as the server
+   * held it then, and holds no other. An empty tree is the disk now.
+   */
+  diagnosesUnder(path: string, how: string, tree: ReadonlyMap<string, string | null>): Diagnostic[] | undefined {
+    if (tree.size === 0) return this.diskDiagnosesOf(path, how);
+    const since = this.sinceRemembered;
+    if (!since || this.diskState() === undefined || since.changed.size !== tree.size) return undefined;
+    for (const [p, text] of tree) {
+      const then = since.changed.get(p);
+      if (then === undefined || then !== text) return undefined;
+    }
+    const held = this.diskDiagnoses.get(path);
+    return held && held.generation === since.generation && held.how === how ? held.items : undefined;
   }
 
   /** What the server said of `path` as it is on disk, asked `how`, if nothing on disk changed since and it holds the disk now. */

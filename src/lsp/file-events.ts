@@ -154,7 +154,7 @@ export async function tellChanges(session: Session, disk: DiskView): Promise<num
   const outputs = (session.client.spec.outputDirs ?? []).map((dir) => `${root}/${dir}/`);
   const relevant = changes.filter((c) => !outputs.some((o) => c.path.startsWith(o)));
   if (relevant.length === 0) return 0;
-  session.docs.touchWorld();
+  session.docs.touchWorld(known ? relevant.map((c) => c.path) : undefined);
   const mode = session.client.spec.diskChanges ?? 'watched';
   const matchers = globsOf(session);
   const watched = (path: string) => matchers.some((m) => m(path));

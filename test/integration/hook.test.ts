@@ -251,6 +251,76 @@ describe.each<{
   });
 });
 
+describe.each([
+  {
+    server: 'TypeScript 7',
+    files: TS,
+    lib: 'src/lib.ts',
+    caller: 'src/caller.ts',
+    broken: BROKEN,
+    later: '\nexport const later: number = "a later error";\n',
+  },
+  {
+    server: 'pyright',
+    files: {
+      'pyproject.toml': '[project]\nname = "p"\nversion = "0"\n',
+      'lib.py': 'def scale(x: int) -> int:\n    return x * 2\n',
+      'caller.py': 'from lib import scale\n\ntwice = scale(2)\n',
+    },
+    lib: 'lib.py',
+    caller: 'caller.py',
+    broken: 'caller.py:3:9: error: Argument missing for parameter "by" [Pyright reportCallIssue]',
+    later: '\nlater: int = "a later error"\n',
+  },
+])('the state before an edit recalled from what the server said of the disk then ($server)', (c) => {
+  const dir = project(`recall-${c.server.replace(/\W/g, '')}`, c.files);
+  const lib = join(dir, c.lib);
+  const caller = join(dir, c.caller);
+  const libText = readFileSync(lib, 'utf8');
+  const callerText = readFileSync(caller, 'utf8');
+  const signature = libText.includes('x: number') ? SIGNATURE : { old: 'scale(x: int)', new: 'scale(x: int, by: int)' };
+  const post = {
+    session_id: `recall-${c.server}`,
+    hook_event_name: 'PostToolUse',
+    cwd: dir,
+    tool_name: 'Edit',
+    tool_input: { file_path: lib, old_string: signature.old, new_string: signature.new },
+    tool_response: { filePath: lib, success: true },
+  };
+  const told = (n: number, lines: string[]) =>
+    `lspq: this edit of ${c.lib} introduced ${n} error${n > 1 ? 's' : ''} (compared with the edit undone):\n${lines.join('\n')}\n`;
+
+  test('the files diagnosed, then the edit: its broken caller; asked twice, the same', async () => {
+    expect((await lspq.run(['diag', c.lib, c.caller], { cwd: dir })).exit).toBe(0);
+    writeFileSync(lib, libText.replace(signature.old, signature.new));
+    try {
+      for (let i = 0; i < 2; i++)
+        expect(await hook(['run', '--for', 'claude'], dir, post)).toEqual({
+          exit: 2,
+          stdout: '',
+          stderr: told(1, [c.broken]),
+        });
+    } finally {
+      git(dir, 'checkout', '-q', '--', '.');
+    }
+  });
+
+  test('another program writes the caller beside the edit: its error was there before the edit, not told', async () => {
+    expect((await lspq.run(['diag', c.lib, c.caller], { cwd: dir })).exit).toBe(0);
+    writeFileSync(lib, libText.replace(signature.old, signature.new));
+    writeFileSync(caller, callerText + c.later);
+    try {
+      expect(await hook(['run', '--for', 'claude'], dir, post)).toEqual({
+        exit: 2,
+        stdout: '',
+        stderr: told(1, [c.broken]),
+      });
+    } finally {
+      git(dir, 'checkout', '-q', '--', '.');
+    }
+  });
+});
+
 test('Cursor: afterFileEdit remembers, stop answers a followup_message; once fixed, {}', async () => {
   const dir = project('cursor', TS);
   const lib = join(dir, 'src/lib.ts');

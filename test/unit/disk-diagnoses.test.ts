@@ -126,3 +126,82 @@ describe('diagnoses of the disk remembered while it holds', () => {
     expect(docs.diskDiagnosesOf(a, 'own')).toBeUndefined();
   });
 });
+
+describe('diagnoses of the disk before an edit, for the tree that puts it back (the hook)', () => {
+  test('an open file changed on disk: the tree of its old text is the disk it was said of', async () => {
+    const { docs } = documents();
+    const a = file('g.ts', 'export const g = 1;\n');
+    const b = file('h.ts', 'export const h = 1;\n');
+    await docs.sync(a);
+    await docs.sync(b);
+    docs.rememberDiskDiagnoses(a, 'own', said('a'), 0);
+    docs.rememberDiskDiagnoses(b, 'own', said('b'), 0);
+    // The agent's edit, heard from the watcher, then the open document refreshed.
+    writeFileSync(a, 'export const g = 2;\n');
+    docs.touchWorld([a]);
+    await docs.refreshAll();
+    const before = new Map([[a, 'export const g = 1;\n']]);
+    expect(docs.diagnosesUnder(b, 'own', before)).toEqual(said('b'));
+    expect(docs.diagnosesUnder(a, 'own', before)).toEqual(said('a'));
+    // The disk now is another state: nothing held of it.
+    expect(docs.diagnosesUnder(b, 'own', new Map())).toBeUndefined();
+    // Not the old text, another file besides, or a file left out: not that disk.
+    expect(docs.diagnosesUnder(b, 'own', new Map([[a, 'export const g = 3;\n']]))).toBeUndefined();
+    expect(docs.diagnosesUnder(b, 'own', new Map([...before, [b, 'export const h = 1;\n']]))).toBeUndefined();
+    expect(docs.diagnosesUnder(b, 'own', new Map([[b, 'export const h = 1;\n']]))).toBeUndefined();
+  });
+
+  test('a file not open when it changed, a change not known by name, or one more change: the old disk is not known', async () => {
+    const { docs } = documents();
+    const a = file('i.ts', 'export const i = 1;\n');
+    const b = file('j.ts', 'export const j = 1;\n');
+    await docs.sync(b);
+    docs.rememberDiskDiagnoses(b, 'own', said('b'), 0);
+    writeFileSync(a, 'export const i = 2;\n');
+    docs.touchWorld([a]);
+    expect(docs.diagnosesUnder(b, 'own', new Map([[a, 'export const i = 1;\n']]))).toBeUndefined();
+
+    const other = documents().docs;
+    await other.sync(a);
+    await other.sync(b);
+    other.rememberDiskDiagnoses(b, 'own', said('b'), 0);
+    writeFileSync(a, 'export const i = 3;\n');
+    other.touchWorld(undefined);
+    expect(other.diagnosesUnder(b, 'own', new Map([[a, 'export const i = 2;\n']]))).toBeUndefined();
+
+    const third = documents().docs;
+    await third.sync(a);
+    await third.sync(b);
+    third.rememberDiskDiagnoses(b, 'own', said('b'), 0);
+    writeFileSync(a, 'export const i = 4;\n');
+    third.touchWorld([a]);
+    writeFileSync(b, 'export const j = 2;\n');
+    await third.refreshAll();
+    expect(third.diagnosesUnder(b, 'own', new Map([[a, 'export const i = 3;\n']]))).toBeUndefined();
+    // Both put back: that disk again.
+    expect(
+      third.diagnosesUnder(
+        b,
+        'own',
+        new Map([
+          [a, 'export const i = 3;\n'],
+          [b, 'export const j = 1;\n'],
+        ]),
+      ),
+    ).toEqual(said('b'));
+  });
+
+  test('remembered again at a later generation: the changes are counted from there', async () => {
+    const { docs } = documents();
+    const a = file('k.ts', 'export const k = 1;\n');
+    await docs.sync(a);
+    docs.rememberDiskDiagnoses(a, 'own', said('k1'), 0);
+    writeFileSync(a, 'export const k = 2;\n');
+    await docs.refreshAll();
+    docs.rememberDiskDiagnoses(a, 'own', said('k2'), docs.diskState() ?? -1);
+    writeFileSync(a, 'export const k = 3;\n');
+    await docs.refreshAll();
+    expect(docs.diagnosesUnder(a, 'own', new Map([[a, 'export const k = 2;\n']]))).toEqual(said('k2'));
+    expect(docs.diagnosesUnder(a, 'own', new Map([[a, 'export const k = 1;\n']]))).toBeUndefined();
+  });
+});
