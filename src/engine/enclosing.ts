@@ -59,8 +59,71 @@ const holds = (s: Span, line: number, column: number) =>
 export function codeName(name: string): string {
   const method = /^\(\*?([^)]+)\)\.(.+)$/.exec(name);
   if (method) return `${method[1]}.${method[2]}`;
-  const impl = /^impl(?:<.*?>)?\s+(?:.+?\s+for\s+)?([^<\s]+)/.exec(name);
-  return impl?.[1] ?? name;
+  return implType(name) ?? name;
+}
+
+/** How deep in brackets (`<>`, `()`, `[]`; a `->` arrow none) each character of `text` is, a bracket itself inside. */
+function depths(text: string): number[] {
+  const out: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charAt(i);
+    if (c === '(' || c === '[' || c === '<') depth++;
+    out.push(depth);
+    const arrow = c === '>' && text[i - 1] === '-';
+    if ((c === ')' || c === ']' || c === '>') && !arrow) depth = Math.max(0, depth - 1);
+  }
+  return out;
+}
+
+/** Where `pattern` first matches `text` outside every bracket. */
+function topLevel(text: string, pattern: RegExp): { at: number; length: number } | undefined {
+  const depth = depths(text);
+  const sticky = new RegExp(pattern.source, 'y');
+  for (let i = 0; i < text.length; i++) {
+    if (depth[i] !== 0) continue;
+    sticky.lastIndex = i;
+    const m = sticky.exec(text);
+    if (m) return { at: i, length: m[0].length };
+  }
+  return undefined;
+}
+
+/** `type` without its generic arguments outside every bracket: `Wrapper<T>` is `Wrapper`, `(Vec<T>, U)` stays. */
+function withoutGenerics(type: string): string {
+  const depth = depths(type);
+  let angle = 0;
+  let kept = '';
+  for (let i = 0; i < type.length; i++) {
+    const c = type.charAt(i);
+    // An angle bracket opened at the top: all of it up to its close is left out.
+    if (angle === 0 && c === '<' && depth[i] === 1) angle = 1;
+    else if (angle > 0 && c === '<') angle++;
+    else if (angle > 0 && c === '>' && type[i - 1] !== '-') angle--;
+    else if (angle === 0) kept += c;
+  }
+  return kept;
+}
+
+/**
+ * The type of rust-analyzer's `impl [<..>] [Trait for] Type [where ..]`, its
+ * generic arguments dropped (`Wrapper<T>` is `Wrapper`) and the rest whole
+ * (`&(A, B)`, `[T; 3]`); undefined for a name that is no impl. Pure.
+ */
+export function implType(name: string): string | undefined {
+  if (!/^impl[\s<]/.test(name)) return undefined;
+  let rest = name.slice('impl'.length);
+  // The impl's own generic parameters, `impl<A, B>`, are no part of the type.
+  if (rest.startsWith('<')) {
+    const end = depths(rest).indexOf(0);
+    rest = end < 0 ? '' : rest.slice(end);
+  }
+  const trait = topLevel(rest, /\s+for\s+/);
+  let type = trait ? rest.slice(trait.at + trait.length) : rest;
+  const where = topLevel(type, /\s+where\b/);
+  if (where) type = type.slice(0, where.at);
+  const shown = withoutGenerics(type).trim();
+  return shown === '' ? undefined : shown;
 }
 
 /**

@@ -75,7 +75,7 @@ const EDITS: Edit[] = [
     name: 'fmt --write',
     args: ['fmt', '--write', 'src/use/*'],
     prepare: unformatted,
-    stderr: () => '',
+    stderr: () => 'lspq: formatted with typescript (the project names no formatter)\n',
     journal: (n) => `formatted ${n} files`,
   },
   {

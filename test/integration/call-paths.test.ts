@@ -192,6 +192,21 @@ describe('calls: a method is a method, where gopls and rust-analyzer call every 
     });
   });
 
+  test('anyhow: a method of an impl for a tuple is in the whole type, comma and all', async () => {
+    expect(
+      await lspq.run(['calls', 'src/ensure.rs:30:__dispatch_ensure', '--timeout', '170'], { cwd: anyhow }),
+    ).toEqual({
+      exit: 1,
+      stdout: 'src/ensure.rs:30:8: method __dispatch_ensure  (in &(A, B))\n',
+      stderr: 'lspq: no callers of __dispatch_ensure (src/ensure.rs:30:8)\n',
+    });
+    const json = await lspq.json<{ item: { in?: { name: string; kind: string } } }>(
+      ['calls', 'src/ensure.rs:19:__dispatch_ensure'],
+      { cwd: anyhow },
+    );
+    expect(json.item.in).toEqual({ name: '(A, B)', kind: 'object' });
+  });
+
   test('the chain of calls --to names its hops with their kinds (JSON)', async () => {
     const r = await lspq.json<{ chains: { caller: { kind: string }; callee: { name: string; kind: string } }[][] }>(
       ['calls', 'mux.go:175:ServeHTTP', '--to', 'mux.go:138:Match'],

@@ -290,6 +290,11 @@ describe('rename', () => {
   });
 });
 
+/** The note of a formatting that the project's configuration did not choose: the server's, said by name. */
+const byServer = (verb: 'checked' | 'formatted', server: string) =>
+  `lspq: ${verb} with ${server} (the project names no formatter)\n`;
+const GOFMT = (verb: 'checked' | 'formatted') => byServer(verb, 'gopls, which runs gofmt');
+
 describe('fmt', () => {
   const mangled = 'package main\nimport "fmt"\nfunc  mangled( x int)int{\nif x>1{fmt.Println( x)}\nreturn x+1}\n';
 
@@ -299,15 +304,23 @@ describe('fmt', () => {
     const gofmt = Bun.spawnSync(['gofmt'], { stdin: new TextEncoder().encode(mangled) }).stdout.toString();
     expect(await lspq.run(['fmt', '--check', 'mangled.go'], { cwd: dir })).toEqual({
       stdout: 'mangled.go\n',
-      stderr: '',
+      stderr: GOFMT('checked'),
       exit: 1,
     });
     const written = await lspq.run(['fmt', 'mangled.go', '--write'], { cwd: dir });
     expect(written.exit).toBe(0);
     expect(written.stdout).toBe('mangled.go: 8 lines changed\n');
     expect(read(dir, 'mangled.go')).toBe(gofmt);
-    expect(await lspq.run(['fmt', '--check', 'mangled.go'], { cwd: dir })).toEqual({ stdout: '', stderr: '', exit: 0 });
-    expect(await lspq.run(['fmt', 'mangled.go'], { cwd: dir })).toEqual({ stdout: '', stderr: '', exit: 0 });
+    expect(await lspq.run(['fmt', '--check', 'mangled.go'], { cwd: dir })).toEqual({
+      stdout: '',
+      stderr: GOFMT('checked'),
+      exit: 0,
+    });
+    expect(await lspq.run(['fmt', 'mangled.go'], { cwd: dir })).toEqual({
+      stdout: '',
+      stderr: GOFMT('formatted'),
+      exit: 0,
+    });
   });
 
   test('several files in one call, each reported', async () => {
@@ -379,7 +392,7 @@ describe('fmt', () => {
     expect(await lspq.run(['fmt', '--check', 'messy.py'], { cwd: dir })).toEqual({
       exit: 1,
       stdout: 'messy.py\n',
-      stderr: '',
+      stderr: byServer('checked', 'ruff'),
     });
     const json = await lspq.json<{ server: string }>(['fmt', 'messy.py'], { cwd: dir });
     expect(json.server).toBe('ruff');
@@ -412,11 +425,11 @@ describe('fmt', () => {
     for (let round = 0; round < 5; round++)
       expect([round, await lspq.run(['fmt', '--check', 'messy.py', 'tidy.py'], { cwd: dir, env })]).toEqual([
         round,
-        { stdout: 'messy.py\n', stderr: '', exit: 1 },
+        { stdout: 'messy.py\n', stderr: byServer('checked', 'pylsp'), exit: 1 },
       ]);
     expect(await lspq.run(['fmt', '--check', 'tidy.py'], { cwd: dir, env })).toEqual({
       stdout: '',
-      stderr: '',
+      stderr: byServer('checked', 'pylsp'),
       exit: 0,
     });
   });
@@ -439,7 +452,7 @@ describe('fmt', () => {
     writeFileSync(join(dir, 'src/shape.rs'), shape);
     expect(await lspq.run(['fmt', '--check', 'src/shape.rs', 'src/circle.rs'], { cwd: dir })).toEqual({
       stdout: '',
-      stderr: '',
+      stderr: byServer('checked', 'rust-analyzer, which runs rustfmt'),
       exit: 0,
     });
   });

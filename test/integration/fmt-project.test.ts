@@ -127,10 +127,13 @@ describe('@tanstack/query-core formats with prettier: its configuration decides'
       exit: 1,
     });
     const json = await lspq.json(['fmt', 'src/queryClient.ts'], { cwd: dir });
-    expect([json.files, json.formatters, json.servers]).toEqual([
+    // Who answered is the formatter, and the folder it ran in (its configuration's), as a server and its root are.
+    expect([json.files, json.formatters, json.server, json.root, json.servers]).toEqual([
       [{ path: 'src/queryClient.ts', changed: true, edits: 2, lines: 2, formatter: 'prettier' }],
       [{ name: 'prettier', by: 'project', config: 'prettier.config.js', binary: 'node_modules/.bin/prettier' }],
-      [],
+      'prettier',
+      dir,
+      [{ server: 'prettier', root: dir }],
     ]);
     const written = await lspq.run(['fmt', '--write', 'src/queryClient.ts'], { cwd: dir });
     expect(written).toEqual({
@@ -241,16 +244,22 @@ describe('Rust: a rustfmt.toml', () => {
 });
 
 describe('no formatter of the project’s', () => {
-  test('no configuration: the server formats as it always did, and the JSON names it', async () => {
+  test('no configuration: the server formats as it always did, and the note and the JSON name it', async () => {
     const dir = join(base, 'plain');
     write(join(dir, 'package.json'), '{"name":"plain","private":true}\n');
     write(join(dir, 'a.ts'), 'export const a  =  1;\n');
     git(dir, 'init', '-q');
-    expect(await lspq.run(['fmt', '--check', 'a.ts'], { cwd: dir })).toEqual({ stdout: 'a.ts\n', stderr: '', exit: 1 });
+    expect(await lspq.run(['fmt', '--check', 'a.ts'], { cwd: dir })).toEqual({
+      stdout: 'a.ts\n',
+      stderr: 'lspq: checked with typescript-language-server (the project names no formatter)\n',
+      exit: 1,
+    });
     const json = await lspq.json(['fmt', 'a.ts'], { cwd: dir });
-    expect([json.files, json.formatters]).toEqual([
+    expect([json.files, json.formatters, json.server, json.root]).toEqual([
       [{ path: 'a.ts', changed: true, edits: expect.any(Number), lines: 1, formatter: 'typescript-language-server' }],
       [{ name: 'typescript-language-server', by: 'server' }],
+      'typescript-language-server',
+      dir,
     ]);
   });
 

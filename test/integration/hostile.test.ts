@@ -390,6 +390,32 @@ describe('edits that would land outside through a link, for every command that w
   });
 });
 
+describe('gopls untrusted runs with GOTOOLCHAIN=local: trust --explain names what trusting lets choose the toolchain', () => {
+  const what = 'gopls: the Go toolchain its go.mod or go.work names in a toolchain line';
+  const head = (dir: string) => `not contained: LSPQ_BOX=off; trusting it would let these run (${dir}):\n`;
+
+  test('the go.mod whose toolchain line go would run', async () => {
+    const { dir } = project(
+      { 'go.mod': 'module example.com/p\n\ngo 1.22\n\ntoolchain go1.999.0\n', 'p.go': 'package p\n' },
+      { git: true },
+    );
+    expect(await lspq.run(['trust', '--explain'], { cwd: dir })).toEqual({
+      stdout: `${head(dir)}  ${what}\n    go.mod\n`,
+      stderr: '',
+      exit: 0,
+    });
+  });
+
+  test('no go.mod: the folder gopls takes as its root, said as a folder', async () => {
+    const { dir } = project({ 'main.go': 'package main\n' }, { git: true });
+    expect(await lspq.run(['trust', '--explain'], { cwd: dir })).toEqual({
+      stdout: `${head(dir)}  ${what}\n    ./\n`,
+      stderr: '',
+      exit: 0,
+    });
+  });
+});
+
 test('a stray rejection in the daemon is logged, and the daemon goes on answering', async () => {
   const own = new Lspq();
   const { dir } = project({ 'a.ts': TS, 'tsconfig.json': '{}\n' });

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'bun:test';
-import { callablesWithin, codeName, type Declared, declaredAt, enclosingSymbol } from '../../src/engine/enclosing';
+import {
+  callablesWithin,
+  codeName,
+  type Declared,
+  declaredAt,
+  enclosingSymbol,
+  implType,
+} from '../../src/engine/enclosing';
 
 const span = (line: number, column: number, endLine: number, endColumn: number) => ({
   line,
@@ -67,6 +74,9 @@ describe('the symbol a place sits in', () => {
     expect(codeName('impl<T> Display for Wrapper<T>')).toBe('Wrapper');
     expect(codeName('impl Circle')).toBe('Circle');
     expect(codeName('area_of')).toBe('area_of');
+    // anyhow's `impl NotBothDebug for &(A, B)`: a tuple's comma is no end of the type.
+    expect(codeName('impl NotBothDebug for &(A, B)')).toBe('&(A, B)');
+    expect(codeName('impl BothDebug for (A, B)')).toBe('(A, B)');
     // A Go method found inside nothing keeps its receiver; it is not qualified twice.
     const go = [symbol('(Circle).Area', 'method', span(9, 1, 11, 2), span(9, 17, 9, 21))];
     expect(enclosingSymbol(go, 10, 5)).toEqual({ name: 'Circle.Area', kind: 'method' });
@@ -101,5 +111,37 @@ describe('the code declared at a place (a call item), and the functions declared
   test('the functions declared inside one, at any depth; its values left out', () => {
     expect(callablesWithin(outer).map((s) => s.name)).toEqual(['inner']);
     expect(callablesWithin(tree[0]!).map((s) => s.name)).toEqual(['area']);
+  });
+});
+
+describe('implType', () => {
+  test('the type an impl is for, whole, its generic arguments at the top dropped', () => {
+    expect(
+      [
+        'impl NotBothDebug for &(A, B)',
+        'impl<A, B> NotBothDebug for &(A, B)',
+        'impl<T: Into<U>, U> From<T> for Wrapper<T, U>',
+        "impl<'a> Display for &'a str",
+        'impl<T, const N: usize> Debug for [T; N]',
+        'impl<F> Handler for Box<dyn Fn(A, B) -> C>',
+        'impl<T> Trait for (Vec<T>, HashMap<K, V>) where T: Clone',
+        'impl fmt::Display for error::Error',
+        'impl Buf',
+      ].map(implType),
+    ).toEqual([
+      '&(A, B)',
+      '&(A, B)',
+      'Wrapper',
+      "&'a str",
+      '[T; N]',
+      'Box',
+      '(Vec<T>, HashMap<K, V>)',
+      'error::Error',
+      'Buf',
+    ]);
+  });
+
+  test('a name that is no impl', () => {
+    expect(['implement', 'area_of', 'impl'].map(implType)).toEqual([undefined, undefined, undefined]);
   });
 });

@@ -3,7 +3,8 @@
  * configuration names which, the nearest folder first, up to the top of
  * the checkout; rustfmt's edition from Cargo.toml; a formatter's whole
  * answer as line edits, --range keeping only those that touch its lines;
- * and the one line of a formatter's error output shown.
+ * the one line of a formatter's error output shown; and the note that
+ * says which formatter decided.
  */
 import { afterAll, describe, expect, test } from 'bun:test';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { formattedEdits } from '../../src/commands/fmt/line-edits';
 import { errorLine } from '../../src/commands/fmt/project-formatter';
+import { formatterNote } from '../../src/commands/fmt/render';
 import { cargoEdition, namedFormatter } from '../../src/lsp/servers/formatters';
 
 const base = realpathSync(mkdtempSync(join(tmpdir(), 'lspq-formatters-')));
@@ -147,5 +149,49 @@ describe('the line a failing formatter is quoted by', () => {
     ['\n\n', undefined],
   ])('%j', (stderr, line) => {
     expect(errorLine(stderr, '/p/src/a.ts', 'src/a.ts')).toBe(line);
+  });
+});
+
+describe('the note that says which formatter decided', () => {
+  const prettier = {
+    name: 'prettier',
+    by: 'project' as const,
+    config: '/p/.prettierrc',
+    binary: '/p/node_modules/.bin/prettier',
+  };
+  const ts = { name: 'typescript-language-server', by: 'server' as const };
+  const note = (formatters: Parameters<typeof formatterNote>[0]['formatters'], chosen = false) =>
+    formatterNote({ formatters, chosen }, '/p', 'check');
+
+  test('the project’s formatter, with its configuration and program', () => {
+    expect(note([prettier])).toBe('checked with prettier, as .prettierrc asks (node_modules/.bin/prettier)');
+  });
+
+  test('a server’s where the project names none: said too, with what it runs', () => {
+    expect([
+      note([ts]),
+      note([{ name: 'gopls', by: 'server', runs: 'gofmt' }]),
+      formatterNote({ formatters: [ts], chosen: false }, '/p', 'write'),
+    ]).toEqual([
+      'checked with typescript-language-server (the project names no formatter)',
+      'checked with gopls, which runs gofmt (the project names no formatter)',
+      'formatted with typescript-language-server (the project names no formatter)',
+    ]);
+  });
+
+  test('files of both: each said, in the order they decided', () => {
+    expect(note([prettier, { name: 'ruff', by: 'server' }])).toBe(
+      'checked with prettier, as .prettierrc asks (node_modules/.bin/prettier); checked with ruff (the project names no formatter)',
+    );
+  });
+
+  test('a server’s in place of the project’s left out', () => {
+    expect(note([{ ...ts, passedOver: { name: 'prettier', config: '/p/.prettierrc' } }])).toBe(
+      "checked with typescript-language-server's formatter, not prettier (.prettierrc), which was left out",
+    );
+  });
+
+  test('--server chose it: nothing to say', () => {
+    expect(note([ts], true)).toBeUndefined();
   });
 });

@@ -21,7 +21,7 @@ import { assertConfined, assertFile, followLink, nameInProject } from '../../eng
 import { outsideFile } from '../../engine/open-target';
 import { prepare, sessionFor, using, holdAlone } from '../../engine/sessions';
 import { commit, inFileStyle, journalFor, keepsStyle, patchTop, planFor } from '../../engine/edit-plans';
-import { answeredBy } from '../../answers/caller';
+import type { Answered } from '../../answers/caller';
 import { repositoryOf } from '../../trust/store';
 import { dirname } from 'node:path';
 import type { FmtQuery } from './question';
@@ -242,7 +242,13 @@ interface Asked {
 
 export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult> {
   const deadline = deadlineFor(req);
-  const files: (Omit<FmtFile, 'edits'> & { real: string; named: string; index: number; change: FileChange })[] = [];
+  const files: (Omit<FmtFile, 'edits'> & {
+    real: string;
+    named: string;
+    index: number;
+    change: FileChange;
+    by: Answered;
+  })[] = [];
   const sessions = new Set<Session>();
   const capability = req.lines ? 'documentRangeFormattingProvider' : 'documentFormattingProvider';
   const batches = new Map<Session, (Asked & { passedOver?: NamedFormatter })[]>();
@@ -265,7 +271,7 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
     batches.set(session, [...(batches.get(session) ?? []), entry]);
   }
   const formatters = new Map<string, FmtFormatter>();
-  const decided = (f: Asked, change: FileChange, formatter: FmtFormatter) => {
+  const decided = (f: Asked, change: FileChange, formatter: FmtFormatter, by: Answered) => {
     formatters.set(JSON.stringify(formatter), formatter);
     const [before, after] = [change.before ?? '', change.after ?? ''];
     const { shown: path, real, named, index } = f;
@@ -279,6 +285,7 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
       after,
       change,
       formatter: formatter.name,
+      by,
     });
   };
   for (let i = 0; i < own.length; i += FORMATTERS_AT_ONCE) {
@@ -286,7 +293,8 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
     const changes = await Promise.all(slice.map((f) => formatWithProject(f.run, f.real, req, ctx, deadline)));
     for (const [k, f] of slice.entries()) {
       const change = changes[k];
-      if (change) decided(f, change, projectNamed(f.run));
+      // The project's formatter answered, from the folder it ran in (its configuration's).
+      if (change) decided(f, change, projectNamed(f.run), { server: f.run.formatter.name, root: f.run.cwd });
     }
   }
   // Writing holds the servers alone, from the formatting request to the re-sync; so does formatting
@@ -298,7 +306,10 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
     for (let i = 0; i < batch.length; i += MAX_OPEN_DOCUMENTS / 2) {
       const slice = batch.slice(i, i + MAX_OPEN_DOCUMENTS / 2);
       for (const { f, change } of await formatBatch(session, slice, req, ctx, deadline))
-        decided(f, change, serverNamed(session, f.passedOver));
+        decided(f, change, serverNamed(session, f.passedOver), {
+          server: session.client.spec.id,
+          root: session.client.root,
+        });
     }
   }
   // In the order the files were named.
@@ -317,9 +328,10 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
       journal: journalFor(ctx, req, summary),
     });
   }
-  const list = [...sessions];
+  // Who answered, each once, in the order of the files they formatted.
+  const answered = new Map(files.map((f) => [`${f.by.server}\0${f.by.root}`, f.by] as const));
   return {
-    answered: answeredBy(list),
+    answered: [...answered.values()],
     files: files.map(({ path, changed, change, before, after, formatter }) => ({
       path,
       changed,
@@ -329,6 +341,7 @@ export async function fmt(req: FmtQuery, ctx: HandlerContext): Promise<FmtResult
       formatter,
     })),
     formatters: [...formatters.values()],
+    chosen: req.server !== undefined,
     patchTop: patchTop(
       files.map((f) => f.path),
       req.cwd,

@@ -42,6 +42,8 @@ export interface FmtResult {
   answered: Answered[];
   files: FmtFile[];
   formatters: FmtFormatter[];
+  /** --server chose the formatter, so the project's was not looked for. */
+  chosen: boolean;
   /** Where the diff of `files` writes its paths from: the top of their checkout (patchTop). */
   patchTop: string;
   written: boolean;

@@ -4,7 +4,7 @@ import { changedLines, unifiedDiff } from '../../render/diff';
 import { plural, type RenderOptions } from '../../render/style';
 import type { Rendered } from '../../render/rendered';
 import { displayPath } from '../../common/paths';
-import type { FmtFormatter, FmtResult } from './question';
+import type { FmtResult } from './question';
 import type { FmtShape } from './shape';
 
 export type FmtMode = 'diff' | 'write' | 'check';
@@ -32,19 +32,26 @@ export function fmtJson(r: FmtResult, cwd: string): z.infer<typeof FmtShape> {
 }
 
 /**
- * The note that says which formatter decided, where the project's
- * configuration names one (run, or left out for the server's); a server's
- * formatting where the project names none is as it always was, unsaid.
+ * The note that says which formatter decided: the project's (its
+ * configuration and program), a server's in place of the project's left
+ * out, or a server's where the project names none; unsaid only where
+ * --server chose it.
  */
-export function formatterNote(formatters: readonly FmtFormatter[], cwd: string, mode: FmtMode): string | undefined {
+export function formatterNote(
+  r: Pick<FmtResult, 'formatters' | 'chosen'>,
+  cwd: string,
+  mode: FmtMode,
+): string | undefined {
   const verb = mode === 'check' ? 'checked' : 'formatted';
-  const said = formatters.flatMap((f) => {
+  const said = r.formatters.flatMap((f) => {
     if (f.by === 'project' && f.config && f.binary)
       return [`${verb} with ${f.name}, as ${displayPath(f.config, cwd)} asks (${displayPath(f.binary, cwd)})`];
     if (f.passedOver)
       return [
         `${verb} with ${f.name}'s formatter, not ${f.passedOver.name} (${displayPath(f.passedOver.config, cwd)}), which was left out`,
       ];
+    if (f.by === 'server' && !r.chosen)
+      return [`${verb} with ${f.name}${f.runs ? `, which runs ${f.runs}` : ''} (the project names no formatter)`];
     return [];
   });
   return said.length ? said.join('; ') : undefined;
@@ -61,7 +68,7 @@ export function notTheProjectsCheck(r: FmtResult, cwd: string): string | undefin
 /** The diff of what formatting changes; with --write, the files rewritten; with --check, the files that would change. */
 export function renderFmt(r: FmtResult, o: RenderOptions, mode: FmtMode): Rendered {
   const changed = r.files.filter((f) => f.changed);
-  const note = formatterNote(r.formatters, o.cwd, mode);
+  const note = formatterNote(r, o.cwd, mode);
   const said = note ? { stderr: note } : {};
   if (mode === 'check') return { stdout: changed.map((f) => `${displayPath(f.path, o.cwd)}\n`).join(''), ...said };
   if (mode === 'write') {

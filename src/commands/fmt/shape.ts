@@ -18,6 +18,7 @@ export const FmtShape = z.object({
   files: z.array(z.object({ path: z.string(), changed: z.boolean(), edits: int, lines: int, formatter: z.string() })),
   formatters: z.array(FmtFormatterShape),
   written: z.boolean(),
+  // Who answered: a server and its root, or the project's formatter and the folder it ran in (its configuration's).
   ...answered,
   servers: z.array(ServerRootShape),
 });

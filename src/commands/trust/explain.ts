@@ -5,7 +5,7 @@
  * workspace's files with nothing trusted, and listing what it passed over.
  * So the explanation is what runs, never a second opinion. Runs nothing.
  */
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, statSync } from 'node:fs';
 import { dirname, extname, join, relative } from 'node:path';
 import type { CallerContext } from '../../answers/caller';
 import { decide, locate } from '../../engine/sessions';
@@ -21,7 +21,7 @@ import { type LeftOut, Trust } from '../../trust/decision';
 export interface WouldRun {
   /** What runs: a server, a program, a configuration, an index. */
   what: string;
-  /** The files of the workspace that make it run, from its top. */
+  /** The files of the workspace that make it run, from its top; a folder ends in `/`. */
   files: string[];
   /** The folder whose trust lets it run, where that is not the one explained (a program above it). */
   trust?: string;
@@ -113,6 +113,14 @@ export function wouldRun(top: string, caller: Pick<CallerContext, 'env' | 'cwd'>
   return grouped(trust.leftOut, top);
 }
 
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** What was left out, by what it is, each with its files (from the top where under it), in the order first met. */
 function grouped(leftOut: LeftOut[], top: string): WouldRun[] {
   const byWhat = new Map<string, { files: Set<string>; trust: string }>();
@@ -121,7 +129,9 @@ function grouped(leftOut: LeftOut[], top: string): WouldRun[] {
     const entry = byWhat.get(key) ?? { files: new Set<string>(), trust: l.repository };
     if (l.file) {
       const rel = relative(top, l.file);
-      entry.files.add(rel === '' ? '.' : rel.startsWith('..') ? l.file : rel);
+      const shown = rel === '' ? '.' : rel.startsWith('..') ? l.file : rel;
+      // A folder (a server's root where no file of its names it) ends in a slash, so it reads as one: `./`, `web/`.
+      entry.files.add(isFolder(l.file) ? `${shown}/` : shown);
     }
     byWhat.set(key, entry);
   }

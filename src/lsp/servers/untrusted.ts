@@ -172,7 +172,13 @@ export function underTrust(
     }
   } else {
     // Said only by `trust --explain`: the restriction itself costs a question nothing it would notice.
-    trust.leaveOut(`${spec.id}: ${code.runs}`, root, { file: root, quiet: true });
+    // Named by the files at its root that make it the project (gopls's go.mod, whose toolchain line go would run).
+    const markers = spec.rootMarkers
+      .flat()
+      .map((name) => join(root, name))
+      .filter(isFile);
+    for (const file of markers.length ? markers : [root])
+      trust.leaveOut(`${spec.id}: ${code.runs}`, root, { file, quiet: true });
   }
   return restricted;
 }
