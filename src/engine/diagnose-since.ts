@@ -72,7 +72,9 @@ export async function recall(
     const rest = rememberedDiagnoses(session, files, entriesFor(session, tree), ownOnly, ctx, out);
     for (const f of files) if (!rest.includes(f)) out.files.add(f);
     if (files.length > 0)
-      ctx.log(`${session.client.spec.id}: ${files.length - rest.length} of ${files.length} files recalled as diagnosed`);
+      ctx.log(
+        `${session.client.spec.id}: ${files.length - rest.length} of ${files.length} files recalled as diagnosed`,
+      );
     left.set(session, rest);
   }
   return left;
