@@ -108,6 +108,8 @@ export function instructions(root: string): string {
     `lspq asks the language servers of ${root} about its code; paths are relative to it.`,
     "A result's structured content is the command's --json answer (its JSON Schema: lspq schema NAME), its text lspq's lines for a person; a failure is a tool error with lspq's one-line message.",
     `Inputs several tools take: ${inputs.join('; ')}.`,
+    // Said once here, not as each number's minimum: the list is read before a session's first question.
+    'Every number input is a count or seconds, never negative.',
   ].join(' ');
 }
 
@@ -141,7 +143,7 @@ function inputOf(
       key,
       name,
       kind: 'number',
-      schema: { type: hint === 'SECONDS' ? 'number' : 'integer', minimum: 0, ...description },
+      schema: { type: hint === 'SECONDS' ? 'number' : 'integer', ...description },
     };
   return { key, name, kind: 'string', schema: { type: 'string', ...description, ...valueEnum } };
 }
