@@ -27,6 +27,7 @@ import { refs } from './refs/command';
 import { rename } from './rename/command';
 import { schema } from './schema/command';
 import { servers } from './servers/command';
+import { signature } from './signature/command';
 import { symbols } from './symbols/command';
 import { trust } from './trust/command';
 import { typedef } from './typedef/command';
@@ -37,6 +38,7 @@ export const COMMANDS = {
   impls,
   refs,
   hover,
+  signature,
   symbols,
   calls,
   actions,

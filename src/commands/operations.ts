@@ -21,6 +21,7 @@ import type { DiagResult } from './diag/question';
 import type { FmtQuery, FmtResult } from './fmt/question';
 import type { HookQuery, HookResult } from './hook/question';
 import type { HoverQuery, HoverResult } from './hover/question';
+import type { SignatureQuery, SignatureResult } from './signature/question';
 import type { IndexQuery, IndexResult } from './index/question';
 import type { LocationsQuery, LocationsResult } from './locations/question';
 import type { MvQuery, MvResult } from './mv/question';
@@ -40,6 +41,7 @@ export interface Operations {
   impls: Asked<LocationsQuery & CallerContext, LocationsResult>;
   refs: Asked<LocationsQuery & CallerContext, LocationsResult>;
   hover: Asked<HoverQuery, HoverResult>;
+  signature: Asked<SignatureQuery, SignatureResult>;
   symbols: Asked<SymbolsQuery, SymbolsResult>;
   wsymbols: Asked<WorkspaceSymbolsQuery, WorkspaceSymbolsResult>;
   calls: Asked<CallsQuery, CallsResult>;

@@ -39,6 +39,8 @@ export async function openTarget(
   capability: keyof ServerCapabilities,
   what: string,
   skip: string[] = [],
+  /** A place between names is a question too (a call's arguments: signature). */
+  anyPlace = false,
 ): Promise<OpenTarget> {
   let path: string;
   let line: number;
@@ -61,7 +63,7 @@ export async function openTarget(
   const asked = nameInProject(path, real, session.client.root);
   const text = await session.docs.sync(asked);
   const lines = ctx.pool.caches.lines.ofText(path, text);
-  const placed = placeOnLine(where, text, lines, line, aim);
+  const placed = placeOnLine(where, text, lines, line, aim, anyPlace);
   const column = placed.column;
   symbol ??= placed.symbol;
   const { lineText } = placed;
@@ -177,6 +179,7 @@ export function placeOnLine(
   lines: string[],
   line: number,
   aim: Aim,
+  anyPlace = false,
 ): { column: number; lineText: string; symbol?: string } {
   const lineText = lines[line - 1];
   if (line > lines.length || lineText === undefined) throw outsideFile(where, line, lines);
@@ -221,7 +224,7 @@ export function placeOnLine(
       `column ${column} is past the end of line ${line} of ${where} (${length} characters)`,
     );
   }
-  if (!name && (onNoName(lineText, column) || kind(column) !== 'code')) {
+  if (!name && !anyPlace && (onNoName(lineText, column) || kind(column) !== 'code')) {
     const near = nearestToPlace(identifiersNear(lines, line, 2, syntax), line, column).map(
       (w) => `${where}:${w.line}:${w.text}`,
     );

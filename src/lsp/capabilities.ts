@@ -46,6 +46,15 @@ export function clientCapabilities(codePointsOnly = false): ClientCapabilities {
       declaration: { linkSupport: true },
       references: {},
       hover: { contentFormat: ['markdown', 'plaintext'] },
+      // Parameters as offsets into the label (no guessing which `x` of the label is the parameter), one active each.
+      signatureHelp: {
+        signatureInformation: {
+          documentationFormat: ['markdown', 'plaintext'],
+          parameterInformation: { labelOffsetSupport: true },
+          activeParameterSupport: true,
+        },
+        contextSupport: true,
+      },
       documentSymbol: { hierarchicalDocumentSymbolSupport: true, symbolKind: { valueSet: ALL_SYMBOL_KINDS } },
       callHierarchy: {},
       formatting: {},

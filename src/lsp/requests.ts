@@ -26,6 +26,7 @@ import {
   type RequestType,
   type RequestType0,
   ShutdownRequest,
+  SignatureHelpRequest,
   TypeDefinitionRequest,
   WillRenameFilesRequest,
   WorkspaceDiagnosticRequest,
@@ -72,6 +73,29 @@ export const HoverShape = orNull(
   }),
 );
 
+const DocumentationShape = z.optional(z.union([z.string(), MarkupShape]));
+export const SignatureHelpShape = orNull(
+  z.looseObject({
+    signatures: z.array(
+      z.looseObject({
+        label: z.string(),
+        documentation: DocumentationShape,
+        parameters: z.optional(
+          z.array(
+            z.looseObject({
+              label: z.union([z.string(), z.tuple([z.int(), z.int()])]),
+              documentation: DocumentationShape,
+            }),
+          ),
+        ),
+        activeParameter: z.nullish(z.int()),
+      }),
+    ),
+    activeSignature: z.nullish(z.int()),
+    activeParameter: z.nullish(z.int()),
+  }),
+);
+
 export const Requests = {
   initialize: checked(
     InitializeRequest.type,
@@ -88,6 +112,7 @@ export const Requests = {
   declaration: checked(DeclarationRequest.type, LocationsOrLinksShape),
   references: checked(ReferencesRequest.type, orNull(z.array(LocationShape))),
   hover: checked(HoverRequest.type, HoverShape),
+  signatureHelp: checked(SignatureHelpRequest.type, SignatureHelpShape),
   documentSymbol: checked(
     DocumentSymbolRequest.type,
     orNull(z.union([z.array(DocumentSymbolShape), z.array(SymbolInformationShape)])),

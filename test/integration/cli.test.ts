@@ -387,7 +387,7 @@ describe('servers --for FILE: what each server of the file can answer, from its 
       `  root: ${go}`,
       '  runs: as your own code (trusted)',
       `  ${known}`,
-      '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename diag',
+      '  answers: def typedef impls refs hover signature symbols symbols-w calls actions fmt rename diag',
       '  cannot: fmt-range mv',
       '  diagnostics complete by: gopls-barrier',
       'untrusted workspaces: none: every folder is trusted (LSPQ_TRUST=all)',
@@ -454,8 +454,8 @@ describe('servers --for FILE: what each server of the file can answer, from its 
           exit: 0,
           stdout: GOPLS_HERE('not started: never run here, so known from the registry only (what it is known to lack)')
             .replace(
-              '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename diag',
-              '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt fmt-range rename diag',
+              '  answers: def typedef impls refs hover signature symbols symbols-w calls actions fmt rename diag',
+              '  answers: def typedef impls refs hover signature symbols symbols-w calls actions fmt fmt-range rename diag',
             )
             .replace('  cannot: fmt-range mv', '  cannot: mv'),
           stderr: '',
@@ -521,7 +521,7 @@ describe('servers --for a server never run here: what the registry says, mv wher
       const text = await looker.run(['servers', '--for', 'src/lib.rs'], { cwd: anyhow });
       expect(text.stdout.split('\n').filter((l) => /^ {2}(not started|answers|cannot):/.test(l))).toEqual([
         '  not started: never run here, so known from the registry only (what it is known to lack)',
-        '  answers: def typedef impls refs hover symbols symbols-w calls actions fmt rename mv diag',
+        '  answers: def typedef impls refs hover signature symbols symbols-w calls actions fmt rename mv diag',
         '  cannot: fmt-range',
       ]);
       expect(existsSync(looker.socket)).toBe(false);

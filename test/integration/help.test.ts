@@ -29,6 +29,8 @@ const WHERE: Record<string, { in: string; exit?: number; copy?: boolean }> = {
   'lspq refs --symbol total_area --json': { in: 'py-shapes' },
   'lspq hover geometry.go:9:sumAreas': { in: 'go-shapes' },
   'lspq hover src/geometry.ts:13:totalArea --json': { in: 'ts-shapes' },
+  'lspq signature src/main.ts:7:totalArea': { in: 'ts-shapes' },
+  'lspq signature \'main.go:7:TotalArea(shapes, <|>"cm")\' --json': { in: 'go-shapes' },
   'lspq symbols shape.h': { in: 'c-shapes' },
   'lspq symbols -w total': { in: 'ts-shapes' },
   'lspq symbols src/geometry.ts --kind function': { in: 'ts-shapes' },

@@ -70,6 +70,7 @@ test('a command is declared in its own folder and list.ts: the MCP tools name no
     'impls:question',
     'refs:question',
     'hover:question',
+    'signature:question',
     'symbols:question',
     'calls:question',
     'actions:edit',

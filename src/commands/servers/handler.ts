@@ -194,6 +194,7 @@ function declared(spec: ServerSpec): ServerCapabilities {
     implementationProvider: true,
     referencesProvider: true,
     hoverProvider: true,
+    signatureHelpProvider: {},
     documentSymbolProvider: true,
     workspaceSymbolProvider: true,
     callHierarchyProvider: true,

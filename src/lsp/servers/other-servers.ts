@@ -48,6 +48,7 @@ const NO_NAVIGATION: NonNullable<ServerSpec['lacks']> = [
   'workspaceSymbolProvider',
   'callHierarchyProvider',
   'renameProvider',
+  'signatureHelpProvider',
 ];
 
 const readsData = (why: string): WorkspaceCode => ({ runs: 'nothing', why });

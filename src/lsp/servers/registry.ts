@@ -17,6 +17,7 @@ const LINTER_ONLY: (keyof ServerCapabilities)[] = [
   'workspaceSymbolProvider',
   'callHierarchyProvider',
   'renameProvider',
+  'signatureHelpProvider',
 ];
 
 /**
