@@ -33,6 +33,31 @@ export async function timeCommand(argv: string[], cwd: string, env = benchEnv): 
   return { ms: performance.now() - start, stdout, exit };
 }
 
+export interface Ran {
+  ms: number;
+  stdout: string;
+  stderr: string;
+  exit: number;
+}
+
+/** lspq given ARGS in `cwd`, with `stdin` whole (a hook's input, a patch): its time, both outputs and exit. */
+export async function runLspq(args: string[], cwd: string, env: Record<string, string>, stdin?: string): Promise<Ran> {
+  const start = performance.now();
+  const proc = Bun.spawn([LSPQ, ...args], {
+    cwd,
+    env,
+    stdin: stdin === undefined ? 'ignore' : new TextEncoder().encode(stdin),
+    stdout: 'pipe',
+    stderr: 'pipe',
+  });
+  const [stdout, stderr, exit] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { ms: performance.now() - start, stdout, stderr, exit };
+}
+
 export async function repeat(n: number, fn: () => Promise<number>): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) out.push(await fn());

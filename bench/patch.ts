@@ -15,7 +15,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } f
 import { join, relative } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { compareEdit, type Compared, type Run, seededEdits, TYPESCRIPT } from '../test/helpers/seeded-edits';
-import { fmt, interleaved, LSPQ, median, p90, RUNS, table, timeCommand, toolsEnv } from './harness';
+import { fmt, interleaved, LSPQ, median, p90, RUNS, runLspq, table, timeCommand, toolsEnv } from './harness';
 import { immer, REPO, WORK } from './projects';
 
 const EDITS = Number(process.env.BENCH_EDITS ?? 100);
@@ -44,25 +44,8 @@ function repository(): string {
 
 const runIn =
   (cwd: string): Run =>
-  async (args, stdin) => {
-    const proc = Bun.spawn([LSPQ, ...args], {
-      cwd,
-      env,
-      stdin: stdin === undefined ? 'ignore' : 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-    });
-    if (stdin !== undefined) {
-      proc.stdin!.write(stdin);
-      await proc.stdin!.end();
-    }
-    const [stdout, stderr, exit] = await Promise.all([
-      new Response(proc.stdout).text(),
-      new Response(proc.stderr).text(),
-      proc.exited,
-    ]);
-    return { stdout, stderr, exit };
-  };
+  (args, stdin) =>
+    runLspq(args, cwd, env, stdin);
 
 /** The 5-file edit: isDraftable takes a second parameter (its callers break), and each other file gains a function. */
 function fiveFiles(root: string): Map<string, { before: string; after: string }> {
