@@ -34,7 +34,7 @@ import { locateBinary } from '../src/lsp/servers/locate';
 import { BUILTIN_SERVERS } from '../src/lsp/servers/registry';
 import { Trust } from '../src/trust/decision';
 import { anyhowAt, attrsAt, cobraAt, immerAt, queryCoreAt } from '../test/helpers/published';
-import { fmt, interleaved, LSPQ, median, RUNS, table, toolsEnv } from './harness';
+import { fmt, interleaved, median, RUNS, runLspq, table, toolsEnv } from './harness';
 import { WORK } from './projects';
 
 const TIMEOUT_MS = 300_000;
@@ -147,23 +147,6 @@ async function floorServer(c: Case, root: string, env: Record<string, string>) {
   };
 }
 
-async function lspq(args: string[], root: string, env: Record<string, string>, stdin?: string) {
-  const start = performance.now();
-  const proc = Bun.spawn([LSPQ, ...args], {
-    cwd: root,
-    env,
-    stdin: stdin === undefined ? 'ignore' : new TextEncoder().encode(stdin),
-    stdout: 'pipe',
-    stderr: 'pipe',
-  });
-  const [stdout, stderr, exit] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { ms: performance.now() - start, stdout, stderr, exit };
-}
-
 interface Row {
   c: Case;
   file: string;
@@ -195,7 +178,7 @@ async function measure(c: Case): Promise<Row[]> {
   const rows: Row[] = [];
   const floor = await floorServer(c, floorRoot, env);
   try {
-    const all = await lspq(['diag', '--all', '--json', '--fail-on', 'never'], root, env);
+    const all = await runLspq(['diag', '--all', '--json', '--fail-on', 'never'], root, env);
     const every = (JSON.parse(all.stdout) as { files: string[] }).files;
     for (const file of c.edits) {
       const path = join(root, file);
@@ -203,7 +186,7 @@ async function measure(c: Case): Promise<Row[]> {
       const after = before + c.appended;
       const patchFile = join(dir, 'edit.patch');
       writeFileSync(patchFile, createTwoFilesPatch(`a/${file}`, `b/${file}`, before, after));
-      const asked = await lspq(['diag', '--patch', patchFile, '--json'], root, env);
+      const asked = await runLspq(['diag', '--patch', patchFile, '--json'], root, env);
       const answer = JSON.parse(asked.stdout) as { files: string[]; diagnostics: unknown[] };
       if (asked.exit !== 0 && asked.exit !== 3) throw new Error(`${c.server} ${file}: ${asked.stderr}`);
       const files = answer.files.map((f) => join(root, f));
@@ -216,14 +199,14 @@ async function measure(c: Case): Promise<Row[]> {
         tool_input: { file_path: path, old_string: '', new_string: c.appended },
       });
       const [patch, hook, floorMs, floorWritten] = await interleaved([
-        async () => (await lspq(['diag', '--patch', patchFile], root, env)).ms,
+        async () => (await runLspq(['diag', '--patch', patchFile], root, env)).ms,
         async () => {
           writeFileSync(path, after);
-          const ms = (await lspq(['hook', 'run', '--for', 'claude'], root, env, hookInput)).ms;
+          const ms = (await runLspq(['hook', 'run', '--for', 'claude'], root, env, hookInput)).ms;
           writeFileSync(path, before);
           // The daemon sees the file back and the same files diagnosed as the floor has them, as an agent's
           // diag of them would leave it.
-          await lspq(['diag', ...files, '--fail-on', 'never'], root, env);
+          await runLspq(['diag', ...files, '--fail-on', 'never'], root, env);
           return ms;
         },
         () => floor.check(mirror(path), after, floorFiles),
@@ -242,7 +225,7 @@ async function measure(c: Case): Promise<Row[]> {
     }
   } finally {
     await floor.close();
-    await lspq(['daemon', 'stop'], root, env);
+    await runLspq(['daemon', 'stop'], root, env);
     if (c.outside) rmSync(dir, { recursive: true, force: true });
     rmSync(floorDir, { recursive: true, force: true });
   }
