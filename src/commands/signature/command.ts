@@ -9,10 +9,7 @@ import { SignatureShape } from './shape';
 export const signature = defineCommand({
   summary: "signatures of the call at TARGET (a callee's name or a place in its arguments)",
   args: targetArgs,
-  examples: [
-    'lspq signature src/main.ts:7:totalArea',
-    'lspq signature \'main.go:7:TotalArea(shapes, <|>"cm")\' --json',
-  ],
+  examples: ['lspq signature main.go:7:TotalArea', 'lspq signature src/main.ts:7:totalArea --json'],
   process: 'daemon',
   mcp: { kind: 'question' },
   handlers: { signature: async () => (await import('./handler')).signature },
