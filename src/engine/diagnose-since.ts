@@ -8,6 +8,7 @@ import type { LineMap } from '../lsp/line-map';
 import type { Session } from '../lsp/manager';
 import type { Diagnostic } from '../answers/diagnostics';
 import type { Deadline, HandlerContext } from './context';
+import { withoutViewLabel } from './go-constraints';
 import { entriesFor, inTree, layOver, takeOff, type Tree } from './memory-tree';
 import {
   BATCH,
@@ -111,7 +112,7 @@ export async function pass(
 }
 
 const keyOf = (d: Diagnostic, line: number) =>
-  JSON.stringify([d.path, d.severity, d.code ?? null, d.source ?? null, d.message, line]);
+  JSON.stringify([d.path, d.severity, d.code ?? null, d.source ?? null, withoutViewLabel(d.message), line]);
 
 /**
  * `now` split into what is new and what was there `before`: the same file,

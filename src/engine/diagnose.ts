@@ -33,6 +33,7 @@ import {
   textsOf,
 } from './sessions';
 import { withContext } from './excerpts';
+import { constrained } from './go-constraints';
 import { workspaceSessions } from './symbol-search';
 import type { DiagQuery } from '../answers/diagnostics';
 import { readsWithPlugins } from '../lsp/servers/ts-plugins';
@@ -118,6 +119,12 @@ export interface DiagnoseHow {
   ownOnly?: boolean;
 }
 
+/** The open Go files another build compiles (gopls diagnoses each in that build's view): every view is brought up to date. */
+function otherViews(session: Session): string[] | undefined {
+  if (strategyFor(session) !== 'gopls-barrier') return undefined;
+  return session.docs.paths.filter((p) => p.endsWith('.go') && constrained(p, session.docs.text(p) ?? ''));
+}
+
 /** Only a server with a check beside its own diagnostics (cargo check) answers otherwise when asked for its own alone. */
 const diagnosisKind = (session: Session, ownOnly: boolean | undefined) =>
   strategyFor(session) === 'pull-and-check' && !ownOnly ? 'with-check' : 'own';
@@ -178,6 +185,7 @@ export async function diagnoseBatch(
         budgetMs: deadline.totalMs,
         signal: ctx.signal,
         ownOnly: how.ownOnly,
+        views: otherViews(session),
       });
       if (disk !== undefined)
         for (const p of paths) {

@@ -242,3 +242,15 @@ export function envFor(env: Record<string, string>, build: Build): Record<string
 
 export const buildLabel = (b: Build) =>
   `GOOS=${b.goos} GOARCH=${b.goarch} CGO_ENABLED=${b.cgo ? 1 : 0}${b.tags.length ? ` -tags=${b.tags.join(',')}` : ''}`;
+
+/**
+ * A message without the platform gopls appends when a view of another
+ * build reports it (` [windows]`, ` [windows,amd64]`): the same problem
+ * whichever view said it, as an edit's before and after are compared.
+ */
+export function withoutViewLabel(message: string): string {
+  const label = /\s\[([a-z0-9]+(?:[,/][a-z0-9]+)*)\]$/.exec(message);
+  if (!label?.[1]) return message;
+  const parts = label[1].split(/[,/]/);
+  return parts.every((p) => KNOWN_OS.has(p) || KNOWN_ARCH.has(p)) ? message.slice(0, label.index) : message;
+}

@@ -44,6 +44,13 @@ export interface DiagnosticsOptions {
    * disk's (a patch checked in memory), so the check would speak of others.
    */
   ownOnly?: boolean;
+  /**
+   * Files diagnosed beside `paths`, their answers not read: gopls keeps a
+   * view per build an open file needs (a `_windows.go`), publishes each
+   * file's diagnostics of every view, and diagnose_files brings only the
+   * views of the files it names up to date.
+   */
+  views?: string[];
 }
 
 /** What a server offers, as it said: its capabilities, and the methods it registered since. */
@@ -417,7 +424,8 @@ export async function completeDiagnostics(
     for (const path of paths) out.set(path, await tsserver(session, path, o));
     return out;
   }
-  if (strategy === 'gopls-barrier') await goplsBarrier(session, paths.map(uri), o);
+  if (strategy === 'gopls-barrier')
+    await goplsBarrier(session, [...new Set([...paths, ...(o.views ?? [])])].map(uri), o);
   else if (strategy === 'versioned') for (const path of paths) await versioned(session, path, uri(path), o);
   else if (strategy === 'push-each') await Promise.all(paths.map((path) => pushEach(session, path, uri(path), o)));
   else await Promise.all(paths.map((path) => push(session, path, uri(path), marks.get(path) ?? 0, o)));

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'bun:test';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol';
 import type { Diagnostic } from '../../src/answers/diagnostics';
 import { mergeDiagnostics, onePerProblem } from '../../src/engine/diagnose';
+import { splitNew } from '../../src/engine/diagnose-since';
 
 const at = (line: number, character: number) => ({
   start: { line, character },
@@ -62,5 +63,27 @@ describe('mergeDiagnostics', () => {
       d('unused name x'),
       later,
     ]);
+  });
+});
+
+describe('splitNew', () => {
+  const d = (message: string): Diagnostic => ({
+    path: '/p/a.go',
+    line: 3,
+    column: 2,
+    endLine: 3,
+    endColumn: 6,
+    severity: 'warning',
+    message,
+    source: 'unusedwrite',
+  });
+  test("the same warning from another build's view (gopls's ' [windows]') is old; another message is new", () => {
+    const split = splitNew(
+      [d('unused write to field x [windows]')],
+      [d('unused write to field x'), d('other')],
+      new Map(),
+    );
+    expect(split.old.map((x) => x.message)).toEqual(['unused write to field x']);
+    expect(split.fresh.map((x) => x.message)).toEqual(['other']);
   });
 });

@@ -8,6 +8,7 @@ import {
   importsC,
   nameConstraint,
   satisfies,
+  withoutViewLabel,
 } from '../../src/engine/go-constraints';
 
 const linux = { goos: 'linux', goarch: 'amd64', cgo: true, tags: [] };
@@ -112,4 +113,14 @@ test('file names as go/build reads them: from the first underscore, before the f
   expect(nameConstraint('/p/windows.go')).toEqual({});
   // Never tried, but known: a file for sparc64 is no file of this build.
   expect(builtUnder('/p/x_sparc64.go', 'package p\n', linux)).toBe(false);
+});
+
+test("a view's platform label is no part of the problem: [windows], [windows,amd64] dropped; any other bracket kept", () => {
+  expect(withoutViewLabel('x declared and not used [windows]')).toBe('x declared and not used');
+  expect(withoutViewLabel('unusedwrite: unused write [windows,amd64]')).toBe('unusedwrite: unused write');
+  expect(withoutViewLabel('index out of range [5]')).toBe('index out of range [5]');
+  expect(withoutViewLabel('cannot use x (variable of type []string) [fix]')).toBe(
+    'cannot use x (variable of type []string) [fix]',
+  );
+  expect(withoutViewLabel('list[int] is not int')).toBe('list[int] is not int');
 });
