@@ -29,6 +29,7 @@ import { refuseUnshowable, type Tree } from './memory-tree';
 import { holdAlone } from './sessions';
 import { filesReached } from '../project/importers';
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 
 export type { ChangedFile };
 
@@ -134,6 +135,30 @@ export function withheldOf(sessions: Session[], ctx: HandlerContext, held: boole
   );
 }
 
+/**
+ * gopls does not run most analyzers on a package that does not type-check:
+ * an analyzer's finding in a Go package whose state before had a compiler
+ * error cannot be told new (it may only have been withheld) and is counted
+ * as there before. Pure.
+ */
+export function undecidable(
+  split: { fresh: Diagnostic[]; old: Diagnostic[] },
+  before: Diagnostic[],
+): { fresh: Diagnostic[]; old: Diagnostic[] } {
+  const broken = new Set(
+    before
+      .filter((d) => d.path.endsWith('.go') && d.source === 'compiler' && d.severity === 'error')
+      .map((d) => dirname(d.path)),
+  );
+  if (broken.size === 0) return split;
+  const withheld = (d: Diagnostic) =>
+    d.path.endsWith('.go') && d.source !== 'compiler' && d.severity !== 'error' && broken.has(dirname(d.path));
+  return {
+    fresh: split.fresh.filter((d) => !withheld(d)),
+    old: [...split.old, ...split.fresh.filter(withheld).map(({ new: _, ...d }) => d)],
+  };
+}
+
 export interface IntroducedHow {
   /** A file absent from the tree stands as an empty one where a server cannot be shown it gone (the hook's new files). */
   absentAsEmpty?: boolean;
@@ -233,7 +258,7 @@ export async function introducedBy(
       lines: lineMap(then ?? '', c.after),
     });
   }
-  const split = splitNew(old, after, byPath);
+  const split = undecidable(splitNew(old, after, byPath), old);
   return {
     fresh: split.fresh,
     old: split.old,

@@ -4,6 +4,7 @@ import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-protocol
 import type { Diagnostic } from '../../src/answers/diagnostics';
 import { mergeDiagnostics, onePerProblem } from '../../src/engine/diagnose';
 import { splitNew } from '../../src/engine/diagnose-since';
+import { undecidable } from '../../src/engine/diagnose-tree';
 
 const at = (line: number, character: number) => ({
   start: { line, character },
@@ -85,5 +86,36 @@ describe('splitNew', () => {
     );
     expect(split.old.map((x) => x.message)).toEqual(['unused write to field x']);
     expect(split.fresh.map((x) => x.message)).toEqual(['other']);
+  });
+});
+
+describe('undecidable', () => {
+  const g = (path: string, severity: Diagnostic['severity'], source: string, isNew?: boolean): Diagnostic => ({
+    path,
+    line: 1,
+    column: 1,
+    endLine: 1,
+    endColumn: 2,
+    severity,
+    message: `${source} says`,
+    source,
+    ...(isNew ? { new: true } : {}),
+  });
+  test("an analyzer's finding in a Go package that did not type-check before is old; elsewhere, and an error, still new", () => {
+    const before = [g('/p/doc/a.go', 'error', 'compiler')];
+    const fresh = [
+      g('/p/doc/b.go', 'warning', 'writestring', true),
+      g('/p/doc/b.go', 'error', 'compiler', true),
+      g('/p/other/c.go', 'warning', 'writestring', true),
+      g('/p/doc/d.ts', 'warning', 'writestring', true),
+    ];
+    const split = undecidable({ fresh, old: [] }, before);
+    expect(split.fresh.map((d) => [d.path, d.source])).toEqual([
+      ['/p/doc/b.go', 'compiler'],
+      ['/p/other/c.go', 'writestring'],
+      ['/p/doc/d.ts', 'writestring'],
+    ]);
+    expect(split.old).toEqual([g('/p/doc/b.go', 'warning', 'writestring')]);
+    expect(undecidable({ fresh, old: [] }, [])).toEqual({ fresh, old: [] });
   });
 });
