@@ -342,8 +342,12 @@ export class Documents {
   /** What the server said of `path` on disk, asked `how`, when `generation` (diskState before asking) still holds. */
   rememberDiskDiagnoses(path: string, how: string, items: Diagnostic[], generation: number): void {
     if (this.diskState() !== generation) return;
+    if (this.sinceRemembered?.generation !== generation) {
+      this.sinceRemembered = { generation, changed: new Map() };
+      // What was said at an earlier generation holds for no question from now on: one generation is kept.
+      for (const [p, held] of this.diskDiagnoses) if (held.generation !== generation) this.diskDiagnoses.delete(p);
+    }
     this.diskDiagnoses.set(path, { generation, how, items });
-    if (this.sinceRemembered?.generation !== generation) this.sinceRemembered = { generation, changed: new Map() };
   }
 
   /**
@@ -356,10 +360,8 @@ export class Documents {
     if (tree.size === 0) return this.diskDiagnosesOf(path, how);
     const since = this.sinceRemembered;
     if (!since || this.diskState() === undefined || since.changed.size !== tree.size) return undefined;
-    for (const [p, text] of tree) {
-      const then = since.changed.get(p);
-      if (then === undefined || then !== text) return undefined;
-    }
+    // A file whose text then is not known (undefined) matches no text of the tree, nor does a file gone (null).
+    for (const [p, text] of tree) if (since.changed.get(p) !== text) return undefined;
     const held = this.diskDiagnoses.get(path);
     return held && held.generation === since.generation && held.how === how ? held.items : undefined;
   }
